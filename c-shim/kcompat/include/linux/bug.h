@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kcompat: stands in for <linux/bug.h> and <asm-generic/bug.h>.
+ *
+ * A WARN that fires is part of the observable outcome: it is recorded in
+ * the C world's journal (c-shim/mocks/journal.c) instead of going to dmesg.
+ * BUG() aborts the worker process; the harness reports it as a crash.
+ */
+#ifndef _KCOMPAT_LINUX_BUG_H
+#define _KCOMPAT_LINUX_BUG_H
+
+#include <linux/compiler.h>
+#include <linux/build_bug.h>
+
+void __kcompat_warn(const char *file, int line, const char *cond);
+void __kcompat_bug(const char *file, int line) __attribute__((__noreturn__));
+
+#define WARN_ON(condition) ({						\
+	int __ret_warn_on = !!(condition);				\
+	if (unlikely(__ret_warn_on))					\
+		__kcompat_warn(__FILE__, __LINE__, #condition);		\
+	unlikely(__ret_warn_on);					\
+})
+#define WARN(condition, format...) WARN_ON(condition)
+#define WARN_ON_ONCE(condition)		WARN_ON(condition)
+#define WARN_ONCE(condition, format...)	WARN_ON(condition)
+#define BUG()				__kcompat_bug(__FILE__, __LINE__)
+#define BUG_ON(condition)		do { if (unlikely(condition)) BUG(); } while (0)
+
+#endif

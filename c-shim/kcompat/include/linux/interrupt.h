@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kcompat: stands in for <linux/interrupt.h>. */
+#ifndef _KCOMPAT_LINUX_INTERRUPT_H
+#define _KCOMPAT_LINUX_INTERRUPT_H
+
+#include <linux/kernel.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/irqreturn.h>
+#include <linux/kref.h>
+#include <linux/cpumask.h>
+
+struct tasklet_struct {
+	struct tasklet_struct *next;
+	unsigned long state;
+	atomic_t count;
+	bool use_callback;
+	union {
+		void (*func)(unsigned long data);
+		void (*callback)(struct tasklet_struct *t);
+	};
+	unsigned long data;
+};
+
+struct irq_affinity_notify {
+	unsigned int irq;
+	struct kref kref;
+	struct work_struct work;
+	void (*notify)(struct irq_affinity_notify *, const cpumask_t *mask);
+	void (*release)(struct kref *ref);
+};
+
+/* kernel/softirq.c; a boundary symbol (c-shim/mocks). */
+void __tasklet_schedule(struct tasklet_struct *t);
+static inline void tasklet_schedule(struct tasklet_struct *t)
+{
+	__tasklet_schedule(t);
+}
+#define tasklet_hi_schedule(t) tasklet_schedule(t)
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kcompat: stands in for <linux/seqlock.h>. */
+#ifndef _KCOMPAT_LINUX_SEQLOCK_H
+#define _KCOMPAT_LINUX_SEQLOCK_H
+
+#include <linux/spinlock.h>
+
+typedef struct {
+	unsigned int sequence;
+} seqcount_t;
+
+typedef struct {
+	seqcount_t seqcount;
+	spinlock_t lock;
+} seqlock_t;
+
+static inline void seqlock_init(seqlock_t *sl)
+{
+	sl->seqcount.sequence = 0;
+	spin_lock_init(&sl->lock);
+}
+
+#define DEFINE_SEQLOCK(sl)	seqlock_t sl = { { 0 }, { 0 } }
+
+static inline unsigned int read_seqbegin(const seqlock_t *sl)
+{
+	return sl->seqcount.sequence;
+}
+
+static inline unsigned int read_seqretry(const seqlock_t *sl, unsigned int start)
+{
+	return sl->seqcount.sequence != start;
+}
+
+static inline void write_seqlock(seqlock_t *sl)
+{
+	spin_lock(&sl->lock);
+	sl->seqcount.sequence++;
+}
+
+static inline void write_sequnlock(seqlock_t *sl)
+{
+	sl->seqcount.sequence++;
+	spin_unlock(&sl->lock);
+}
+
+#define write_seqlock_irq(sl)			write_seqlock(sl)
+#define write_sequnlock_irq(sl)			write_sequnlock(sl)
+#define write_seqlock_irqsave(sl, f)		do { (f) = 0; write_seqlock(sl); } while (0)
+#define write_sequnlock_irqrestore(sl, f)	do { (void)(f); write_sequnlock(sl); } while (0)
+
+#endif

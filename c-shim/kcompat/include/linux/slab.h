@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kcompat: stands in for <linux/slab.h>. */
+#ifndef _KCOMPAT_LINUX_SLAB_H
+#define _KCOMPAT_LINUX_SLAB_H
+
+#include <linux/types.h>
+#include <linux/gfp.h>
+#include <linux/overflow.h>
+
+/* mm/slab_common.c; boundary symbols (c-shim/mocks/alloc.c). */
+void *__kcompat_kmalloc(size_t size, gfp_t flags, int node);
+void kfree(const void *objp);
+
+static inline void *kmalloc_node(size_t size, gfp_t flags, int node)
+{
+	return __kcompat_kmalloc(size, flags, node);
+}
+
+#define kmalloc(size, flags)		kmalloc_node(size, flags, NUMA_NO_NODE)
+#define kzalloc(size, flags)		kmalloc(size, (flags) | __GFP_ZERO)
+#define kzalloc_node(size, flags, node)	kmalloc_node(size, (flags) | __GFP_ZERO, node)
+#define kcalloc(n, size, flags)		kzalloc(array_size(n, size), flags)
+#define kcalloc_node(n, size, flags, node) kzalloc_node(array_size(n, size), flags, node)
+#define kmalloc_array(n, size, flags)	kmalloc(array_size(n, size), flags)
+#define kvfree(p)			kfree(p)
+#define kfree_sensitive(p)		kfree(p)
+
+struct kmem_cache;
+
+/* mm/slub.c; boundary symbols (c-shim/mocks/alloc.c). */
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags);
+void kmem_cache_free(struct kmem_cache *s, void *objp);
+
+#endif

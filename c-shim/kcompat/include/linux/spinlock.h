@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kcompat: stands in for <linux/spinlock.h>.  Each C world is driven by one
+ * thread, so a lock is a counter: it keeps lockdep-style assertions honest
+ * without serialising anything.
+ */
+#ifndef _KCOMPAT_LINUX_SPINLOCK_H
+#define _KCOMPAT_LINUX_SPINLOCK_H
+
+#include <linux/types.h>
+#include <linux/irqflags.h>
+#include <linux/preempt.h>
+#include <linux/lockdep.h>
+
+typedef struct spinlock {
+	int locked;
+} spinlock_t;
+typedef spinlock_t raw_spinlock_t;
+
+typedef struct {
+	int locked;
+} rwlock_t;
+
+#define __SPIN_LOCK_UNLOCKED(name)	{ 0 }
+#define DEFINE_SPINLOCK(x)		spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
+
+static inline void spin_lock_init(spinlock_t *l) { l->locked = 0; }
+static inline void spin_lock(spinlock_t *l) { l->locked++; }
+static inline void spin_unlock(spinlock_t *l) { l->locked--; }
+static inline int spin_trylock(spinlock_t *l) { l->locked++; return 1; }
+static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
+#define spin_lock_irq(l)		spin_lock(l)
+#define spin_unlock_irq(l)		spin_unlock(l)
+#define spin_lock_bh(l)			spin_lock(l)
+#define spin_unlock_bh(l)		spin_unlock(l)
+#define spin_lock_irqsave(l, f)		do { (f) = 0; spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, f)	do { (void)(f); spin_unlock(l); } while (0)
+#define raw_spin_lock_init(l)		spin_lock_init(l)
+#define rwlock_init(l)			do { (l)->locked = 0; } while (0)
+#define read_lock(l)			((l)->locked++)
+#define read_unlock(l)			((l)->locked--)
+#define write_lock_irqsave(l, f)	do { (f) = 0; (l)->locked++; } while (0)
+#define write_unlock_irqrestore(l, f)	do { (void)(f); (l)->locked--; } while (0)
+
+#endif

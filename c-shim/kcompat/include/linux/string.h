@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kcompat: stands in for <linux/string.h>. */
+#ifndef _KCOMPAT_LINUX_STRING_H
+#define _KCOMPAT_LINUX_STRING_H
+
+#include <linux/types.h>
+
+/* The C library's string functions stand in for lib/string.c. */
+void *memcpy(void *dest, const void *src, size_t n);
+void *memset(void *s, int c, size_t n);
+void *memmove(void *dest, const void *src, size_t n);
+int memcmp(const void *s1, const void *s2, size_t n);
+size_t strlen(const char *s);
+int strcmp(const char *s1, const char *s2);
+int strncmp(const char *s1, const char *s2, size_t n);
+char *strncpy(char *dest, const char *src, size_t n);
+size_t strscpy(char *dest, const char *src, size_t count);
+
+void *memchr_inv(const void *s, int c, size_t n);
+#define memzero_explicit(s, n)	memset(s, 0, n)
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kcompat: stands in for <linux/wait.h>; wake-ups are recorded (c-shim/mocks). */
+#ifndef _KCOMPAT_LINUX_WAIT_H
+#define _KCOMPAT_LINUX_WAIT_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+
+struct wait_queue_head {
+	spinlock_t lock;
+	struct list_head head;
+};
+typedef struct wait_queue_head wait_queue_head_t;
+
+#define init_waitqueue_head(wq) \
+	do { spin_lock_init(&(wq)->lock); INIT_LIST_HEAD(&(wq)->head); } while (0)
+
+/* kernel/sched/wait.c; a boundary symbol (c-shim/mocks). */
+void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void *key);
+#define TASK_NORMAL		3
+#define wake_up(x)		__wake_up(x, TASK_NORMAL, 1, NULL)
+#define wake_up_all(x)		__wake_up(x, TASK_NORMAL, 0, NULL)
+#define wake_up_interruptible(x) __wake_up(x, 1, 1, NULL)
+
+/* Nothing else runs, so a condition that is false now stays false. */
+#define wait_event(wq, cond)	({ WARN_ON(!(cond)); })
+#define wait_event_interruptible_timeout(wq, cond, t) ({ long __r = (cond) ? 1 : 0; __r; })
+#define wait_event_timeout(wq, cond, t)	({ long __r = (cond) ? 1 : 0; __r; })
+
+#endif

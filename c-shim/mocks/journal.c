@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/* journal.c - the per-call journal, and the WARN/BUG hooks of kcompat. */
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "shim.h"
+#include "journal.h"
+
+void abort(void) __attribute__((__noreturn__));
+
+static struct shim_outcome *cur;
+
+void journal_begin(struct shim_outcome *out)
+{
+	cur = out;
+	cur->journal_len = 0;
+	cur->journal[0] = '\0';
+}
+
+void journal_end(void)
+{
+	cur = NULL;
+}
+
+static void journal_vprintf(const char *fmt, va_list ap)
+{
+	size_t room;
+	int n;
+
+	if (!cur)
+		return;
+	room = sizeof(cur->journal) - cur->journal_len;
+	n = vsnprintf(cur->journal + cur->journal_len, room, fmt, ap);
+	if (n < 0 || (size_t)n + 1 >= room) {
+		/* Full: say so once, where the reader will look. */
+		static const char full[] = "journal-overflow\n";
+
+		cur->journal_len = sizeof(cur->journal) - sizeof(full);
+		memcpy(cur->journal + cur->journal_len, full, sizeof(full));
+		cur->journal_len += sizeof(full) - 1;
+		return;
+	}
+	cur->journal_len += n;
+	cur->journal[cur->journal_len++] = '\n';
+	cur->journal[cur->journal_len] = '\0';
+}
+
+void journal_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	journal_vprintf(fmt, ap);
+	va_end(ap);
+}
+
+const char *jp(const void *p)
+{
+	static char names[8][48];
+	static unsigned int next;
+	char *buf = names[next++ % 8];
+
+	shim_ptr_name(p, buf, sizeof(names[0]));
+	return buf;
+}
+
+/*
+ * WARN_ON() that fires: recorded with the condition's text.  The file and
+ * line are left out on purpose: they move between kernel releases while the
+ * behaviour does not.
+ */
+void __kcompat_warn(const char *file, int line, const char *cond)
+{
+	journal_printf("WARN(%s)", cond);
+}
+
+void __kcompat_bug(const char *file, int line)
+{
+	abort();
+}

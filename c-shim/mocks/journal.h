@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * journal.h - what the boundary records.
+ *
+ * Every mock appends one line per call, "name(arg, arg)", to the outcome of
+ * the call being run; pointers are written as the world's symbolic names
+ * (shim_ptr_name()), never as addresses, so outcomes are comparable across
+ * runs, kernels and the Rust model.
+ */
+#ifndef HFI1_CONFORMANCE_JOURNAL_H
+#define HFI1_CONFORMANCE_JOURNAL_H
+
+#include <linux/types.h>
+#include <linux/compiler_types.h>
+
+struct shim_outcome;
+
+void journal_begin(struct shim_outcome *out);
+void journal_end(void);
+/* Appends one line; the format is printf's, without the newline. */
+void journal_printf(const char *fmt, ...) __printf(1, 2);
+/* The symbolic name of a pointer, valid until the next few calls. */
+const char *jp(const void *p);
+
+/* shim.c */
+int shim_ptr_name(const void *p, char *buf, size_t len);
+const struct cpumask *shim_node_mask(int node);
+
+#endif

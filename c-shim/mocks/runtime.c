@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runtime.c - the generic kernel runtime a C world links against: memory,
+ * bit search, NUMA topology, wait queues.  Allocation and wake-ups are
+ * recorded; pure look-ups are not (they are not side effects).
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/topology.h>
+#include <linux/wait.h>
+#include <linux/sched.h>
+
+#include "journal.h"
+
+void *calloc(size_t nmemb, size_t size);
+void free(void *ptr);
+
+static struct task_struct task0 = { .pid = 1, .tgid = 1, .comm = "hfi1-world" };
+struct task_struct *__kcompat_current = &task0;
+
+void *__kcompat_kmalloc(size_t size, gfp_t flags, int node)
+{
+	journal_printf("kmalloc(%zu, node=%d)", size, node);
+	/* Always zeroed: uninitialised memory would make runs differ. */
+	return calloc(1, size);
+}
+
+void kfree(const void *objp)
+{
+	if (objp)
+		journal_printf("kfree");
+	free((void *)objp);
+}
+
+unsigned long _find_first_bit(const unsigned long *addr, unsigned long size)
+{
+	unsigned long i;
+
+	for (i = 0; i < size; i++)
+		if (addr[i / BITS_PER_LONG] & (1UL << (i % BITS_PER_LONG)))
+			return i;
+	return size;
+}
+
+const struct cpumask *cpumask_of_node(int node)
+{
+	const struct cpumask *m = shim_node_mask(node);
+
+	if (!m)
+		journal_printf("cpumask_of_node(%d): no such node", node);
+	return m;
+}
+
+void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void *key)
+{
+	journal_printf("wake_up(%s)", jp(wq_head));
+}

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workqueue.c - boundary mocks for kernel/workqueue.c.  Work is recorded
+ * (cpu, queue, item), never run.
+ */
+#include <linux/workqueue.h>
+
+#include "journal.h"
+
+struct workqueue_struct *system_wq;
+
+bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)
+{
+	journal_printf("queue_work_on(%d, %s, %s)", cpu, jp(wq), jp(work));
+	return true;
+}
+
+bool cancel_work_sync(struct work_struct *work)
+{
+	journal_printf("cancel_work_sync(%s)", jp(work));
+	return false;
+}

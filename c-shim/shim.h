@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shim.h - the one stable C ABI between the Rust harness and a C world.
+ *
+ * Everything that crosses the boundary is a flat, fixed-size struct of
+ * plain integers.  Names (QP types, opcodes, flags, states) cross as the
+ * shim's own symbolic enumerations below; c-shim/shim.c maps them to the
+ * values of the kernel tree the world was compiled from, so a kernel that
+ * renumbers a flag is not a behaviour change.  Rust never sees a kernel
+ * struct layout.
+ *
+ * Bump SHIM_ABI_VERSION whenever a struct below changes, then run
+ * `cargo xtask bindgen` to regenerate harness/src/ffi/bindings.rs.
+ */
+#ifndef HFI1_CONFORMANCE_SHIM_H
+#define HFI1_CONFORMANCE_SHIM_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+typedef s8 shim_i8;
+typedef s16 shim_i16;
+typedef s32 shim_i32;
+typedef u8 shim_u8;
+typedef u16 shim_u16;
+typedef u32 shim_u32;
+typedef u64 shim_u64;
+#else
+#include <stdint.h>
+typedef int8_t shim_i8;
+typedef int16_t shim_i16;
+typedef int32_t shim_i32;
+typedef uint8_t shim_u8;
+typedef uint16_t shim_u16;
+typedef uint32_t shim_u32;
+typedef uint64_t shim_u64;
+#endif
+
+#define SHIM_ABI_VERSION 1
+
+/* Sizes of the flat tables (the kernel's own limits where it has one). */
+#define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
+#define SHIM_NUM_SL 32		/* OPA_MAX_SLS */
+#define SHIM_NUM_VLD 16		/* PER_VL_SEND_CONTEXTS */
+#define SHIM_MAX_SDMA 16	/* TXE_NUM_SDMA_ENGINES */
+#define SHIM_MAX_SEND_CONTEXTS 64
+#define SHIM_MAX_PORTS 2
+#define SHIM_MAP_MAX_ELEMS 16	/* per-VL elements of an engine map */
+#define SHIM_ELEM_MAX_ENTRIES 16	/* engines / contexts of one element */
+#define SHIM_JOURNAL_BYTES 2048
+#define SHIM_TEXT_BYTES 1024
+
+/* An index into the world's tables, or one of these. */
+#define SHIM_NONE (-1)		/* a NULL pointer */
+#define SHIM_FOREIGN (-2)	/* a pointer that is not part of the world */
+
+/* Device flags (dd->flags), by name. */
+enum shim_dev_flag {
+	SHIM_HFI1_INITTED,
+	SHIM_HFI1_PRESENT,
+	SHIM_HFI1_FROZEN,
+	SHIM_HFI1_HAS_SDMA_TIMEOUT,
+	SHIM_HFI1_HAS_SEND_DMA,
+	SHIM_HFI1_FORCED_FREEZE,
+	SHIM_HFI1_SHUTDOWN,
+	SHIM_DEV_FLAG_COUNT
+};
+
+/* enum ib_qp_type, the five types hfi1 serves. */
+enum shim_qp_type {
+	SHIM_IB_QPT_SMI,
+	SHIM_IB_QPT_GSI,
+	SHIM_IB_QPT_RC,
+	SHIM_IB_QPT_UC,
+	SHIM_IB_QPT_UD,
+	SHIM_QP_TYPE_COUNT
+};
+
+/* enum ib_qp_state. */
+enum shim_qp_state {
+	SHIM_IB_QPS_RESET,
+	SHIM_IB_QPS_INIT,
+	SHIM_IB_QPS_RTR,
+	SHIM_IB_QPS_RTS,
+	SHIM_IB_QPS_SQD,
+	SHIM_IB_QPS_SQE,
+	SHIM_IB_QPS_ERR,
+	SHIM_QP_STATE_COUNT
+};
+
+/* enum ib_wr_opcode plus the driver's private opcodes. */
+enum shim_wr_opcode {
+	SHIM_IB_WR_RDMA_WRITE,
+	SHIM_IB_WR_RDMA_WRITE_WITH_IMM,
+	SHIM_IB_WR_SEND,
+	SHIM_IB_WR_SEND_WITH_IMM,
+	SHIM_IB_WR_RDMA_READ,
+	SHIM_IB_WR_ATOMIC_CMP_AND_SWP,
+	SHIM_IB_WR_ATOMIC_FETCH_AND_ADD,
+	SHIM_IB_WR_LOCAL_INV,
+	SHIM_IB_WR_SEND_WITH_INV,
+	SHIM_IB_WR_REG_MR,
+	SHIM_IB_WR_OPFN,
+	SHIM_IB_WR_TID_RDMA_WRITE,
+	SHIM_IB_WR_TID_RDMA_READ,
+	SHIM_WR_OPCODE_COUNT
+};
+
+/* The upstream function a call runs. */
+enum shim_fn {
+	SHIM_FN_HFI1_SETUP_WQE,
+	SHIM_FN_QP_TO_SDMA_ENGINE,
+	SHIM_FN_QP_TO_SEND_CONTEXT,
+	SHIM_FN_SDMA_SELECT_ENGINE_SC,
+	SHIM_FN_SDMA_SELECT_ENGINE_VL,
+	SHIM_FN_PIO_SELECT_SEND_CONTEXT_SC,
+	SHIM_FN_PIO_SELECT_SEND_CONTEXT_VL,
+	SHIM_FN_COUNT
+};
+
+/*
+ * An engine map (dd->sdma_map or dd->pio_map): m->map[vl & m->mask] is an
+ * element, e->sde[selector & e->mask] (or e->ksc[]) an engine index.
+ */
+struct shim_map_elem {
+	shim_u8 present;		/* 0: m->map[i] is NULL */
+	shim_u8 nentries;		/* entries allocated */
+	shim_u32 mask;			/* e->mask */
+	/* engine (sdma) or send-context (pio) index; SHIM_NONE for NULL */
+	shim_i16 entries[SHIM_ELEM_MAX_ENTRIES];
+};
+
+struct shim_map {
+	shim_u8 present;		/* 0: the RCU pointer is NULL */
+	shim_u8 nelems;			/* elements allocated */
+	shim_u32 mask;			/* m->mask */
+	struct shim_map_elem elems[SHIM_MAP_MAX_ELEMS];
+};
+
+struct shim_sdma_engine {
+	shim_i32 cpu;			/* sde->cpu */
+};
+
+struct shim_send_context {
+	shim_u8 sw_index;		/* sc->sw_index */
+};
+
+struct shim_port {
+	shim_u8 sl_to_sc[SHIM_NUM_SL];	/* ibp->sl_to_sc */
+};
+
+/* A device and its module parameters: everything a QP's device reaches. */
+struct shim_world {
+	shim_u32 dev_flags;		/* bitset of 1 << enum shim_dev_flag */
+	shim_u8 qos_shift;		/* dd->qos_shift */
+	shim_u32 num_vls;		/* module parameter num_vls (chip.c) */
+	shim_u16 piothreshold;		/* module parameter piothreshold */
+	shim_i32 node;			/* dd->node */
+	shim_u64 node_cpus;		/* cpumask_of_node(dd->node), cpus 0..63 */
+	shim_u8 sc_to_vl[SHIM_NUM_SC];	/* dd->sc2vl, byte by byte */
+	shim_u16 vl_mtu[SHIM_NUM_VLD];	/* dd->vld[i].mtu */
+	shim_i16 vl_sc[SHIM_NUM_VLD];	/* dd->vld[i].sc: send context index */
+	shim_u8 num_sdma;		/* engines in dd->per_sdma */
+	struct shim_sdma_engine sdma[SHIM_MAX_SDMA];
+	shim_u8 num_send_contexts;
+	struct shim_send_context send_contexts[SHIM_MAX_SEND_CONTEXTS];
+	struct shim_map sdma_map;
+	struct shim_map pio_map;
+	shim_u8 num_pports;		/* dd->num_pports */
+	struct shim_port ports[SHIM_MAX_PORTS];
+};
+
+struct shim_ah {
+	shim_u8 log_pmtu;		/* rvt_ah->log_pmtu */
+	shim_u8 sl;			/* rdma_ah_get_sl(&ah->attr) */
+	shim_u8 port_num;		/* rdma_ah_get_port_num(&ah->attr) */
+};
+
+struct shim_qp {
+	shim_u32 qp_type;		/* enum shim_qp_type */
+	shim_u32 qp_num;		/* ibqp.qp_num */
+	shim_u32 port_num;		/* qp->port_num */
+	shim_u32 pmtu;			/* qp->pmtu */
+	shim_u32 state;			/* enum shim_qp_state */
+};
+
+struct shim_wqe {
+	shim_u32 length;		/* wqe->length */
+	shim_u32 opcode;		/* enum shim_wr_opcode, wqe->wr.opcode */
+	shim_u8 has_priv;		/* wqe->priv != NULL */
+	shim_u8 has_ah;			/* wqe->ud_wr.wr.ah != NULL */
+	struct shim_ah ah;
+};
+
+struct shim_call {
+	shim_u32 fn;			/* enum shim_fn */
+	shim_u8 call_send;		/* *call_send on entry */
+	shim_u8 sc5;			/* sc5 argument */
+	shim_u8 vl;			/* vl argument (the _vl selectors) */
+	shim_u32 selector;		/* selector argument (the selectors) */
+	struct shim_world world;
+	struct shim_qp qp;
+	struct shim_wqe wqe;
+};
+
+struct shim_outcome {
+	shim_i32 ret;			/* int return value, 0 when void */
+	shim_u8 call_send;		/* *call_send on exit */
+	shim_i16 sdma_engine;		/* engine index, SHIM_NONE, SHIM_FOREIGN */
+	shim_i16 send_context;		/* send-context index, likewise */
+	shim_u32 journal_len;
+	/*
+	 * One boundary call or warning a line: "name(arg, arg)\n", pointers as
+	 * symbolic names ("sde#3", "sc#1", "qp#0x40", "wqe").
+	 */
+	char journal[SHIM_JOURNAL_BYTES];
+};
+
+/* Exported by every C world. */
+shim_u32 shim_abi_version(void);
+/* "6.12.117": VERSION.PATCHLEVEL.SUBLEVEL of the tree it was built from. */
+const char *shim_kernel_version(void);
+/* Runs one call; returns 0, or -1 when the call itself is malformed. */
+int shim_run(const struct shim_call *call, struct shim_outcome *out);
+
+#endif /* HFI1_CONFORMANCE_SHIM_H */

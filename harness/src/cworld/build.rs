@@ -1,0 +1,438 @@
+//! Compiles a C world: one shared object per kernel tree.
+//!
+//! The object holds the tree's unmodified `qp.c` and `iowait.c`, the
+//! definitions `c-shim/boundary.toml` extracts from other upstream files,
+//! and the project's `c-shim` (world builder and mocks), all compiled
+//! against `c-shim/kcompat` with `-nostdinc`. A new tree costs one C
+//! compile and no cargo rebuild; a tree already built is found in the cache
+//! by the hash of every input.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use crate::extract;
+use crate::kernel::{cache_dir, KernelTree};
+
+/// The parsed `c-shim/boundary.toml`.
+#[derive(Debug, Deserialize)]
+pub struct Manifest {
+    pub upstream: Upstream,
+    pub mock: BTreeMap<String, Mock>,
+    #[serde(default)]
+    pub world: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Upstream {
+    pub compile: Vec<Compiled>,
+    pub extract: Vec<Extracted>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Compiled {
+    pub file: String,
+    pub why: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Extracted {
+    pub file: String,
+    pub symbols: Vec<String>,
+    pub why: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Mock {
+    pub file: String,
+    pub why: String,
+}
+
+/// The project's `c-shim` directory.
+pub fn cshim_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../c-shim")
+}
+
+impl Manifest {
+    pub fn load() -> Result<Manifest> {
+        let path = cshim_dir().join("boundary.toml");
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    /// The project's own C sources: the world builder and every mock file.
+    pub fn shim_sources(&self) -> Vec<PathBuf> {
+        let dir = cshim_dir();
+        let mut files: Vec<PathBuf> = self.mock.values().map(|m| dir.join(&m.file)).collect();
+        files.push(dir.join("shim.c"));
+        files.sort();
+        files.dedup();
+        files
+    }
+}
+
+/// How to build a world.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Build with AddressSanitizer and UndefinedBehaviorSanitizer.
+    pub sanitize: bool,
+    /// Build with gcov instrumentation (`--coverage`).
+    pub coverage: bool,
+}
+
+/// A compiled C world on disk.
+#[derive(Debug, Clone)]
+pub struct BuiltWorld {
+    pub so: PathBuf,
+    pub dir: PathBuf,
+    pub tree: KernelTree,
+}
+
+fn gcc() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "gcc".into())
+}
+
+fn compiler_include_dir() -> Result<PathBuf> {
+    let out = Command::new(gcc())
+        .arg("-print-file-name=include")
+        .output()
+        .with_context(|| format!("running {} (is a C compiler installed?)", gcc()))?;
+    let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    if !p.join("stddef.h").is_file() {
+        bail!(
+            "{} -print-file-name=include gave {}, which has no stddef.h",
+            gcc(),
+            p.display()
+        );
+    }
+    Ok(p)
+}
+
+fn compiler_version() -> String {
+    Command::new(gcc())
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
+}
+
+/// Every file whose content goes into the world, for the cache key.
+fn inputs(tree: &KernelTree, manifest: &Manifest) -> Result<Vec<PathBuf>> {
+    let mut files = vec![tree.path("Makefile")];
+    for c in &manifest.upstream.compile {
+        files.push(tree.path(&c.file));
+    }
+    for e in &manifest.upstream.extract {
+        files.push(tree.path(&e.file));
+    }
+    for dir in [
+        "drivers/infiniband/hw/hfi1",
+        "drivers/infiniband/sw/rdmavt",
+        "include/rdma",
+        "include/uapi/rdma",
+    ] {
+        walk(&tree.path(dir), &mut |p| {
+            if p.extension().is_some_and(|x| x == "h") {
+                files.push(p.to_owned());
+            }
+        })?;
+    }
+    walk(&cshim_dir(), &mut |p| {
+        if p.extension()
+            .is_some_and(|x| x == "h" || x == "c" || x == "toml")
+        {
+            files.push(p.to_owned());
+        }
+    })?;
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) -> Result<()> {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .flatten()
+        .collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, f)?;
+        } else {
+            f(&p);
+        }
+    }
+    Ok(())
+}
+
+/// A 64-bit FNV-1a hash: stable across Rust releases, unlike `DefaultHasher`.
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x100000001b3);
+        }
+    }
+}
+
+fn cache_key(tree: &KernelTree, manifest: &Manifest, opts: &BuildOptions) -> Result<String> {
+    let mut h = Fnv(0xcbf29ce484222325);
+    h.write(compiler_version().as_bytes());
+    h.write(format!("{opts:?}").as_bytes());
+    for f in inputs(tree, manifest)? {
+        // Paths relative to their root, so a copied tree hashes the same.
+        let rel = f
+            .strip_prefix(&tree.root)
+            .or_else(|_| f.strip_prefix(cshim_dir()))
+            .unwrap_or(&f);
+        h.write(rel.to_string_lossy().as_bytes());
+        h.write(&fs::read(&f).with_context(|| format!("reading {}", f.display()))?);
+    }
+    Ok(format!("{:016x}", h.finish()))
+}
+
+/// Lays out the include directories: only `rdma/` of the tree's `include/`
+/// and `include/uapi/` is visible, never its `linux/` or `asm/`.
+fn stage(tree: &KernelTree, dir: &Path) -> Result<PathBuf> {
+    let stage = dir.join("stage");
+    let _ = fs::remove_dir_all(&stage);
+    for (link, target) in [
+        ("include/rdma", "include/rdma"),
+        ("include/uapi/rdma", "include/uapi/rdma"),
+        ("uapi/rdma", "include/uapi/rdma"),
+    ] {
+        let l = stage.join(link);
+        fs::create_dir_all(l.parent().context("stage parent")?)?;
+        std::os::unix::fs::symlink(tree.path(target), &l)
+            .with_context(|| format!("linking {}", l.display()))?;
+    }
+    Ok(stage)
+}
+
+/// Writes the translation unit holding the extracted upstream definitions.
+fn write_extract_unit(tree: &KernelTree, manifest: &Manifest, dir: &Path) -> Result<PathBuf> {
+    let mut unit = String::from(
+        "// SPDX-License-Identifier: GPL-2.0\n\
+         /* Generated by harness/src/cworld/build.rs from c-shim/boundary.toml. */\n\
+         #include <linux/module.h>\n\
+         #include <rdma/rdma_vt.h>\n\
+         #include <rdma/rdmavt_qp.h>\n\
+         #include \"hfi.h\"\n\
+         #include \"qp.h\"\n\
+         #include \"sdma.h\"\n\
+         #include \"pio.h\"\n\
+         #include \"trace.h\"\n\n",
+    );
+    for e in &manifest.upstream.extract {
+        let path = tree.path(&e.file);
+        let src =
+            fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        for sym in &e.symbols {
+            let d = extract::extract(&src, sym)
+                .with_context(|| format!("{}: extracting {sym}", path.display()))?;
+            unit.push_str(&format!("#line {} \"{}\"\n", d.line, path.display()));
+            unit.push_str(&d.text);
+            unit.push_str("\n\n");
+        }
+    }
+    let out = dir.join("upstream_extract.c");
+    fs::write(&out, unit)?;
+    Ok(out)
+}
+
+/// Builds (or finds in the cache) the C world of `tree`.
+pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
+    let manifest = Manifest::load()?;
+    let key = cache_key(tree, &manifest, opts)?;
+    let dir = cache_dir()
+        .join("worlds")
+        .join(format!("{}-{key}", tree.version));
+    let so = dir.join("libhfi1world.so");
+    if so.is_file() {
+        return Ok(BuiltWorld {
+            so,
+            dir,
+            tree: tree.clone(),
+        });
+    }
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.with_file_name(format!(".{name}.tmp{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let result = compile_into(tree, &manifest, opts, &tmp);
+    if let Err(e) = result {
+        // Keep the failed build for inspection, under a stable name.
+        let failed = dir.with_file_name(format!("{name}.failed"));
+        let _ = fs::remove_dir_all(&failed);
+        let _ = fs::rename(&tmp, &failed);
+        return Err(e);
+    }
+    match fs::rename(&tmp, &dir) {
+        Ok(()) => {}
+        Err(_) if so.is_file() => {
+            let _ = fs::remove_dir_all(&tmp);
+        }
+        Err(e) => return Err(e).with_context(|| format!("moving world to {}", dir.display())),
+    }
+    Ok(BuiltWorld {
+        so,
+        dir,
+        tree: tree.clone(),
+    })
+}
+
+fn compile_into(
+    tree: &KernelTree,
+    manifest: &Manifest,
+    opts: &BuildOptions,
+    dir: &Path,
+) -> Result<()> {
+    let stage = stage(tree, dir)?;
+    let kcompat = cshim_dir().join("kcompat/include");
+    let hfi1 = tree.path("drivers/infiniband/hw/hfi1");
+    let extract_unit = write_extract_unit(tree, manifest, dir)?;
+
+    let mut units: Vec<PathBuf> = manifest
+        .upstream
+        .compile
+        .iter()
+        .map(|c| tree.path(&c.file))
+        .collect();
+    units.push(extract_unit);
+    units.extend(manifest.shim_sources());
+
+    let target = env!("HARNESS_TARGET");
+    let mut b = cc::Build::new();
+    b.cargo_metadata(false)
+        .cargo_warnings(false)
+        .extra_warnings(false)
+        .target(target)
+        .host(target)
+        .opt_level(2)
+        .debug(true)
+        .pic(true)
+        .compiler(gcc())
+        .out_dir(dir.join("obj"))
+        .flag("-std=gnu11")
+        .flag("-nostdinc")
+        .flag("-ffreestanding")
+        .flag("-isystem")
+        .flag(compiler_include_dir()?.display().to_string())
+        .include(&kcompat)
+        .include(kcompat.join("uapi"))
+        .include(stage.join("include"))
+        .include(stage.join("uapi"))
+        .include(&hfi1)
+        .include(cshim_dir())
+        .include(cshim_dir().join("mocks"))
+        .flag("-include")
+        .flag(kcompat.join("linux/kconfig.h").display().to_string())
+        .define("__KERNEL__", None)
+        .define("KBUILD_MODNAME", Some("\"hfi1\""))
+        .define(
+            "SHIM_KERNEL_VERSION",
+            Some(format!("\"{}\"", tree.version).as_str()),
+        )
+        .flag("-fno-common")
+        .flag("-fshort-wchar")
+        .flag("-Wall")
+        .flag("-Wno-address-of-packed-member")
+        .flag("-Wno-unused-function")
+        .flag("-Werror=implicit-function-declaration")
+        .flag("-Werror=incompatible-pointer-types")
+        .flag("-Werror=int-conversion");
+    for f in tree.semantic_cflags()? {
+        b.flag(&f);
+    }
+    if opts.sanitize {
+        b.flag("-fsanitize=address,undefined")
+            .flag("-fno-omit-frame-pointer")
+            .flag("-fno-sanitize-recover=undefined");
+    }
+    if opts.coverage {
+        b.flag("--coverage");
+    }
+    let objects = compile_units(&b, &units, &dir.join("obj"), &tree.root)?;
+
+    let so = dir.join("libhfi1world.so");
+    let mut link = Command::new(gcc());
+    link.arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .args(&objects)
+        // An unresolved symbol is a link error that names it.
+        .arg("-Wl,-z,defs")
+        .arg("-Wl,--no-undefined");
+    if opts.sanitize {
+        link.arg("-fsanitize=address,undefined");
+    }
+    if opts.coverage {
+        link.arg("--coverage");
+    }
+    let out = link.output().context("running the linker")?;
+    if !out.status.success() {
+        bail!(
+            "linking the C world of {} failed (a symbol upstream needs is neither compiled \
+             nor mocked: add it to c-shim/boundary.toml and c-shim/mocks):\n{}",
+            tree.root.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
+/// Compiles each unit with the flags of `b` (the `cc` crate's view of the
+/// compiler), two at a time, and returns the objects. A failure carries the
+/// compiler's own message, which names the file and line.
+fn compile_units(b: &cc::Build, units: &[PathBuf], obj: &Path, root: &Path) -> Result<Vec<PathBuf>> {
+    fs::create_dir_all(obj)?;
+    let tool = b.try_get_compiler().map_err(|e| anyhow::anyhow!("no C compiler: {e}"))?;
+    let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let mut objects = vec![];
+    let mut errors = vec![];
+    for chunk in units.chunks(jobs) {
+        let mut running = vec![];
+        for u in chunk {
+            let stem = u.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let parent = u.parent().and_then(|p| p.file_name()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let o = obj.join(format!("{parent}-{stem}.o"));
+            let mut cmd = tool.to_command();
+            cmd.arg("-c").arg(u).arg("-o").arg(&o);
+            cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
+            let child = cmd.spawn().with_context(|| format!("starting {:?}", tool.path()))?;
+            running.push((u.clone(), o, child));
+        }
+        for (u, o, child) in running {
+            let out = child.wait_with_output()?;
+            let msg = String::from_utf8_lossy(&out.stderr).into_owned();
+            if !out.status.success() {
+                errors.push(format!("{}:\n{msg}", u.display()));
+            } else {
+                if !msg.trim().is_empty() {
+                    // Warnings in upstream code are the tree's business; in
+                    // the project's own code they are ours.
+                    if !u.starts_with(root) {
+                        errors.push(format!("{} (warnings are errors in c-shim):\n{msg}", u.display()));
+                    }
+                }
+                objects.push(o);
+            }
+        }
+    }
+    if !errors.is_empty() {
+        bail!("compiling the C world of {} failed:\n{}", root.display(), errors.join("\n"));
+    }
+    Ok(objects)
+}

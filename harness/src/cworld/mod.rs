@@ -1,0 +1,268 @@
+//! C worlds: building them ([`build`]) and running calls in them, out of
+//! harm's way.
+//!
+//! Upstream code given a hostile vector may crash, and patched code under
+//! review is untrusted, so a world's shared object is only ever loaded in a
+//! worker process: the running program re-executes itself with
+//! [`WORKER_ENV`] set (every binary that runs C worlds calls
+//! [`worker_main_if_requested`] first thing in `main`). Calls travel in
+//! batches over pipes; a crash costs the worker, which is restarted, and is
+//! reported for the one vector that caused it.
+
+pub mod build;
+
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use anyhow::{bail, Context, Result};
+
+use crate::ffi::{self, shim_call, shim_outcome};
+
+pub use build::{build, BuildOptions, BuiltWorld};
+
+/// Set to a world's .so path in the environment of a worker process.
+pub const WORKER_ENV: &str = "HFI1_CONFORMANCE_WORKER";
+
+/// What running one call in a C world gave.
+#[derive(Debug, Clone)]
+pub enum CallResult {
+    /// The function returned; this is what it did.
+    Done(Box<shim_outcome>),
+    /// `shim_run` refused the call as malformed (a harness bug or a vector
+    /// outside the ABI's limits).
+    Malformed,
+    /// The worker died running this call (signal or exit status).
+    Crashed(String),
+}
+
+/// If this process was started as a worker, serve calls and exit;
+/// otherwise return at once. Call it first thing in `main`.
+pub fn worker_main_if_requested() {
+    let Some(so) = std::env::var_os(WORKER_ENV) else {
+        return;
+    };
+    let code = match serve(Path::new(&so)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("hfi1 worker: {e:#}");
+            3
+        }
+    };
+    std::process::exit(code);
+}
+
+type RunFn = unsafe extern "C" fn(*const shim_call, *mut shim_outcome) -> i32;
+type AbiFn = unsafe extern "C" fn() -> u32;
+
+/// A world's shared object loaded into this process. Only workers (and the
+/// raw-call benchmark) do this.
+pub struct Loaded {
+    _lib: libloading::Library,
+    run: RunFn,
+}
+
+impl Loaded {
+    pub fn open(so: &Path) -> Result<Loaded> {
+        // SAFETY: loading runs the object's constructors; it is built by
+        // this project from c-shim and upstream sources, and only loaded in
+        // a worker process (or a benchmark) that may crash.
+        let lib = unsafe { libloading::Library::new(so) }
+            .with_context(|| format!("loading {}", so.display()))?;
+        // SAFETY: the symbols' types are those declared in c-shim/shim.h.
+        let (abi, run) = unsafe {
+            let abi: libloading::Symbol<AbiFn> = lib.get(b"shim_abi_version\0")?;
+            let run: libloading::Symbol<RunFn> = lib.get(b"shim_run\0")?;
+            (abi(), *run)
+        };
+        if abi != ffi::SHIM_ABI_VERSION {
+            bail!(
+                "{} speaks shim ABI {abi}, this harness {}: rebuild it",
+                so.display(),
+                ffi::SHIM_ABI_VERSION
+            );
+        }
+        Ok(Loaded { _lib: lib, run })
+    }
+
+    /// Runs one call. Returns false when the shim refused it.
+    pub fn call(&self, call: &shim_call, out: &mut shim_outcome) -> bool {
+        // SAFETY: both pointers are valid for the duration of the call.
+        unsafe { (self.run)(call, out) == 0 }
+    }
+}
+
+const OUTCOME_HEAD: usize = 4 + 1 + 2 + 2 + 4;
+
+fn serve(so: &Path) -> Result<()> {
+    let lib = Loaded::open(so)?;
+    let stdin = std::io::stdin();
+    let mut rd = BufReader::with_capacity(1 << 20, stdin.lock());
+    let stdout = std::io::stdout();
+    let mut wr = BufWriter::with_capacity(1 << 20, stdout.lock());
+    let size = std::mem::size_of::<shim_call>();
+    let mut buf = vec![0u8; size];
+    let mut out = shim_outcome::default();
+    loop {
+        let mut n = [0u8; 4];
+        if rd.read_exact(&mut n).is_err() {
+            return Ok(()); // parent closed the pipe
+        }
+        for _ in 0..u32::from_le_bytes(n) {
+            rd.read_exact(&mut buf)?;
+            let call: shim_call = ffi::from_bytes(&buf).context("short call")?;
+            let ok = lib.call(&call, &mut out);
+            // Compact outcome: head, then the journal bytes only.
+            wr.write_all(&[u8::from(ok)])?;
+            wr.write_all(&out.ret.to_le_bytes())?;
+            wr.write_all(&[out.call_send])?;
+            wr.write_all(&out.sdma_engine.to_le_bytes())?;
+            wr.write_all(&out.send_context.to_le_bytes())?;
+            let len = (out.journal_len as usize).min(out.journal.len());
+            wr.write_all(&(len as u32).to_le_bytes())?;
+            let j: &[u8] = ffi::as_bytes(&out.journal);
+            wr.write_all(&j[..len])?;
+        }
+        wr.flush()?;
+    }
+}
+
+/// A worker process serving one C world.
+pub struct Worker {
+    so: PathBuf,
+    exe: PathBuf,
+    child: Option<(Child, BufWriter<ChildStdin>, BufReader<ChildStdout>)>,
+    /// Extra environment for the worker (for example LD_PRELOAD for ASan).
+    env: Vec<(String, String)>,
+}
+
+impl Worker {
+    /// A worker for `world`, started on first use.
+    pub fn new(world: &BuiltWorld) -> Result<Worker> {
+        Ok(Worker {
+            so: world.so.clone(),
+            exe: std::env::current_exe().context("locating this executable")?,
+            child: None,
+            env: vec![],
+        })
+    }
+
+    pub fn with_env(mut self, key: &str, value: &str) -> Worker {
+        self.env.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
+    fn start(&mut self) -> Result<()> {
+        let mut cmd = Command::new(&self.exe);
+        cmd.env(WORKER_ENV, &self.so)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
+            .spawn()
+            .with_context(|| format!("starting worker {}", self.exe.display()))?;
+        let stdin = BufWriter::with_capacity(1 << 20, child.stdin.take().context("stdin")?);
+        let stdout = BufReader::with_capacity(1 << 20, child.stdout.take().context("stdout")?);
+        self.child = Some((child, stdin, stdout));
+        Ok(())
+    }
+
+    fn reap(&mut self) -> String {
+        let Some((mut child, _, _)) = self.child.take() else {
+            return "worker not running".into();
+        };
+        match child.wait() {
+            Ok(st) => {
+                use std::os::unix::process::ExitStatusExt;
+                match st.signal() {
+                    Some(sig) => format!("killed by signal {sig} ({})", signal_name(sig)),
+                    None => format!("worker exited with {st}"),
+                }
+            }
+            Err(e) => format!("worker lost: {e}"),
+        }
+    }
+
+    /// Runs `calls` in one round trip. If the worker dies, it is restarted
+    /// and the batch is re-run one call at a time, so that exactly the
+    /// calls that crash it are reported as [`CallResult::Crashed`].
+    pub fn run_batch(&mut self, calls: &[shim_call]) -> Result<Vec<CallResult>> {
+        match self.try_batch(calls) {
+            Ok(r) => Ok(r),
+            Err(_) if calls.len() > 1 => {
+                let _ = self.reap();
+                let mut out = Vec::with_capacity(calls.len());
+                for c in calls {
+                    out.extend(self.run_batch(std::slice::from_ref(c))?);
+                }
+                Ok(out)
+            }
+            Err(_) => {
+                let why = self.reap();
+                Ok(vec![CallResult::Crashed(why)])
+            }
+        }
+    }
+
+    fn try_batch(&mut self, calls: &[shim_call]) -> Result<Vec<CallResult>> {
+        if self.child.is_none() {
+            self.start()?;
+        }
+        let (_, stdin, stdout) = self.child.as_mut().context("worker")?;
+        stdin.write_all(&(calls.len() as u32).to_le_bytes())?;
+        for c in calls {
+            stdin.write_all(ffi::as_bytes(c))?;
+        }
+        stdin.flush()?;
+        let mut results = Vec::with_capacity(calls.len());
+        let mut head = [0u8; 1 + OUTCOME_HEAD];
+        for _ in calls {
+            stdout.read_exact(&mut head)?;
+            let mut o = shim_outcome::default();
+            o.ret = i32::from_le_bytes([head[1], head[2], head[3], head[4]]);
+            o.call_send = head[5];
+            o.sdma_engine = i16::from_le_bytes([head[6], head[7]]);
+            o.send_context = i16::from_le_bytes([head[8], head[9]]);
+            let len = u32::from_le_bytes([head[10], head[11], head[12], head[13]]) as usize;
+            if len > o.journal.len() {
+                bail!("worker sent a journal of {len} bytes");
+            }
+            let mut j = vec![0u8; len];
+            stdout.read_exact(&mut j)?;
+            for (d, s) in o.journal.iter_mut().zip(&j) {
+                *d = *s as std::os::raw::c_char;
+            }
+            o.journal_len = len as u32;
+            results.push(if head[0] == 1 {
+                CallResult::Done(Box::new(o))
+            } else {
+                CallResult::Malformed
+            });
+        }
+        Ok(results)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if let Some((mut child, stdin, _)) = self.child.take() {
+            drop(stdin);
+            let _ = child.wait();
+        }
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        _ => "signal",
+    }
+}

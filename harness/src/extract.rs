@@ -1,0 +1,435 @@
+//! A small C definition extractor.
+//!
+//! Some upstream driver logic lives in files too large to compile whole in
+//! userspace (`sdma.c`, `pio.c`, `verbs.c`, `driver.c`, rdmavt's `qp.c`).
+//! The build takes the named top-level definitions from those files
+//! verbatim, at build time, and compiles them behind a `#line` directive so
+//! diagnostics and coverage point at the upstream file and line.
+//!
+//! The scanner understands exactly what is needed to find the extent of a
+//! top-level definition: comments, string and character literals,
+//! preprocessor lines (with continuations) and nested braces, brackets and
+//! parentheses. It does not parse C.
+
+use std::fmt;
+
+/// One top-level definition found in a C file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    /// The declared name (`sdma_select_engine_vl`, `ib_rvt_state_ops`).
+    pub name: String,
+    /// The definition's text, from the first token of its declaration
+    /// specifiers to its closing `}` or `;`.
+    pub text: String,
+    /// 1-based line of the first character of `text`.
+    pub line: usize,
+}
+
+/// Why a definition could not be extracted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExtractError {
+    /// No top-level definition of that name.
+    NotFound { name: String },
+    /// More than one (for example under different `#if` branches).
+    Ambiguous { name: String, lines: Vec<usize> },
+    /// The file ends inside a comment, literal or block.
+    Unterminated { what: &'static str, line: usize },
+}
+
+impl fmt::Display for ExtractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExtractError::NotFound { name } => {
+                write!(f, "no top-level definition of `{name}`")
+            }
+            ExtractError::Ambiguous { name, lines } => {
+                write!(f, "`{name}` is defined more than once (lines {lines:?})")
+            }
+            ExtractError::Unterminated { what, line } => {
+                write!(f, "unterminated {what} starting at line {line}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ExtractError {}
+
+/// Splits `src` into its top-level chunks (declarations and definitions),
+/// skipping preprocessor lines and comments between them.
+fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line = 1;
+    // Start of the current chunk: (byte offset, line), once a token is seen.
+    let mut start: Option<(usize, usize)> = None;
+    let mut depth: i32 = 0;
+    // Whether the current chunk has a `(` before any `=` at depth 0, i.e.
+    // looks like a function declarator, and whether it has an `=`.
+    let mut saw_paren = false;
+    let mut saw_assign = false;
+    let mut at_line_start = true;
+
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                line += 1;
+                at_line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0c' => {
+                i += 1;
+                continue;
+            }
+            b'#' if at_line_start && depth == 0 && start.is_none() => {
+                // A preprocessor line, with backslash continuations.
+                while i < b.len() && b[i] != b'\n' {
+                    if b[i] == b'\\' && i + 1 < b.len() && b[i + 1] == b'\n' {
+                        line += 1;
+                        i += 2;
+                        continue;
+                    }
+                    if b[i] == b'/' && i + 1 < b.len() && b[i + 1] == b'*' {
+                        let l0 = line;
+                        i += 2;
+                        while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                            if b[i] == b'\n' {
+                                line += 1;
+                            }
+                            i += 1;
+                        }
+                        if i + 1 >= b.len() {
+                            return Err(ExtractError::Unterminated {
+                                what: "comment",
+                                line: l0,
+                            });
+                        }
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'#' if at_line_start => {
+                // A preprocessor line inside a definition: part of it.
+                while i < b.len() && b[i] != b'\n' {
+                    if b[i] == b'\\' && i + 1 < b.len() && b[i + 1] == b'\n' {
+                        line += 1;
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        at_line_start = false;
+        if c == b'/' && i + 1 < b.len() && b[i + 1] == b'/' {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'/' && i + 1 < b.len() && b[i + 1] == b'*' {
+            let l0 = line;
+            i += 2;
+            loop {
+                if i + 1 >= b.len() {
+                    return Err(ExtractError::Unterminated {
+                        what: "comment",
+                        line: l0,
+                    });
+                }
+                if b[i] == b'*' && b[i + 1] == b'/' {
+                    i += 2;
+                    break;
+                }
+                if b[i] == b'\n' {
+                    line += 1;
+                }
+                i += 1;
+            }
+            continue;
+        }
+        if start.is_none() {
+            start = Some((i, line));
+            saw_paren = false;
+            saw_assign = false;
+        }
+        match c {
+            b'"' | b'\'' => {
+                let l0 = line;
+                i += 1;
+                loop {
+                    if i >= b.len() || b[i] == b'\n' {
+                        return Err(ExtractError::Unterminated {
+                            what: if c == b'"' { "string" } else { "character literal" },
+                            line: l0,
+                        });
+                    }
+                    if b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if b[i] == c {
+                        i += 1;
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' => {
+                if depth == 0 && c == b'(' && !saw_assign {
+                    saw_paren = true;
+                }
+                depth += 1;
+            }
+            b')' | b']' => depth -= 1,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 && saw_paren && !saw_assign {
+                    // The end of a function body.
+                    let (s, l) = start.take().unwrap_or((i, line));
+                    out.push((s, i + 1, l));
+                }
+            }
+            b'=' if depth == 0 => saw_assign = true,
+            b';' if depth == 0 => {
+                let (s, l) = start.take().unwrap_or((i, line));
+                out.push((s, i + 1, l));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some((_, l)) = start {
+        if depth != 0 {
+            return Err(ExtractError::Unterminated {
+                what: "block",
+                line: l,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The declared name of a chunk: the identifier just before the first `(`,
+/// `[`, `=` or `;` outside any nesting (for a function, its name; for an
+/// array or variable, the variable).
+fn declared_name(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut last_ident: Option<&str> = None;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'_' || c.is_ascii_alphabetic() {
+            let s = i;
+            while i < b.len() && (b[i] == b'_' || b[i].is_ascii_alphanumeric()) {
+                i += 1;
+            }
+            let id = &text[s..i];
+            // `__attribute__((...))` and friends are not declarators.
+            if id.starts_with("__attribute") {
+                let mut d = 0;
+                while i < b.len() {
+                    match b[i] {
+                        b'(' => d += 1,
+                        b')' => {
+                            d -= 1;
+                            if d == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            last_ident = Some(id);
+            continue;
+        }
+        match c {
+            b'(' => {
+                // `(*name)(...)` declares a function pointer called `name`.
+                let rest = text[i + 1..].trim_start();
+                if let Some(r) = rest.strip_prefix('*') {
+                    let r = r.trim_start();
+                    let n: String = r
+                        .chars()
+                        .take_while(|c| *c == '_' || c.is_ascii_alphanumeric())
+                        .collect();
+                    if !n.is_empty() {
+                        return Some(n);
+                    }
+                }
+                return last_ident.map(str::to_owned);
+            }
+            b'[' | b'=' | b';' | b'{' => return last_ident.map(str::to_owned),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Every top-level definition (and declaration) in `src`, in order.
+pub fn definitions(src: &str) -> Result<Vec<Definition>, ExtractError> {
+    Ok(chunks(src)?
+        .into_iter()
+        .filter_map(|(s, e, line)| {
+            let text = &src[s..e];
+            declared_name(text).map(|name| Definition {
+                name,
+                text: text.to_owned(),
+                line,
+            })
+        })
+        .collect())
+}
+
+/// The one top-level *definition* named `name` in `src`: a function with a
+/// body, or a variable with an initializer. Prototypes and `extern`
+/// declarations are skipped.
+pub fn extract(src: &str, name: &str) -> Result<Definition, ExtractError> {
+    let found: Vec<Definition> = definitions(src)?
+        .into_iter()
+        .filter(|d| d.name == name && is_definition(&d.text))
+        .collect();
+    match found.len() {
+        0 => Err(ExtractError::NotFound {
+            name: name.to_owned(),
+        }),
+        1 => Ok(found.into_iter().next().unwrap_or_else(|| unreachable!())),
+        _ => Err(ExtractError::Ambiguous {
+            name: name.to_owned(),
+            lines: found.iter().map(|d| d.line).collect(),
+        }),
+    }
+}
+
+fn is_definition(text: &str) -> bool {
+    let t = text.trim_start();
+    if t.starts_with("extern ") || t.starts_with("EXPORT_SYMBOL") {
+        return false;
+    }
+    text.trim_end().ends_with('}') || text.contains('=')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = r#"// SPDX
+#include "hfi.h"
+#define BRACE "{" /* } */ \
+	more
+
+/* a comment with { and } and "quotes" */
+struct sdma_engine *sdma_select_engine_vl(
+	struct hfi1_devdata *dd,
+	u32 selector,
+	u8 vl)
+{
+	const char *s = "}";
+	char c = '}';
+	if (vl >= num_vls) {
+		/* } */
+		return NULL;
+	}
+	return dd->per_sdma;
+}
+EXPORT_SYMBOL(sdma_select_engine_vl);
+
+int proto(int a);
+
+const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {
+	[IB_QPS_RESET] = 0,
+	[IB_QPS_INIT] = RVT_POST_RECV_OK,
+};
+
+static struct foo {
+	int a;
+} bar = { 1 };
+
+int proto(int a)
+{
+	return a;
+}
+"#;
+
+    #[test]
+    fn extracts_a_function_with_braces_in_literals_and_comments() {
+        let d = extract(SRC, "sdma_select_engine_vl").expect("found");
+        assert_eq!(d.line, 7);
+        assert!(d.text.starts_with("struct sdma_engine *sdma_select_engine_vl("));
+        assert!(d.text.ends_with("return dd->per_sdma;\n}"));
+    }
+
+    #[test]
+    fn extracts_an_initialised_array() {
+        let d = extract(SRC, "ib_rvt_state_ops").expect("found");
+        assert_eq!(d.line, 23);
+        assert!(d.text.starts_with("const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {"));
+        assert!(d.text.ends_with("};"));
+    }
+
+    #[test]
+    fn skips_prototypes_and_exports() {
+        let d = extract(SRC, "proto").expect("found");
+        assert_eq!(d.line, 32);
+        assert!(d.text.contains("return a;"));
+    }
+
+    #[test]
+    fn names_a_struct_variable() {
+        let d = extract(SRC, "bar").expect("found");
+        assert!(d.text.starts_with("static struct foo {"));
+    }
+
+    #[test]
+    fn missing_is_an_error() {
+        assert_eq!(
+            extract(SRC, "nope"),
+            Err(ExtractError::NotFound {
+                name: "nope".into()
+            })
+        );
+    }
+
+    #[test]
+    fn duplicate_is_an_error() {
+        let src = "int f(void)\n{\n}\n#if X\nint f(void)\n{\n}\n#endif\n";
+        assert_eq!(
+            extract(src, "f"),
+            Err(ExtractError::Ambiguous {
+                name: "f".into(),
+                lines: vec![1, 5]
+            })
+        );
+    }
+
+    #[test]
+    fn unterminated_comment_is_an_error() {
+        assert_eq!(
+            extract("int a;\n/* open", "a"),
+            Err(ExtractError::Unterminated {
+                what: "comment",
+                line: 2
+            })
+        );
+    }
+
+    #[test]
+    fn function_pointer_variable() {
+        let src = "static void (*hook)(int) = handler;\n";
+        let d = extract(src, "hook").expect("found");
+        assert_eq!(d.line, 1);
+    }
+}

@@ -1,0 +1,490 @@
+//! Kernel trees: where upstream code comes from.
+//!
+//! A tree is any directory laid out like the root of a Linux source tree (a
+//! git checkout, an extracted kernel.org tarball, a patched copy, or the
+//! part of Debian's `linux-source-SERIES` package this module extracts).
+//! Only the files listed in [`REQUIRED_FILES`] and the header directories
+//! next to them are ever read.
+
+use std::fmt;
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, Context, Result};
+
+/// The kernel series the project knows how to fetch.
+pub const SERIES: &[&str] = &["6.1", "6.12", "7.2"];
+/// The series `cargo xtask conformance` and `cargo test` use by default.
+pub const DEFAULT_SERIES: &str = "6.12";
+
+/// Files a tree must have, relative to its root.
+pub const REQUIRED_FILES: &[&str] = &[
+    "Makefile",
+    "drivers/infiniband/hw/hfi1/qp.c",
+    "drivers/infiniband/hw/hfi1/qp.h",
+    "drivers/infiniband/hw/hfi1/hfi.h",
+    "drivers/infiniband/hw/hfi1/iowait.c",
+    "drivers/infiniband/hw/hfi1/sdma.c",
+    "drivers/infiniband/hw/hfi1/pio.c",
+    "drivers/infiniband/hw/hfi1/verbs.c",
+    "drivers/infiniband/hw/hfi1/driver.c",
+    "drivers/infiniband/sw/rdmavt/qp.c",
+    "include/rdma/rdma_vt.h",
+    "include/rdma/rdmavt_qp.h",
+    "include/rdma/ib_verbs.h",
+    "include/uapi/rdma/ib_user_verbs.h",
+];
+
+/// What Debian's package is extracted into the cache (tar wildcards below
+/// the package's top directory).
+const EXTRACT: &[&str] = &[
+    "Makefile",
+    "drivers/infiniband/hw/hfi1/*",
+    "drivers/infiniband/sw/rdmavt/*",
+    "include/rdma/*",
+    "include/uapi/rdma/*",
+];
+
+/// `VERSION.PATCHLEVEL.SUBLEVEL` of a tree, from its top Makefile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelVersion {
+    pub version: u32,
+    pub patchlevel: u32,
+    pub sublevel: u32,
+    pub extraversion: String,
+}
+
+impl KernelVersion {
+    /// `"6.12"`: the series whose snapshots apply to this tree.
+    pub fn series(&self) -> String {
+        format!("{}.{}", self.version, self.patchlevel)
+    }
+}
+
+impl fmt::Display for KernelVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}.{}.{}{}",
+            self.version, self.patchlevel, self.sublevel, self.extraversion
+        )
+    }
+}
+
+/// A verified kernel tree.
+#[derive(Debug, Clone)]
+pub struct KernelTree {
+    pub root: PathBuf,
+    pub version: KernelVersion,
+}
+
+impl KernelTree {
+    /// Opens and verifies a tree: every required file exists and the top
+    /// Makefile names a version.
+    pub fn open(root: &Path) -> Result<KernelTree> {
+        let root = fs::canonicalize(root)
+            .with_context(|| format!("kernel tree {}: no such directory", root.display()))?;
+        if !root.is_dir() {
+            bail!("kernel tree {}: not a directory", root.display());
+        }
+        for f in REQUIRED_FILES {
+            let p = root.join(f);
+            if !p.is_file() {
+                bail!(
+                    "{} is not a usable kernel tree: missing {}\n\
+                     (pass the root of a Linux source tree, the directory holding its top Makefile)",
+                    root.display(),
+                    p.display()
+                );
+            }
+        }
+        let makefile = root.join("Makefile");
+        let text = fs::read_to_string(&makefile)
+            .with_context(|| format!("reading {}", makefile.display()))?;
+        let version = parse_makefile_version(&text)
+            .with_context(|| format!("{}: not a kernel Makefile", makefile.display()))?;
+        Ok(KernelTree { root, version })
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// The flags of the tree's top Makefile that change the meaning of C
+    /// code (for example `-funsigned-char`, added in 6.2).
+    pub fn semantic_cflags(&self) -> Result<Vec<String>> {
+        let text = fs::read_to_string(self.root.join("Makefile"))?;
+        let mut flags = vec![];
+        for f in [
+            "-funsigned-char",
+            "-fno-strict-overflow",
+            "-fno-delete-null-pointer-checks",
+            "-fno-strict-aliasing",
+        ] {
+            if text.contains(f) {
+                flags.push(f.to_owned());
+            }
+        }
+        Ok(flags)
+    }
+}
+
+/// Parses `VERSION = 6` … `EXTRAVERSION =` from a top-level Makefile.
+pub fn parse_makefile_version(text: &str) -> Result<KernelVersion> {
+    let get = |key: &str| -> Option<String> {
+        text.lines().find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().to_owned())
+        })
+    };
+    let num = |key: &str| -> Result<u32> {
+        let v = get(key).with_context(|| format!("no {key} line"))?;
+        v.parse()
+            .with_context(|| format!("{key} = {v:?} is not a number"))
+    };
+    Ok(KernelVersion {
+        version: num("VERSION")?,
+        patchlevel: num("PATCHLEVEL")?,
+        sublevel: num("SUBLEVEL")?,
+        extraversion: get("EXTRAVERSION").unwrap_or_default(),
+    })
+}
+
+/// Where the project keeps fetched trees and built C worlds:
+/// `$HFI1_CONFORMANCE_CACHE`, else `$XDG_CACHE_HOME/hfi1-conformance`, else
+/// `~/.cache/hfi1-conformance`.
+pub fn cache_dir() -> PathBuf {
+    if let Some(p) = std::env::var_os("HFI1_CONFORMANCE_CACHE") {
+        return PathBuf::from(p);
+    }
+    if let Some(p) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(p).join("hfi1-conformance");
+    }
+    if let Some(p) = std::env::var_os("HOME") {
+        return PathBuf::from(p).join(".cache/hfi1-conformance");
+    }
+    std::env::temp_dir().join("hfi1-conformance")
+}
+
+fn check_series(series: &str) -> Result<()> {
+    if !SERIES.contains(&series) {
+        bail!(
+            "unknown kernel series {series:?}: the project fetches {}; \
+             for any other tree pass --kernel-src PATH",
+            SERIES.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The Debian suites that carry `linux-source-SERIES`.
+fn suites(series: &str) -> &'static [(&'static str, bool)] {
+    // (suite, from the security archive)
+    match series {
+        "6.1" | "6.12" => &[("bookworm", false), ("bookworm-security", true)],
+        _ => &[("sid", false)],
+    }
+}
+
+/// The system's Debian mirror and security mirror, read from its apt
+/// sources (only the host is reused; the system's apt state is never
+/// touched).
+fn mirrors() -> (String, String) {
+    let mut main = None;
+    let mut security = None;
+    let mut texts = vec![];
+    if let Ok(t) = fs::read_to_string("/etc/apt/sources.list") {
+        texts.push(t);
+    }
+    if let Ok(rd) = fs::read_dir("/etc/apt/sources.list.d") {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "sources" || x == "list") {
+                if let Ok(t) = fs::read_to_string(&p) {
+                    texts.push(t);
+                }
+            }
+        }
+    }
+    for t in &texts {
+        for l in t.lines() {
+            let l = l.trim();
+            let uri = if let Some(u) = l.strip_prefix("URIs:") {
+                u.split_whitespace().next()
+            } else if l.starts_with("deb ") {
+                l.split_whitespace().find(|w| w.starts_with("http"))
+            } else {
+                None
+            };
+            let Some(uri) = uri else { continue };
+            let uri = uri.trim_end_matches('/').to_owned();
+            if uri.ends_with("/debian-security") {
+                security.get_or_insert(uri);
+            } else if uri.ends_with("/debian") {
+                main.get_or_insert(uri);
+            }
+        }
+    }
+    let main = main.unwrap_or_else(|| "http://deb.debian.org/debian".into());
+    let security = security.unwrap_or_else(|| format!("{main}-security"));
+    (main, security)
+}
+
+/// A private apt configuration for one series: its own sources list,
+/// lists, cache and status file under the project's cache.
+struct PrivateApt {
+    dir: PathBuf,
+}
+
+impl PrivateApt {
+    fn new(series: &str) -> Result<PrivateApt> {
+        let dir = cache_dir().join("apt").join(series);
+        for d in ["etc", "lists/partial", "archives/partial", "cache", "debs"] {
+            fs::create_dir_all(dir.join(d))
+                .with_context(|| format!("creating {}", dir.join(d).display()))?;
+        }
+        let (main, security) = mirrors();
+        let mut list = String::new();
+        for (suite, sec) in suites(series) {
+            let uri = if *sec { &security } else { &main };
+            list.push_str(&format!("deb {uri} {suite} main\n"));
+        }
+        fs::write(dir.join("etc/sources.list"), list)?;
+        let status = dir.join("status");
+        if !status.exists() {
+            fs::write(&status, "")?;
+        }
+        Ok(PrivateApt { dir })
+    }
+
+    fn command(&self, tool: &str) -> Command {
+        let d = |p: &str| self.dir.join(p).display().to_string();
+        let mut c = Command::new(tool);
+        for (k, v) in [
+            ("Dir::Etc::SourceList", d("etc/sources.list")),
+            ("Dir::Etc::SourceParts", "/dev/null".into()),
+            ("Dir::State::Lists", d("lists")),
+            ("Dir::State::status", d("status")),
+            ("Dir::Cache", d("cache")),
+            ("Dir::Cache::Archives", d("archives")),
+            ("Debug::NoLocking", "1".into()),
+            ("APT::Sandbox::User", whoami()),
+        ] {
+            c.arg("-o").arg(format!("{k}={v}"));
+        }
+        c
+    }
+}
+
+fn whoami() -> String {
+    std::env::var("USER").unwrap_or_else(|_| "root".into())
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<()> {
+    let status = cmd
+        .status()
+        .with_context(|| format!("{what}: could not start {:?}", cmd.get_program()))?;
+    if !status.success() {
+        bail!("{what} failed ({status})");
+    }
+    Ok(())
+}
+
+/// Progress lines go to stderr, so stdout stays machine-readable.
+fn progress(msg: &str) {
+    eprintln!("[kernel] {msg}");
+}
+
+/// Returns the cached tree of `series`, fetching and extracting Debian's
+/// `linux-source-SERIES` package first if it is not cached yet.
+pub fn fetch(series: &str) -> Result<KernelTree> {
+    check_series(series)?;
+    let dest = cache_dir().join("kernels").join(series);
+    if dest.join("Makefile").is_file() {
+        return KernelTree::open(&dest);
+    }
+    if which("apt-get").is_none() || which("dpkg-deb").is_none() {
+        bail!(
+            "apt-get and dpkg-deb are needed to fetch linux-source-{series} and this machine \
+             has no Debian packaging tools; pass a kernel tree with --kernel-src PATH instead"
+        );
+    }
+    if which("xz").is_none() {
+        bail!("xz is needed to unpack linux-source-{series}: install xz-utils, or pass --kernel-src PATH");
+    }
+    let apt = PrivateApt::new(series)?;
+    progress(&format!(
+        "refreshing package lists for linux-source-{series} ({})",
+        apt.dir.display()
+    ));
+    run(
+        apt.command("apt-get").args(["-q", "update"]).stdout(Stdio::null()),
+        "apt-get update (private configuration)",
+    )?;
+    let pkg = format!("linux-source-{series}");
+    progress(&format!("downloading {pkg}"));
+    let debs = apt.dir.join("debs");
+    for e in fs::read_dir(&debs)?.flatten() {
+        let _ = fs::remove_file(e.path());
+    }
+    run(
+        apt.command("apt-get")
+            .args(["-q", "download", &pkg])
+            .current_dir(&debs),
+        &format!("apt-get download {pkg}"),
+    )?;
+    let deb = fs::read_dir(&debs)?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "deb"))
+        .with_context(|| format!("apt-get download {pkg} left no .deb in {}", debs.display()))?;
+    extract_deb(&deb, series, &dest)?;
+    let tree = KernelTree::open(&dest)?;
+    if tree.version.series() != series {
+        bail!(
+            "{} is version {}, not a {series} kernel",
+            deb.display(),
+            tree.version
+        );
+    }
+    let _ = fs::remove_file(&deb);
+    Ok(tree)
+}
+
+fn which(tool: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(tool))
+        .find(|p| p.is_file())
+}
+
+/// Extracts what the C world needs from a `linux-source-SERIES` .deb into
+/// `dest`, atomically: into a temporary directory first, then renamed.
+fn extract_deb(deb: &Path, series: &str, dest: &Path) -> Result<()> {
+    let member = format!("./usr/src/linux-source-{series}.tar.xz");
+    let top = format!("linux-source-{series}");
+    // The compressed size, for the progress display.
+    let listing = Command::new("dpkg-deb")
+        .arg("-c")
+        .arg(deb)
+        .output()
+        .context("dpkg-deb -c")?;
+    let total: u64 = String::from_utf8_lossy(&listing.stdout)
+        .lines()
+        .find(|l| l.ends_with(&member))
+        .and_then(|l| l.split_whitespace().nth(2)?.parse().ok())
+        .with_context(|| format!("{} has no {member}", deb.display()))?;
+
+    let parent = dest.parent().context("cache path has no parent")?;
+    fs::create_dir_all(parent)?;
+    let tmp = parent.join(format!(".extract-{series}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp)?;
+
+    // dpkg-deb --fsys-tarfile | tar -xO MEMBER  →  (this process, counting)
+    //   →  xz -dc  |  tar -x PATTERNS
+    let mut outer = Command::new("sh")
+        .arg("-c")
+        .arg("dpkg-deb --fsys-tarfile \"$1\" | tar -xO \"$2\"")
+        .arg("sh")
+        .arg(deb)
+        .arg(&member)
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting dpkg-deb")?;
+    let patterns: Vec<String> = EXTRACT.iter().map(|p| format!("{top}/{p}")).collect();
+    let mut inner = Command::new("sh")
+        .arg("-c")
+        .arg("d=\"$1\"; shift; xz -dc -T0 | tar -x -C \"$d\" --wildcards \"$@\"")
+        .arg("sh")
+        .arg(&tmp)
+        .args(&patterns)
+        .stdin(Stdio::piped())
+        .spawn()
+        .context("starting xz | tar")?;
+    {
+        let mut src = outer.stdout.take().context("dpkg-deb stdout")?;
+        let mut dst = inner.stdin.take().context("xz stdin")?;
+        let mut buf = vec![0u8; 1 << 20];
+        let mut done: u64 = 0;
+        let mut shown = 0;
+        loop {
+            let n = src.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            dst.write_all(&buf[..n])
+                .context("unpacking failed (xz or tar exited early)")?;
+            done += n as u64;
+            let pct = (done * 100 / total.max(1)).min(100);
+            if pct >= shown + 10 || (pct == 100 && shown < 100) {
+                shown = pct - pct % 10;
+                progress(&format!(
+                    "extracting {top}: {pct:3}% of {} MiB",
+                    total >> 20
+                ));
+            }
+        }
+    }
+    let s1 = outer.wait()?;
+    let s2 = inner.wait()?;
+    if !s1.success() || !s2.success() {
+        let _ = fs::remove_dir_all(&tmp);
+        bail!("extracting {} failed", deb.display());
+    }
+    let extracted = tmp.join(&top);
+    match fs::rename(&extracted, dest) {
+        Ok(()) => {}
+        // Another process won the race: its tree is as good as ours.
+        Err(_) if dest.join("Makefile").is_file() => {}
+        Err(e) => {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(e).with_context(|| format!("moving the tree to {}", dest.display()));
+        }
+    }
+    let _ = fs::remove_dir_all(&tmp);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_makefile_version() {
+        let v = parse_makefile_version(
+            "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 117\nEXTRAVERSION = -rc1\nNAME = Baby Opossum\n",
+        )
+        .expect("parses");
+        assert_eq!(v.to_string(), "6.12.117-rc1");
+        assert_eq!(v.series(), "6.12");
+    }
+
+    #[test]
+    fn a_makefile_without_version_is_an_error() {
+        let e = parse_makefile_version("all:\n\techo\n").expect_err("no version");
+        assert!(e.to_string().contains("no VERSION line"), "{e}");
+    }
+
+    #[test]
+    fn a_directory_without_qp_c_is_named() {
+        let dir = std::env::temp_dir().join(format!("hfi1-notree-{}", std::process::id()));
+        fs::create_dir_all(&dir).expect("tmp");
+        fs::write(dir.join("Makefile"), "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n")
+            .expect("write");
+        let e = KernelTree::open(&dir).expect_err("not a tree");
+        assert!(
+            e.to_string().contains("missing") && e.to_string().contains("hfi1/qp.c"),
+            "{e}"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unknown_series_says_what_to_do() {
+        let e = fetch("5.4").expect_err("unknown");
+        assert!(e.to_string().contains("--kernel-src"), "{e}");
+    }
+}

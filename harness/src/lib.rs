@@ -1,0 +1,8 @@
+//! hfi1-conformance: runs the Linux hfi1 driver's queue-pair logic
+//! (`drivers/infiniband/hw/hfi1/qp.c`) in userspace and checks it, vector by
+//! vector, against an independent Rust model. See ARCHITECTURE.md.
+
+pub mod cworld;
+pub mod extract;
+pub mod ffi;
+pub mod kernel;
