@@ -6,3 +6,8 @@ pub mod cworld;
 pub mod extract;
 pub mod ffi;
 pub mod kernel;
+pub mod model;
+pub mod outcome;
+pub mod runner;
+pub mod snapshot;
+pub mod vector;

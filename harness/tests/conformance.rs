@@ -1,9 +1,156 @@
-fn main() -> anyhow::Result<()> {
-    harness::cworld::worker_main_if_requested();
-    let tree = harness::kernel::fetch("6.12")?;
-    println!("{}", tree.root.display());
-    let t = std::time::Instant::now();
-    let w = harness::cworld::build(&tree, &Default::default())?;
-    println!("{} in {:?}", w.so.display(), t.elapsed());
-    Ok(())
+//! The conformance suite: every vector of `vectors/` is one trial per
+//! kernel, run on upstream C and on the Rust model; every vector file is
+//! one snapshot trial per kernel series.
+//!
+//! Kernels: `HFI1_KERNELS=6.1,6.12,7.2` (or `all`; default 6.12) and/or
+//! `HFI1_KERNEL_SRC=PATH[:PATH…]` for trees given by path. With more than
+//! one kernel, trial names are prefixed with the kernel (`6.12::…`).
+//!
+//! `cargo test -- setup_wqe::` filters, `cargo nextest run` partitions.
+
+use std::sync::{Arc, OnceLock};
+
+use harness::cworld::{self, BuildOptions};
+use harness::kernel::{self, KernelTree};
+use harness::runner::{self, Checked, Verdict};
+use harness::snapshot;
+use harness::vector::{self, Vector};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+/// A kernel to run, named as the user named it.
+#[derive(Clone)]
+enum Kernel {
+    Series(String),
+    Path(String),
+}
+
+impl Kernel {
+    fn label(&self) -> String {
+        match self {
+            Kernel::Series(s) => s.clone(),
+            Kernel::Path(p) => p.clone(),
+        }
+    }
+
+    fn open(&self) -> anyhow::Result<KernelTree> {
+        match self {
+            Kernel::Series(s) => kernel::fetch(s),
+            Kernel::Path(p) => KernelTree::open(std::path::Path::new(p)),
+        }
+    }
+}
+
+fn kernels() -> Vec<Kernel> {
+    let mut out = vec![];
+    match std::env::var("HFI1_KERNELS") {
+        Ok(k) if k.trim() == "all" => {
+            out.extend(kernel::SERIES.iter().map(|s| Kernel::Series((*s).into())))
+        }
+        Ok(k) if !k.trim().is_empty() => out.extend(
+            k.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Kernel::Series(s.into())),
+        ),
+        _ => {}
+    }
+    if let Ok(p) = std::env::var("HFI1_KERNEL_SRC") {
+        out.extend(
+            p.split(':')
+                .filter(|s| !s.is_empty())
+                .map(|s| Kernel::Path(s.into())),
+        );
+    }
+    if out.is_empty() {
+        out.push(Kernel::Series(kernel::DEFAULT_SERIES.into()));
+    }
+    out
+}
+
+/// What one kernel gave: its series and the checked corpus.
+type Ran = Result<(String, Vec<Checked>), String>;
+
+fn run_kernel(k: &Kernel, vectors: &[Vector]) -> Ran {
+    let tree = k.open().map_err(|e| format!("{e:#}"))?;
+    let world =
+        cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let checks = runner::check_all(&world, vectors).map_err(|e| format!("{e:#}"))?;
+    Ok((tree.version.series(), checks))
+}
+
+fn main() {
+    cworld::worker_main_if_requested();
+    let args = Arguments::from_args();
+    let kernels = kernels();
+    let many = kernels.len() > 1;
+
+    let vectors = match vector::load_corpus(&vector::corpus_dir()) {
+        Ok(v) => Arc::new(v),
+        Err(e) => {
+            let msg = e.to_string();
+            let t = Trial::test("corpus::load", move || Err(Failed::from(msg)));
+            libtest_mimic::run(&args, vec![t]).exit();
+        }
+    };
+
+    let mut trials = vec![];
+    for k in kernels {
+        let prefix = if many {
+            format!("{}::", k.label())
+        } else {
+            String::new()
+        };
+        let state: Arc<OnceLock<Ran>> = Arc::new(OnceLock::new());
+        let get = {
+            let (state, k, vectors) = (state.clone(), k.clone(), vectors.clone());
+            Arc::new(move || -> Result<(String, Vec<Checked>), Failed> {
+                state
+                    .get_or_init(|| run_kernel(&k, &vectors))
+                    .clone()
+                    .map_err(|e| Failed::from(format!("kernel {}: {e}", k.label())))
+            })
+        };
+        for (i, v) in vectors.iter().enumerate() {
+            let (get, vectors) = (get.clone(), vectors.clone());
+            trials.push(Trial::test(format!("{prefix}{}", v.id()), move || {
+                let (_, checks) = get()?;
+                let c = &checks[i];
+                if c.verdict == Verdict::Agree {
+                    Ok(())
+                } else {
+                    Err(runner::explain(&vectors[i], c).into())
+                }
+            }));
+        }
+        let mut families: Vec<String> = vectors.iter().map(|v| v.family.clone()).collect();
+        families.dedup();
+        for fam in families {
+            let (get, vectors) = (get.clone(), vectors.clone());
+            trials.push(Trial::test(format!("{prefix}snapshot::{fam}"), move || {
+                let (series, checks) = get()?;
+                let rows: Vec<(&Vector, &Checked)> = vectors
+                    .iter()
+                    .zip(&checks)
+                    .filter(|(v, _)| v.family == fam)
+                    .collect();
+                let table = snapshot::render(&rows);
+                let dir = snapshot::snapshots_dir().join(&series);
+                let mut settings = insta::Settings::clone_current();
+                settings.set_snapshot_path(dir);
+                settings.set_prepend_module_to_snapshot(false);
+                settings.set_omit_expression(false);
+                let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    settings.bind(|| insta::assert_snapshot!(fam.as_str(), table, "table"));
+                }));
+                res.map_err(|_| {
+                    Failed::from(format!(
+                        "upstream outcomes of {fam} on {series} differ from snapshots/{series}/{fam}.snap; \
+                         if the change is intended, review it with `cargo insta review` \
+                         (or accept all with INSTA_UPDATE=always cargo test)"
+                    ))
+                })
+            }));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
 }

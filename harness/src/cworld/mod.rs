@@ -10,6 +10,7 @@
 //! reported for the one vector that caused it.
 
 pub mod build;
+pub mod call;
 
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,86 @@
+//! An independent Rust model of the upstream functions in scope.
+//!
+//! Written from reading the C (qp.c, sdma.c, pio.c, hfi.h, tid_rdma.h of
+//! Linux 6.1 to 7.2), function by function; each function's doc comment
+//! names the upstream function it mirrors. No FFI: the model sees only
+//! [`types`], never a kernel struct.
+//!
+//! Where the C would read out of bounds the model returns
+//! [`Undefined`]: the vector broke one of the world's invariants
+//! (`crate::vector::validate`), and there is no defined behaviour to mirror.
+
+pub mod hfi;
+pub mod pio;
+pub mod qp;
+pub mod sdma;
+pub mod tid_rdma;
+pub mod types;
+
+use crate::outcome::Outcome;
+use types::{Call, Func, Ptr};
+
+/// Upstream behaviour is undefined for this input (named in the message).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undefined(pub String);
+
+/// What the model records of boundary calls, in the C journal's words.
+#[derive(Debug, Default)]
+pub struct Journal(pub Vec<String>);
+
+impl Journal {
+    pub fn record(&mut self, line: String) {
+        self.0.push(line);
+    }
+}
+
+/// The symbolic name the C world gives a QP pointer (`shim_ptr_name`).
+pub fn qp_name(qp: &types::Qp) -> String {
+    format!("qp#0x{:x}", qp.num)
+}
+
+/// Runs one call in the model.
+pub fn run(call: &Call) -> Result<Outcome, Undefined> {
+    let mut out = Outcome::new();
+    let mut j = Journal::default();
+    let w = &call.world;
+    match call.func {
+        Func::SetupWqe => {
+            let mut call_send = call.call_send;
+            out.ret = qp::hfi1_setup_wqe(w, &call.qp, &call.wqe, &mut call_send, &mut j)?;
+            out.call_send = call_send;
+        }
+        Func::QpToSdmaEngine => {
+            out.sdma_engine = qp::qp_to_sdma_engine(w, &call.qp, call.sc5)?;
+        }
+        Func::QpToSendContext => {
+            out.send_context = qp::qp_to_send_context(w, &call.qp, call.sc5)?;
+        }
+        Func::SdmaSelectEngineSc => {
+            out.sdma_engine = sdma::sdma_select_engine_sc(w, call.selector, call.sc5)?;
+        }
+        Func::SdmaSelectEngineVl => {
+            out.sdma_engine = sdma::sdma_select_engine_vl(w, call.selector, call.vl)?;
+        }
+        Func::PioSelectSendContextSc => {
+            out.send_context = pio::pio_select_send_context_sc(w, call.selector, call.sc5)?;
+        }
+        Func::PioSelectSendContextVl => {
+            out.send_context = pio::pio_select_send_context_vl(w, call.selector, call.vl)?;
+        }
+    }
+    out.journal = j.0;
+    Ok(out)
+}
+
+/// Looks up `v[i]`, or says which read upstream would make out of bounds.
+pub(crate) fn at<'a, T>(v: &'a [T], i: usize, what: &str) -> Result<&'a T, Undefined> {
+    v.get(i)
+        .ok_or_else(|| Undefined(format!("{what}[{i}] is out of bounds ({} entries)", v.len())))
+}
+
+pub(crate) fn null_or<T>(p: Option<T>) -> Ptr<T> {
+    match p {
+        Some(t) => Ptr::To(t),
+        None => Ptr::Null,
+    }
+}

@@ -1,0 +1,103 @@
+//! qp.c: work-request set-up and engine selection.
+
+use super::hfi::port_sl_to_sc;
+use super::pio::pio_select_send_context_sc;
+use super::sdma::sdma_select_engine_sc;
+use super::tid_rdma::hfi1_setup_tid_rdma_wqe;
+use super::types::{DevFlag, EngineIdx, Ptr, Qp, QpType, Sc, SendCtxIdx, Wqe, World};
+use super::{null_or, Journal, Undefined};
+
+/// `-EINVAL`.
+pub const EINVAL: i32 = 22;
+
+/// Mirrors `hfi1_setup_wqe()` (qp.c).
+///
+/// RC first runs the TID RDMA precondition, then shares UC's checks: a
+/// length above 2 GiB is invalid, one above the path MTU clears
+/// `call_send`. SMI packets must fit VL15's MTU. GSI and UD packets must fit
+/// the AH's MTU and their SL must not map to SC 0xf on the QP's port.
+/// Finally, every valid request at or below `piothreshold` bytes is posted
+/// at once (`call_send = true`); otherwise `call_send` keeps the value it
+/// came with.
+pub fn hfi1_setup_wqe(
+    w: &World,
+    qp: &Qp,
+    wqe: &Wqe,
+    call_send: &mut bool,
+    j: &mut Journal,
+) -> Result<i32, Undefined> {
+    match qp.qp_type {
+        QpType::Rc | QpType::Uc => {
+            if qp.qp_type == QpType::Rc {
+                hfi1_setup_tid_rdma_wqe(qp, wqe, j);
+            }
+            if wqe.length > 0x8000_0000 {
+                return Ok(-EINVAL);
+            }
+            if wqe.length > qp.pmtu {
+                *call_send = false;
+            }
+        }
+        QpType::Smi => {
+            if u32::from(wqe.length) > u32::from(w.vl_mtu[15]) {
+                return Ok(-EINVAL);
+            }
+        }
+        QpType::Gsi | QpType::Ud => {
+            let ah = wqe
+                .ah
+                .ok_or_else(|| Undefined("a UD/GSI wqe without an AH is dereferenced".into()))?;
+            if ah.log_pmtu >= 31 {
+                return Err(Undefined(format!(
+                    "1 << log_pmtu overflows an int for log_pmtu {}",
+                    ah.log_pmtu
+                )));
+            }
+            // `1 << ah->log_pmtu` is an int compared with a u32 length.
+            if wqe.length > (1u32 << ah.log_pmtu) {
+                return Ok(-EINVAL);
+            }
+            // to_iport() of the QP's port, not the AH's.
+            let sl_to_sc = port_sl_to_sc(w, qp.port)?;
+            let sc = *sl_to_sc
+                .get(usize::from(ah.sl.0))
+                .ok_or_else(|| Undefined(format!("sl_to_sc[{}] is out of bounds", ah.sl.0)))?;
+            if sc == 0xf {
+                return Ok(-EINVAL);
+            }
+        }
+    }
+    if wqe.length <= u32::from(w.piothreshold) {
+        *call_send = true;
+    }
+    Ok(0)
+}
+
+/// The selector both engine maps are indexed with: `qp_num >> qos_shift`.
+fn selector(w: &World, qp: &Qp) -> Result<u32, Undefined> {
+    qp.num
+        .checked_shr(u32::from(w.qos_shift))
+        .ok_or_else(|| Undefined(format!("qp_num >> {} is undefined", w.qos_shift)))
+}
+
+/// Mirrors `qp_to_sdma_engine()` (qp.c): no engine without
+/// `HFI1_HAS_SEND_DMA` or for SMI QPs; otherwise the engine the SDMA map
+/// selects for the QP's number and the SC.
+pub fn qp_to_sdma_engine(w: &World, qp: &Qp, sc5: Sc) -> Result<Ptr<EngineIdx>, Undefined> {
+    if !w.has(DevFlag::HasSendDma) {
+        return Ok(Ptr::Null);
+    }
+    if qp.qp_type == QpType::Smi {
+        return Ok(Ptr::Null);
+    }
+    sdma_select_engine_sc(w, selector(w, qp)?, sc5)
+}
+
+/// Mirrors `qp_to_send_context()` (qp.c): SMI QPs use VL15's send
+/// context; others the context the PIO map selects.
+pub fn qp_to_send_context(w: &World, qp: &Qp, sc5: Sc) -> Result<Ptr<SendCtxIdx>, Undefined> {
+    if qp.qp_type == QpType::Smi {
+        return Ok(null_or(w.vl_sc[15]));
+    }
+    pio_select_send_context_sc(w, selector(w, qp)?, sc5)
+}

@@ -1,0 +1,110 @@
+//! What a call did: the flat outcome both sides report, and the
+//! field-by-field difference between two of them.
+
+use std::fmt;
+
+use crate::model::types::{EngineIdx, Ptr, SendCtxIdx};
+
+/// The observable result of one call, from C or from the model.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The `int` return value (0 for functions returning a pointer).
+    pub ret: i32,
+    /// `*call_send` on exit (false for functions without it).
+    pub call_send: bool,
+    /// The SDMA engine returned, for the engine-selection functions.
+    pub sdma_engine: Ptr<EngineIdx>,
+    /// The send context returned, for the send-context functions.
+    pub send_context: Ptr<SendCtxIdx>,
+    /// Boundary calls and warnings, in order, one line each.
+    pub journal: Vec<String>,
+}
+
+impl Outcome {
+    pub fn new() -> Outcome {
+        Outcome {
+            ret: 0,
+            call_send: false,
+            sdma_engine: Ptr::Null,
+            send_context: Ptr::Null,
+            journal: vec![],
+        }
+    }
+}
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Outcome::new()
+    }
+}
+
+/// Writes a pointer the way snapshots and reports show it.
+pub fn ptr_text<T: Copy>(p: Ptr<T>, prefix: &str, idx: impl Fn(T) -> u8) -> String {
+    match p {
+        Ptr::Null => "NULL".into(),
+        Ptr::To(t) => format!("{prefix}#{}", idx(t)),
+        Ptr::Foreign => "foreign".into(),
+    }
+}
+
+impl Outcome {
+    pub fn engine_text(&self) -> String {
+        ptr_text(self.sdma_engine, "sde", |e| e.0)
+    }
+
+    pub fn send_context_text(&self) -> String {
+        ptr_text(self.send_context, "sc", |s| s.0)
+    }
+
+    /// The journal on one line (`-` when empty).
+    pub fn journal_text(&self) -> String {
+        if self.journal.is_empty() {
+            "-".into()
+        } else {
+            self.journal.join("; ")
+        }
+    }
+
+    /// `(field, C value, Rust value)` for every field that differs.
+    pub fn diff(&self, rust: &Outcome) -> Vec<(&'static str, String, String)> {
+        let mut d = vec![];
+        if self.ret != rust.ret {
+            d.push(("ret", self.ret.to_string(), rust.ret.to_string()));
+        }
+        if self.call_send != rust.call_send {
+            d.push((
+                "call_send",
+                self.call_send.to_string(),
+                rust.call_send.to_string(),
+            ));
+        }
+        if self.sdma_engine != rust.sdma_engine {
+            d.push(("sdma_engine", self.engine_text(), rust.engine_text()));
+        }
+        if self.send_context != rust.send_context {
+            d.push((
+                "send_context",
+                self.send_context_text(),
+                rust.send_context_text(),
+            ));
+        }
+        if self.journal != rust.journal {
+            d.push(("journal", self.journal_text(), rust.journal_text()));
+        }
+        d
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ret={} call_send={} sde={} sc={} journal=[{}]",
+            self.ret,
+            self.call_send,
+            self.engine_text(),
+            self.send_context_text(),
+            self.journal_text()
+        )
+    }
+}

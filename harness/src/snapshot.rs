@@ -1,0 +1,153 @@
+//! Snapshots of upstream behaviour: per kernel series, one readable table
+//! per vector file of what the C world did for every vector
+//! (`snapshots/SERIES/FAMILY.snap`, insta's format).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::runner::Checked;
+use crate::vector::Vector;
+
+pub fn snapshots_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots")
+}
+
+/// The C outcome of one vector as the cells of a row.
+fn cells(v: &Vector, c: &Checked) -> [String; 7] {
+    match &c.c {
+        Some(o) => [
+            v.name.clone(),
+            v.call.func.to_string(),
+            o.ret.to_string(),
+            o.call_send.to_string(),
+            o.engine_text(),
+            o.send_context_text(),
+            o.journal_text(),
+        ],
+        None => [
+            v.name.clone(),
+            v.call.func.to_string(),
+            format!("{:?}", c.verdict),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+        ],
+    }
+}
+
+const HEAD: [&str; 7] = ["vector", "function", "ret", "call_send", "sdma_engine", "send_context", "journal"];
+
+/// The table of one family: a header, then one row per vector in file
+/// order, columns aligned.
+pub fn render(rows: &[(&Vector, &Checked)]) -> String {
+    let body: Vec<[String; 7]> = rows.iter().map(|(v, c)| cells(v, c)).collect();
+    let mut w = HEAD.map(str::len);
+    for r in &body {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.len());
+        }
+    }
+    let line = |r: &[String]| -> String {
+        let mut s = String::new();
+        for (i, c) in r.iter().enumerate() {
+            if i + 1 == r.len() {
+                s.push_str(c);
+            } else {
+                s.push_str(&format!("{c:w$} | ", w = w[i]));
+            }
+        }
+        s.trim_end().to_owned() + "\n"
+    };
+    let mut out = line(&HEAD.map(str::to_owned));
+    for r in &body {
+        out.push_str(&line(r));
+    }
+    out
+}
+
+/// Groups checked vectors by family, in first-seen order.
+pub fn by_family<'a>(
+    vectors: &'a [Vector],
+    checks: &'a [Checked],
+) -> Vec<(String, Vec<(&'a Vector, &'a Checked)>)> {
+    let mut out: Vec<(String, Vec<(&Vector, &Checked)>)> = vec![];
+    for (v, c) in vectors.iter().zip(checks) {
+        match out.iter_mut().find(|(f, _)| *f == v.family) {
+            Some((_, rows)) => rows.push((v, c)),
+            None => out.push((v.family.clone(), vec![(v, c)])),
+        }
+    }
+    out
+}
+
+/// The content of an insta `.snap` file, without its header.
+pub fn read_snap(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---\n")?;
+    Some(rest[end + 5..].to_owned())
+}
+
+/// Writes a `.snap` file the way insta does.
+pub fn write_snap(path: &Path, content: &str) -> std::io::Result<()> {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p)?;
+    }
+    std::fs::write(
+        path,
+        format!("---\nsource: harness/tests/conformance.rs\nexpression: table\n---\n{content}"),
+    )
+}
+
+/// The rows of a snapshot table, by vector name.
+pub fn parse_table(content: &str) -> BTreeMap<String, String> {
+    content
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut cells = l.split('|').map(str::trim);
+            let name = cells.next()?.to_owned();
+            Some((name, cells.collect::<Vec<_>>().join(" | ")))
+        })
+        .collect()
+}
+
+/// `(family, vector, row in A, row in B)` for every vector whose upstream
+/// outcome differs between two series' snapshots (a missing row is "-").
+pub fn diff_series(a: &str, b: &str) -> std::io::Result<Vec<(String, String, String, String)>> {
+    let dir = snapshots_dir();
+    let mut fams: Vec<String> = vec![];
+    for s in [a, b] {
+        for e in std::fs::read_dir(dir.join(s))?.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "snap") {
+                if let Some(stem) = p.file_stem() {
+                    fams.push(stem.to_string_lossy().into_owned());
+                }
+            }
+        }
+    }
+    fams.sort();
+    fams.dedup();
+    let mut out = vec![];
+    for f in fams {
+        let load = |s: &str| {
+            read_snap(&dir.join(s).join(format!("{f}.snap")))
+                .map(|c| parse_table(&c))
+                .unwrap_or_default()
+        };
+        let (ta, tb) = (load(a), load(b));
+        let mut names: Vec<&String> = ta.keys().chain(tb.keys()).collect();
+        names.sort();
+        names.dedup();
+        for n in names {
+            let ra = ta.get(n).cloned().unwrap_or_else(|| "-".into());
+            let rb = tb.get(n).cloned().unwrap_or_else(|| "-".into());
+            if ra != rb {
+                out.push((f.clone(), n.clone(), ra, rb));
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,866 @@
+//! Vectors: the hand-written corpus in `vectors/*.toml`.
+//!
+//! A vector file holds one function family. Its `[defaults]` table states
+//! a full call once; each `[[case]]` states only what differs, with dotted
+//! keys (`wqe.length = 4097`, `world.qos_shift = 2`). Worlds start from a
+//! named preset of `vectors/worlds.toml` (`preset = "no-sdma"`). Names are
+//! the kernel's own (`"IB_QPT_UD"`, `"HFI1_HAS_SEND_DMA"`). Every error names
+//! the file, the line and the field; nothing here panics on bad input.
+//!
+//! Every vector, hand-written or generated, passes [`validate`]: the
+//! invariants the driver relies on, written down once with their upstream
+//! reason.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{ImDocument, Item, Table, Value};
+
+use crate::model::types::*;
+
+/// A vector: one named call with the file and line it came from.
+#[derive(Debug, Clone)]
+pub struct Vector {
+    /// The family (the file's stem): `setup_wqe`, `engine`, …
+    pub family: String,
+    pub name: String,
+    /// The branch of the upstream function this case is meant to reach.
+    pub branch: String,
+    pub file: PathBuf,
+    pub line: usize,
+    pub call: Call,
+}
+
+impl Vector {
+    /// `FAMILY::NAME`, the trial name.
+    pub fn id(&self) -> String {
+        format!("{}::{}", self.family, self.name)
+    }
+}
+
+/// A bad vector file, located.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VectorError {
+    pub file: PathBuf,
+    pub line: usize,
+    pub field: String,
+    pub msg: String,
+}
+
+impl fmt::Display for VectorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}:{}: {}", self.file.display(), self.line, self.msg)
+        } else {
+            write!(
+                f,
+                "{}:{}: {}: {}",
+                self.file.display(),
+                self.line,
+                self.field,
+                self.msg
+            )
+        }
+    }
+}
+
+impl std::error::Error for VectorError {}
+
+type R<T> = Result<T, VectorError>;
+
+/// A parsed file and the means to locate its errors.
+struct Src<'a> {
+    file: &'a Path,
+    text: &'a str,
+}
+
+impl Src<'_> {
+    fn line_of(&self, span: Option<Range<usize>>) -> usize {
+        span.map_or(1, |s| {
+            self.text[..s.start.min(self.text.len())]
+                .bytes()
+                .filter(|b| *b == b'\n')
+                .count()
+                + 1
+        })
+    }
+
+    fn err(&self, span: Option<Range<usize>>, field: &str, msg: impl Into<String>) -> VectorError {
+        VectorError {
+            file: self.file.to_owned(),
+            line: self.line_of(span),
+            field: field.to_owned(),
+            msg: msg.into(),
+        }
+    }
+
+    fn parse(&self) -> R<ImDocument<&str>> {
+        ImDocument::parse(self.text).map_err(|e| {
+            let msg = e.message().to_owned();
+            self.err(e.span(), "", format!("not valid TOML: {msg}"))
+        })
+    }
+}
+
+fn int(src: &Src, v: &Item, field: &str) -> R<i64> {
+    v.as_integer()
+        .ok_or_else(|| src.err(v.span(), field, "expected an integer"))
+}
+
+fn uint<T: TryFrom<i64>>(src: &Src, v: &Item, field: &str) -> R<T> {
+    let i = int(src, v, field)?;
+    T::try_from(i).map_err(|_| {
+        src.err(
+            v.span(),
+            field,
+            format!("{i} is out of range for {}", std::any::type_name::<T>()),
+        )
+    })
+}
+
+fn value_uint<T: TryFrom<i64>>(src: &Src, v: &Value, field: &str) -> R<T> {
+    let i = v
+        .as_integer()
+        .ok_or_else(|| src.err(v.span(), field, "expected an integer"))?;
+    T::try_from(i).map_err(|_| {
+        src.err(
+            v.span(),
+            field,
+            format!("{i} is out of range for {}", std::any::type_name::<T>()),
+        )
+    })
+}
+
+fn boolean(src: &Src, v: &Item, field: &str) -> R<bool> {
+    v.as_bool()
+        .ok_or_else(|| src.err(v.span(), field, "expected true or false"))
+}
+
+fn string<'a>(src: &Src, v: &'a Item, field: &str) -> R<&'a str> {
+    v.as_str()
+        .ok_or_else(|| src.err(v.span(), field, "expected a string"))
+}
+
+fn symbol<T>(
+    src: &Src,
+    v: &Item,
+    field: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    names: impl Fn() -> String,
+) -> R<T> {
+    let s = string(src, v, field)?;
+    parse(s).ok_or_else(|| {
+        src.err(
+            v.span(),
+            field,
+            format!("unknown name {s:?} (expected one of: {})", names()),
+        )
+    })
+}
+
+/// An entry that is an index or the string "none" (NULL).
+fn opt_index(src: &Src, v: &Value, field: &str) -> R<Option<u8>> {
+    if v.as_str() == Some("none") {
+        return Ok(None);
+    }
+    value_uint(src, v, field).map(Some)
+}
+
+/// A fixed-size table: a full array, or a table patching some indices
+/// (`world.sl_to_sc = { 3 = 15 }`).
+fn fixed_array<T: Copy, const N: usize>(
+    src: &Src,
+    v: &Item,
+    field: &str,
+    cur: &mut [T; N],
+    elem: impl Fn(&Src, &Value, &str) -> R<T>,
+) -> R<()> {
+    if let Some(a) = v.as_array() {
+        if a.len() != N {
+            return Err(src.err(
+                v.span(),
+                field,
+                format!("expected {N} entries, found {}", a.len()),
+            ));
+        }
+        for (i, e) in a.iter().enumerate() {
+            cur[i] = elem(src, e, &format!("{field}[{i}]"))?;
+        }
+        return Ok(());
+    }
+    if let Some(t) = v.as_table_like() {
+        for (k, e) in t.iter() {
+            let i: usize = k.parse().map_err(|_| {
+                src.err(v.span(), field, format!("key {k:?} is not an index"))
+            })?;
+            if i >= N {
+                return Err(src.err(
+                    e.span().or(v.span()),
+                    field,
+                    format!("index {i} is out of range (0..{N})"),
+                ));
+            }
+            let val = e
+                .as_value()
+                .ok_or_else(|| src.err(e.span(), field, "expected a value"))?;
+            cur[i] = elem(src, val, &format!("{field}[{i}]"))?;
+        }
+        return Ok(());
+    }
+    Err(src.err(
+        v.span(),
+        field,
+        format!("expected an array of {N} or a table of index = value"),
+    ))
+}
+
+fn vl_map<T>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option<VlMap<T>>> {
+    if v.as_str() == Some("none") {
+        return Ok(None);
+    }
+    let t = v.as_table_like().ok_or_else(|| {
+        src.err(
+            v.span(),
+            field,
+            "expected \"none\" or { mask = N, elems = [...] }",
+        )
+    })?;
+    let mut mask = None;
+    let mut elems = vec![];
+    for (k, e) in t.iter() {
+        let f = format!("{field}.{k}");
+        match k {
+            "mask" => mask = Some(uint::<u32>(src, e, &f)?),
+            "elems" => {
+                let a = e
+                    .as_array()
+                    .ok_or_else(|| src.err(e.span(), &f, "expected an array"))?;
+                for (i, el) in a.iter().enumerate() {
+                    let ef = format!("{f}[{i}]");
+                    if el.as_str() == Some("none") {
+                        elems.push(None);
+                        continue;
+                    }
+                    let it = el.as_inline_table().ok_or_else(|| {
+                        src.err(el.span(), &ef, "expected \"none\" or { mask, entries }")
+                    })?;
+                    let mut emask = None;
+                    let mut entries = vec![];
+                    for (ek, ev) in it.iter() {
+                        match ek {
+                            "mask" => emask = Some(value_uint::<u32>(src, ev, &ef)?),
+                            "entries" => {
+                                let ea = ev.as_array().ok_or_else(|| {
+                                    src.err(ev.span(), &ef, "entries: expected an array")
+                                })?;
+                                for x in ea.iter() {
+                                    entries.push(opt_index(src, x, &ef)?.map(&mk));
+                                }
+                            }
+                            other => {
+                                return Err(src.err(
+                                    ev.span(),
+                                    &ef,
+                                    format!("unknown key {other:?} (expected mask, entries)"),
+                                ))
+                            }
+                        }
+                    }
+                    let emask = emask
+                        .ok_or_else(|| src.err(el.span(), &ef, "missing mask"))?;
+                    elems.push(Some(MapElem {
+                        mask: emask,
+                        entries,
+                    }));
+                }
+            }
+            other => {
+                return Err(src.err(
+                    e.span(),
+                    &f,
+                    format!("unknown key {other:?} (expected mask, elems)"),
+                ))
+            }
+        }
+    }
+    let mask = mask.ok_or_else(|| src.err(v.span(), field, "missing mask"))?;
+    Ok(Some(VlMap { mask, elems }))
+}
+
+/// Applies `world.*` keys to a world.
+fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &str) -> R<()> {
+    for (k, v) in t.iter() {
+        let f = format!("{prefix}{k}");
+        match k {
+            "base" => {} // handled by presets
+            "dev_flags" => {
+                let a = v
+                    .as_array()
+                    .ok_or_else(|| src.err(v.span(), &f, "expected an array of flag names"))?;
+                let mut flags = vec![];
+                for e in a.iter() {
+                    let s = e
+                        .as_str()
+                        .ok_or_else(|| src.err(e.span(), &f, "expected a flag name"))?;
+                    let fl = DevFlag::from_name(s).ok_or_else(|| {
+                        src.err(
+                            e.span(),
+                            &f,
+                            format!("unknown flag {s:?} (expected one of: {})", DevFlag::names()),
+                        )
+                    })?;
+                    flags.push(fl);
+                }
+                flags.sort();
+                flags.dedup();
+                w.dev_flags = flags;
+            }
+            "qos_shift" => w.qos_shift = uint(src, v, &f)?,
+            "num_vls" => w.num_vls = uint(src, v, &f)?,
+            "piothreshold" => w.piothreshold = uint(src, v, &f)?,
+            "node" => w.node = uint(src, v, &f)?,
+            "node_cpus" => {
+                let a = v
+                    .as_array()
+                    .ok_or_else(|| src.err(v.span(), &f, "expected an array of cpu numbers"))?;
+                let mut m = 0u64;
+                for e in a.iter() {
+                    let c: u8 = value_uint(src, e, &f)?;
+                    if c >= 64 {
+                        return Err(src.err(e.span(), &f, "cpus are 0..63"));
+                    }
+                    m |= 1 << c;
+                }
+                w.node_cpus = m;
+            }
+            "sc_to_vl" => fixed_array(src, v, &f, &mut w.sc_to_vl, |s, e, f| {
+                value_uint(s, e, f)
+            })?,
+            "vl_mtu" => fixed_array(src, v, &f, &mut w.vl_mtu, |s, e, f| value_uint(s, e, f))?,
+            "vl_sc" => fixed_array(src, v, &f, &mut w.vl_sc, |s, e, f| {
+                Ok(opt_index(s, e, f)?.map(SendCtxIdx))
+            })?,
+            "sdma_cpus" => {
+                let a = v
+                    .as_array()
+                    .ok_or_else(|| src.err(v.span(), &f, "expected an array of cpus"))?;
+                w.sdma_cpus = a
+                    .iter()
+                    .map(|e| value_uint(src, e, &f))
+                    .collect::<R<_>>()?;
+            }
+            "num_send_contexts" => w.num_send_contexts = uint(src, v, &f)?,
+            "sdma_map" => w.sdma_map = vl_map(src, v, &f, EngineIdx)?,
+            "pio_map" => w.pio_map = vl_map(src, v, &f, SendCtxIdx)?,
+            "sl_to_sc" => {
+                // An array of per-port arrays, or a table patching port 1.
+                if let Some(a) = v.as_array() {
+                    let mut ports = vec![];
+                    for (i, p) in a.iter().enumerate() {
+                        let pa = p.as_array().ok_or_else(|| {
+                            src.err(p.span(), &f, "expected one array of 32 per port")
+                        })?;
+                        if pa.len() != 32 {
+                            return Err(src.err(
+                                p.span(),
+                                &format!("{f}[{i}]"),
+                                format!("expected 32 entries, found {}", pa.len()),
+                            ));
+                        }
+                        let mut t = [0u8; 32];
+                        for (j, e) in pa.iter().enumerate() {
+                            t[j] = value_uint(src, e, &f)?;
+                        }
+                        ports.push(t);
+                    }
+                    w.sl_to_sc = ports;
+                } else {
+                    let port0 = w
+                        .sl_to_sc
+                        .first_mut()
+                        .ok_or_else(|| src.err(v.span(), &f, "the world has no port to patch"))?;
+                    fixed_array(src, v, &f, port0, |s, e, f| value_uint(s, e, f))?;
+                }
+            }
+            other => {
+                return Err(src.err(
+                    v.span(),
+                    &f,
+                    format!(
+                        "unknown world field {other:?} (expected dev_flags, qos_shift, num_vls, \
+                         piothreshold, node, node_cpus, sc_to_vl, vl_mtu, vl_sc, sdma_cpus, \
+                         num_send_contexts, sdma_map, pio_map, sl_to_sc)"
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The named worlds of `vectors/worlds.toml`.
+pub struct Presets {
+    worlds: BTreeMap<String, World>,
+}
+
+impl Presets {
+    pub fn load(path: &Path) -> Result<Presets, VectorError> {
+        let text = std::fs::read_to_string(path).map_err(|e| VectorError {
+            file: path.to_owned(),
+            line: 1,
+            field: String::new(),
+            msg: format!("cannot read: {e}"),
+        })?;
+        Presets::parse(path, &text)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<Presets, VectorError> {
+        let src = Src { file: path, text };
+        let doc = src.parse()?;
+        let mut worlds: BTreeMap<String, World> = BTreeMap::new();
+        // Presets are resolved in file order: a base must come first.
+        for (name, item) in doc.as_table().iter() {
+            let t = item.as_table_like().ok_or_else(|| {
+                src.err(item.span(), name, "expected a table of world fields")
+            })?;
+            let mut w = match t.get("base") {
+                Some(b) => {
+                    let bn = string(&src, b, &format!("{name}.base"))?;
+                    worlds.get(bn).cloned().ok_or_else(|| {
+                        src.err(
+                            b.span(),
+                            &format!("{name}.base"),
+                            format!("no preset {bn:?} above this one"),
+                        )
+                    })?
+                }
+                None => empty_world(),
+            };
+            apply_world(&src, t, &mut w, &format!("{name}."))?;
+            worlds.insert(name.to_owned(), w);
+        }
+        if !worlds.contains_key("default") {
+            return Err(src.err(None, "", "no [default] world"));
+        }
+        Ok(Presets { worlds })
+    }
+
+    pub fn get(&self, name: &str) -> Option<&World> {
+        self.worlds.get(name)
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.worlds.keys().map(String::as_str).collect()
+    }
+}
+
+/// A world with nothing in it; presets fill it.
+pub fn empty_world() -> World {
+    World {
+        dev_flags: vec![],
+        qos_shift: 0,
+        num_vls: 0,
+        piothreshold: 0,
+        node: 0,
+        node_cpus: 0,
+        sc_to_vl: [0; 32],
+        vl_mtu: [0; 16],
+        vl_sc: [None; 16],
+        sdma_cpus: vec![],
+        num_send_contexts: 0,
+        sdma_map: None,
+        pio_map: None,
+        sl_to_sc: vec![],
+    }
+}
+
+/// Looks `key` up in the case, then in the file's defaults.
+fn lookup<'a>(case: &'a Table, defaults: Option<&'a Table>, key: &str) -> Option<&'a Item> {
+    case.get(key).or_else(|| defaults.and_then(|d| d.get(key)))
+}
+
+/// Looks `table.key` up in the case, then in the defaults (dotted keys are
+/// merged field by field).
+fn lookup2<'a>(
+    case: &'a Table,
+    defaults: Option<&'a Table>,
+    table: &str,
+    key: &str,
+) -> Option<&'a Item> {
+    let sub = |t: &'a Table| t.get(table)?.as_table_like()?.get(key);
+    sub(case).or_else(|| defaults.and_then(sub))
+}
+
+fn require<'a>(src: &Src, case: &Table, it: Option<&'a Item>, field: &str) -> R<&'a Item> {
+    it.ok_or_else(|| {
+        src.err(
+            case.span(),
+            field,
+            "missing (set it in the case or in [defaults])",
+        )
+    })
+}
+
+fn check_keys(src: &Src, t: &dyn toml_edit::TableLike, span: Option<Range<usize>>, field: &str, allowed: &[&str]) -> R<()> {
+    for (k, v) in t.iter() {
+        if !allowed.contains(&k) {
+            return Err(src.err(
+                v.span().or(span.clone()),
+                &format!("{field}.{k}"),
+                format!("unknown field (expected one of: {})", allowed.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
+const CASE_KEYS: &[&str] = &[
+    "name", "branch", "fn", "preset", "call_send", "sc5", "vl", "selector", "qp", "wqe", "world",
+];
+const QP_KEYS: &[&str] = &["type", "num", "port", "pmtu", "state"];
+const WQE_KEYS: &[&str] = &["length", "opcode", "priv", "ah"];
+
+fn parse_case(
+    src: &Src,
+    family: &str,
+    case: &Table,
+    defaults: Option<&Table>,
+    presets: &Presets,
+) -> R<Vector> {
+    for t in [Some(case), defaults].into_iter().flatten() {
+        check_keys(src, t, t.span(), "case", CASE_KEYS)?;
+        for (k, allowed) in [("qp", QP_KEYS), ("wqe", WQE_KEYS)] {
+            if let Some(sub) = t.get(k) {
+                let tl = sub
+                    .as_table_like()
+                    .ok_or_else(|| src.err(sub.span(), k, "expected a table"))?;
+                check_keys(src, tl, sub.span(), k, allowed)?;
+            }
+        }
+    }
+    let name_item = require(src, case, case.get("name"), "name")?;
+    let name = string(src, name_item, "name")?.to_owned();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(src.err(
+            name_item.span(),
+            "name",
+            "use letters, digits and _ only (it becomes a test name)",
+        ));
+    }
+    let line = src.line_of(case.span().or(name_item.span()));
+    let branch = match case.get("branch") {
+        Some(b) => string(src, b, "branch")?.to_owned(),
+        None => String::new(),
+    };
+    let func = symbol(
+        src,
+        require(src, case, lookup(case, defaults, "fn"), "fn")?,
+        "fn",
+        Func::from_name,
+        Func::names,
+    )?;
+    let preset = match lookup(case, defaults, "preset") {
+        Some(p) => {
+            let n = string(src, p, "preset")?;
+            presets.get(n).ok_or_else(|| {
+                src.err(
+                    p.span(),
+                    "preset",
+                    format!("no world {n:?} in worlds.toml (have: {})", presets.names().join(", ")),
+                )
+            })?
+        }
+        None => presets
+            .get("default")
+            .ok_or_else(|| src.err(None, "preset", "no default world"))?,
+    };
+    let mut world = preset.clone();
+    for t in [defaults, Some(case)].into_iter().flatten() {
+        if let Some(w) = t.get("world") {
+            let wt = w
+                .as_table_like()
+                .ok_or_else(|| src.err(w.span(), "world", "expected a table of world fields"))?;
+            apply_world(src, wt, &mut world, "world.")?;
+        }
+    }
+    let num = |key: &str| lookup(case, defaults, key);
+    let call_send = match num("call_send") {
+        Some(v) => boolean(src, v, "call_send")?,
+        None => false,
+    };
+    let sc5 = Sc(match num("sc5") {
+        Some(v) => uint(src, v, "sc5")?,
+        None => 0,
+    });
+    let vl = Vl(match num("vl") {
+        Some(v) => uint(src, v, "vl")?,
+        None => 0,
+    });
+    let selector = match num("selector") {
+        Some(v) => uint(src, v, "selector")?,
+        None => 0,
+    };
+    let q = |k: &str| lookup2(case, defaults, "qp", k);
+    let qp = Qp {
+        qp_type: symbol(
+            src,
+            require(src, case, q("type"), "qp.type")?,
+            "qp.type",
+            QpType::from_name,
+            QpType::names,
+        )?,
+        num: uint(src, require(src, case, q("num"), "qp.num")?, "qp.num")?,
+        port: uint(src, require(src, case, q("port"), "qp.port")?, "qp.port")?,
+        pmtu: uint(src, require(src, case, q("pmtu"), "qp.pmtu")?, "qp.pmtu")?,
+        state: match q("state") {
+            Some(v) => symbol(src, v, "qp.state", QpState::from_name, QpState::names)?,
+            None => QpState::Rts,
+        },
+    };
+    let wq = |k: &str| lookup2(case, defaults, "wqe", k);
+    let ah = match wq("ah") {
+        None => None,
+        Some(a) if a.as_str() == Some("none") => None,
+        Some(a) => {
+            let t = a
+                .as_table_like()
+                .ok_or_else(|| src.err(a.span(), "wqe.ah", "expected { log_pmtu, sl, port } or \"none\""))?;
+            check_keys(src, t, a.span(), "wqe.ah", &["log_pmtu", "sl", "port"])?;
+            let get = |k: &str| {
+                t.get(k).ok_or_else(|| src.err(a.span(), &format!("wqe.ah.{k}"), "missing"))
+            };
+            Some(Ah {
+                log_pmtu: uint(src, get("log_pmtu")?, "wqe.ah.log_pmtu")?,
+                sl: Sl(uint(src, get("sl")?, "wqe.ah.sl")?),
+                port: uint(src, get("port")?, "wqe.ah.port")?,
+            })
+        }
+    };
+    let wqe = Wqe {
+        length: uint(src, require(src, case, wq("length"), "wqe.length")?, "wqe.length")?,
+        opcode: match wq("opcode") {
+            Some(v) => symbol(src, v, "wqe.opcode", WrOpcode::from_name, WrOpcode::names)?,
+            None => WrOpcode::Send,
+        },
+        has_priv: match wq("priv") {
+            Some(v) => boolean(src, v, "wqe.priv")?,
+            None => false,
+        },
+        ah,
+    };
+    let call = Call {
+        func,
+        call_send,
+        sc5,
+        vl,
+        selector,
+        world,
+        qp,
+        wqe,
+    };
+    validate(&call).map_err(|m| src.err(case.span().or(name_item.span()), "", m))?;
+    Ok(Vector {
+        family: family.to_owned(),
+        name,
+        branch,
+        file: src.file.to_owned(),
+        line,
+        call,
+    })
+}
+
+/// Parses one vector file.
+pub fn parse_file(path: &Path, text: &str, presets: &Presets) -> R<Vec<Vector>> {
+    let src = Src { file: path, text };
+    let doc = src.parse()?;
+    let family = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let top = doc.as_table();
+    for (k, v) in top.iter() {
+        if !["defaults", "case"].contains(&k) {
+            return Err(src.err(
+                v.span(),
+                k,
+                "unknown top-level key (expected [defaults] and [[case]])",
+            ));
+        }
+    }
+    let defaults = match top.get("defaults") {
+        Some(d) => Some(
+            d.as_table()
+                .ok_or_else(|| src.err(d.span(), "defaults", "expected a [defaults] table"))?,
+        ),
+        None => None,
+    };
+    let cases = top
+        .get("case")
+        .ok_or_else(|| src.err(None, "case", "no [[case]] in this file"))?
+        .as_array_of_tables()
+        .ok_or_else(|| src.err(None, "case", "expected [[case]] tables"))?;
+    let mut out: Vec<Vector> = vec![];
+    for c in cases.iter() {
+        let v = parse_case(&src, &family, c, defaults, presets)?;
+        if let Some(prev) = out.iter().find(|p| p.name == v.name) {
+            return Err(src.err(
+                c.span(),
+                "name",
+                format!("{:?} is already the name of the case at line {}", v.name, prev.line),
+            ));
+        }
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// The committed corpus directory.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
+}
+
+/// Loads every `*.toml` of a corpus directory but `worlds.toml`, sorted by
+/// file name.
+pub fn load_corpus(dir: &Path) -> Result<Vec<Vector>, VectorError> {
+    let presets = Presets::load(&dir.join("worlds.toml"))?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| VectorError {
+            file: dir.to_owned(),
+            line: 0,
+            field: String::new(),
+            msg: format!("cannot read the vector directory: {e}"),
+        })?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "toml")
+                && p.file_name().is_some_and(|n| n != "worlds.toml")
+        })
+        .collect();
+    files.sort();
+    let mut all = vec![];
+    for f in files {
+        let text = std::fs::read_to_string(&f).map_err(|e| VectorError {
+            file: f.clone(),
+            line: 0,
+            field: String::new(),
+            msg: format!("cannot read: {e}"),
+        })?;
+        all.extend(parse_file(&f, &text, &presets)?);
+    }
+    Ok(all)
+}
+
+/// The invariants every vector keeps, each with the upstream reason. A
+/// vector outside them drives upstream code out of bounds (or into C
+/// undefined behaviour), which is a crash finding, not a behaviour.
+pub fn validate(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    // to_iport(): pidx = port - 1 indexes dd->pport[] unchecked (it only
+    // WARNs), so a QP's port must exist.
+    if c.qp.port == 0 || c.qp.port as usize > w.sl_to_sc.len() {
+        return Err(format!(
+            "qp.port {} does not exist (the world has {} port(s); to_iport() indexes dd->pport[port - 1])",
+            c.qp.port,
+            w.sl_to_sc.len()
+        ));
+    }
+    if w.sl_to_sc.len() > 2 {
+        return Err("at most 2 ports (the shim's limit)".into());
+    }
+    // qp_to_sdma_engine()/qp_to_send_context(): qp_num >> qos_shift is a
+    // u32 shift.
+    if w.qos_shift >= 32 {
+        return Err(format!("world.qos_shift {} >= 32 makes qp_num >> qos_shift undefined", w.qos_shift));
+    }
+    // hfi1_setup_wqe(): GSI/UD read rvt_get_swqe_ah(wqe) unconditionally;
+    // rdmavt never posts a UD wqe without an AH.
+    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi) && c.func == Func::SetupWqe {
+        let Some(ah) = c.wqe.ah else {
+            return Err("a UD/GSI wqe needs wqe.ah (hfi1_setup_wqe dereferences it)".into());
+        };
+        // 1 << ah->log_pmtu is an int shift.
+        if ah.log_pmtu > 30 {
+            return Err(format!("wqe.ah.log_pmtu {} > 30 overflows 1 << log_pmtu", ah.log_pmtu));
+        }
+        // ibp->sl_to_sc[] has 32 entries.
+        if ah.sl.0 >= 32 {
+            return Err(format!("wqe.ah.sl {} >= 32 indexes sl_to_sc[32] out of bounds", ah.sl.0));
+        }
+    }
+    // sc_to_vlt(): values of dd->sc2vl are VLs; hardware has 32 VLs at most.
+    // (Any u8 is representable; no bound needed for memory safety.)
+    for (name, n, max) in [
+        ("sdma_cpus", w.sdma_cpus.len(), 16usize),
+        ("num_send_contexts", usize::from(w.num_send_contexts), 64),
+    ] {
+        if n > max {
+            return Err(format!("world.{name}: {n} is above the shim's limit of {max}"));
+        }
+    }
+    if w.sdma_cpus.is_empty() {
+        return Err("world.sdma_cpus: the device needs at least engine 0 (the selectors fall back to &dd->per_sdma[0])".into());
+    }
+    for (i, sc) in w.vl_sc.iter().enumerate() {
+        if let Some(s) = sc {
+            if s.0 >= w.num_send_contexts {
+                return Err(format!("world.vl_sc[{i}] = {} is not a send context (num_send_contexts = {})", s.0, w.num_send_contexts));
+            }
+        }
+    }
+    check_map(
+        "sdma_map",
+        &w.sdma_map,
+        |e: &EngineIdx| usize::from(e.0) < w.sdma_cpus.len(),
+    )?;
+    check_map(
+        "pio_map",
+        &w.pio_map,
+        |s: &SendCtxIdx| s.0 < w.num_send_contexts,
+    )?;
+    Ok(())
+}
+
+/// sdma_select_engine_vl()/pio_select_send_context_vl(): m->map[vl &
+/// m->mask] and e->sde[selector & e->mask] are unchecked, so each mask must
+/// stay inside its array (the kernel sizes them as mask + 1), and
+/// m->map[vl & mask] must not be NULL for any vl below num_vls.
+fn check_map<T>(name: &str, m: &Option<VlMap<T>>, valid: impl Fn(&T) -> bool) -> Result<(), String> {
+    let Some(m) = m else { return Ok(()) };
+    if m.elems.len() > 16 {
+        return Err(format!("world.{name}: at most 16 elements"));
+    }
+    if m.mask as usize >= m.elems.len() {
+        return Err(format!(
+            "world.{name}.mask {} reaches past its {} element(s)",
+            m.mask,
+            m.elems.len()
+        ));
+    }
+    for (i, e) in m.elems.iter().enumerate() {
+        let Some(e) = e else {
+            return Err(format!(
+                "world.{name}.elems[{i}] is NULL: the selector dereferences it (build a world \
+                 without that VL instead)"
+            ));
+        };
+        if e.entries.len() > 16 {
+            return Err(format!("world.{name}.elems[{i}]: at most 16 entries"));
+        }
+        if e.mask as usize >= e.entries.len() {
+            return Err(format!(
+                "world.{name}.elems[{i}].mask {} reaches past its {} entries",
+                e.mask,
+                e.entries.len()
+            ));
+        }
+        for x in e.entries.iter().flatten() {
+            if !valid(x) {
+                return Err(format!("world.{name}.elems[{i}] names an engine the world lacks"));
+            }
+        }
+    }
+    Ok(())
+}
