@@ -5,6 +5,7 @@
 
 #include <linux/kernel.h>
 #include <linux/mm_types.h>
+#include <linux/vmalloc.h>
 
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
