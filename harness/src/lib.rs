@@ -2,6 +2,7 @@
 //! (`drivers/infiniband/hw/hfi1/qp.c`) in userspace and checks it, vector by
 //! vector, against an independent Rust model. See ARCHITECTURE.md.
 
+pub mod conformance;
 pub mod cworld;
 pub mod extract;
 pub mod ffi;

@@ -1,0 +1,338 @@
+//! Smoke tests of the C world alone, and proof that it runs the tree's code.
+//!
+//! The smoke tests call upstream functions through the shim with small
+//! hand-built worlds and assert outcomes derived by reading the C (the line
+//! read is quoted above each assertion) — not from the Rust model.
+//!
+//! The mutation tests copy a tree, change one comparison in its source,
+//! and show that the outcome changes and that the conformance run (the code
+//! behind `cargo xtask conformance --kernel-src COPY`) fails, naming the
+//! vectors that caught it.
+//!
+//! Kernels: every series in `HFI1_KERNELS` (default 6.12), like the
+//! conformance suite.
+
+use std::path::{Path, PathBuf};
+
+use harness::conformance::{self, KernelSel};
+use harness::cworld::{self, call, BuildOptions, CallResult, Worker};
+use harness::kernel::{self, KernelTree};
+use harness::model::types::*;
+use harness::outcome::Outcome;
+use harness::vector;
+use libtest_mimic::{Arguments, Failed, Trial};
+
+/// A small world: one port, 2 VLs, 4 engines, 3 send contexts
+/// (VL0 → sc#0, VL1 → sc#1, VL15 → sc#2), identity SL→SC.
+fn small_world() -> World {
+    let mut sc_to_vl = [0u8; 32];
+    sc_to_vl[1] = 1;
+    sc_to_vl[15] = 15;
+    let mut vl_mtu = [0u16; 16];
+    vl_mtu[0] = 4096;
+    vl_mtu[1] = 4096;
+    vl_mtu[15] = 2048;
+    let mut vl_sc = [None; 16];
+    vl_sc[0] = Some(SendCtxIdx(0));
+    vl_sc[1] = Some(SendCtxIdx(1));
+    vl_sc[15] = Some(SendCtxIdx(2));
+    let mut sl_to_sc = [0u8; 32];
+    for (i, s) in sl_to_sc.iter_mut().enumerate() {
+        *s = i as u8;
+    }
+    World {
+        dev_flags: vec![DevFlag::Initted, DevFlag::Present, DevFlag::HasSendDma],
+        qos_shift: 0,
+        num_vls: 2,
+        piothreshold: 256,
+        node: 0,
+        node_cpus: 0b11,
+        sc_to_vl,
+        vl_mtu,
+        vl_sc,
+        sdma_cpus: vec![0, 1, 0, 1],
+        num_send_contexts: 3,
+        sdma_map: Some(VlMap {
+            mask: 1,
+            elems: vec![
+                Some(MapElem {
+                    mask: 1,
+                    entries: vec![Some(EngineIdx(0)), Some(EngineIdx(1))],
+                }),
+                Some(MapElem {
+                    mask: 1,
+                    entries: vec![Some(EngineIdx(2)), Some(EngineIdx(3))],
+                }),
+            ],
+        }),
+        pio_map: Some(VlMap {
+            mask: 1,
+            elems: vec![
+                Some(MapElem {
+                    mask: 0,
+                    entries: vec![Some(SendCtxIdx(0))],
+                }),
+                Some(MapElem {
+                    mask: 0,
+                    entries: vec![Some(SendCtxIdx(1))],
+                }),
+            ],
+        }),
+        sl_to_sc: vec![sl_to_sc],
+    }
+}
+
+fn call(func: Func, qp_type: QpType, length: u32) -> Call {
+    Call {
+        func,
+        call_send: false,
+        sc5: Sc(0),
+        vl: Vl(0),
+        selector: 0,
+        world: small_world(),
+        qp: Qp {
+            qp_type,
+            num: 0x41,
+            port: 1,
+            pmtu: 4096,
+            state: QpState::Rts,
+        },
+        wqe: Wqe {
+            length,
+            opcode: WrOpcode::Send,
+            has_priv: false,
+            ah: None,
+        },
+    }
+}
+
+fn run_c(worker: &mut Worker, c: &Call) -> Result<Outcome, Failed> {
+    vector::validate(c).map_err(|e| format!("hand-built call breaks an invariant: {e}"))?;
+    let r = worker
+        .run_batch(&[call::to_shim(c)])
+        .map_err(|e| format!("{e:#}"))?;
+    match r.into_iter().next() {
+        Some(CallResult::Done(o)) => Ok(call::from_shim(&o)),
+        other => Err(format!("the C world did not return: {other:?}").into()),
+    }
+}
+
+fn check(what: &str, got: impl PartialEq + std::fmt::Debug, want: impl PartialEq + std::fmt::Debug) -> Result<(), Failed>
+where
+{
+    if format!("{got:?}") == format!("{want:?}") {
+        Ok(())
+    } else {
+        Err(format!("{what}: got {got:?}, want {want:?}").into())
+    }
+}
+
+type Smoke = fn(&mut Worker) -> Result<(), Failed>;
+
+fn smoke_tests() -> Vec<(&'static str, Smoke)> {
+    vec![
+        ("ud_length_above_ah_mtu_is_einval", |w| {
+            // qp.c hfi1_setup_wqe, case IB_QPT_UD:
+            //   if (wqe->length > (1 << ah->log_pmtu)) return -EINVAL;
+            let mut c = call(Func::SetupWqe, QpType::Ud, 4097);
+            c.wqe.ah = Some(Ah { log_pmtu: 12, sl: Sl(0), port: 1 });
+            check("ret", run_c(w, &c)?.ret, -22)?;
+            c.wqe.length = 4096;
+            check("ret at 1 << log_pmtu", run_c(w, &c)?.ret, 0)
+        }),
+        ("smi_length_above_vl15_mtu_is_einval", |w| {
+            // qp.c hfi1_setup_wqe, case IB_QPT_SMI:
+            //   if (wqe->length > dd->vld[15].mtu) return -EINVAL;
+            let mut c = call(Func::SetupWqe, QpType::Smi, 2049);
+            c.qp.num = 0;
+            check("ret", run_c(w, &c)?.ret, -22)?;
+            c.wqe.length = 2048;
+            check("ret at vld[15].mtu", run_c(w, &c)?.ret, 0)
+        }),
+        ("rc_at_piothreshold_posts_now", |w| {
+            // qp.c hfi1_setup_wqe, after the switch:
+            //   if (wqe->length <= piothreshold) *call_send = true;
+            let c = call(Func::SetupWqe, QpType::Rc, 256);
+            let o = run_c(w, &c)?;
+            check("ret", o.ret, 0)?;
+            check("call_send", o.call_send, true)?;
+            // No TID RDMA: the wqe has no priv (tid_rdma.h).
+            check("journal", o.journal, Vec::<String>::new())
+        }),
+        ("rc_tid_setup_only_when_conditions_hold", |w| {
+            // tid_rdma.h hfi1_setup_tid_rdma_wqe:
+            //   if (wqe->priv && (opcode == IB_WR_RDMA_READ || opcode ==
+            //       IB_WR_RDMA_WRITE) && wqe->length >= TID_RDMA_MIN_SEGMENT_SIZE)
+            //           setup_tid_rdma_wqe(qp, wqe);
+            // TID_RDMA_MIN_SEGMENT_SIZE is BIT(18).
+            let mut c = call(Func::SetupWqe, QpType::Rc, 1 << 18);
+            c.wqe.opcode = WrOpcode::RdmaRead;
+            c.wqe.has_priv = true;
+            let o = run_c(w, &c)?;
+            check("journal", o.journal, vec!["setup_tid_rdma_wqe(qp#0x41, wqe)".to_string()])?;
+            // Above pmtu (4096): *call_send = false; above piothreshold: kept.
+            check("call_send", o.call_send, false)?;
+            c.wqe.length = (1 << 18) - 1;
+            check("journal below the minimum", run_c(w, &c)?.journal, Vec::<String>::new())?;
+            c.wqe.length = 1 << 18;
+            c.wqe.has_priv = false;
+            check("journal without priv", run_c(w, &c)?.journal, Vec::<String>::new())?;
+            c.wqe.has_priv = true;
+            c.wqe.opcode = WrOpcode::Send;
+            check("journal for SEND", run_c(w, &c)?.journal, Vec::<String>::new())
+        }),
+        ("smi_has_no_sdma_engine_and_vl15_context", |w| {
+            // qp.c qp_to_sdma_engine: case IB_QPT_SMI: return NULL;
+            let mut c = call(Func::QpToSdmaEngine, QpType::Smi, 0);
+            c.qp.num = 0;
+            check("engine", run_c(w, &c)?.sdma_engine, Ptr::<EngineIdx>::Null)?;
+            // qp.c qp_to_send_context: case IB_QPT_SMI: return dd->vld[15].sc;
+            c.func = Func::QpToSendContext;
+            check("send context", run_c(w, &c)?.send_context, Ptr::To(SendCtxIdx(2)))
+        }),
+        ("rc_engine_from_the_map", |w| {
+            // qp.c qp_to_sdma_engine: sdma_select_engine_sc(dd, qp_num >>
+            // qos_shift, sc5); sdma.c: e = m->map[vl & m->mask];
+            // rval = e->sde[selector & e->mask]. SC1 → VL1 → element 1,
+            // selector 0x41 & 1 = 1 → engine 3.
+            let mut c = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+            c.sc5 = Sc(1);
+            check("engine", run_c(w, &c)?.sdma_engine, Ptr::To(EngineIdx(3)))?;
+            // sdma.c: if (vl >= num_vls) ... rval = &dd->per_sdma[0]. SC15 → VL15.
+            c.sc5 = Sc(15);
+            check("engine for VL15", run_c(w, &c)?.sdma_engine, Ptr::To(EngineIdx(0)))
+        }),
+    ]
+}
+
+/// Copies the part of a tree the C world reads.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if e.file_type()?.is_dir() {
+            copy_tree(&src, &dst)?;
+        } else {
+            std::fs::copy(&src, &dst)?;
+        }
+    }
+    Ok(())
+}
+
+struct Mutation {
+    name: &'static str,
+    file: &'static str,
+    from: &'static str,
+    to: &'static str,
+    /// Vectors of the corpus that must catch it.
+    caught_by: &'static [&'static str],
+}
+
+const MUTATIONS: &[Mutation] = &[
+    Mutation {
+        name: "piothreshold_le_to_lt",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (wqe->length <= piothreshold)",
+        to: "if (wqe->length < piothreshold)",
+        caught_by: &["setup_wqe::rc_at_piothreshold_sets_call_send"],
+    },
+    Mutation {
+        name: "pmtu_gt_to_ge",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (wqe->length > qp->pmtu)",
+        to: "if (wqe->length >= qp->pmtu)",
+        caught_by: &["setup_wqe::rc_at_pmtu_keeps_call_send_true"],
+    },
+    Mutation {
+        name: "sdma_selector_unmasked",
+        file: "drivers/infiniband/hw/hfi1/sdma.c",
+        from: "rval = e->sde[selector & e->mask];",
+        to: "rval = e->sde[selector];",
+        caught_by: &["engine::sdma_rc_odd_qpn", "select::sdma_vl_selector_masked"],
+    },
+];
+
+fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-mutant-{}-{}-{}",
+        tree.version,
+        m.name,
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| format!("copying the tree: {e}"))?;
+    let path = dir.join(m.file);
+    let src = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if src.matches(m.from).count() != 1 {
+        return Err(format!("{}: `{}` is not there exactly once; update this mutation", m.file, m.from).into());
+    }
+    std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
+    let run = conformance::run_kernel(
+        &KernelSel::Path(dir.clone()),
+        &vectors,
+        &BuildOptions::default(),
+        &mut |_| {},
+    )
+    .map_err(|e| format!("{e:#}"))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    if run.ok() {
+        return Err(format!("the mutant {} passed conformance: nothing caught it", m.name).into());
+    }
+    let failing = conformance::failing_ids(&vectors, &run);
+    for want in m.caught_by {
+        if !failing.iter().any(|f| f == want) {
+            return Err(format!("{want} did not catch {}; failing: {failing:?}", m.name).into());
+        }
+    }
+    // The unmutated tree passes, so it is the change that was caught.
+    if run.snapshots.is_empty() {
+        return Err("the mutant's upstream outcomes still match the snapshots".into());
+    }
+    Ok(())
+}
+
+fn main() {
+    cworld::worker_main_if_requested();
+    let args = Arguments::from_args();
+    let series: Vec<String> = match std::env::var("HFI1_KERNELS") {
+        Ok(k) if k.trim() == "all" => kernel::SERIES.iter().map(|s| s.to_string()).collect(),
+        Ok(k) if !k.trim().is_empty() => k.split(',').map(|s| s.trim().to_string()).collect(),
+        _ => vec![kernel::DEFAULT_SERIES.to_string()],
+    };
+    let mut trials = vec![];
+    for s in series {
+        let tree = std::sync::Arc::new(std::sync::OnceLock::<Result<(KernelTree, PathBuf), String>>::new());
+        let get = {
+            let (tree, s) = (tree.clone(), s.clone());
+            move || -> Result<(KernelTree, PathBuf), Failed> {
+                tree.get_or_init(|| {
+                    let t = kernel::fetch(&s).map_err(|e| format!("{e:#}"))?;
+                    let w = cworld::build(&t, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+                    Ok((t, w.so))
+                })
+                .clone()
+                .map_err(Failed::from)
+            }
+        };
+        let get = std::sync::Arc::new(get);
+        for (name, f) in smoke_tests() {
+            let get = get.clone();
+            trials.push(Trial::test(format!("{s}::smoke::{name}"), move || {
+                let (tree, so) = get()?;
+                let world = cworld::BuiltWorld { so, dir: PathBuf::new(), tree };
+                let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+                f(&mut w)
+            }));
+        }
+        for m in MUTATIONS {
+            let get = get.clone();
+            trials.push(Trial::test(format!("{s}::mutant::{}", m.name), move || {
+                let (tree, _) = get()?;
+                mutate(&tree, m)
+            }));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
