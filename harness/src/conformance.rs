@@ -294,7 +294,12 @@ pub fn ktap(vectors: &[Vector], runs: &[KernelRun]) -> String {
                 }
                 Some(m) => {
                     for (name, a, b) in &m.rows {
-                        let _ = writeln!(s, "    # {name}: snapshot {} now {}", ktap_escape(a), ktap_escape(b));
+                        let _ = writeln!(
+                            s,
+                            "    # {name}: snapshot {} now {}",
+                            ktap_escape(a),
+                            ktap_escape(b)
+                        );
                     }
                     let _ = writeln!(s, "    not ok {n} snapshot::{fam}");
                 }
@@ -320,7 +325,9 @@ fn xml(s: &str) -> String {
 
 /// JUnit XML: one testsuite per kernel.
 pub fn junit(vectors: &[Vector], runs: &[KernelRun]) -> String {
-    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hfi1-conformance\">\n");
+    let mut s = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hfi1-conformance\">\n",
+    );
     for r in runs {
         let fams = snapshot::by_family(vectors, &r.checks);
         let _ = writeln!(

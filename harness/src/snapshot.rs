@@ -36,7 +36,15 @@ fn cells(v: &Vector, c: &Checked) -> [String; 7] {
     }
 }
 
-const HEAD: [&str; 7] = ["vector", "function", "ret", "call_send", "sdma_engine", "send_context", "journal"];
+const HEAD: [&str; 7] = [
+    "vector",
+    "function",
+    "ret",
+    "call_send",
+    "sdma_engine",
+    "send_context",
+    "journal",
+];
 
 /// The table of one family: a header, then one row per vector in file
 /// order, columns aligned.

@@ -192,9 +192,9 @@ fn fixed_array<T: Copy, const N: usize>(
     }
     if let Some(t) = v.as_table_like() {
         for (k, e) in t.iter() {
-            let i: usize = k.parse().map_err(|_| {
-                src.err(v.span(), field, format!("key {k:?} is not an index"))
-            })?;
+            let i: usize = k
+                .parse()
+                .map_err(|_| src.err(v.span(), field, format!("key {k:?} is not an index")))?;
             if i >= N {
                 return Err(src.err(
                     e.span().or(v.span()),
@@ -268,8 +268,7 @@ fn vl_map<T>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option
                             }
                         }
                     }
-                    let emask = emask
-                        .ok_or_else(|| src.err(el.span(), &ef, "missing mask"))?;
+                    let emask = emask.ok_or_else(|| src.err(el.span(), &ef, "missing mask"))?;
                     elems.push(Some(MapElem {
                         mask: emask,
                         entries,
@@ -335,10 +334,8 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
                 }
                 w.node_cpus = m;
             }
-            "sc_to_vl" => fixed_array(src, v, &f, &mut w.sc_to_vl, |s, e, f| {
-                value_uint(s, e, f)
-            })?,
-            "vl_mtu" => fixed_array(src, v, &f, &mut w.vl_mtu, |s, e, f| value_uint(s, e, f))?,
+            "sc_to_vl" => fixed_array(src, v, &f, &mut w.sc_to_vl, value_uint)?,
+            "vl_mtu" => fixed_array(src, v, &f, &mut w.vl_mtu, value_uint)?,
             "vl_sc" => fixed_array(src, v, &f, &mut w.vl_sc, |s, e, f| {
                 Ok(opt_index(s, e, f)?.map(SendCtxIdx))
             })?,
@@ -346,10 +343,7 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
                 let a = v
                     .as_array()
                     .ok_or_else(|| src.err(v.span(), &f, "expected an array of cpus"))?;
-                w.sdma_cpus = a
-                    .iter()
-                    .map(|e| value_uint(src, e, &f))
-                    .collect::<R<_>>()?;
+                w.sdma_cpus = a.iter().map(|e| value_uint(src, e, &f)).collect::<R<_>>()?;
             }
             "num_send_contexts" => w.num_send_contexts = uint(src, v, &f)?,
             "sdma_map" => w.sdma_map = vl_map(src, v, &f, EngineIdx)?,
@@ -381,7 +375,7 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
                         .sl_to_sc
                         .first_mut()
                         .ok_or_else(|| src.err(v.span(), &f, "the world has no port to patch"))?;
-                    fixed_array(src, v, &f, port0, |s, e, f| value_uint(s, e, f))?;
+                    fixed_array(src, v, &f, port0, value_uint)?;
                 }
             }
             other => {
@@ -422,9 +416,9 @@ impl Presets {
         let mut worlds: BTreeMap<String, World> = BTreeMap::new();
         // Presets are resolved in file order: a base must come first.
         for (name, item) in doc.as_table().iter() {
-            let t = item.as_table_like().ok_or_else(|| {
-                src.err(item.span(), name, "expected a table of world fields")
-            })?;
+            let t = item
+                .as_table_like()
+                .ok_or_else(|| src.err(item.span(), name, "expected a table of world fields"))?;
             let mut w = match t.get("base") {
                 Some(b) => {
                     let bn = string(&src, b, &format!("{name}.base"))?;
@@ -503,7 +497,13 @@ fn require<'a>(src: &Src, case: &Table, it: Option<&'a Item>, field: &str) -> R<
     })
 }
 
-fn check_keys(src: &Src, t: &dyn toml_edit::TableLike, span: Option<Range<usize>>, field: &str, allowed: &[&str]) -> R<()> {
+fn check_keys(
+    src: &Src,
+    t: &dyn toml_edit::TableLike,
+    span: Option<Range<usize>>,
+    field: &str,
+    allowed: &[&str],
+) -> R<()> {
     for (k, v) in t.iter() {
         if !allowed.contains(&k) {
             return Err(src.err(
@@ -517,7 +517,17 @@ fn check_keys(src: &Src, t: &dyn toml_edit::TableLike, span: Option<Range<usize>
 }
 
 const CASE_KEYS: &[&str] = &[
-    "name", "branch", "fn", "preset", "call_send", "sc5", "vl", "selector", "qp", "wqe", "world",
+    "name",
+    "branch",
+    "fn",
+    "preset",
+    "call_send",
+    "sc5",
+    "vl",
+    "selector",
+    "qp",
+    "wqe",
+    "world",
 ];
 const QP_KEYS: &[&str] = &["type", "num", "port", "pmtu", "state"];
 const WQE_KEYS: &[&str] = &["length", "opcode", "priv", "ah"];
@@ -568,7 +578,10 @@ fn parse_case(
                 src.err(
                     p.span(),
                     "preset",
-                    format!("no world {n:?} in worlds.toml (have: {})", presets.names().join(", ")),
+                    format!(
+                        "no world {n:?} in worlds.toml (have: {})",
+                        presets.names().join(", ")
+                    ),
                 )
             })?
         }
@@ -624,12 +637,17 @@ fn parse_case(
         None => None,
         Some(a) if a.as_str() == Some("none") => None,
         Some(a) => {
-            let t = a
-                .as_table_like()
-                .ok_or_else(|| src.err(a.span(), "wqe.ah", "expected { log_pmtu, sl, port } or \"none\""))?;
+            let t = a.as_table_like().ok_or_else(|| {
+                src.err(
+                    a.span(),
+                    "wqe.ah",
+                    "expected { log_pmtu, sl, port } or \"none\"",
+                )
+            })?;
             check_keys(src, t, a.span(), "wqe.ah", &["log_pmtu", "sl", "port"])?;
             let get = |k: &str| {
-                t.get(k).ok_or_else(|| src.err(a.span(), &format!("wqe.ah.{k}"), "missing"))
+                t.get(k)
+                    .ok_or_else(|| src.err(a.span(), &format!("wqe.ah.{k}"), "missing"))
             };
             Some(Ah {
                 log_pmtu: uint(src, get("log_pmtu")?, "wqe.ah.log_pmtu")?,
@@ -639,7 +657,11 @@ fn parse_case(
         }
     };
     let wqe = Wqe {
-        length: uint(src, require(src, case, wq("length"), "wqe.length")?, "wqe.length")?,
+        length: uint(
+            src,
+            require(src, case, wq("length"), "wqe.length")?,
+            "wqe.length",
+        )?,
         opcode: match wq("opcode") {
             Some(v) => symbol(src, v, "wqe.opcode", WrOpcode::from_name, WrOpcode::names)?,
             None => WrOpcode::Send,
@@ -708,7 +730,10 @@ pub fn parse_file(path: &Path, text: &str, presets: &Presets) -> R<Vec<Vector>> 
             return Err(src.err(
                 c.span(),
                 "name",
-                format!("{:?} is already the name of the case at line {}", v.name, prev.line),
+                format!(
+                    "{:?} is already the name of the case at line {}",
+                    v.name, prev.line
+                ),
             ));
         }
         out.push(v);
@@ -773,7 +798,10 @@ pub fn validate(c: &Call) -> Result<(), String> {
     // qp_to_sdma_engine()/qp_to_send_context(): qp_num >> qos_shift is a
     // u32 shift.
     if w.qos_shift >= 32 {
-        return Err(format!("world.qos_shift {} >= 32 makes qp_num >> qos_shift undefined", w.qos_shift));
+        return Err(format!(
+            "world.qos_shift {} >= 32 makes qp_num >> qos_shift undefined",
+            w.qos_shift
+        ));
     }
     // hfi1_setup_wqe(): GSI/UD read rvt_get_swqe_ah(wqe) unconditionally;
     // rdmavt never posts a UD wqe without an AH.
@@ -783,11 +811,17 @@ pub fn validate(c: &Call) -> Result<(), String> {
         };
         // 1 << ah->log_pmtu is an int shift.
         if ah.log_pmtu > 30 {
-            return Err(format!("wqe.ah.log_pmtu {} > 30 overflows 1 << log_pmtu", ah.log_pmtu));
+            return Err(format!(
+                "wqe.ah.log_pmtu {} > 30 overflows 1 << log_pmtu",
+                ah.log_pmtu
+            ));
         }
         // ibp->sl_to_sc[] has 32 entries.
         if ah.sl.0 >= 32 {
-            return Err(format!("wqe.ah.sl {} >= 32 indexes sl_to_sc[32] out of bounds", ah.sl.0));
+            return Err(format!(
+                "wqe.ah.sl {} >= 32 indexes sl_to_sc[32] out of bounds",
+                ah.sl.0
+            ));
         }
     }
     // sc_to_vlt(): values of dd->sc2vl are VLs; hardware has 32 VLs at most.
@@ -797,7 +831,9 @@ pub fn validate(c: &Call) -> Result<(), String> {
         ("num_send_contexts", usize::from(w.num_send_contexts), 64),
     ] {
         if n > max {
-            return Err(format!("world.{name}: {n} is above the shim's limit of {max}"));
+            return Err(format!(
+                "world.{name}: {n} is above the shim's limit of {max}"
+            ));
         }
     }
     if w.sdma_cpus.is_empty() {
@@ -806,20 +842,19 @@ pub fn validate(c: &Call) -> Result<(), String> {
     for (i, sc) in w.vl_sc.iter().enumerate() {
         if let Some(s) = sc {
             if s.0 >= w.num_send_contexts {
-                return Err(format!("world.vl_sc[{i}] = {} is not a send context (num_send_contexts = {})", s.0, w.num_send_contexts));
+                return Err(format!(
+                    "world.vl_sc[{i}] = {} is not a send context (num_send_contexts = {})",
+                    s.0, w.num_send_contexts
+                ));
             }
         }
     }
-    check_map(
-        "sdma_map",
-        &w.sdma_map,
-        |e: &EngineIdx| usize::from(e.0) < w.sdma_cpus.len(),
-    )?;
-    check_map(
-        "pio_map",
-        &w.pio_map,
-        |s: &SendCtxIdx| s.0 < w.num_send_contexts,
-    )?;
+    check_map("sdma_map", &w.sdma_map, |e: &EngineIdx| {
+        usize::from(e.0) < w.sdma_cpus.len()
+    })?;
+    check_map("pio_map", &w.pio_map, |s: &SendCtxIdx| {
+        s.0 < w.num_send_contexts
+    })?;
     Ok(())
 }
 
@@ -827,7 +862,11 @@ pub fn validate(c: &Call) -> Result<(), String> {
 /// m->mask] and e->sde[selector & e->mask] are unchecked, so each mask must
 /// stay inside its array (the kernel sizes them as mask + 1), and
 /// m->map[vl & mask] must not be NULL for any vl below num_vls.
-fn check_map<T>(name: &str, m: &Option<VlMap<T>>, valid: impl Fn(&T) -> bool) -> Result<(), String> {
+fn check_map<T>(
+    name: &str,
+    m: &Option<VlMap<T>>,
+    valid: impl Fn(&T) -> bool,
+) -> Result<(), String> {
     let Some(m) = m else { return Ok(()) };
     if m.elems.len() > 16 {
         return Err(format!("world.{name}: at most 16 elements"));
@@ -858,9 +897,163 @@ fn check_map<T>(name: &str, m: &Option<VlMap<T>>, valid: impl Fn(&T) -> bool) ->
         }
         for x in e.entries.iter().flatten() {
             if !valid(x) {
-                return Err(format!("world.{name}.elems[{i}] names an engine the world lacks"));
+                return Err(format!(
+                    "world.{name}.elems[{i}] names an engine the world lacks"
+                ));
             }
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WORLDS: &str = r#"
+[default]
+dev_flags = ["HFI1_HAS_SEND_DMA"]
+num_vls = 8
+piothreshold = 256
+sdma_cpus = [0]
+num_send_contexts = 1
+vl_sc = { 0 = 0 }
+sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]]
+"#;
+
+    fn presets() -> Presets {
+        Presets::parse(Path::new("worlds.toml"), WORLDS).expect("presets parse")
+    }
+
+    fn parse(text: &str) -> R<Vec<Vector>> {
+        parse_file(Path::new("vectors/t.toml"), text, &presets())
+    }
+
+    const HEAD: &str = "[defaults]\nfn = \"hfi1_setup_wqe\"\nqp = { type = \"IB_QPT_RC\", num = 1, port = 1, pmtu = 4096 }\nwqe = { length = 1 }\n";
+
+    #[test]
+    fn a_case_overrides_one_field() {
+        let v = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nwqe.length = 7\nworld.qos_shift = 3\n"
+        ))
+        .expect("parses");
+        assert_eq!(v[0].call.wqe.length, 7);
+        assert_eq!(v[0].call.qp.pmtu, 4096);
+        assert_eq!(v[0].call.world.qos_shift, 3);
+        assert_eq!(v[0].call.world.piothreshold, 256);
+        assert_eq!(v[0].line, 6);
+        assert_eq!(v[0].id(), "t::a");
+    }
+
+    #[test]
+    fn an_unknown_name_is_located() {
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nqp.type = \"IB_QPT_XRC\"\n"
+        ))
+        .expect_err("unknown qp type");
+        assert_eq!(e.line, 8);
+        assert_eq!(e.field, "qp.type");
+        assert!(
+            e.msg.contains("IB_QPT_XRC") && e.msg.contains("IB_QPT_UD"),
+            "{e}"
+        );
+        assert!(
+            e.to_string().starts_with("vectors/t.toml:8: qp.type:"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_field_is_located() {
+        let e =
+            parse(&format!("{HEAD}\n[[case]]\nname = \"a\"\nwqe.lenght = 3\n")).expect_err("typo");
+        assert_eq!(e.line, 8);
+        assert_eq!(e.field, "wqe.lenght");
+    }
+
+    #[test]
+    fn malformed_toml_is_located() {
+        let e = parse("[defaults]\nfn = \n").expect_err("bad toml");
+        assert_eq!(e.line, 2);
+        assert!(e.msg.contains("not valid TOML"), "{e}");
+    }
+
+    #[test]
+    fn out_of_range_values_are_errors() {
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nwqe.length = 0x100000000\n"
+        ))
+        .expect_err("u32 overflow");
+        assert_eq!(e.field, "wqe.length");
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nworld.piothreshold = 65536\n"
+        ))
+        .expect_err("u16 overflow");
+        assert_eq!(e.field, "world.piothreshold");
+    }
+
+    #[test]
+    fn invariants_are_enforced_with_their_reason() {
+        let e = parse(&format!("{HEAD}\n[[case]]\nname = \"a\"\nqp.port = 2\n"))
+            .expect_err("port 2 does not exist");
+        assert!(e.msg.contains("to_iport"), "{e}");
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nqp.type = \"IB_QPT_UD\"\n"
+        ))
+        .expect_err("UD without AH");
+        assert!(e.msg.contains("wqe.ah"), "{e}");
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nworld.sdma_map = {{ mask = 1, elems = [ {{ mask = 0, entries = [0] }} ] }}\n"
+        ))
+        .expect_err("mask past the elements");
+        assert!(e.msg.contains("reaches past"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_names_are_errors() {
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\n\n[[case]]\nname = \"a\"\n"
+        ))
+        .expect_err("duplicate");
+        assert!(e.msg.contains("line 6"), "{e}");
+    }
+
+    #[test]
+    fn the_committed_corpus_loads() {
+        let v = load_corpus(&corpus_dir()).expect("the corpus is valid");
+        assert!(v.len() > 50);
+    }
+
+    #[test]
+    fn every_branch_is_listed_and_covered() {
+        let readme =
+            std::fs::read_to_string(corpus_dir().join("README.md")).expect("vectors/README.md");
+        let listed: std::collections::BTreeSet<String> = readme
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("- `")?
+                    .split_once('`')
+                    .map(|(b, _)| b.to_owned())
+            })
+            .collect();
+        let vectors = load_corpus(&corpus_dir()).expect("corpus");
+        let named: std::collections::BTreeSet<String> =
+            vectors.iter().map(|v| v.branch.clone()).collect();
+        let unnamed: Vec<String> = vectors
+            .iter()
+            .filter(|v| v.branch.is_empty())
+            .map(|v| v.id())
+            .collect();
+        assert!(unnamed.is_empty(), "vectors without a branch: {unnamed:?}");
+        let uncovered: Vec<_> = listed.difference(&named).collect();
+        let unlisted: Vec<_> = named.difference(&listed).collect();
+        assert!(
+            uncovered.is_empty(),
+            "branches in vectors/README.md with no vector: {uncovered:?}"
+        );
+        assert!(
+            unlisted.is_empty(),
+            "vectors name branches missing from vectors/README.md: {unlisted:?}"
+        );
+    }
 }

@@ -72,8 +72,7 @@ type Ran = Result<(String, Vec<Checked>), String>;
 
 fn run_kernel(k: &Kernel, vectors: &[Vector]) -> Ran {
     let tree = k.open().map_err(|e| format!("{e:#}"))?;
-    let world =
-        cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let world = cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
     let checks = runner::check_all(&world, vectors).map_err(|e| format!("{e:#}"))?;
     Ok((tree.version.series(), checks))
 }

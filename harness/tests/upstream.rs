@@ -117,7 +117,11 @@ fn run_c(worker: &mut Worker, c: &Call) -> Result<Outcome, Failed> {
     }
 }
 
-fn check(what: &str, got: impl PartialEq + std::fmt::Debug, want: impl PartialEq + std::fmt::Debug) -> Result<(), Failed>
+fn check(
+    what: &str,
+    got: impl PartialEq + std::fmt::Debug,
+    want: impl PartialEq + std::fmt::Debug,
+) -> Result<(), Failed>
 where
 {
     if format!("{got:?}") == format!("{want:?}") {
@@ -135,7 +139,11 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             // qp.c hfi1_setup_wqe, case IB_QPT_UD:
             //   if (wqe->length > (1 << ah->log_pmtu)) return -EINVAL;
             let mut c = call(Func::SetupWqe, QpType::Ud, 4097);
-            c.wqe.ah = Some(Ah { log_pmtu: 12, sl: Sl(0), port: 1 });
+            c.wqe.ah = Some(Ah {
+                log_pmtu: 12,
+                sl: Sl(0),
+                port: 1,
+            });
             check("ret", run_c(w, &c)?.ret, -22)?;
             c.wqe.length = 4096;
             check("ret at 1 << log_pmtu", run_c(w, &c)?.ret, 0)
@@ -169,17 +177,33 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             c.wqe.opcode = WrOpcode::RdmaRead;
             c.wqe.has_priv = true;
             let o = run_c(w, &c)?;
-            check("journal", o.journal, vec!["setup_tid_rdma_wqe(qp#0x41, wqe)".to_string()])?;
+            check(
+                "journal",
+                o.journal,
+                vec!["setup_tid_rdma_wqe(qp#0x41, wqe)".to_string()],
+            )?;
             // Above pmtu (4096): *call_send = false; above piothreshold: kept.
             check("call_send", o.call_send, false)?;
             c.wqe.length = (1 << 18) - 1;
-            check("journal below the minimum", run_c(w, &c)?.journal, Vec::<String>::new())?;
+            check(
+                "journal below the minimum",
+                run_c(w, &c)?.journal,
+                Vec::<String>::new(),
+            )?;
             c.wqe.length = 1 << 18;
             c.wqe.has_priv = false;
-            check("journal without priv", run_c(w, &c)?.journal, Vec::<String>::new())?;
+            check(
+                "journal without priv",
+                run_c(w, &c)?.journal,
+                Vec::<String>::new(),
+            )?;
             c.wqe.has_priv = true;
             c.wqe.opcode = WrOpcode::Send;
-            check("journal for SEND", run_c(w, &c)?.journal, Vec::<String>::new())
+            check(
+                "journal for SEND",
+                run_c(w, &c)?.journal,
+                Vec::<String>::new(),
+            )
         }),
         ("smi_has_no_sdma_engine_and_vl15_context", |w| {
             // qp.c qp_to_sdma_engine: case IB_QPT_SMI: return NULL;
@@ -188,7 +212,11 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             check("engine", run_c(w, &c)?.sdma_engine, Ptr::<EngineIdx>::Null)?;
             // qp.c qp_to_send_context: case IB_QPT_SMI: return dd->vld[15].sc;
             c.func = Func::QpToSendContext;
-            check("send context", run_c(w, &c)?.send_context, Ptr::To(SendCtxIdx(2)))
+            check(
+                "send context",
+                run_c(w, &c)?.send_context,
+                Ptr::To(SendCtxIdx(2)),
+            )
         }),
         ("rc_engine_from_the_map", |w| {
             // qp.c qp_to_sdma_engine: sdma_select_engine_sc(dd, qp_num >>
@@ -200,7 +228,11 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             check("engine", run_c(w, &c)?.sdma_engine, Ptr::To(EngineIdx(3)))?;
             // sdma.c: if (vl >= num_vls) ... rval = &dd->per_sdma[0]. SC15 → VL15.
             c.sc5 = Sc(15);
-            check("engine for VL15", run_c(w, &c)?.sdma_engine, Ptr::To(EngineIdx(0)))
+            check(
+                "engine for VL15",
+                run_c(w, &c)?.sdma_engine,
+                Ptr::To(EngineIdx(0)),
+            )
         }),
     ]
 }
@@ -265,7 +297,11 @@ fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
     let path = dir.join(m.file);
     let src = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     if src.matches(m.from).count() != 1 {
-        return Err(format!("{}: `{}` is not there exactly once; update this mutation", m.file, m.from).into());
+        return Err(format!(
+            "{}: `{}` is not there exactly once; update this mutation",
+            m.file, m.from
+        )
+        .into());
     }
     std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
     let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
@@ -278,7 +314,11 @@ fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
     .map_err(|e| format!("{e:#}"))?;
     let _ = std::fs::remove_dir_all(&dir);
     if run.ok() {
-        return Err(format!("the mutant {} passed conformance: nothing caught it", m.name).into());
+        return Err(format!(
+            "the mutant {} passed conformance: nothing caught it",
+            m.name
+        )
+        .into());
     }
     let failing = conformance::failing_ids(&vectors, &run);
     for want in m.caught_by {
@@ -303,13 +343,16 @@ fn main() {
     };
     let mut trials = vec![];
     for s in series {
-        let tree = std::sync::Arc::new(std::sync::OnceLock::<Result<(KernelTree, PathBuf), String>>::new());
+        let tree = std::sync::Arc::new(
+            std::sync::OnceLock::<Result<(KernelTree, PathBuf), String>>::new(),
+        );
         let get = {
             let (tree, s) = (tree.clone(), s.clone());
             move || -> Result<(KernelTree, PathBuf), Failed> {
                 tree.get_or_init(|| {
                     let t = kernel::fetch(&s).map_err(|e| format!("{e:#}"))?;
-                    let w = cworld::build(&t, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+                    let w = cworld::build(&t, &BuildOptions::default())
+                        .map_err(|e| format!("{e:#}"))?;
                     Ok((t, w.so))
                 })
                 .clone()
@@ -321,7 +364,11 @@ fn main() {
             let get = get.clone();
             trials.push(Trial::test(format!("{s}::smoke::{name}"), move || {
                 let (tree, so) = get()?;
-                let world = cworld::BuiltWorld { so, dir: PathBuf::new(), tree };
+                let world = cworld::BuiltWorld {
+                    so,
+                    dir: PathBuf::new(),
+                    tree,
+                };
                 let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
                 f(&mut w)
             }));

@@ -170,7 +170,11 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
             "--kernel" => {
                 let k = value("--kernel")?;
                 if k == "all" {
-                    kernels.extend(kernel::SERIES.iter().map(|s| KernelSel::Series((*s).into())));
+                    kernels.extend(
+                        kernel::SERIES
+                            .iter()
+                            .map(|s| KernelSel::Series((*s).into())),
+                    );
                 } else if kernel::SERIES.contains(&k.as_str()) {
                     kernels.push(KernelSel::Series(k));
                 } else {
@@ -183,8 +187,9 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
             "--kernel-src" => kernels.push(KernelSel::Path(value("--kernel-src")?.into())),
             "--format" => {
                 let f = value("--format")?;
-                format = Format::parse(&f)
-                    .with_context(|| format!("--format {f}: expected human, ktap, junit or json"))?;
+                format = Format::parse(&f).with_context(|| {
+                    format!("--format {f}: expected human, ktap, junit or json")
+                })?;
             }
             "--vectors" => dir = value("--vectors")?.into(),
             "--sanitize" => opts.sanitize = true,
@@ -198,7 +203,8 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let mut runs = vec![];
     for k in &kernels {
-        let run = conformance::run_kernel(k, &vectors, &opts, &mut |m| eprintln!("[conformance] {m}"))?;
+        let run =
+            conformance::run_kernel(k, &vectors, &opts, &mut |m| eprintln!("[conformance] {m}"))?;
         eprintln!(
             "[conformance] kernel {}: {} of {} vectors agree, {} snapshot mismatch(es)",
             run.label,

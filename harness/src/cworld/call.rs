@@ -93,7 +93,9 @@ fn map<T: Copy>(m: &Option<VlMap<T>>, idx: impl Fn(T) -> u8) -> shim_map {
     out
 }
 
-/// The flat ABI form of a call.
+/// The flat ABI form of a call. (A zeroed C struct filled field by field:
+/// every byte, padding included, starts at zero.)
+#[allow(clippy::field_reassign_with_default)]
 pub fn to_shim(c: &Call) -> shim_call {
     let mut s = shim_call::default();
     s.fn_ = func(c.func);

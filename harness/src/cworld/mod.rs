@@ -208,6 +208,7 @@ impl Worker {
         }
     }
 
+    #[allow(clippy::field_reassign_with_default)]
     fn try_batch(&mut self, calls: &[shim_call]) -> Result<Vec<CallResult>> {
         if self.child.is_none() {
             self.start()?;

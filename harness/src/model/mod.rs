@@ -74,8 +74,12 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
 
 /// Looks up `v[i]`, or says which read upstream would make out of bounds.
 pub(crate) fn at<'a, T>(v: &'a [T], i: usize, what: &str) -> Result<&'a T, Undefined> {
-    v.get(i)
-        .ok_or_else(|| Undefined(format!("{what}[{i}] is out of bounds ({} entries)", v.len())))
+    v.get(i).ok_or_else(|| {
+        Undefined(format!(
+            "{what}[{i}] is out of bounds ({} entries)",
+            v.len()
+        ))
+    })
 }
 
 pub(crate) fn null_or<T>(p: Option<T>) -> Ptr<T> {

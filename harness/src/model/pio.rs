@@ -24,10 +24,18 @@ pub fn pio_select_send_context_vl(
     let Some(m) = &w.pio_map else {
         return Ok(vl0_context(w));
     };
-    let e = at(&m.elems, (u32::from(vl.0) & m.mask) as usize, "pio_map->map")?
-        .as_ref()
-        .ok_or_else(|| Undefined("pio_map->map[vl & mask] is NULL and is dereferenced".into()))?;
-    let ksc = *at(&e.entries, (selector & e.mask) as usize, "pio_map_elem->ksc")?;
+    let e = at(
+        &m.elems,
+        (u32::from(vl.0) & m.mask) as usize,
+        "pio_map->map",
+    )?
+    .as_ref()
+    .ok_or_else(|| Undefined("pio_map->map[vl & mask] is NULL and is dereferenced".into()))?;
+    let ksc = *at(
+        &e.entries,
+        (selector & e.mask) as usize,
+        "pio_map_elem->ksc",
+    )?;
     Ok(match ksc {
         Some(i) => Ptr::To(i),
         None => vl0_context(w),

@@ -4,7 +4,7 @@ use super::hfi::port_sl_to_sc;
 use super::pio::pio_select_send_context_sc;
 use super::sdma::sdma_select_engine_sc;
 use super::tid_rdma::hfi1_setup_tid_rdma_wqe;
-use super::types::{DevFlag, EngineIdx, Ptr, Qp, QpType, Sc, SendCtxIdx, Wqe, World};
+use super::types::{DevFlag, EngineIdx, Ptr, Qp, QpType, Sc, SendCtxIdx, World, Wqe};
 use super::{null_or, Journal, Undefined};
 
 /// `-EINVAL`.
@@ -39,7 +39,7 @@ pub fn hfi1_setup_wqe(
             }
         }
         QpType::Smi => {
-            if u32::from(wqe.length) > u32::from(w.vl_mtu[15]) {
+            if wqe.length > u32::from(w.vl_mtu[15]) {
                 return Ok(-EINVAL);
             }
         }

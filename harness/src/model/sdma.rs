@@ -13,17 +13,29 @@ fn engine0() -> Ptr<EngineIdx> {
 /// module's `num_vls`, a missing map or a NULL engine in the map element
 /// all give engine 0; otherwise `m->map[vl & m->mask]->sde[selector &
 /// e->mask]`.
-pub fn sdma_select_engine_vl(w: &World, selector: u32, vl: Vl) -> Result<Ptr<EngineIdx>, Undefined> {
+pub fn sdma_select_engine_vl(
+    w: &World,
+    selector: u32,
+    vl: Vl,
+) -> Result<Ptr<EngineIdx>, Undefined> {
     if u32::from(vl.0) >= w.num_vls {
         return Ok(engine0());
     }
     let Some(m) = &w.sdma_map else {
         return Ok(engine0());
     };
-    let e = at(&m.elems, (u32::from(vl.0) & m.mask) as usize, "sdma_map->map")?
-        .as_ref()
-        .ok_or_else(|| Undefined("sdma_map->map[vl & mask] is NULL and is dereferenced".into()))?;
-    let sde = *at(&e.entries, (selector & e.mask) as usize, "sdma_map_elem->sde")?;
+    let e = at(
+        &m.elems,
+        (u32::from(vl.0) & m.mask) as usize,
+        "sdma_map->map",
+    )?
+    .as_ref()
+    .ok_or_else(|| Undefined("sdma_map->map[vl & mask] is NULL and is dereferenced".into()))?;
+    let sde = *at(
+        &e.entries,
+        (selector & e.mask) as usize,
+        "sdma_map_elem->sde",
+    )?;
     Ok(match sde {
         Some(i) => Ptr::To(i),
         None => engine0(),
@@ -32,7 +44,11 @@ pub fn sdma_select_engine_vl(w: &World, selector: u32, vl: Vl) -> Result<Ptr<Eng
 
 /// Mirrors `sdma_select_engine_sc()` (sdma.c): the VL of the SC, then
 /// [`sdma_select_engine_vl`].
-pub fn sdma_select_engine_sc(w: &World, selector: u32, sc5: Sc) -> Result<Ptr<EngineIdx>, Undefined> {
+pub fn sdma_select_engine_sc(
+    w: &World,
+    selector: u32,
+    sc5: Sc,
+) -> Result<Ptr<EngineIdx>, Undefined> {
     let vl = sc_to_vlt(w, sc5);
     sdma_select_engine_vl(w, selector, vl)
 }

@@ -1,0 +1,103 @@
+//! The boundary manifest (c-shim/boundary.toml) says exactly what the C
+//! world mocks: every symbol the upstream objects need that a c-shim object
+//! defines is listed there with a reason, and nothing else is.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use harness::cworld::build::Manifest;
+use harness::cworld::{self, BuildOptions};
+use harness::kernel;
+
+fn nm(args: &[&str], obj: &Path) -> BTreeSet<String> {
+    let out = Command::new("nm")
+        .args(args)
+        .arg(obj)
+        .output()
+        .expect("nm (binutils) runs");
+    assert!(out.status.success(), "nm {}: {:?}", obj.display(), out);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().last().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn manifest_lists_exactly_the_mocks_upstream_needs() {
+    let tree = kernel::fetch(kernel::DEFAULT_SERIES).expect("kernel tree");
+    let world = cworld::build(&tree, &BuildOptions::default()).expect("C world");
+    let manifest = Manifest::load().expect("manifest");
+    let mut needed = BTreeSet::new();
+    let mut upstream_defined = BTreeSet::new();
+    let mut shim_defined = BTreeSet::new();
+    for e in std::fs::read_dir(world.dir.join("obj")).expect("objects") {
+        let p = e.expect("entry").path();
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.starts_with("upstream-") {
+            needed.extend(nm(&["-u"], &p));
+            upstream_defined.extend(nm(&["--defined-only", "-g"], &p));
+        } else if name.starts_with("shim-") {
+            shim_defined.extend(nm(&["--defined-only", "-g"], &p));
+        }
+    }
+    // What upstream needs from outside upstream, and c-shim provides.
+    let mocked: BTreeSet<String> = needed
+        .iter()
+        .filter(|s| !upstream_defined.contains(*s) && shim_defined.contains(*s))
+        .cloned()
+        .collect();
+    let listed: BTreeSet<String> = manifest
+        .mock
+        .keys()
+        .chain(manifest.world.keys())
+        .cloned()
+        .collect();
+    let unlisted: Vec<_> = mocked.difference(&listed).collect();
+    let stale: Vec<_> = listed.difference(&mocked).collect();
+    assert!(
+        unlisted.is_empty() && stale.is_empty(),
+        "c-shim/boundary.toml is out of date:\n  mocked but not listed: {unlisted:?}\n  \
+         listed but not needed: {stale:?}"
+    );
+    for (sym, m) in &manifest.mock {
+        assert!(!m.why.trim().is_empty(), "{sym}: say why it is a boundary");
+        assert!(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../c-shim")
+                .join(&m.file)
+                .is_file(),
+            "{sym}: {} does not exist",
+            m.file
+        );
+    }
+}
+
+#[test]
+fn upstream_objects_are_the_trees_own_files() {
+    // Nothing of the real include/linux or arch/ is visible to the build:
+    // the stage directory only links rdma/ headers.
+    let tree = kernel::fetch(kernel::DEFAULT_SERIES).expect("kernel tree");
+    let world = cworld::build(&tree, &BuildOptions::default()).expect("C world");
+    let stage = world.dir.join("stage");
+    let mut seen = vec![];
+    for d in ["include", "include/uapi", "uapi"] {
+        for e in std::fs::read_dir(stage.join(d)).expect("stage dir") {
+            let n = e.expect("entry").file_name().to_string_lossy().into_owned();
+            seen.push(format!("{d}/{n}"));
+        }
+    }
+    seen.sort();
+    assert_eq!(
+        seen,
+        vec![
+            "include/rdma",
+            "include/uapi",
+            "include/uapi/rdma",
+            "uapi/rdma"
+        ]
+    );
+}
