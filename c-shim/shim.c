@@ -11,11 +11,13 @@
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
 #include <rdma/ib_verbs.h>
+#include <linux/seq_file.h>
 
 #include "hfi.h"
 #include "qp.h"
 #include "sdma.h"
 #include "pio.h"
+#include "verbs_txreq.h"
 
 #include "shim.h"
 #include "mocks/journal.h"
@@ -72,6 +74,74 @@ static const int wr_opcode_values[SHIM_WR_OPCODE_COUNT] = {
 	[SHIM_IB_WR_TID_RDMA_READ] = IB_WR_TID_RDMA_READ,
 };
 
+static const u32 s_flag_values[SHIM_S_FLAG_COUNT] = {
+	[SHIM_RVT_S_SIGNAL_REQ_WR] = RVT_S_SIGNAL_REQ_WR,
+	[SHIM_RVT_S_BUSY] = RVT_S_BUSY,
+	[SHIM_RVT_S_TIMER] = RVT_S_TIMER,
+	[SHIM_RVT_S_RESP_PENDING] = RVT_S_RESP_PENDING,
+	[SHIM_RVT_S_ACK_PENDING] = RVT_S_ACK_PENDING,
+	[SHIM_RVT_S_WAIT_FENCE] = RVT_S_WAIT_FENCE,
+	[SHIM_RVT_S_WAIT_RDMAR] = RVT_S_WAIT_RDMAR,
+	[SHIM_RVT_S_WAIT_RNR] = RVT_S_WAIT_RNR,
+	[SHIM_RVT_S_WAIT_SSN_CREDIT] = RVT_S_WAIT_SSN_CREDIT,
+	[SHIM_RVT_S_WAIT_DMA] = RVT_S_WAIT_DMA,
+	[SHIM_RVT_S_WAIT_PIO] = RVT_S_WAIT_PIO,
+	[SHIM_RVT_S_WAIT_TX] = RVT_S_WAIT_TX,
+	[SHIM_RVT_S_WAIT_DMA_DESC] = RVT_S_WAIT_DMA_DESC,
+	[SHIM_RVT_S_WAIT_KMEM] = RVT_S_WAIT_KMEM,
+	[SHIM_RVT_S_WAIT_PSN] = RVT_S_WAIT_PSN,
+	[SHIM_RVT_S_WAIT_ACK] = RVT_S_WAIT_ACK,
+	[SHIM_RVT_S_SEND_ONE] = RVT_S_SEND_ONE,
+	[SHIM_RVT_S_UNLIMITED_CREDIT] = RVT_S_UNLIMITED_CREDIT,
+	[SHIM_RVT_S_ECN] = RVT_S_ECN,
+	[SHIM_HFI1_S_AHG_VALID] = HFI1_S_AHG_VALID,
+	[SHIM_HFI1_S_AHG_CLEAR] = HFI1_S_AHG_CLEAR,
+	[SHIM_HFI1_S_WAIT_PIO_DRAIN] = HFI1_S_WAIT_PIO_DRAIN,
+	[SHIM_HFI1_S_WAIT_TID_SPACE] = HFI1_S_WAIT_TID_SPACE,
+	[SHIM_HFI1_S_WAIT_TID_RESP] = HFI1_S_WAIT_TID_RESP,
+	[SHIM_HFI1_S_WAIT_HALT] = HFI1_S_WAIT_HALT,
+};
+
+static const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT] = {
+	[SHIM_PRIV_HFI1_S_TID_BUSY_SET] = HFI1_S_TID_BUSY_SET,
+	[SHIM_PRIV_RVT_S_BUSY] = RVT_S_BUSY,
+	[SHIM_PRIV_RVT_S_ACK_PENDING] = RVT_S_ACK_PENDING,
+};
+
+/* iowait flags are bit numbers (iowait_set_flag() uses set_bit()). */
+static const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT] = {
+	[SHIM_IOWAIT_PENDING_IB] = IOWAIT_PENDING_IB,
+	[SHIM_IOWAIT_PENDING_TID] = IOWAIT_PENDING_TID,
+};
+
+static u32 tree_bits(u32 symbolic, const u32 *values, int n)
+{
+	u32 v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (symbolic & (1u << i))
+			v |= values[i];
+	return v;
+}
+
+/* Symbolic bits of a tree value; *unknown gets what has no symbol. */
+static u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown)
+{
+	u32 v = 0, seen = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if ((tree & values[i]) == values[i] && values[i]) {
+			v |= 1u << i;
+			seen |= values[i];
+		}
+	}
+	if (unknown)
+		*unknown = tree & ~seen;
+	return v;
+}
+
 /*
  * The world: one device, its ports, engines, send contexts and maps, one
  * QP with its private data, one swqe and its AH.  Static storage: a C world
@@ -112,6 +182,23 @@ static struct {
 	} swqe;
 	char tid_priv[64];		/* what wqe->priv points at */
 	struct cpumask node_mask;
+	/* the primary QP's send queue, ack queue, CQ, SRQ, queued tx */
+	union {
+		struct rvt_swqe wqe;
+		char bytes[SHIM_MAX_SWQE * (sizeof(struct rvt_swqe) + sizeof(struct rvt_sge))];
+	} s_wq;
+	struct rvt_ack_entry ack[SHIM_MAX_ACK];
+	struct rvt_cq cq;
+	struct rvt_k_cq_wc cq_kqueue;
+	struct rvt_srq srq;
+	struct verbs_txreq ib_tx;
+	struct list_head engine_wait;	/* the engine wait list s_iowait sits on */
+	/* the QPs rvt_qp_iter() walks */
+	struct rvt_qp iqp[SHIM_MAX_ITER_QPS];
+	struct hfi1_qp_priv ipriv[SHIM_MAX_ITER_QPS];
+	int niter;
+	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
+	bool queue_work_ret;
 } w;
 
 /* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
@@ -144,6 +231,19 @@ static bool shim_check_call(const struct shim_call *c)
 	}
 	for (i = 0; i < SHIM_NUM_VLD; i++)
 		if (sw->vl_sc[i] >= sw->num_send_contexts)
+			return false;
+	if (c->qp.s_sde >= sw->num_sdma ||
+	    c->qp.s_sendcontext >= sw->num_send_contexts ||
+	    c->qp.s_last >= SHIM_MAX_SWQE ||
+	    c->qp.s_tail_ack_queue >= SHIM_MAX_ACK ||
+	    c->niter > SHIM_MAX_ITER_QPS)
+		return false;
+	for (i = 0; i < SHIM_MAX_SWQE; i++)
+		if (c->qp.swqe_opcode[i] >= SHIM_WR_OPCODE_COUNT)
+			return false;
+	for (i = 0; i < c->niter; i++)
+		if (c->iter[i].qp_type >= SHIM_QP_TYPE_COUNT ||
+		    c->iter[i].state >= SHIM_QP_STATE_COUNT)
 			return false;
 	return true;
 }
@@ -237,25 +337,144 @@ static void shim_build_world(const struct shim_world *sw)
 		w.pport[i].hfi1_wq = w.wq;
 		memcpy(w.pport[i].ibport_data.sl_to_sc, sw->ports[i].sl_to_sc,
 		       sizeof(sw->ports[i].sl_to_sc));
+		w.pport[i].ibmtu = sw->ports[i].ibmtu;
 	}
+	w.queue_work_ret = sw->queue_work_ret;
+	w.dd.verbs_dev.rdi.dparms.max_rdma_atomic = sw->max_rdma_atomic;
+	w.dd.verbs_dev.rdi.dparms.extra_rdma_atomic = sw->extra_rdma_atomic;
 	memset(&w.node_mask, 0, sizeof(w.node_mask));
 	w.node_mask.bits[0] = sw->node_cpus;
 }
 
+static void shim_event_handler(struct ib_event *ev, void *context)
+{
+	const char *name = "?";
+
+	switch (ev->event) {
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+		name = "IB_EVENT_QP_LAST_WQE_REACHED";
+		break;
+	case IB_EVENT_PATH_MIG:
+		name = "IB_EVENT_PATH_MIG";
+		break;
+	default:
+		break;
+	}
+	journal_printf("event_handler(%s, %s)", jp(ev->element.qp), name);
+}
+
+static void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid,
+				 u32 port)
+{
+	attr->type = RDMA_AH_ATTR_TYPE_OPA;
+	rdma_ah_set_sl(attr, sl);
+	rdma_ah_set_dlid(attr, dlid);
+	rdma_ah_set_port_num(attr, port);
+}
+
 static void shim_build_qp(const struct shim_call *c)
 {
+	const struct shim_qp *q = &c->qp;
+	size_t stride = sizeof(struct rvt_swqe) + sizeof(struct rvt_sge);
+	unsigned int i;
+
 	memset(&w.qp, 0, sizeof(w.qp));
 	memset(&w.priv, 0, sizeof(w.priv));
 	w.qp.ibqp.device = &w.dd.verbs_dev.rdi.ibdev;
-	w.qp.ibqp.qp_type = qp_type_values[c->qp.qp_type];
-	w.qp.ibqp.qp_num = c->qp.qp_num;
-	w.qp.port_num = c->qp.port_num;
-	w.qp.pmtu = c->qp.pmtu;
-	w.qp.state = qp_state_values[c->qp.state];
+	w.qp.ibqp.qp_type = qp_type_values[q->qp_type];
+	w.qp.ibqp.qp_num = q->qp_num;
+	w.qp.ibqp.event_handler = shim_event_handler;
+	w.qp.port_num = q->port_num;
+	w.qp.pmtu = q->pmtu;
+	w.qp.state = qp_state_values[q->state];
+	w.qp.s_flags = tree_bits(q->s_flags, s_flag_values, SHIM_S_FLAG_COUNT);
 	w.qp.priv = &w.priv;
-	w.priv.owner = &w.qp;
+	atomic_set(&w.qp.refcount, q->refcount);
+	init_waitqueue_head(&w.qp.wait);
 	spin_lock_init(&w.qp.s_lock);
+	spin_lock_init(&w.qp.s_hlock);
+	spin_lock_init(&w.qp.r_lock);
+	shim_build_remote_ah(&w.qp.remote_ah_attr, q->remote_sl, q->remote_dlid,
+			     q->port_num);
+	w.qp.remote_qpn = q->remote_qpn;
+	w.qp.timeout = q->timeout;
+	w.qp.s_lsn = q->s_lsn;
+	w.qp.s_last_psn = q->s_last_psn;
+	w.qp.s_psn = q->s_psn;
+	w.qp.s_next_psn = q->s_next_psn;
+	w.qp.s_sending_psn = q->s_sending_psn;
+	w.qp.s_sending_hpsn = q->s_sending_hpsn;
+	w.qp.r_psn = q->r_psn;
+	w.qp.s_last = q->s_last;
+	w.qp.s_acked = q->s_acked;
+	w.qp.s_cur = q->s_cur;
+	w.qp.s_tail = q->s_tail;
+	w.qp.s_head = q->s_head;
+	w.qp.s_size = q->s_size;
+	w.qp.s_avail = q->s_avail;
+	w.qp.s_tail_ack_queue = q->s_tail_ack_queue;
+	w.qp.r_head_ack_queue = q->r_head_ack_queue;
+	w.qp.s_retry = q->s_retry;
+	w.qp.s_retry_cnt = q->s_retry_cnt;
+	w.qp.s_rnr_retry_cnt = q->s_rnr_retry_cnt;
+	w.qp.s_rnr_retry = q->s_rnr_retry;
+	w.qp.pid = q->pid;
+	w.qp.s_state = q->s_state;
+	w.qp.s_ack_state = q->s_ack_state;
+	w.qp.r_min_rnr_timer = q->r_min_rnr_timer;
 
+	/* The send queue: entry i at s_wq + i * stride (rvt_get_swqe_ptr). */
+	memset(&w.s_wq, 0, sizeof(w.s_wq));
+	w.qp.s_max_sge = 1;
+	w.qp.s_wq = &w.s_wq.wqe;
+	for (i = 0; i < SHIM_MAX_SWQE; i++) {
+		struct rvt_swqe *e = (void *)(w.s_wq.bytes + i * stride);
+
+		e->wr.opcode = wr_opcode_values[q->swqe_opcode[i]];
+		e->ssn = q->swqe_ssn[i];
+	}
+	for (i = 0; i < SHIM_MAX_ACK; i++) {
+		w.ack[i].opcode = q->ack[i].opcode;
+		w.ack[i].psn = q->ack[i].psn;
+		w.ack[i].lpsn = q->ack[i].lpsn;
+	}
+	w.qp.s_ack_queue = q->has_ack_queue ? w.ack : NULL;
+	memset(&w.cq, 0, sizeof(w.cq));
+	w.cq_kqueue.head = q->cq_head;
+	w.cq_kqueue.tail = q->cq_tail;
+	w.cq.kqueue = &w.cq_kqueue;
+	w.qp.ibqp.send_cq = &w.cq.ibcq;
+	memset(&w.srq, 0, sizeof(w.srq));
+	w.srq.rq.size = q->srq_size;
+	w.qp.ibqp.srq = q->has_srq ? &w.srq.ibsrq : NULL;
+	w.qp.r_rq.size = q->rq_size;
+
+	/* The private part, initialised by upstream's own iowait_init(). */
+	w.priv.owner = &w.qp;
+	iowait_init(&w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
+		    NULL, NULL, NULL, NULL);
+	w.priv.s_flags = tree_bits(q->priv_flags, priv_flag_values,
+				   SHIM_PRIV_FLAG_COUNT);
+	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
+		if (q->iowait_flags & (1u << i))
+			set_bit(iowait_flag_bits[i], &w.priv.s_iowait.flags);
+	w.priv.s_sde = q->s_sde < 0 ? NULL : &w.per_sdma[q->s_sde];
+	w.priv.s_sendcontext = shim_sc(q->s_sendcontext);
+	w.priv.s_sc = q->s_sc;
+	atomic_set(&w.priv.s_iowait.sdma_busy, q->sdma_busy);
+	atomic_set(&w.priv.s_iowait.pio_busy, q->pio_busy);
+	memset(&w.ib_tx, 0, sizeof(w.ib_tx));
+	if (q->ib_tx_queued)
+		list_add_tail(&w.ib_tx.txreq.list,
+			      &w.priv.s_iowait.wait[IOWAIT_IB_SE].tx_head);
+	INIT_LIST_HEAD(&w.engine_wait);
+	if (q->on_wait_list) {
+		list_add_tail(&w.priv.s_iowait.list, &w.engine_wait);
+		w.priv.s_iowait.lock = w.priv.s_sde ? &w.priv.s_sde->waitlock :
+						      &w.per_sdma[0].waitlock;
+	}
+
+	/* The swqe of hfi1_setup_wqe (not part of the ring). */
 	memset(&w.swqe, 0, sizeof(w.swqe));
 	memset(&w.ah, 0, sizeof(w.ah));
 	w.swqe.wqe.length = c->wqe.length;
@@ -265,6 +484,49 @@ static void shim_build_qp(const struct shim_call *c)
 	rdma_ah_set_sl(&w.ah.attr, c->wqe.ah.sl);
 	rdma_ah_set_port_num(&w.ah.attr, c->wqe.ah.port_num);
 	w.swqe.wqe.ud_wr.wr.ah = c->wqe.has_ah ? &w.ah.ibah : NULL;
+
+	/* The QPs rvt_qp_iter() walks, in the vector's order. */
+	w.niter = c->niter;
+	for (i = 0; i < c->niter; i++) {
+		const struct shim_iter_qp *iq = &c->iter[i];
+		struct rvt_qp *qp = &w.iqp[i];
+
+		memset(qp, 0, sizeof(*qp));
+		memset(&w.ipriv[i], 0, sizeof(w.ipriv[i]));
+		qp->ibqp.device = &w.dd.verbs_dev.rdi.ibdev;
+		qp->ibqp.qp_type = qp_type_values[iq->qp_type];
+		qp->ibqp.qp_num = iq->qp_num;
+		qp->ibqp.event_handler = shim_event_handler;
+		qp->port_num = iq->port_num;
+		qp->state = qp_state_values[iq->state];
+		qp->priv = &w.ipriv[i];
+		w.ipriv[i].owner = qp;
+		shim_build_remote_ah(&qp->remote_ah_attr, iq->remote_sl, 0,
+				     iq->port_num);
+		w.error_qp_ret[i] = iq->error_qp_ret;
+	}
+}
+
+bool shim_queue_work_ret(void)
+{
+	return w.queue_work_ret;
+}
+
+int shim_iter_count(void)
+{
+	return w.niter;
+}
+
+struct rvt_qp *shim_iter_qp(int i)
+{
+	return &w.iqp[i];
+}
+
+int shim_error_qp_ret(const struct rvt_qp *qp)
+{
+	if (qp >= w.iqp && qp < w.iqp + SHIM_MAX_ITER_QPS)
+		return w.error_qp_ret[qp - w.iqp];
+	return 0;
 }
 
 /* Maps a pointer back to the world's index for it. */
@@ -298,8 +560,15 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	i = shim_sc_index(p);
 	if (i >= 0)
 		return snprintf(buf, len, "sc#%d", i);
-	if (p == &w.qp)
+	if (p == &w.qp || p == &w.qp.ibqp)
 		return snprintf(buf, len, "qp#0x%x", w.qp.ibqp.qp_num);
+	for (i = 0; i < w.niter; i++)
+		if (p == &w.iqp[i] || p == &w.iqp[i].ibqp)
+			return snprintf(buf, len, "qp#0x%x", w.iqp[i].ibqp.qp_num);
+	if (p == &w.qp.wait)
+		return snprintf(buf, len, "qp-wait#0x%x", w.qp.ibqp.qp_num);
+	if (p == &w.ib_tx)
+		return snprintf(buf, len, "txreq:IB");
 	if (p == &w.swqe.wqe)
 		return snprintf(buf, len, "wqe");
 	if (p == w.wq)
@@ -330,8 +599,11 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	struct sdma_engine *sde;
 	struct send_context *sc;
 	bool call_send;
+	int i;
 
-	memset(out, 0, offsetof(struct shim_outcome, journal));
+	memset(out, 0, offsetof(struct shim_outcome, text));
+	out->text[0] = '\0';
+	out->journal_len = 0;
 	out->journal[0] = '\0';
 	out->sdma_engine = SHIM_NONE;
 	out->send_context = SHIM_NONE;
@@ -371,11 +643,80 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		sc = pio_select_send_context_vl(&w.dd, c->selector, c->vl);
 		out->send_context = shim_sc_index(sc);
 		break;
+	case SHIM_FN__HFI1_SCHEDULE_SEND:
+		out->ret = _hfi1_schedule_send(&w.qp);
+		break;
+	case SHIM_FN_HFI1_SCHEDULE_SEND:
+		/* "caller should hold the s_lock" */
+		spin_lock(&w.qp.s_lock);
+		out->ret = hfi1_schedule_send(&w.qp);
+		spin_unlock(&w.qp.s_lock);
+		break;
+	case SHIM_FN_QP_ITER_PRINT: {
+		struct seq_file sf = { .buf = out->text, .size = sizeof(out->text) };
+		struct rvt_qp_iter iter;
+
+		memset(&iter, 0, sizeof(iter));
+		iter.qp = &w.qp;
+		iter.n = c->arg;
+		qp_iter_print(&sf, &iter);
+		out->text_len = sf.count < sf.size ? sf.count : sf.size - 1;
+		break;
+	}
+	case SHIM_FN_HFI1_ERROR_PORT_QPS:
+		hfi1_error_port_qps(&w.pport[c->qp.port_num - 1].ibport_data, c->arg);
+		break;
+	case SHIM_FN_HFI1_QP_UNBUSY:
+		hfi1_qp_unbusy(&w.qp, &w.priv.s_iowait.wait[c->arg ? IOWAIT_TID_SE : IOWAIT_IB_SE]);
+		break;
+	case SHIM_FN_HFI1_QP_WAKEUP:
+		hfi1_qp_wakeup(&w.qp, tree_bits(c->arg, s_flag_values, SHIM_S_FLAG_COUNT));
+		break;
+	case SHIM_FN_NOTIFY_ERROR_QP:
+		notify_error_qp(&w.qp);
+		break;
+	case SHIM_FN_MTU_TO_PATH_MTU:
+		out->ret = mtu_to_path_mtu(c->arg);
+		break;
+	case SHIM_FN_MTU_FROM_QP:
+		out->ret = (s32)mtu_from_qp(&w.dd.verbs_dev.rdi, &w.qp, c->arg);
+		break;
+	case SHIM_FN_GET_PMTU_FROM_ATTR: {
+		struct ib_qp_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.path_mtu = c->arg;
+		out->ret = get_pmtu_from_attr(&w.dd.verbs_dev.rdi, &w.qp, &attr);
+		break;
+	}
+	case SHIM_FN_HFI1_CHECK_MODIFY_QP: {
+		struct ib_qp_attr attr;
+		int mask = 0;
+
+		memset(&attr, 0, sizeof(attr));
+		shim_build_remote_ah(&attr.ah_attr, c->attr_ah.sl, 0, c->attr_ah.port_num);
+		shim_build_remote_ah(&attr.alt_ah_attr, c->attr_alt_ah.sl, 0,
+				     c->attr_alt_ah.port_num);
+		if (c->attr_mask & 1)
+			mask |= IB_QP_AV;
+		if (c->attr_mask & 2)
+			mask |= IB_QP_ALT_PATH;
+		out->ret = hfi1_check_modify_qp(&w.qp, &attr, mask, NULL);
+		break;
+	}
 	default:
 		journal_end();
 		return -1;
 	}
 	journal_end();
+	out->s_flags = symbolic_bits(w.qp.s_flags, s_flag_values, SHIM_S_FLAG_COUNT,
+				     &out->s_flags_unknown);
+	out->priv_flags = symbolic_bits(w.priv.s_flags, priv_flag_values,
+					SHIM_PRIV_FLAG_COUNT, NULL);
+	out->iowait_flags = 0;
+	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
+		if (test_bit(iowait_flag_bits[i], &w.priv.s_iowait.flags))
+			out->iowait_flags |= 1u << i;
 	return 0;
 }
 

@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 1
+#define SHIM_ABI_VERSION 2
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -48,6 +48,9 @@ typedef uint64_t shim_u64;
 #define SHIM_ELEM_MAX_ENTRIES 16	/* engines / contexts of one element */
 #define SHIM_JOURNAL_BYTES 2048
 #define SHIM_TEXT_BYTES 1024
+#define SHIM_MAX_ITER_QPS 8	/* QPs rvt_qp_iter() walks */
+#define SHIM_MAX_SWQE 16	/* send queue entries (qp->s_size) */
+#define SHIM_MAX_ACK 8		/* ack queue entries */
 
 /* An index into the world's tables, or one of these. */
 #define SHIM_NONE (-1)		/* a NULL pointer */
@@ -105,6 +108,51 @@ enum shim_wr_opcode {
 	SHIM_WR_OPCODE_COUNT
 };
 
+/* Send-side QP flags (qp->s_flags): rdmavt's RVT_S_* and hfi1's HFI1_S_*. */
+enum shim_s_flag {
+	SHIM_RVT_S_SIGNAL_REQ_WR,
+	SHIM_RVT_S_BUSY,
+	SHIM_RVT_S_TIMER,
+	SHIM_RVT_S_RESP_PENDING,
+	SHIM_RVT_S_ACK_PENDING,
+	SHIM_RVT_S_WAIT_FENCE,
+	SHIM_RVT_S_WAIT_RDMAR,
+	SHIM_RVT_S_WAIT_RNR,
+	SHIM_RVT_S_WAIT_SSN_CREDIT,
+	SHIM_RVT_S_WAIT_DMA,
+	SHIM_RVT_S_WAIT_PIO,
+	SHIM_RVT_S_WAIT_TX,
+	SHIM_RVT_S_WAIT_DMA_DESC,
+	SHIM_RVT_S_WAIT_KMEM,
+	SHIM_RVT_S_WAIT_PSN,
+	SHIM_RVT_S_WAIT_ACK,
+	SHIM_RVT_S_SEND_ONE,
+	SHIM_RVT_S_UNLIMITED_CREDIT,
+	SHIM_RVT_S_ECN,
+	SHIM_HFI1_S_AHG_VALID,
+	SHIM_HFI1_S_AHG_CLEAR,
+	SHIM_HFI1_S_WAIT_PIO_DRAIN,
+	SHIM_HFI1_S_WAIT_TID_SPACE,
+	SHIM_HFI1_S_WAIT_TID_RESP,
+	SHIM_HFI1_S_WAIT_HALT,
+	SHIM_S_FLAG_COUNT
+};
+
+/* The private send flags (priv->s_flags) qp.c reads and writes. */
+enum shim_priv_flag {
+	SHIM_PRIV_HFI1_S_TID_BUSY_SET,
+	SHIM_PRIV_RVT_S_BUSY,
+	SHIM_PRIV_RVT_S_ACK_PENDING,
+	SHIM_PRIV_FLAG_COUNT
+};
+
+/* iowait flags (priv->s_iowait.flags). */
+enum shim_iowait_flag {
+	SHIM_IOWAIT_PENDING_IB,
+	SHIM_IOWAIT_PENDING_TID,
+	SHIM_IOWAIT_FLAG_COUNT
+};
+
 /* The upstream function a call runs. */
 enum shim_fn {
 	SHIM_FN_HFI1_SETUP_WQE,
@@ -114,6 +162,17 @@ enum shim_fn {
 	SHIM_FN_SDMA_SELECT_ENGINE_VL,
 	SHIM_FN_PIO_SELECT_SEND_CONTEXT_SC,
 	SHIM_FN_PIO_SELECT_SEND_CONTEXT_VL,
+	SHIM_FN__HFI1_SCHEDULE_SEND,
+	SHIM_FN_HFI1_SCHEDULE_SEND,
+	SHIM_FN_QP_ITER_PRINT,
+	SHIM_FN_HFI1_ERROR_PORT_QPS,
+	SHIM_FN_HFI1_QP_UNBUSY,
+	SHIM_FN_HFI1_QP_WAKEUP,
+	SHIM_FN_NOTIFY_ERROR_QP,
+	SHIM_FN_MTU_TO_PATH_MTU,
+	SHIM_FN_MTU_FROM_QP,
+	SHIM_FN_GET_PMTU_FROM_ATTR,
+	SHIM_FN_HFI1_CHECK_MODIFY_QP,
 	SHIM_FN_COUNT
 };
 
@@ -146,6 +205,7 @@ struct shim_send_context {
 
 struct shim_port {
 	shim_u8 sl_to_sc[SHIM_NUM_SL];	/* ibp->sl_to_sc */
+	shim_u32 ibmtu;			/* ppd->ibmtu */
 };
 
 /* A device and its module parameters: everything a QP's device reaches. */
@@ -167,6 +227,9 @@ struct shim_world {
 	struct shim_map pio_map;
 	shim_u8 num_pports;		/* dd->num_pports */
 	struct shim_port ports[SHIM_MAX_PORTS];
+	shim_u8 max_rdma_atomic;	/* rdi->dparms.max_rdma_atomic */
+	shim_u8 extra_rdma_atomic;	/* rdi->dparms.extra_rdma_atomic */
+	shim_u8 queue_work_ret;		/* what queue_work_on() returns */
 };
 
 struct shim_ah {
@@ -175,12 +238,59 @@ struct shim_ah {
 	shim_u8 port_num;		/* rdma_ah_get_port_num(&ah->attr) */
 };
 
+struct shim_ack {
+	shim_u8 opcode;
+	shim_u32 psn;
+	shim_u32 lpsn;
+};
+
 struct shim_qp {
 	shim_u32 qp_type;		/* enum shim_qp_type */
 	shim_u32 qp_num;		/* ibqp.qp_num */
 	shim_u32 port_num;		/* qp->port_num */
 	shim_u32 pmtu;			/* qp->pmtu */
 	shim_u32 state;			/* enum shim_qp_state */
+	shim_u32 s_flags;		/* bitset of 1 << enum shim_s_flag */
+	shim_u32 priv_flags;		/* bitset of 1 << enum shim_priv_flag */
+	shim_u32 iowait_flags;		/* bitset of 1 << enum shim_iowait_flag */
+	shim_i16 s_sde;			/* priv->s_sde: engine index or SHIM_NONE */
+	shim_i16 s_sendcontext;		/* priv->s_sendcontext */
+	shim_u8 s_sc;			/* priv->s_sc */
+	shim_u8 ib_tx_queued;		/* the IB leg's tx_head is not empty */
+	shim_u8 on_wait_list;		/* priv->s_iowait is on an engine's wait list */
+	shim_i32 sdma_busy;		/* priv->s_iowait.sdma_busy */
+	shim_i32 pio_busy;		/* priv->s_iowait.pio_busy */
+	shim_i32 refcount;		/* qp->refcount */
+	shim_u8 remote_sl;		/* rdma_ah_get_sl(&qp->remote_ah_attr) */
+	shim_u32 remote_dlid;		/* rdma_ah_get_dlid(&qp->remote_ah_attr) */
+	shim_u32 remote_qpn;
+	/* Fields qp_iter_print() prints, as the kernel has them. */
+	shim_u8 timeout;
+	shim_u32 s_lsn, s_last_psn, s_psn, s_next_psn;
+	shim_u32 s_sending_psn, s_sending_hpsn, r_psn;
+	shim_u32 s_last, s_acked, s_cur, s_tail, s_head, s_size, s_avail;
+	shim_u8 s_tail_ack_queue, r_head_ack_queue;
+	shim_u8 s_retry, s_retry_cnt, s_rnr_retry_cnt, s_rnr_retry;
+	shim_i32 pid;
+	shim_u8 s_state, s_ack_state, r_min_rnr_timer;
+	shim_u32 cq_head, cq_tail;	/* the send CQ's kernel queue */
+	shim_u8 has_ack_queue;		/* qp->s_ack_queue != NULL */
+	struct shim_ack ack[SHIM_MAX_ACK];
+	shim_u8 has_srq;		/* qp->ibqp.srq != NULL */
+	shim_u32 srq_size;		/* srq->rq.size */
+	shim_u32 rq_size;		/* qp->r_rq.size */
+	shim_u32 swqe_opcode[SHIM_MAX_SWQE];	/* enum shim_wr_opcode of s_wq[i] */
+	shim_u32 swqe_ssn[SHIM_MAX_SWQE];	/* s_wq[i].ssn */
+};
+
+/* A QP of the device rvt_qp_iter() walks (hfi1_error_port_qps). */
+struct shim_iter_qp {
+	shim_u32 qp_type;		/* enum shim_qp_type */
+	shim_u32 qp_num;
+	shim_u32 port_num;
+	shim_u32 state;			/* enum shim_qp_state */
+	shim_u8 remote_sl;
+	shim_u8 error_qp_ret;		/* what rvt_error_qp() returns for it */
 };
 
 struct shim_wqe {
@@ -197,6 +307,12 @@ struct shim_call {
 	shim_u8 sc5;			/* sc5 argument */
 	shim_u8 vl;			/* vl argument (the _vl selectors) */
 	shim_u32 selector;		/* selector argument (the selectors) */
+	shim_u32 arg;			/* mtu, path_mtu, flag bitset, unbusy leg (0 IB, 1 TID), iter->n */
+	shim_u32 attr_mask;		/* bit 0: IB_QP_AV, bit 1: IB_QP_ALT_PATH */
+	struct shim_ah attr_ah;		/* attr->ah_attr */
+	struct shim_ah attr_alt_ah;	/* attr->alt_ah_attr */
+	shim_u8 niter;
+	struct shim_iter_qp iter[SHIM_MAX_ITER_QPS];
 	struct shim_world world;
 	struct shim_qp qp;
 	struct shim_wqe wqe;
@@ -207,6 +323,12 @@ struct shim_outcome {
 	shim_u8 call_send;		/* *call_send on exit */
 	shim_i16 sdma_engine;		/* engine index, SHIM_NONE, SHIM_FOREIGN */
 	shim_i16 send_context;		/* send-context index, likewise */
+	shim_u32 s_flags;		/* qp->s_flags on exit, symbolic bitset */
+	shim_u32 s_flags_unknown;	/* tree bits of qp->s_flags with no symbol */
+	shim_u32 priv_flags;		/* priv->s_flags on exit, symbolic */
+	shim_u32 iowait_flags;		/* priv->s_iowait.flags on exit, symbolic */
+	shim_u32 text_len;
+	char text[SHIM_TEXT_BYTES];	/* what the function printed (seq_file) */
 	shim_u32 journal_len;
 	/*
 	 * One boundary call or warning a line: "name(arg, arg)\n", pointers as

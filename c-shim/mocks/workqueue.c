@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * workqueue.c - boundary mocks for kernel/workqueue.c.  Work is recorded
- * (cpu, queue, item), never run.
+ * (cpu, queue, item), never run; queue_work_on() answers what the world
+ * says (false: the work was already queued).
  */
 #include <linux/workqueue.h>
 
@@ -12,7 +13,7 @@ struct workqueue_struct *system_wq;
 bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)
 {
 	journal_printf("queue_work_on(%d, %s, %s)", cpu, jp(wq), jp(work));
-	return true;
+	return shim_queue_work_ret();
 }
 
 bool cancel_work_sync(struct work_struct *work)

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::model::types::{EngineIdx, Ptr, SendCtxIdx};
+use crate::model::types::{EngineIdx, IowaitFlag, PrivFlag, Ptr, SFlag, SendCtxIdx};
 
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -16,6 +16,15 @@ pub struct Outcome {
     pub sdma_engine: Ptr<EngineIdx>,
     /// The send context returned, for the send-context functions.
     pub send_context: Ptr<SendCtxIdx>,
+    /// `qp->s_flags` on exit, sorted; and its bits that have no name.
+    pub s_flags: Vec<SFlag>,
+    pub s_flags_unknown: u32,
+    /// `priv->s_flags` on exit, sorted.
+    pub priv_flags: Vec<PrivFlag>,
+    /// `priv->s_iowait.flags` on exit, sorted.
+    pub iowait_flags: Vec<IowaitFlag>,
+    /// What the function printed to its seq_file.
+    pub text: String,
     /// Boundary calls and warnings, in order, one line each.
     pub journal: Vec<String>,
 }
@@ -27,6 +36,11 @@ impl Outcome {
             call_send: false,
             sdma_engine: Ptr::Null,
             send_context: Ptr::Null,
+            s_flags: vec![],
+            s_flags_unknown: 0,
+            priv_flags: vec![],
+            iowait_flags: vec![],
+            text: String::new(),
             journal: vec![],
         }
     }
@@ -54,6 +68,21 @@ impl Outcome {
 
     pub fn send_context_text(&self) -> String {
         ptr_text(self.send_context, "sc", |s| s.0)
+    }
+
+    /// The QP's flags on one line.
+    pub fn flags_text(&self) -> String {
+        let names = |v: Vec<&str>| v.join(",");
+        let mut s = format!(
+            "s={{{}}} priv={{{}}} iowait={{{}}}",
+            names(self.s_flags.iter().map(|f| f.name()).collect()),
+            names(self.priv_flags.iter().map(|f| f.name()).collect()),
+            names(self.iowait_flags.iter().map(|f| f.name()).collect())
+        );
+        if self.s_flags_unknown != 0 {
+            s.push_str(&format!(" s_unknown=0x{:x}", self.s_flags_unknown));
+        }
+        s
     }
 
     /// The journal on one line (`-` when empty).
@@ -88,6 +117,20 @@ impl Outcome {
                 rust.send_context_text(),
             ));
         }
+        if self.s_flags != rust.s_flags
+            || self.s_flags_unknown != rust.s_flags_unknown
+            || self.priv_flags != rust.priv_flags
+            || self.iowait_flags != rust.iowait_flags
+        {
+            d.push(("flags", self.flags_text(), rust.flags_text()));
+        }
+        if self.text != rust.text {
+            d.push((
+                "text",
+                format!("{:?}", self.text),
+                format!("{:?}", rust.text),
+            ));
+        }
         if self.journal != rust.journal {
             d.push(("journal", self.journal_text(), rust.journal_text()));
         }
@@ -99,11 +142,13 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "ret={} call_send={} sde={} sc={} journal=[{}]",
+            "ret={} call_send={} sde={} sc={} {} text={:?} journal=[{}]",
             self.ret,
             self.call_send,
             self.engine_text(),
             self.send_context_text(),
+            self.flags_text(),
+            self.text,
             self.journal_text()
         )
     }

@@ -13,7 +13,7 @@ pub fn snapshots_dir() -> PathBuf {
 }
 
 /// The C outcome of one vector as the cells of a row.
-fn cells(v: &Vector, c: &Checked) -> [String; 7] {
+fn cells(v: &Vector, c: &Checked) -> [String; 8] {
     match &c.c {
         Some(o) => [
             v.name.clone(),
@@ -22,7 +22,12 @@ fn cells(v: &Vector, c: &Checked) -> [String; 7] {
             o.call_send.to_string(),
             o.engine_text(),
             o.send_context_text(),
-            o.journal_text(),
+            o.flags_text(),
+            if o.text.is_empty() {
+                o.journal_text()
+            } else {
+                format!("{} // print: {}", o.journal_text(), o.text.trim_end())
+            },
         ],
         None => [
             v.name.clone(),
@@ -32,24 +37,26 @@ fn cells(v: &Vector, c: &Checked) -> [String; 7] {
             "-".into(),
             "-".into(),
             "-".into(),
+            "-".into(),
         ],
     }
 }
 
-const HEAD: [&str; 7] = [
+const HEAD: [&str; 8] = [
     "vector",
     "function",
     "ret",
     "call_send",
     "sdma_engine",
     "send_context",
+    "flags",
     "journal",
 ];
 
 /// The table of one family: a header, then one row per vector in file
 /// order, columns aligned.
 pub fn render(rows: &[(&Vector, &Checked)]) -> String {
-    let body: Vec<[String; 7]> = rows.iter().map(|(v, c)| cells(v, c)).collect();
+    let body: Vec<[String; 8]> = rows.iter().map(|(v, c)| cells(v, c)).collect();
     let mut w = HEAD.map(str::len);
     for r in &body {
         for (i, c) in r.iter().enumerate() {

@@ -348,6 +348,15 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
             "num_send_contexts" => w.num_send_contexts = uint(src, v, &f)?,
             "sdma_map" => w.sdma_map = vl_map(src, v, &f, EngineIdx)?,
             "pio_map" => w.pio_map = vl_map(src, v, &f, SendCtxIdx)?,
+            "port_ibmtu" => {
+                let a = v
+                    .as_array()
+                    .ok_or_else(|| src.err(v.span(), &f, "expected one MTU per port"))?;
+                w.port_ibmtu = a.iter().map(|e| value_uint(src, e, &f)).collect::<R<_>>()?;
+            }
+            "max_rdma_atomic" => w.max_rdma_atomic = uint(src, v, &f)?,
+            "extra_rdma_atomic" => w.extra_rdma_atomic = uint(src, v, &f)?,
+            "queue_work_ret" => w.queue_work_ret = boolean(src, v, &f)?,
             "sl_to_sc" => {
                 // An array of per-port arrays, or a table patching port 1.
                 if let Some(a) = v.as_array() {
@@ -385,7 +394,8 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
                     format!(
                         "unknown world field {other:?} (expected dev_flags, qos_shift, num_vls, \
                          piothreshold, node, node_cpus, sc_to_vl, vl_mtu, vl_sc, sdma_cpus, \
-                         num_send_contexts, sdma_map, pio_map, sl_to_sc)"
+                         num_send_contexts, sdma_map, pio_map, sl_to_sc, port_ibmtu, \
+                         max_rdma_atomic, extra_rdma_atomic, queue_work_ret)"
                     ),
                 ))
             }
@@ -467,6 +477,10 @@ pub fn empty_world() -> World {
         sdma_map: None,
         pio_map: None,
         sl_to_sc: vec![],
+        port_ibmtu: vec![],
+        max_rdma_atomic: 0,
+        extra_rdma_atomic: 0,
+        queue_work_ret: true,
     }
 }
 
@@ -525,11 +539,308 @@ const CASE_KEYS: &[&str] = &[
     "sc5",
     "vl",
     "selector",
+    "arg",
+    "flags",
+    "attr_ah",
+    "attr_alt_ah",
+    "iter",
     "qp",
     "wqe",
     "world",
 ];
-const QP_KEYS: &[&str] = &["type", "num", "port", "pmtu", "state"];
+const QP_KEYS: &[&str] = &[
+    "type",
+    "num",
+    "port",
+    "pmtu",
+    "state",
+    "s_flags",
+    "priv_flags",
+    "iowait_flags",
+    "s_sde",
+    "s_sendcontext",
+    "s_sc",
+    "ib_tx_queued",
+    "on_wait_list",
+    "sdma_busy",
+    "pio_busy",
+    "refcount",
+    "remote_sl",
+    "remote_dlid",
+    "remote_qpn",
+    "timeout",
+    "s_lsn",
+    "s_last_psn",
+    "s_psn",
+    "s_next_psn",
+    "s_sending_psn",
+    "s_sending_hpsn",
+    "r_psn",
+    "s_last",
+    "s_acked",
+    "s_cur",
+    "s_tail",
+    "s_head",
+    "s_size",
+    "s_avail",
+    "s_tail_ack_queue",
+    "r_head_ack_queue",
+    "s_retry",
+    "s_retry_cnt",
+    "s_rnr_retry_cnt",
+    "s_rnr_retry",
+    "pid",
+    "s_state",
+    "s_ack_state",
+    "r_min_rnr_timer",
+    "cq_head",
+    "cq_tail",
+    "ack_queue",
+    "srq_size",
+    "rq_size",
+    "send_queue",
+];
+
+/// A list of symbolic names, sorted and deduplicated.
+fn names<T: Ord + Copy>(
+    src: &Src,
+    v: &Item,
+    field: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    all: impl Fn() -> String,
+) -> R<Vec<T>> {
+    let a = v
+        .as_array()
+        .ok_or_else(|| src.err(v.span(), field, "expected an array of names"))?;
+    let mut out = vec![];
+    for e in a.iter() {
+        let s = e
+            .as_str()
+            .ok_or_else(|| src.err(e.span(), field, "expected a name"))?;
+        out.push(parse(s).ok_or_else(|| {
+            src.err(
+                e.span(),
+                field,
+                format!("unknown name {s:?} (expected one of: {})", all()),
+            )
+        })?);
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn item_opt_index(src: &Src, v: &Item, field: &str) -> R<Option<u8>> {
+    match v.as_value() {
+        Some(x) => opt_index(src, x, field),
+        None => Err(src.err(v.span(), field, "expected an index or \"none\"")),
+    }
+}
+
+fn small_index(src: &Src, k: &str, v: &Item, field: &str, n: usize) -> R<usize> {
+    k.parse()
+        .ok()
+        .filter(|i| *i < n)
+        .ok_or_else(|| src.err(v.span(), field, format!("{k:?} is not an index 0..{n}")))
+}
+
+/// Applies the QP's optional fields (everything but type, num, port, pmtu
+/// and state) from one table.
+fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
+    for (k, v) in t.iter() {
+        let f = format!("qp.{k}");
+        match k {
+            "type" | "num" | "port" | "pmtu" | "state" => {}
+            "s_flags" => qp.s_flags = names(src, v, &f, SFlag::from_name, SFlag::names)?,
+            "priv_flags" => {
+                qp.priv_flags = names(src, v, &f, PrivFlag::from_name, PrivFlag::names)?
+            }
+            "iowait_flags" => {
+                qp.iowait_flags = names(src, v, &f, IowaitFlag::from_name, IowaitFlag::names)?
+            }
+            "s_sde" => qp.s_sde = item_opt_index(src, v, &f)?.map(EngineIdx),
+            "s_sendcontext" => qp.s_sendcontext = item_opt_index(src, v, &f)?.map(SendCtxIdx),
+            "s_sc" => qp.s_sc = uint(src, v, &f)?,
+            "ib_tx_queued" => qp.ib_tx_queued = boolean(src, v, &f)?,
+            "on_wait_list" => qp.on_wait_list = boolean(src, v, &f)?,
+            "sdma_busy" => qp.sdma_busy = uint(src, v, &f)?,
+            "pio_busy" => qp.pio_busy = uint(src, v, &f)?,
+            "refcount" => qp.refcount = uint(src, v, &f)?,
+            "remote_sl" => qp.remote_sl = uint(src, v, &f)?,
+            "remote_dlid" => qp.remote_dlid = uint(src, v, &f)?,
+            "remote_qpn" => qp.remote_qpn = uint(src, v, &f)?,
+            "timeout" => qp.timeout = uint(src, v, &f)?,
+            "s_lsn" => qp.s_lsn = uint(src, v, &f)?,
+            "s_last_psn" => qp.s_last_psn = uint(src, v, &f)?,
+            "s_psn" => qp.s_psn = uint(src, v, &f)?,
+            "s_next_psn" => qp.s_next_psn = uint(src, v, &f)?,
+            "s_sending_psn" => qp.s_sending_psn = uint(src, v, &f)?,
+            "s_sending_hpsn" => qp.s_sending_hpsn = uint(src, v, &f)?,
+            "r_psn" => qp.r_psn = uint(src, v, &f)?,
+            "s_last" => qp.s_last = uint(src, v, &f)?,
+            "s_acked" => qp.s_acked = uint(src, v, &f)?,
+            "s_cur" => qp.s_cur = uint(src, v, &f)?,
+            "s_tail" => qp.s_tail = uint(src, v, &f)?,
+            "s_head" => qp.s_head = uint(src, v, &f)?,
+            "s_size" => qp.s_size = uint(src, v, &f)?,
+            "s_avail" => qp.s_avail = uint(src, v, &f)?,
+            "s_tail_ack_queue" => qp.s_tail_ack_queue = uint(src, v, &f)?,
+            "r_head_ack_queue" => qp.r_head_ack_queue = uint(src, v, &f)?,
+            "s_retry" => qp.s_retry = uint(src, v, &f)?,
+            "s_retry_cnt" => qp.s_retry_cnt = uint(src, v, &f)?,
+            "s_rnr_retry_cnt" => qp.s_rnr_retry_cnt = uint(src, v, &f)?,
+            "s_rnr_retry" => qp.s_rnr_retry = uint(src, v, &f)?,
+            "pid" => qp.pid = uint(src, v, &f)?,
+            "s_state" => qp.s_state = uint(src, v, &f)?,
+            "s_ack_state" => qp.s_ack_state = uint(src, v, &f)?,
+            "r_min_rnr_timer" => qp.r_min_rnr_timer = uint(src, v, &f)?,
+            "cq_head" => qp.cq_head = uint(src, v, &f)?,
+            "cq_tail" => qp.cq_tail = uint(src, v, &f)?,
+            "srq_size" => {
+                qp.srq_size = if v.as_str() == Some("none") {
+                    None
+                } else {
+                    Some(uint(src, v, &f)?)
+                }
+            }
+            "rq_size" => qp.rq_size = uint(src, v, &f)?,
+            "ack_queue" => {
+                if v.as_str() == Some("none") {
+                    qp.ack_queue = None;
+                    continue;
+                }
+                let mut q = [AckEntry::default(); 8];
+                let tl = v.as_table_like().ok_or_else(|| {
+                    src.err(
+                        v.span(),
+                        &f,
+                        "expected \"none\" or a table of index = { opcode, psn, lpsn }",
+                    )
+                })?;
+                for (ik, iv) in tl.iter() {
+                    let i = small_index(src, ik, iv, &f, 8)?;
+                    let e = iv
+                        .as_table_like()
+                        .ok_or_else(|| src.err(iv.span(), &f, "expected { opcode, psn, lpsn }"))?;
+                    check_keys(src, e, iv.span(), &f, &["opcode", "psn", "lpsn"])?;
+                    let g = |k: &str| -> R<u32> {
+                        e.get(k)
+                            .map_or(Ok(0), |x| uint(src, x, &format!("{f}.{k}")))
+                    };
+                    q[i] = AckEntry {
+                        opcode: e.get("opcode").map_or(Ok(0), |x| uint(src, x, &f))?,
+                        psn: g("psn")?,
+                        lpsn: g("lpsn")?,
+                    };
+                }
+                qp.ack_queue = Some(q);
+            }
+            "send_queue" => {
+                let tl = v.as_table_like().ok_or_else(|| {
+                    src.err(v.span(), &f, "expected a table of index = { opcode, ssn }")
+                })?;
+                for (ik, iv) in tl.iter() {
+                    let i = small_index(src, ik, iv, &f, 16)?;
+                    let e = iv
+                        .as_table_like()
+                        .ok_or_else(|| src.err(iv.span(), &f, "expected { opcode, ssn }"))?;
+                    check_keys(src, e, iv.span(), &f, &["opcode", "ssn"])?;
+                    if let Some(o) = e.get("opcode") {
+                        qp.send_queue[i].opcode =
+                            symbol(src, o, &f, WrOpcode::from_name, WrOpcode::names)?;
+                    }
+                    if let Some(x) = e.get("ssn") {
+                        qp.send_queue[i].ssn = uint(src, x, &f)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn parse_attr_ah(src: &Src, v: &Item, field: &str) -> R<AttrAh> {
+    let t = v
+        .as_table_like()
+        .ok_or_else(|| src.err(v.span(), field, "expected { sl, port }"))?;
+    check_keys(src, t, v.span(), field, &["sl", "port"])?;
+    Ok(AttrAh {
+        sl: t.get("sl").map_or(Ok(0), |x| uint(src, x, field))?,
+        port: t.get("port").map_or(Ok(1), |x| uint(src, x, field))?,
+    })
+}
+
+const ITER_KEYS: &[&str] = &["type", "num", "port", "state", "sl", "last_wqe"];
+
+fn iter_qps(src: &Src, v: &Item) -> R<Vec<IterQp>> {
+    let arr = v.as_array().ok_or_else(|| {
+        src.err(
+            v.span(),
+            "iter",
+            "expected an array of { type, num, port, state, sl, last_wqe }",
+        )
+    })?;
+    let mut out = vec![];
+    for e in arr.iter() {
+        let t = e.as_inline_table().ok_or_else(|| {
+            src.err(
+                e.span(),
+                "iter",
+                "expected { type, num, port, state, sl, last_wqe }",
+            )
+        })?;
+        for (k, x) in t.iter() {
+            if !ITER_KEYS.contains(&k) {
+                return Err(src.err(
+                    x.span(),
+                    &format!("iter.{k}"),
+                    format!("unknown field (expected one of: {})", ITER_KEYS.join(", ")),
+                ));
+            }
+        }
+        let ty = t
+            .get("type")
+            .ok_or_else(|| src.err(e.span(), "iter.type", "missing"))?;
+        let qp_type = ty.as_str().and_then(QpType::from_name).ok_or_else(|| {
+            src.err(
+                ty.span(),
+                "iter.type",
+                format!("expected one of: {}", QpType::names()),
+            )
+        })?;
+        let state = match t.get("state") {
+            Some(s) => s.as_str().and_then(QpState::from_name).ok_or_else(|| {
+                src.err(
+                    s.span(),
+                    "iter.state",
+                    format!("expected one of: {}", QpState::names()),
+                )
+            })?,
+            None => QpState::Rts,
+        };
+        out.push(IterQp {
+            qp_type,
+            num: t
+                .get("num")
+                .map_or(Ok(0), |x| value_uint(src, x, "iter.num"))?,
+            port: t
+                .get("port")
+                .map_or(Ok(1), |x| value_uint(src, x, "iter.port"))?,
+            state,
+            remote_sl: t
+                .get("sl")
+                .map_or(Ok(0), |x| value_uint(src, x, "iter.sl"))?,
+            error_qp_ret: match t.get("last_wqe") {
+                Some(x) => x
+                    .as_bool()
+                    .ok_or_else(|| src.err(x.span(), "iter.last_wqe", "expected true or false"))?,
+                None => false,
+            },
+        });
+    }
+    Ok(out)
+}
 const WQE_KEYS: &[&str] = &["length", "opcode", "priv", "ah"];
 
 fn parse_case(
@@ -616,22 +927,27 @@ fn parse_case(
         None => 0,
     };
     let q = |k: &str| lookup2(case, defaults, "qp", k);
-    let qp = Qp {
-        qp_type: symbol(
+    let mut qp = Qp::new(
+        symbol(
             src,
             require(src, case, q("type"), "qp.type")?,
             "qp.type",
             QpType::from_name,
             QpType::names,
         )?,
-        num: uint(src, require(src, case, q("num"), "qp.num")?, "qp.num")?,
-        port: uint(src, require(src, case, q("port"), "qp.port")?, "qp.port")?,
-        pmtu: uint(src, require(src, case, q("pmtu"), "qp.pmtu")?, "qp.pmtu")?,
-        state: match q("state") {
+        uint(src, require(src, case, q("num"), "qp.num")?, "qp.num")?,
+        uint(src, require(src, case, q("port"), "qp.port")?, "qp.port")?,
+        uint(src, require(src, case, q("pmtu"), "qp.pmtu")?, "qp.pmtu")?,
+        match q("state") {
             Some(v) => symbol(src, v, "qp.state", QpState::from_name, QpState::names)?,
             None => QpState::Rts,
         },
-    };
+    );
+    for t in [defaults, Some(case)].into_iter().flatten() {
+        if let Some(x) = t.get("qp").and_then(|x| x.as_table_like()) {
+            apply_qp(src, x, &mut qp)?;
+        }
+    }
     let wq = |k: &str| lookup2(case, defaults, "wqe", k);
     let ah = match wq("ah") {
         None => None,
@@ -672,12 +988,39 @@ fn parse_case(
         },
         ah,
     };
+    let arg = match num("arg") {
+        Some(v) => uint(src, v, "arg")?,
+        None => 0,
+    };
+    let flags_arg = match num("flags") {
+        Some(v) => names(src, v, "flags", SFlag::from_name, SFlag::names)?,
+        None => vec![],
+    };
+    let (attr_av, attr_ah) = match num("attr_ah") {
+        Some(v) => (true, parse_attr_ah(src, v, "attr_ah")?),
+        None => (false, AttrAh::default()),
+    };
+    let (attr_alt_path, attr_alt_ah) = match num("attr_alt_ah") {
+        Some(v) => (true, parse_attr_ah(src, v, "attr_alt_ah")?),
+        None => (false, AttrAh::default()),
+    };
+    let iter = match num("iter") {
+        Some(v) => iter_qps(src, v)?,
+        None => vec![],
+    };
     let call = Call {
         func,
         call_send,
         sc5,
         vl,
         selector,
+        arg,
+        flags_arg,
+        attr_av,
+        attr_alt_path,
+        attr_ah,
+        attr_alt_ah,
+        iter,
         world,
         qp,
         wqe,
@@ -849,6 +1192,68 @@ pub fn validate(c: &Call) -> Result<(), String> {
             }
         }
     }
+    if w.port_ibmtu.len() != w.sl_to_sc.len() {
+        return Err(format!(
+            "world.port_ibmtu has {} entries for {} port(s): one per port",
+            w.port_ibmtu.len(),
+            w.sl_to_sc.len()
+        ));
+    }
+    let q = &c.qp;
+    // priv->s_sde and priv->s_sendcontext point into the device.
+    if q.s_sde
+        .is_some_and(|e| usize::from(e.0) >= w.sdma_cpus.len())
+    {
+        return Err("qp.s_sde names an engine the world lacks".into());
+    }
+    if q.s_sendcontext.is_some_and(|s| s.0 >= w.num_send_contexts) {
+        return Err("qp.s_sendcontext names a send context the world lacks".into());
+    }
+    // qp_iter_print(): rvt_get_swqe_ptr(qp, qp->s_last) and
+    // s_ack_queue[s_tail_ack_queue] are read unchecked.
+    if q.s_last >= 16 {
+        return Err(format!(
+            "qp.s_last {} is past the world's 16-entry send queue",
+            q.s_last
+        ));
+    }
+    if q.ack_queue.is_some() && q.s_tail_ack_queue >= 8 {
+        return Err(format!(
+            "qp.s_tail_ack_queue {} is past the world's 8-entry ack queue",
+            q.s_tail_ack_queue
+        ));
+    }
+    // mtu_from_qp(): ibp->sl_to_sc[rdma_ah_get_sl(&qp->remote_ah_attr)].
+    if q.remote_sl >= 32 {
+        return Err(format!(
+            "qp.remote_sl {} >= 32 indexes sl_to_sc[32] out of bounds",
+            q.remote_sl
+        ));
+    }
+    // hfi1_check_modify_qp(): ah_to_sc() indexes the AH's port and SL.
+    for (on, ah, name) in [
+        (c.attr_av, c.attr_ah, "attr_ah"),
+        (c.attr_alt_path, c.attr_alt_ah, "attr_alt_ah"),
+    ] {
+        if on && (ah.port == 0 || usize::from(ah.port) > w.sl_to_sc.len() || ah.sl >= 32) {
+            return Err(format!(
+                "{name}: port {} / sl {} does not exist (ah_to_sc() indexes both)",
+                ah.port, ah.sl
+            ));
+        }
+    }
+    // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.
+    if c.iter.len() > 8 {
+        return Err("at most 8 iter QPs (the shim's limit)".into());
+    }
+    for (i, iq) in c.iter.iter().enumerate() {
+        if iq.port == 0 || iq.port as usize > w.sl_to_sc.len() {
+            return Err(format!(
+                "iter[{i}].port {} does not exist (to_iport() indexes dd->pport[port - 1])",
+                iq.port
+            ));
+        }
+    }
     check_map("sdma_map", &w.sdma_map, |e: &EngineIdx| {
         usize::from(e.0) < w.sdma_cpus.len()
     })?;
@@ -918,6 +1323,7 @@ piothreshold = 256
 sdma_cpus = [0]
 num_send_contexts = 1
 vl_sc = { 0 = 0 }
+port_ibmtu = [4096]
 sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]]
 "#;
 

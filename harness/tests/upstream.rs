@@ -79,6 +79,10 @@ fn small_world() -> World {
             ],
         }),
         sl_to_sc: vec![sl_to_sc],
+        port_ibmtu: vec![4096],
+        max_rdma_atomic: 16,
+        extra_rdma_atomic: 0,
+        queue_work_ret: true,
     }
 }
 
@@ -89,14 +93,15 @@ fn call(func: Func, qp_type: QpType, length: u32) -> Call {
         sc5: Sc(0),
         vl: Vl(0),
         selector: 0,
+        arg: 0,
+        flags_arg: vec![],
+        attr_av: false,
+        attr_alt_path: false,
+        attr_ah: AttrAh::default(),
+        attr_alt_ah: AttrAh::default(),
+        iter: vec![],
         world: small_world(),
-        qp: Qp {
-            qp_type,
-            num: 0x41,
-            port: 1,
-            pmtu: 4096,
-            state: QpState::Rts,
-        },
+        qp: Qp::new(qp_type, 0x41, 1, 4096, QpState::Rts),
         wqe: Wqe {
             length,
             opcode: WrOpcode::Send,
@@ -282,6 +287,54 @@ const MUTATIONS: &[Mutation] = &[
         from: "rval = e->sde[selector & e->mask];",
         to: "rval = e->sde[selector];",
         caught_by: &["engine::sdma_rc_odd_qpn", "select::sdma_vl_selector_masked"],
+    },
+    Mutation {
+        name: "iter_cb_sl_ne_to_eq",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "rdma_ah_get_sl(&qp->remote_ah_attr) != sl ||",
+        to: "rdma_ah_get_sl(&qp->remote_ah_attr) == sl ||",
+        caught_by: &["error_port::rc_matching_sl", "error_port::other_sl_skipped"],
+    },
+    Mutation {
+        name: "qp_idle_last_test",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "qp->s_tail == qp->s_head;",
+        to: "qp->s_tail != qp->s_head;",
+        caught_by: &["print::idle_rc", "print::idle_but_head_differs"],
+    },
+    Mutation {
+        name: "shutdown_returns_false",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (dd->flags & HFI1_SHUTDOWN)\n\t\treturn true;",
+        to: "if (dd->flags & HFI1_SHUTDOWN)\n\t\treturn false;",
+        caught_by: &["schedule::nocheck_shutdown"],
+    },
+    Mutation {
+        name: "unbusy_tid_handover_inverted",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (priv->s_flags & HFI1_S_TID_BUSY_SET) {",
+        to: "if (!(priv->s_flags & HFI1_S_TID_BUSY_SET)) {",
+        caught_by: &[
+            "schedule::unbusy_ib_leg",
+            "schedule::unbusy_ib_leg_hands_over_to_tid",
+        ],
+    },
+    Mutation {
+        name: "mtu_10240_not_constrained",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (mtu == (enum ib_mtu)OPA_MTU_10240)",
+        to: "if (mtu != (enum ib_mtu)OPA_MTU_10240)",
+        caught_by: &[
+            "mtu::from_qp_10240_uncapped",
+            "mtu::pmtu_attr_10240_is_8192",
+        ],
+    },
+    Mutation {
+        name: "send_ok_resp_pending_ignored",
+        file: "drivers/infiniband/hw/hfi1/qp.h",
+        from: "(qp->s_flags & RVT_S_RESP_PENDING) ||",
+        to: "(qp->s_flags & 0) ||",
+        caught_by: &["schedule::sched_wait_send_resp_pending"],
     },
 ];
 

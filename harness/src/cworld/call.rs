@@ -5,7 +5,8 @@
 
 use crate::ffi::*;
 use crate::model::types::{
-    Call, DevFlag, EngineIdx, Func, MapElem, Ptr, QpState, QpType, SendCtxIdx, VlMap, WrOpcode,
+    AttrAh, Call, DevFlag, EngineIdx, Func, IowaitFlag, MapElem, PrivFlag, Ptr, QpState, QpType,
+    SFlag, SendCtxIdx, VlMap, WrOpcode,
 };
 use crate::outcome::Outcome;
 
@@ -18,6 +19,47 @@ fn func(f: Func) -> u32 {
         Func::SdmaSelectEngineVl => SHIM_FN_SDMA_SELECT_ENGINE_VL,
         Func::PioSelectSendContextSc => SHIM_FN_PIO_SELECT_SEND_CONTEXT_SC,
         Func::PioSelectSendContextVl => SHIM_FN_PIO_SELECT_SEND_CONTEXT_VL,
+        Func::HfiScheduleSendNoCheck => SHIM_FN__HFI1_SCHEDULE_SEND,
+        Func::HfiScheduleSend => SHIM_FN_HFI1_SCHEDULE_SEND,
+        Func::QpIterPrint => SHIM_FN_QP_ITER_PRINT,
+        Func::ErrorPortQps => SHIM_FN_HFI1_ERROR_PORT_QPS,
+        Func::QpUnbusy => SHIM_FN_HFI1_QP_UNBUSY,
+        Func::QpWakeup => SHIM_FN_HFI1_QP_WAKEUP,
+        Func::NotifyErrorQp => SHIM_FN_NOTIFY_ERROR_QP,
+        Func::MtuToPathMtu => SHIM_FN_MTU_TO_PATH_MTU,
+        Func::MtuFromQp => SHIM_FN_MTU_FROM_QP,
+        Func::GetPmtuFromAttr => SHIM_FN_GET_PMTU_FROM_ATTR,
+        Func::CheckModifyQp => SHIM_FN_HFI1_CHECK_MODIFY_QP,
+    }
+}
+
+/// The shim's bit for each symbolic flag: its position in the shim enum,
+/// which lists them in the same order as [`SFlag::ALL`] (checked by a test).
+fn s_flag_bit(f: SFlag) -> u32 {
+    let i = SFlag::ALL.iter().position(|x| *x == f).unwrap_or(0) as u32;
+    1 << (SHIM_RVT_S_SIGNAL_REQ_WR + i)
+}
+
+fn bits<T: Copy + PartialEq>(all: &[T], set: &[T]) -> u32 {
+    all.iter()
+        .enumerate()
+        .filter(|(_, f)| set.contains(f))
+        .fold(0, |a, (i, _)| a | (1 << i))
+}
+
+fn from_bits<T: Copy>(all: &[T], v: u32) -> Vec<T> {
+    all.iter()
+        .enumerate()
+        .filter(|(i, _)| v & (1 << i) != 0)
+        .map(|(_, f)| *f)
+        .collect()
+}
+
+fn ah(a: &AttrAh) -> shim_ah {
+    shim_ah {
+        log_pmtu: 0,
+        sl: a.sl,
+        port_num: a.port,
     }
 }
 
@@ -103,6 +145,23 @@ pub fn to_shim(c: &Call) -> shim_call {
     s.sc5 = c.sc5.0;
     s.vl = c.vl.0;
     s.selector = c.selector;
+    s.arg = if c.func == Func::QpWakeup {
+        c.flags_arg.iter().fold(0, |a, f| a | s_flag_bit(*f))
+    } else {
+        c.arg
+    };
+    s.attr_mask = u32::from(c.attr_av) | (u32::from(c.attr_alt_path) << 1);
+    s.attr_ah = ah(&c.attr_ah);
+    s.attr_alt_ah = ah(&c.attr_alt_ah);
+    s.niter = c.iter.len().min(SHIM_MAX_ITER_QPS as usize) as u8;
+    for (d, q) in s.iter.iter_mut().zip(&c.iter) {
+        d.qp_type = qp_type(q.qp_type);
+        d.qp_num = q.num;
+        d.port_num = q.port;
+        d.state = qp_state(q.state);
+        d.remote_sl = q.remote_sl;
+        d.error_qp_ret = u8::from(q.error_qp_ret);
+    }
 
     let w = &c.world;
     let sw = &mut s.world;
@@ -128,15 +187,79 @@ pub fn to_shim(c: &Call) -> shim_call {
     sw.sdma_map = map(&w.sdma_map, |e: EngineIdx| e.0);
     sw.pio_map = map(&w.pio_map, |s: SendCtxIdx| s.0);
     sw.num_pports = w.sl_to_sc.len().min(SHIM_MAX_PORTS as usize) as u8;
-    for (d, t) in sw.ports.iter_mut().zip(&w.sl_to_sc) {
+    for (i, (d, t)) in sw.ports.iter_mut().zip(&w.sl_to_sc).enumerate() {
         d.sl_to_sc = *t;
+        d.ibmtu = w.port_ibmtu.get(i).copied().unwrap_or(0);
     }
+    sw.max_rdma_atomic = w.max_rdma_atomic;
+    sw.extra_rdma_atomic = w.extra_rdma_atomic;
+    sw.queue_work_ret = u8::from(w.queue_work_ret);
 
     s.qp.qp_type = qp_type(c.qp.qp_type);
     s.qp.qp_num = c.qp.num;
     s.qp.port_num = c.qp.port;
     s.qp.pmtu = c.qp.pmtu;
     s.qp.state = qp_state(c.qp.state);
+    let q = &c.qp;
+    let d = &mut s.qp;
+    d.s_flags = q.s_flags.iter().fold(0, |a, f| a | s_flag_bit(*f));
+    d.priv_flags = bits(PrivFlag::ALL, &q.priv_flags);
+    d.iowait_flags = bits(IowaitFlag::ALL, &q.iowait_flags);
+    d.s_sde = q.s_sde.map_or(SHIM_NONE as i16, |e| i16::from(e.0));
+    d.s_sendcontext = q.s_sendcontext.map_or(SHIM_NONE as i16, |e| i16::from(e.0));
+    d.s_sc = q.s_sc;
+    d.ib_tx_queued = u8::from(q.ib_tx_queued);
+    d.on_wait_list = u8::from(q.on_wait_list);
+    d.sdma_busy = q.sdma_busy;
+    d.pio_busy = q.pio_busy;
+    d.refcount = q.refcount;
+    d.remote_sl = q.remote_sl;
+    d.remote_dlid = q.remote_dlid;
+    d.remote_qpn = q.remote_qpn;
+    d.timeout = q.timeout;
+    d.s_lsn = q.s_lsn;
+    d.s_last_psn = q.s_last_psn;
+    d.s_psn = q.s_psn;
+    d.s_next_psn = q.s_next_psn;
+    d.s_sending_psn = q.s_sending_psn;
+    d.s_sending_hpsn = q.s_sending_hpsn;
+    d.r_psn = q.r_psn;
+    d.s_last = q.s_last;
+    d.s_acked = q.s_acked;
+    d.s_cur = q.s_cur;
+    d.s_tail = q.s_tail;
+    d.s_head = q.s_head;
+    d.s_size = q.s_size;
+    d.s_avail = q.s_avail;
+    d.s_tail_ack_queue = q.s_tail_ack_queue;
+    d.r_head_ack_queue = q.r_head_ack_queue;
+    d.s_retry = q.s_retry;
+    d.s_retry_cnt = q.s_retry_cnt;
+    d.s_rnr_retry_cnt = q.s_rnr_retry_cnt;
+    d.s_rnr_retry = q.s_rnr_retry;
+    d.pid = q.pid;
+    d.s_state = q.s_state;
+    d.s_ack_state = q.s_ack_state;
+    d.r_min_rnr_timer = q.r_min_rnr_timer;
+    d.cq_head = q.cq_head;
+    d.cq_tail = q.cq_tail;
+    if let Some(acks) = &q.ack_queue {
+        d.has_ack_queue = 1;
+        for (x, a) in d.ack.iter_mut().zip(acks) {
+            x.opcode = a.opcode;
+            x.psn = a.psn;
+            x.lpsn = a.lpsn;
+        }
+    }
+    if let Some(n) = q.srq_size {
+        d.has_srq = 1;
+        d.srq_size = n;
+    }
+    d.rq_size = q.rq_size;
+    for (i, e) in q.send_queue.iter().enumerate() {
+        d.swqe_opcode[i] = wr_opcode(e.opcode);
+        d.swqe_ssn[i] = e.ssn;
+    }
 
     s.wqe.length = c.wqe.length;
     s.wqe.opcode = wr_opcode(c.wqe.opcode);
@@ -165,11 +288,55 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
         call_send: o.call_send != 0,
         sdma_engine: ptr(o.sdma_engine, EngineIdx),
         send_context: ptr(o.send_context, SendCtxIdx),
+        s_flags: (0..SFlag::ALL.len())
+            .filter(|i| o.s_flags & (1 << (SHIM_RVT_S_SIGNAL_REQ_WR + *i as u32)) != 0)
+            .map(|i| SFlag::ALL[i])
+            .collect(),
+        s_flags_unknown: o.s_flags_unknown,
+        priv_flags: from_bits(PrivFlag::ALL, o.priv_flags),
+        iowait_flags: from_bits(IowaitFlag::ALL, o.iowait_flags),
+        text: o.text_string(),
         journal: o
             .journal_text()
             .lines()
             .filter(|l| !l.is_empty())
             .map(str::to_owned)
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shim's flag enums list the flags in the model's order, so a
+    /// flag's bit is its index in `ALL`.
+    #[test]
+    fn flag_orders_match_the_shim() {
+        assert_eq!(SFlag::ALL.len(), SHIM_S_FLAG_COUNT as usize);
+        assert_eq!(s_flag_bit(SFlag::Busy), 1 << SHIM_RVT_S_BUSY);
+        assert_eq!(s_flag_bit(SFlag::WaitHalt), 1 << SHIM_HFI1_S_WAIT_HALT);
+        assert_eq!(
+            s_flag_bit(SFlag::WaitPioDrain),
+            1 << SHIM_HFI1_S_WAIT_PIO_DRAIN
+        );
+        assert_eq!(PrivFlag::ALL.len(), SHIM_PRIV_FLAG_COUNT as usize);
+        assert_eq!(
+            bits(PrivFlag::ALL, &[PrivFlag::TidBusySet]),
+            1 << SHIM_PRIV_HFI1_S_TID_BUSY_SET
+        );
+        assert_eq!(
+            bits(PrivFlag::ALL, &[PrivFlag::AckPending]),
+            1 << SHIM_PRIV_RVT_S_ACK_PENDING
+        );
+        assert_eq!(IowaitFlag::ALL.len(), SHIM_IOWAIT_FLAG_COUNT as usize);
+        assert_eq!(
+            bits(IowaitFlag::ALL, &[IowaitFlag::PendingTid]),
+            1 << SHIM_IOWAIT_PENDING_TID
+        );
+        assert_eq!(Func::ALL.len(), SHIM_FN_COUNT as usize);
+        assert_eq!(QpType::ALL.len(), SHIM_QP_TYPE_COUNT as usize);
+        assert_eq!(WrOpcode::ALL.len(), SHIM_WR_OPCODE_COUNT as usize);
+        assert_eq!(DevFlag::ALL.len(), SHIM_DEV_FLAG_COUNT as usize);
     }
 }

@@ -93,7 +93,9 @@ impl Loaded {
     }
 }
 
-const OUTCOME_HEAD: usize = 4 + 1 + 2 + 2 + 4;
+/// ret, call_send, sde, sc, s_flags, s_flags_unknown, priv_flags,
+/// iowait_flags, text_len, journal_len.
+const OUTCOME_HEAD: usize = 4 + 1 + 2 + 2 + 4 * 4 + 4 + 4;
 
 fn serve(so: &Path) -> Result<()> {
     let lib = Loaded::open(so)?;
@@ -113,16 +115,26 @@ fn serve(so: &Path) -> Result<()> {
             rd.read_exact(&mut buf)?;
             let call: shim_call = ffi::from_bytes(&buf).context("short call")?;
             let ok = lib.call(&call, &mut out);
-            // Compact outcome: head, then the journal bytes only.
-            wr.write_all(&[u8::from(ok)])?;
-            wr.write_all(&out.ret.to_le_bytes())?;
-            wr.write_all(&[out.call_send])?;
-            wr.write_all(&out.sdma_engine.to_le_bytes())?;
-            wr.write_all(&out.send_context.to_le_bytes())?;
-            let len = (out.journal_len as usize).min(out.journal.len());
-            wr.write_all(&(len as u32).to_le_bytes())?;
+            // Compact outcome: head, then the text and journal bytes only.
+            let tlen = (out.text_len as usize).min(out.text.len());
+            let jlen = (out.journal_len as usize).min(out.journal.len());
+            let mut head = [0u8; 1 + OUTCOME_HEAD];
+            head[0] = u8::from(ok);
+            head[1..5].copy_from_slice(&out.ret.to_le_bytes());
+            head[5] = out.call_send;
+            head[6..8].copy_from_slice(&out.sdma_engine.to_le_bytes());
+            head[8..10].copy_from_slice(&out.send_context.to_le_bytes());
+            head[10..14].copy_from_slice(&out.s_flags.to_le_bytes());
+            head[14..18].copy_from_slice(&out.s_flags_unknown.to_le_bytes());
+            head[18..22].copy_from_slice(&out.priv_flags.to_le_bytes());
+            head[22..26].copy_from_slice(&out.iowait_flags.to_le_bytes());
+            head[26..30].copy_from_slice(&(tlen as u32).to_le_bytes());
+            head[30..34].copy_from_slice(&(jlen as u32).to_le_bytes());
+            wr.write_all(&head)?;
+            let t: &[u8] = ffi::as_bytes(&out.text);
+            wr.write_all(&t[..tlen])?;
             let j: &[u8] = ffi::as_bytes(&out.journal);
-            wr.write_all(&j[..len])?;
+            wr.write_all(&j[..jlen])?;
         }
         wr.flush()?;
     }
@@ -223,21 +235,34 @@ impl Worker {
         let mut head = [0u8; 1 + OUTCOME_HEAD];
         for _ in calls {
             stdout.read_exact(&mut head)?;
+            let u32_at =
+                |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
             let mut o = shim_outcome::default();
-            o.ret = i32::from_le_bytes([head[1], head[2], head[3], head[4]]);
+            o.ret = u32_at(1) as i32;
             o.call_send = head[5];
             o.sdma_engine = i16::from_le_bytes([head[6], head[7]]);
             o.send_context = i16::from_le_bytes([head[8], head[9]]);
-            let len = u32::from_le_bytes([head[10], head[11], head[12], head[13]]) as usize;
-            if len > o.journal.len() {
-                bail!("worker sent a journal of {len} bytes");
+            o.s_flags = u32_at(10);
+            o.s_flags_unknown = u32_at(14);
+            o.priv_flags = u32_at(18);
+            o.iowait_flags = u32_at(22);
+            let tlen = u32_at(26) as usize;
+            let jlen = u32_at(30) as usize;
+            if tlen > o.text.len() || jlen > o.journal.len() {
+                bail!("worker sent a text of {tlen} or a journal of {jlen} bytes");
             }
-            let mut j = vec![0u8; len];
+            let mut t = vec![0u8; tlen];
+            stdout.read_exact(&mut t)?;
+            for (d, s) in o.text.iter_mut().zip(&t) {
+                *d = *s as std::os::raw::c_char;
+            }
+            o.text_len = tlen as u32;
+            let mut j = vec![0u8; jlen];
             stdout.read_exact(&mut j)?;
             for (d, s) in o.journal.iter_mut().zip(&j) {
                 *d = *s as std::os::raw::c_char;
             }
-            o.journal_len = len as u32;
+            o.journal_len = jlen as u32;
             results.push(if head[0] == 1 {
                 CallResult::Done(Box::new(o))
             } else {

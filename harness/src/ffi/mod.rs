@@ -18,6 +18,15 @@ impl shim_outcome {
     }
 }
 
+impl shim_outcome {
+    /// What the function printed.
+    pub fn text_string(&self) -> String {
+        let len = (self.text_len as usize).min(self.text.len());
+        let bytes: Vec<u8> = self.text[..len].iter().map(|c| *c as u8).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
 /// Views a plain C struct as bytes, to send it to a worker process.
 pub fn as_bytes<T: Copy>(v: &T) -> &[u8] {
     // SAFETY: T is a bindgen struct of plain integers (Copy, no pointers,

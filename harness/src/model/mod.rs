@@ -9,9 +9,14 @@
 //! [`Undefined`]: the vector broke one of the world's invariants
 //! (`crate::vector::validate`), and there is no defined behaviour to mirror.
 
+pub mod flags;
 pub mod hfi;
+pub mod iter;
+pub mod mtu;
 pub mod pio;
+pub mod print;
 pub mod qp;
+pub mod sched;
 pub mod sdma;
 pub mod tid_rdma;
 pub mod types;
@@ -43,17 +48,18 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
     let mut out = Outcome::new();
     let mut j = Journal::default();
     let w = &call.world;
+    let mut qp = call.qp.clone();
     match call.func {
         Func::SetupWqe => {
             let mut call_send = call.call_send;
-            out.ret = qp::hfi1_setup_wqe(w, &call.qp, &call.wqe, &mut call_send, &mut j)?;
+            out.ret = qp::hfi1_setup_wqe(w, &qp, &call.wqe, &mut call_send, &mut j)?;
             out.call_send = call_send;
         }
         Func::QpToSdmaEngine => {
-            out.sdma_engine = qp::qp_to_sdma_engine(w, &call.qp, call.sc5)?;
+            out.sdma_engine = qp::qp_to_sdma_engine(w, &qp, call.sc5)?;
         }
         Func::QpToSendContext => {
-            out.send_context = qp::qp_to_send_context(w, &call.qp, call.sc5)?;
+            out.send_context = qp::qp_to_send_context(w, &qp, call.sc5)?;
         }
         Func::SdmaSelectEngineSc => {
             out.sdma_engine = sdma::sdma_select_engine_sc(w, call.selector, call.sc5)?;
@@ -67,7 +73,39 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         Func::PioSelectSendContextVl => {
             out.send_context = pio::pio_select_send_context_vl(w, call.selector, call.vl)?;
         }
+        Func::HfiScheduleSendNoCheck => {
+            out.ret = i32::from(sched::hfi1_schedule_send_nocheck(w, &qp, &mut j)?);
+        }
+        Func::HfiScheduleSend => {
+            out.ret = i32::from(sched::hfi1_schedule_send(w, &mut qp, &mut j)?);
+        }
+        Func::QpIterPrint => {
+            out.text = print::qp_iter_print(w, &qp, call.arg as i32)?;
+        }
+        Func::ErrorPortQps => {
+            // hfi1_error_port_qps(ibp, u8 sl)
+            iter::hfi1_error_port_qps(w, call.arg as u8, &call.iter, &mut j)?;
+        }
+        Func::QpUnbusy => sched::hfi1_qp_unbusy(&mut qp, call.arg != 0),
+        Func::QpWakeup => sched::hfi1_qp_wakeup(w, &mut qp, &call.flags_arg, &mut j)?,
+        Func::NotifyErrorQp => sched::notify_error_qp(&mut qp, &mut j),
+        Func::MtuToPathMtu => out.ret = mtu::mtu_to_path_mtu(call.arg),
+        Func::MtuFromQp => out.ret = mtu::mtu_from_qp(w, &qp, call.arg)? as i32,
+        Func::GetPmtuFromAttr => out.ret = mtu::get_pmtu_from_attr(w, &qp, call.arg)?,
+        Func::CheckModifyQp => {
+            out.ret = qp::hfi1_check_modify_qp(
+                w,
+                &qp,
+                &[
+                    (call.attr_av, call.attr_ah),
+                    (call.attr_alt_path, call.attr_alt_ah),
+                ],
+            )?
+        }
     }
+    out.s_flags = qp.s_flags;
+    out.priv_flags = qp.priv_flags;
+    out.iowait_flags = qp.iowait_flags;
     out.journal = j.0;
     Ok(out)
 }

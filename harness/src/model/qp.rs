@@ -101,3 +101,39 @@ pub fn qp_to_send_context(w: &World, qp: &Qp, sc5: Sc) -> Result<Ptr<SendCtxIdx>
     }
     pio_select_send_context_sc(w, selector(w, qp)?, sc5)
 }
+
+/// Mirrors `ah_to_sc()` (verbs.c): the SC the AH's SL maps to on the AH's
+/// port.
+pub fn ah_to_sc(w: &World, ah: &super::types::AttrAh) -> Result<u8, Undefined> {
+    let t = super::hfi::port_sl_to_sc(w, u32::from(ah.port))?;
+    t.get(usize::from(ah.sl))
+        .copied()
+        .ok_or_else(|| Undefined(format!("sl_to_sc[{}] is out of bounds", ah.sl)))
+}
+
+/// Mirrors `hfi1_check_modify_qp()` (qp.c): a new primary (`IB_QP_AV`) or
+/// alternate (`IB_QP_ALT_PATH`) path must map to a valid SC that has a
+/// send engine (when the device has send DMA) and a send context. An SMI
+/// QP has no engine, so with send DMA any path is refused.
+pub fn hfi1_check_modify_qp(
+    w: &World,
+    qp: &Qp,
+    paths: &[(bool, super::types::AttrAh)],
+) -> Result<i32, Undefined> {
+    for (present, ah) in paths {
+        if !present {
+            continue;
+        }
+        let sc = ah_to_sc(w, ah)?;
+        if sc == 0xf {
+            return Ok(-EINVAL);
+        }
+        if qp_to_sdma_engine(w, qp, Sc(sc))? == Ptr::Null && w.has(DevFlag::HasSendDma) {
+            return Ok(-EINVAL);
+        }
+        if qp_to_send_context(w, qp, Sc(sc))? == Ptr::Null {
+            return Ok(-EINVAL);
+        }
+    }
+    Ok(0)
+}

@@ -106,6 +106,66 @@ symbolic! {
         SdmaSelectEngineVl = "sdma_select_engine_vl",
         PioSelectSendContextSc = "pio_select_send_context_sc",
         PioSelectSendContextVl = "pio_select_send_context_vl",
+        HfiScheduleSendNoCheck = "_hfi1_schedule_send",
+        HfiScheduleSend = "hfi1_schedule_send",
+        QpIterPrint = "qp_iter_print",
+        ErrorPortQps = "hfi1_error_port_qps",
+        QpUnbusy = "hfi1_qp_unbusy",
+        QpWakeup = "hfi1_qp_wakeup",
+        NotifyErrorQp = "notify_error_qp",
+        MtuToPathMtu = "mtu_to_path_mtu",
+        MtuFromQp = "mtu_from_qp",
+        GetPmtuFromAttr = "get_pmtu_from_attr",
+        CheckModifyQp = "hfi1_check_modify_qp",
+    }
+}
+
+symbolic! {
+    /// Send-side QP flags, `qp->s_flags`: rdmavt's `RVT_S_*` (rdmavt_qp.h)
+    /// and hfi1's `HFI1_S_*` (qp.h).
+    SFlag {
+        SignalReqWr = "RVT_S_SIGNAL_REQ_WR",
+        Busy = "RVT_S_BUSY",
+        Timer = "RVT_S_TIMER",
+        RespPending = "RVT_S_RESP_PENDING",
+        AckPending = "RVT_S_ACK_PENDING",
+        WaitFence = "RVT_S_WAIT_FENCE",
+        WaitRdmar = "RVT_S_WAIT_RDMAR",
+        WaitRnr = "RVT_S_WAIT_RNR",
+        WaitSsnCredit = "RVT_S_WAIT_SSN_CREDIT",
+        WaitDma = "RVT_S_WAIT_DMA",
+        WaitPio = "RVT_S_WAIT_PIO",
+        WaitTx = "RVT_S_WAIT_TX",
+        WaitDmaDesc = "RVT_S_WAIT_DMA_DESC",
+        WaitKmem = "RVT_S_WAIT_KMEM",
+        WaitPsn = "RVT_S_WAIT_PSN",
+        WaitAck = "RVT_S_WAIT_ACK",
+        SendOne = "RVT_S_SEND_ONE",
+        UnlimitedCredit = "RVT_S_UNLIMITED_CREDIT",
+        Ecn = "RVT_S_ECN",
+        AhgValid = "HFI1_S_AHG_VALID",
+        AhgClear = "HFI1_S_AHG_CLEAR",
+        WaitPioDrain = "HFI1_S_WAIT_PIO_DRAIN",
+        WaitTidSpace = "HFI1_S_WAIT_TID_SPACE",
+        WaitTidResp = "HFI1_S_WAIT_TID_RESP",
+        WaitHalt = "HFI1_S_WAIT_HALT",
+    }
+}
+
+symbolic! {
+    /// The private send flags qp.c uses, `priv->s_flags`.
+    PrivFlag {
+        TidBusySet = "HFI1_S_TID_BUSY_SET",
+        Busy = "RVT_S_BUSY",
+        AckPending = "RVT_S_ACK_PENDING",
+    }
+}
+
+symbolic! {
+    /// `priv->s_iowait.flags` (iowait.h).
+    IowaitFlag {
+        PendingIb = "IOWAIT_PENDING_IB",
+        PendingTid = "IOWAIT_PENDING_TID",
     }
 }
 
@@ -185,6 +245,13 @@ pub struct World {
     pub pio_map: Option<VlMap<SendCtxIdx>>,
     /// Per port (port 1 first): `ibp->sl_to_sc`.
     pub sl_to_sc: Vec<[u8; 32]>,
+    /// Per port: `ppd->ibmtu`.
+    pub port_ibmtu: Vec<u32>,
+    /// `rdi->dparms.max_rdma_atomic` and `extra_rdma_atomic`.
+    pub max_rdma_atomic: u8,
+    pub extra_rdma_atomic: u8,
+    /// What `queue_work_on` returns (true: the work was not already queued).
+    pub queue_work_ret: bool,
 }
 
 impl World {
@@ -201,14 +268,165 @@ pub struct Ah {
     pub port: u8,
 }
 
-/// The QP fields the functions in scope read.
+/// An entry of the ack queue (`struct rvt_ack_entry`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct AckEntry {
+    pub opcode: u8,
+    pub psn: u32,
+    pub lpsn: u32,
+}
+
+/// An entry of the send queue (`qp->s_wq[i]`) as qp_iter_print reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SendQueueEntry {
+    pub opcode: WrOpcode,
+    pub ssn: u32,
+}
+
+/// The QP fields the functions in scope read.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Qp {
     pub qp_type: QpType,
     pub num: u32,
     pub port: u32,
     pub pmtu: u32,
     pub state: QpState,
+    /// `qp->s_flags`, sorted.
+    pub s_flags: Vec<SFlag>,
+    /// `priv->s_flags`, sorted.
+    pub priv_flags: Vec<PrivFlag>,
+    /// `priv->s_iowait.flags`, sorted.
+    pub iowait_flags: Vec<IowaitFlag>,
+    /// `priv->s_sde`.
+    pub s_sde: Option<EngineIdx>,
+    /// `priv->s_sendcontext`.
+    pub s_sendcontext: Option<SendCtxIdx>,
+    /// `priv->s_sc`.
+    pub s_sc: u8,
+    /// The IB leg has a queued tx request (`verbs_txreq_queued`).
+    pub ib_tx_queued: bool,
+    /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
+    pub on_wait_list: bool,
+    pub sdma_busy: i32,
+    pub pio_busy: i32,
+    pub refcount: i32,
+    pub remote_sl: u8,
+    pub remote_dlid: u32,
+    pub remote_qpn: u32,
+    pub timeout: u8,
+    pub s_lsn: u32,
+    pub s_last_psn: u32,
+    pub s_psn: u32,
+    pub s_next_psn: u32,
+    pub s_sending_psn: u32,
+    pub s_sending_hpsn: u32,
+    pub r_psn: u32,
+    pub s_last: u32,
+    pub s_acked: u32,
+    pub s_cur: u32,
+    pub s_tail: u32,
+    pub s_head: u32,
+    pub s_size: u32,
+    pub s_avail: u32,
+    pub s_tail_ack_queue: u8,
+    pub r_head_ack_queue: u8,
+    pub s_retry: u8,
+    pub s_retry_cnt: u8,
+    pub s_rnr_retry_cnt: u8,
+    pub s_rnr_retry: u8,
+    pub pid: i32,
+    pub s_state: u8,
+    pub s_ack_state: u8,
+    pub r_min_rnr_timer: u8,
+    pub cq_head: u32,
+    pub cq_tail: u32,
+    /// `qp->s_ack_queue`; `None` is NULL.
+    pub ack_queue: Option<[AckEntry; 8]>,
+    /// `srq->rq.size` when the QP has an SRQ.
+    pub srq_size: Option<u32>,
+    pub rq_size: u32,
+    /// The send queue, `SHIM_MAX_SWQE` (16) entries.
+    pub send_queue: [SendQueueEntry; 16],
+}
+
+impl Qp {
+    /// A QP with every optional field zero.
+    pub fn new(qp_type: QpType, num: u32, port: u32, pmtu: u32, state: QpState) -> Qp {
+        Qp {
+            qp_type,
+            num,
+            port,
+            pmtu,
+            state,
+            s_flags: vec![],
+            priv_flags: vec![],
+            iowait_flags: vec![],
+            s_sde: None,
+            s_sendcontext: None,
+            s_sc: 0,
+            ib_tx_queued: false,
+            on_wait_list: false,
+            sdma_busy: 0,
+            pio_busy: 0,
+            refcount: 1,
+            remote_sl: 0,
+            remote_dlid: 0,
+            remote_qpn: 0,
+            timeout: 0,
+            s_lsn: 0,
+            s_last_psn: 0,
+            s_psn: 0,
+            s_next_psn: 0,
+            s_sending_psn: 0,
+            s_sending_hpsn: 0,
+            r_psn: 0,
+            s_last: 0,
+            s_acked: 0,
+            s_cur: 0,
+            s_tail: 0,
+            s_head: 0,
+            s_size: 0,
+            s_avail: 0,
+            s_tail_ack_queue: 0,
+            r_head_ack_queue: 0,
+            s_retry: 0,
+            s_retry_cnt: 0,
+            s_rnr_retry_cnt: 0,
+            s_rnr_retry: 0,
+            pid: 0,
+            s_state: 0,
+            s_ack_state: 0,
+            r_min_rnr_timer: 0,
+            cq_head: 0,
+            cq_tail: 0,
+            ack_queue: None,
+            srq_size: None,
+            rq_size: 0,
+            send_queue: [SendQueueEntry {
+                opcode: WrOpcode::RdmaWrite,
+                ssn: 0,
+            }; 16],
+        }
+    }
+}
+
+/// A QP of the device that `rvt_qp_iter` walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IterQp {
+    pub qp_type: QpType,
+    pub num: u32,
+    pub port: u32,
+    pub state: QpState,
+    pub remote_sl: u8,
+    /// What `rvt_error_qp` returns for it (the "last WQE reached" answer).
+    pub error_qp_ret: bool,
+}
+
+/// An address-vector argument (`attr->ah_attr`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct AttrAh {
+    pub sl: u8,
+    pub port: u8,
 }
 
 /// The swqe fields the functions in scope read.
@@ -231,6 +449,17 @@ pub struct Call {
     pub sc5: Sc,
     pub vl: Vl,
     pub selector: u32,
+    /// mtu / path_mtu / flag set / unbusy leg (0 IB, 1 TID) / iter->n / sl.
+    pub arg: u32,
+    /// For `hfi1_qp_wakeup`: the flags argument, symbolic.
+    pub flags_arg: Vec<SFlag>,
+    /// `hfi1_check_modify_qp`: IB_QP_AV and IB_QP_ALT_PATH in attr_mask.
+    pub attr_av: bool,
+    pub attr_alt_path: bool,
+    pub attr_ah: AttrAh,
+    pub attr_alt_ah: AttrAh,
+    /// The QPs `rvt_qp_iter` walks, in order.
+    pub iter: Vec<IterQp>,
     pub world: World,
     pub qp: Qp,
     pub wqe: Wqe,

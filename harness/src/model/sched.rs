@@ -1,0 +1,153 @@
+//! qp.c: scheduling the send engine, wake-ups, and error handling of a QP.
+
+use super::flags::{HFI1_S_ANY_WAIT_IO, RVT_S_ANY_WAIT_SEND};
+use super::types::{DevFlag, IowaitFlag, PrivFlag, Qp, SFlag, World};
+use super::{at, qp_name, Journal, Undefined};
+
+fn has<T: PartialEq>(set: &[T], f: T) -> bool {
+    set.contains(&f)
+}
+
+fn any<T: PartialEq + Copy>(set: &[T], of: &[T]) -> bool {
+    of.iter().any(|f| set.contains(f))
+}
+
+fn clear<T: PartialEq + Copy>(set: &mut Vec<T>, of: &[T]) {
+    set.retain(|f| !of.contains(f));
+}
+
+fn set<T: Ord + Copy>(v: &mut Vec<T>, f: T) {
+    if !v.contains(&f) {
+        v.push(f);
+        v.sort();
+    }
+}
+
+/// `cpumask_first(cpumask_of_node(dd->node))`: the lowest cpu of the node,
+/// or `nr_cpu_ids` (64 here) when it has none.
+fn first_node_cpu(w: &World) -> u32 {
+    if w.node_cpus == 0 {
+        64
+    } else {
+        w.node_cpus.trailing_zeros()
+    }
+}
+
+/// Mirrors `_hfi1_schedule_send()` (qp.c): nothing to do while the device
+/// shuts down (returns true); otherwise queues the IB leg's work on the
+/// QP's engine's cpu, or the first cpu of the device's node, and returns
+/// what `queue_work_on` returned (`iowait_schedule`).
+pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result<bool, Undefined> {
+    if w.has(DevFlag::Shutdown) {
+        return Ok(true);
+    }
+    let cpu = match qp.s_sde {
+        Some(e) => i64::from(*at(&w.sdma_cpus, usize::from(e.0), "dd->per_sdma")?),
+        None => i64::from(first_node_cpu(w)),
+    };
+    j.record(format!("queue_work_on({cpu}, wq:hfi1, iowork:IB)"));
+    Ok(w.queue_work_ret)
+}
+
+/// Mirrors `hfi1_send_ok()` (qp.h): not busy, not waiting for I/O, and
+/// either a packet is queued, a response is pending, or nothing blocks
+/// sends.
+pub fn hfi1_send_ok(qp: &Qp) -> bool {
+    !has(&qp.s_flags, SFlag::Busy)
+        && !any(&qp.s_flags, HFI1_S_ANY_WAIT_IO)
+        && (qp.ib_tx_queued
+            || has(&qp.s_flags, SFlag::RespPending)
+            || !any(&qp.s_flags, RVT_S_ANY_WAIT_SEND))
+}
+
+/// Mirrors `hfi1_schedule_send()` (qp.c), called with `s_lock` held:
+/// schedules when `hfi1_send_ok`; otherwise, when waiting for I/O, marks the
+/// IB leg pending (`IOWAIT_PENDING_IB`) and returns false.
+pub fn hfi1_schedule_send(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<bool, Undefined> {
+    if hfi1_send_ok(qp) {
+        hfi1_schedule_send_nocheck(w, qp, j)?;
+        return Ok(true);
+    }
+    if any(&qp.s_flags, HFI1_S_ANY_WAIT_IO) {
+        set(&mut qp.iowait_flags, IowaitFlag::PendingIb);
+    }
+    Ok(false)
+}
+
+/// Mirrors the static `hfi1_qp_schedule()` (qp.c): reschedules each leg
+/// marked pending, clearing the mark when scheduling succeeded. The TID
+/// leg goes to the boundary `hfi1_schedule_tid_send`, which answers false.
+fn hfi1_qp_schedule(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
+    if has(&qp.iowait_flags, IowaitFlag::PendingIb) && hfi1_schedule_send(w, qp, j)? {
+        clear(&mut qp.iowait_flags, &[IowaitFlag::PendingIb]);
+    }
+    if has(&qp.iowait_flags, IowaitFlag::PendingTid) {
+        j.record(format!("hfi1_schedule_tid_send({})", qp_name(qp)));
+    }
+    Ok(())
+}
+
+/// `rvt_put_qp()` (rdmavt_qp.h): drops a reference, waking waiters on the
+/// last one.
+fn rvt_put_qp(qp: &mut Qp, j: &mut Journal) {
+    qp.refcount = qp.refcount.wrapping_sub(1);
+    if qp.refcount == 0 {
+        j.record(format!("wake_up(qp-wait#0x{:x})", qp.num));
+    }
+}
+
+/// Mirrors `hfi1_qp_wakeup()` (qp.c): if any of `flag` is set, clears it
+/// and reschedules the pending legs; then drops the caller's reference.
+pub fn hfi1_qp_wakeup(
+    w: &World,
+    qp: &mut Qp,
+    flag: &[SFlag],
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    if any(&qp.s_flags, flag) {
+        clear(&mut qp.s_flags, flag);
+        hfi1_qp_schedule(w, qp, j)?;
+    }
+    rvt_put_qp(qp, j);
+    Ok(())
+}
+
+/// Mirrors `hfi1_qp_unbusy()` (qp.c) for the IB leg (`tid_leg` false) or
+/// the TID leg: `iowait_set_work_flag` marks that leg pending; the IB leg
+/// clears `RVT_S_BUSY` and, when the TID leg had set its busy mark, hands
+/// over to it; the TID leg clears only the private busy flag.
+pub fn hfi1_qp_unbusy(qp: &mut Qp, tid_leg: bool) {
+    if !tid_leg {
+        set(&mut qp.iowait_flags, IowaitFlag::PendingIb);
+        clear(&mut qp.s_flags, &[SFlag::Busy]);
+        if has(&qp.priv_flags, PrivFlag::TidBusySet) {
+            clear(&mut qp.priv_flags, &[PrivFlag::TidBusySet, PrivFlag::Busy]);
+            set(&mut qp.iowait_flags, IowaitFlag::PendingTid);
+        }
+    } else {
+        set(&mut qp.iowait_flags, IowaitFlag::PendingTid);
+        clear(&mut qp.priv_flags, &[PrivFlag::Busy]);
+    }
+}
+
+/// Mirrors `notify_error_qp()` (qp.c): a QP waiting on an engine's list
+/// and not busy leaves the list (dropping the list's reference) with its
+/// I/O waits and pending marks cleared; a QP not busy also flushes its
+/// queued tx requests.
+pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) {
+    let busy = |qp: &Qp| has(&qp.s_flags, SFlag::Busy) || has(&qp.priv_flags, PrivFlag::Busy);
+    if qp.on_wait_list && !busy(qp) {
+        clear(&mut qp.s_flags, HFI1_S_ANY_WAIT_IO);
+        clear(
+            &mut qp.iowait_flags,
+            &[IowaitFlag::PendingIb, IowaitFlag::PendingTid],
+        );
+        qp.on_wait_list = false;
+        rvt_put_qp(qp, j);
+    }
+    if !busy(qp) && qp.ib_tx_queued {
+        // flush_tx_list(): each queued tx back to its cache.
+        j.record("hfi1_put_txreq(txreq:IB)".into());
+        qp.ib_tx_queued = false;
+    }
+}
