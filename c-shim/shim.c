@@ -74,6 +74,10 @@ static const int wr_opcode_values[SHIM_WR_OPCODE_COUNT] = {
 	[SHIM_IB_WR_TID_RDMA_READ] = IB_WR_TID_RDMA_READ,
 };
 
+static const enum ib_mig_state mig_state_values[3] = {
+	IB_MIG_MIGRATED, IB_MIG_REARM, IB_MIG_ARMED,
+};
+
 static const u32 s_flag_values[SHIM_S_FLAG_COUNT] = {
 	[SHIM_RVT_S_SIGNAL_REQ_WR] = RVT_S_SIGNAL_REQ_WR,
 	[SHIM_RVT_S_BUSY] = RVT_S_BUSY,
@@ -199,7 +203,13 @@ static struct {
 	int niter;
 	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
 	bool queue_work_ret;
+	u32 alloc_fail;
+	int nalloc;
+	struct hfi1_ahg_info ahg;
+	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
 } w;
+
+void *calloc(size_t nmemb, size_t size);
 
 /* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
 static char hfi1_wq_token;
@@ -236,7 +246,8 @@ static bool shim_check_call(const struct shim_call *c)
 	    c->qp.s_sendcontext >= sw->num_send_contexts ||
 	    c->qp.s_last >= SHIM_MAX_SWQE ||
 	    c->qp.s_tail_ack_queue >= SHIM_MAX_ACK ||
-	    c->niter > SHIM_MAX_ITER_QPS)
+	    c->niter > SHIM_MAX_ITER_QPS || c->qp.s_mig_state > 2 ||
+	    c->path_mig_state > 2)
 		return false;
 	for (i = 0; i < SHIM_MAX_SWQE; i++)
 		if (c->qp.swqe_opcode[i] >= SHIM_WR_OPCODE_COUNT)
@@ -338,7 +349,16 @@ static void shim_build_world(const struct shim_world *sw)
 		memcpy(w.pport[i].ibport_data.sl_to_sc, sw->ports[i].sl_to_sc,
 		       sizeof(sw->ports[i].sl_to_sc));
 		w.pport[i].ibmtu = sw->ports[i].ibmtu;
+		w.pport[i].lid = sw->ports[i].lid;
+		w.pport[i].ibport_data.rvp.gid_prefix = cpu_to_be64(sw->ports[i].gid_prefix);
+		RCU_INIT_POINTER(w.pport[i].ibport_data.rvp.qp[0],
+				 sw->ports[i].has_qp0 ? &w.special_qp : NULL);
+		RCU_INIT_POINTER(w.pport[i].ibport_data.rvp.qp[1],
+				 sw->ports[i].has_qp1 ? &w.special_qp : NULL);
 	}
+	w.alloc_fail = sw->alloc_fail;
+	w.nalloc = 0;
+	w.dd.verbs_dev.rdi.dparms.node = sw->node;
 	w.queue_work_ret = sw->queue_work_ret;
 	w.dd.verbs_dev.rdi.dparms.max_rdma_atomic = sw->max_rdma_atomic;
 	w.dd.verbs_dev.rdi.dparms.extra_rdma_atomic = sw->extra_rdma_atomic;
@@ -422,6 +442,11 @@ static void shim_build_qp(const struct shim_call *c)
 	w.qp.s_state = q->s_state;
 	w.qp.s_ack_state = q->s_ack_state;
 	w.qp.r_min_rnr_timer = q->r_min_rnr_timer;
+	w.qp.s_mig_state = mig_state_values[q->s_mig_state];
+	w.qp.s_ahgidx = q->s_ahgidx;
+	w.qp.s_pkey_index = q->s_pkey_index;
+	w.qp.s_alt_pkey_index = q->s_alt_pkey_index;
+	shim_build_remote_ah(&w.qp.alt_ah_attr, q->alt_sl, q->alt_dlid, q->alt_port);
 
 	/* The send queue: entry i at s_wq + i * stride (rvt_get_swqe_ptr). */
 	memset(&w.s_wq, 0, sizeof(w.s_wq));
@@ -461,6 +486,10 @@ static void shim_build_qp(const struct shim_call *c)
 	w.priv.s_sde = q->s_sde < 0 ? NULL : &w.per_sdma[q->s_sde];
 	w.priv.s_sendcontext = shim_sc(q->s_sendcontext);
 	w.priv.s_sc = q->s_sc;
+	w.priv.hdr_type = q->hdr_type;
+	memset(&w.ahg, 0, sizeof(w.ahg));
+	w.ahg.ahgcount = 1;
+	w.priv.s_ahg = &w.ahg;
 	atomic_set(&w.priv.s_iowait.sdma_busy, q->sdma_busy);
 	atomic_set(&w.priv.s_iowait.pio_busy, q->pio_busy);
 	memset(&w.ib_tx, 0, sizeof(w.ib_tx));
@@ -569,6 +598,12 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "qp-wait#0x%x", w.qp.ibqp.qp_num);
 	if (p == &w.ib_tx)
 		return snprintf(buf, len, "txreq:IB");
+	if (p == &w.priv.tid_rdma.trigger_work)
+		return snprintf(buf, len, "tid-trigger-work");
+	if (p == &w.priv.s_iowait.wait_dma)
+		return snprintf(buf, len, "wait_dma");
+	if (p == &w.priv.s_iowait.wait_pio)
+		return snprintf(buf, len, "wait_pio");
 	if (p == &w.swqe.wqe)
 		return snprintf(buf, len, "wqe");
 	if (p == w.wq)
@@ -587,6 +622,116 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 const struct cpumask *shim_node_mask(int node)
 {
 	return node == w.dd.node ? &w.node_mask : NULL;
+}
+
+bool shim_alloc_fails(void)
+{
+	return w.alloc_fail & (1u << (w.nalloc++ & 31));
+}
+
+/* The addressing state hfi1_modify_qp/hfi1_migrate_qp leave, key=value. */
+static void shim_describe_path(struct shim_outcome *out)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(&w.qp.remote_ah_attr);
+	int n;
+
+	n = snprintf(out->text, sizeof(out->text),
+		     "s_sc=%u s_sde=%s s_sendcontext=%s hdr_type=%u port=%u dlid=0x%x grh=%d iid=0x%llx prefix=0x%llx mig=%u pkey=%u",
+		     w.priv.s_sc, jp(w.priv.s_sde), jp(w.priv.s_sendcontext),
+		     w.priv.hdr_type, w.qp.port_num,
+		     rdma_ah_get_dlid(&w.qp.remote_ah_attr),
+		     !!(rdma_ah_get_ah_flags(&w.qp.remote_ah_attr) & IB_AH_GRH),
+		     (unsigned long long)be64_to_cpu(grh->dgid.global.interface_id),
+		     (unsigned long long)be64_to_cpu(grh->dgid.global.subnet_prefix),
+		     w.qp.s_mig_state == IB_MIG_MIGRATED ? 0 :
+		     w.qp.s_mig_state == IB_MIG_REARM ? 1 : 2,
+		     w.qp.s_pkey_index);
+	out->text_len = n < (int)sizeof(out->text) ? n : sizeof(out->text) - 1;
+}
+
+static const char *fn_name(void *f)
+{
+	if (!f)
+		return "NULL";
+	if (f == (void *)_hfi1_do_send)
+		return "_hfi1_do_send";
+	if (f == (void *)_hfi1_do_tid_send)
+		return "_hfi1_do_tid_send";
+	return "set";
+}
+
+/* What qp_priv_alloc() initialised, key=value. */
+static void shim_describe_priv(struct shim_outcome *out, struct hfi1_qp_priv *p)
+{
+	struct iowait *iw = &p->s_iowait;
+	int n;
+
+	n = snprintf(out->text, sizeof(out->text),
+		     "owner=%s ahg=%s tx_limit=%u func=%s tidfunc=%s sleep=%s wakeup=%s sdma_drained=%s init_priority=%s running_pkt_size=%u",
+		     jp(p->owner), p->s_ahg ? "set" : "NULL", iw->tx_limit,
+		     fn_name(iw->wait[IOWAIT_IB_SE].iowork.func),
+		     fn_name(iw->wait[IOWAIT_TID_SE].iowork.func),
+		     fn_name(iw->sleep), fn_name(iw->wakeup),
+		     fn_name(iw->sdma_drained), fn_name(iw->init_priority),
+		     p->s_running_pkt_size);
+	out->text_len = n < (int)sizeof(out->text) ? n : sizeof(out->text) - 1;
+}
+
+/*
+ * Names a length by every work-request struct of that size (two structs
+ * can share one: on x86_64 ib_rdma_wr and ib_reg_wr are both 56 bytes).
+ */
+static void wr_len_names(char *buf, size_t room, size_t len)
+{
+	static const struct { size_t size; const char *name; } wrs[] = {
+		{ sizeof(struct ib_rdma_wr), "ib_rdma_wr" },
+		{ sizeof(struct ib_reg_wr), "ib_reg_wr" },
+		{ sizeof(struct ib_atomic_wr), "ib_atomic_wr" },
+		{ sizeof(struct ib_send_wr), "ib_send_wr" },
+		{ sizeof(struct ib_ud_wr), "ib_ud_wr" },
+	};
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(wrs); i++)
+		if (wrs[i].size == len)
+			n += snprintf(buf + n, room - n, "%s%s", n ? "|" : "",
+				      wrs[i].name);
+	if (!n)
+		snprintf(buf, room, "%s", len ? "other" : "0");
+}
+
+/* hfi1_post_parms[opcode], by names. */
+static void shim_describe_post_parms(struct shim_outcome *out, u32 opcode)
+{
+	static const char *const qpt[] = { "SMI", "GSI", "RC", "UC", "UD" };
+	static const struct { u32 v; const char *n; } ops[] = {
+		{ RVT_OPERATION_PRIV, "PRIV" },
+		{ RVT_OPERATION_ATOMIC, "ATOMIC" },
+		{ RVT_OPERATION_ATOMIC_SGE, "ATOMIC_SGE" },
+		{ RVT_OPERATION_LOCAL, "LOCAL" },
+		{ RVT_OPERATION_USE_RESERVE, "USE_RESERVE" },
+		{ RVT_OPERATION_IGN_RNR_CNT, "IGN_RNR_CNT" },
+	};
+	const struct rvt_operation_params *p = &hfi1_post_parms[opcode];
+	char *t = out->text, names[64];
+	size_t room = sizeof(out->text), n;
+	unsigned int i;
+
+	wr_len_names(names, sizeof(names), p->length);
+	n = snprintf(t, room, "length=%s qpt={", names);
+	for (i = 0; i < SHIM_QP_TYPE_COUNT; i++)
+		if (p->qpt_support & BIT(qp_type_values[i]))
+			n += snprintf(t + n, room - n, "%s%s",
+				      t[n - 1] == '{' ? "" : ",", qpt[i]);
+	n += snprintf(t + n, room - n, "} flags={");
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		if (p->flags & ops[i].v)
+			n += snprintf(t + n, room - n, "%s%s",
+				      t[n - 1] == '{' ? "" : ",", ops[i].n);
+	n += snprintf(t + n, room - n, "}");
+	out->text_len = n;
 }
 
 shim_u32 shim_abi_version(void)
@@ -704,6 +849,77 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		out->ret = hfi1_check_modify_qp(&w.qp, &attr, mask, NULL);
 		break;
 	}
+	case SHIM_FN_HFI1_MODIFY_QP: {
+		struct ib_qp_attr attr;
+		int mask = 0;
+
+		memset(&attr, 0, sizeof(attr));
+		if (c->attr_mask & 1)
+			mask |= IB_QP_AV;
+		if (c->attr_mask & 2)
+			mask |= IB_QP_ALT_PATH;
+		if (c->attr_mask & 4)
+			mask |= IB_QP_PATH_MIG_STATE;
+		attr.path_mig_state = mig_state_values[c->path_mig_state];
+		hfi1_modify_qp(&w.qp, &attr, mask, NULL);
+		shim_describe_path(out);
+		break;
+	}
+	case SHIM_FN_HFI1_MIGRATE_QP:
+		hfi1_migrate_qp(&w.qp);
+		shim_describe_path(out);
+		break;
+	case SHIM_FN_QP_PRIV_ALLOC: {
+		struct hfi1_qp_priv *p = qp_priv_alloc(&w.dd.verbs_dev.rdi, &w.qp);
+
+		journal_end();
+		if (IS_ERR(p)) {
+			out->ret = PTR_ERR(p);
+		} else {
+			shim_describe_priv(out, p);
+			kfree(p->s_ahg);
+			kfree(p);
+		}
+		break;
+	}
+	case SHIM_FN_QP_PRIV_FREE: {
+		/* Built with the C library: only qp_priv_free's calls count. */
+		struct hfi1_qp_priv *p = calloc(1, sizeof(*p));
+
+		p->s_ahg = calloc(1, sizeof(*p->s_ahg));
+		w.qp.priv = p;
+		qp_priv_free(&w.dd.verbs_dev.rdi, &w.qp);
+		w.qp.priv = &w.priv;
+		break;
+	}
+	case SHIM_FN_FREE_ALL_QPS:
+		out->ret = free_all_qps(&w.dd.verbs_dev.rdi);
+		break;
+	case SHIM_FN_FLUSH_QP_WAITERS:
+		spin_lock(&w.qp.s_lock);
+		flush_qp_waiters(&w.qp);
+		spin_unlock(&w.qp.s_lock);
+		break;
+	case SHIM_FN_STOP_SEND_QUEUE:
+		stop_send_queue(&w.qp);
+		break;
+	case SHIM_FN_QUIESCE_QP:
+		quiesce_qp(&w.qp);
+		break;
+	case SHIM_FN_NOTIFY_QP_RESET:
+		w.qp.r_adefered = 1;
+		notify_qp_reset(&w.qp);
+		out->text_len = snprintf(out->text, sizeof(out->text),
+					 "ahgidx=%d ahgcount=%u r_adefered=%u",
+					 w.qp.s_ahgidx, w.ahg.ahgcount, w.qp.r_adefered);
+		break;
+	case SHIM_FN_POST_PARMS:
+		if (c->arg >= SHIM_WR_OPCODE_COUNT) {
+			journal_end();
+			return -1;
+		}
+		shim_describe_post_parms(out, wr_opcode_values[c->arg]);
+		break;
 	default:
 		journal_end();
 		return -1;

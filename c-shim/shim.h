@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 2
+#define SHIM_ABI_VERSION 3
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -173,6 +173,16 @@ enum shim_fn {
 	SHIM_FN_MTU_FROM_QP,
 	SHIM_FN_GET_PMTU_FROM_ATTR,
 	SHIM_FN_HFI1_CHECK_MODIFY_QP,
+	SHIM_FN_HFI1_MODIFY_QP,
+	SHIM_FN_HFI1_MIGRATE_QP,
+	SHIM_FN_QP_PRIV_ALLOC,
+	SHIM_FN_QP_PRIV_FREE,
+	SHIM_FN_FREE_ALL_QPS,
+	SHIM_FN_FLUSH_QP_WAITERS,
+	SHIM_FN_STOP_SEND_QUEUE,
+	SHIM_FN_QUIESCE_QP,
+	SHIM_FN_NOTIFY_QP_RESET,
+	SHIM_FN_POST_PARMS,
 	SHIM_FN_COUNT
 };
 
@@ -206,6 +216,10 @@ struct shim_send_context {
 struct shim_port {
 	shim_u8 sl_to_sc[SHIM_NUM_SL];	/* ibp->sl_to_sc */
 	shim_u32 ibmtu;			/* ppd->ibmtu */
+	shim_u32 lid;			/* ppd->lid */
+	shim_u64 gid_prefix;		/* ibp->rvp.gid_prefix, host order */
+	shim_u8 has_qp0;		/* ibp->rvp.qp[0] != NULL */
+	shim_u8 has_qp1;		/* ibp->rvp.qp[1] != NULL */
 };
 
 /* A device and its module parameters: everything a QP's device reaches. */
@@ -230,6 +244,7 @@ struct shim_world {
 	shim_u8 max_rdma_atomic;	/* rdi->dparms.max_rdma_atomic */
 	shim_u8 extra_rdma_atomic;	/* rdi->dparms.extra_rdma_atomic */
 	shim_u8 queue_work_ret;		/* what queue_work_on() returns */
+	shim_u32 alloc_fail;		/* bit n: the n-th kmalloc of the call fails */
 };
 
 struct shim_ah {
@@ -279,6 +294,13 @@ struct shim_qp {
 	shim_u8 has_srq;		/* qp->ibqp.srq != NULL */
 	shim_u32 srq_size;		/* srq->rq.size */
 	shim_u32 rq_size;		/* qp->r_rq.size */
+	shim_u8 s_mig_state;		/* enum ib_mig_state: 0 MIGRATED, 1 REARM, 2 ARMED */
+	shim_i8 s_ahgidx;
+	shim_u8 hdr_type;		/* priv->hdr_type */
+	shim_u8 alt_sl;			/* qp->alt_ah_attr */
+	shim_u8 alt_port;
+	shim_u32 alt_dlid;
+	shim_u16 s_pkey_index, s_alt_pkey_index;
 	shim_u32 swqe_opcode[SHIM_MAX_SWQE];	/* enum shim_wr_opcode of s_wq[i] */
 	shim_u32 swqe_ssn[SHIM_MAX_SWQE];	/* s_wq[i].ssn */
 };
@@ -308,7 +330,8 @@ struct shim_call {
 	shim_u8 vl;			/* vl argument (the _vl selectors) */
 	shim_u32 selector;		/* selector argument (the selectors) */
 	shim_u32 arg;			/* mtu, path_mtu, flag bitset, unbusy leg (0 IB, 1 TID), iter->n */
-	shim_u32 attr_mask;		/* bit 0: IB_QP_AV, bit 1: IB_QP_ALT_PATH */
+	shim_u32 attr_mask;		/* bit 0: IB_QP_AV, 1: IB_QP_ALT_PATH, 2: IB_QP_PATH_MIG_STATE */
+	shim_u8 path_mig_state;		/* attr->path_mig_state (enum ib_mig_state) */
 	struct shim_ah attr_ah;		/* attr->ah_attr */
 	struct shim_ah attr_alt_ah;	/* attr->alt_ah_attr */
 	shim_u8 niter;
@@ -328,7 +351,11 @@ struct shim_outcome {
 	shim_u32 priv_flags;		/* priv->s_flags on exit, symbolic */
 	shim_u32 iowait_flags;		/* priv->s_iowait.flags on exit, symbolic */
 	shim_u32 text_len;
-	char text[SHIM_TEXT_BYTES];	/* what the function printed (seq_file) */
+	/*
+	 * What the function printed (seq_file), or, for functions that change
+	 * a QP's addressing or allocate, the state they left (key=value).
+	 */
+	char text[SHIM_TEXT_BYTES];
 	shim_u32 journal_len;
 	/*
 	 * One boundary call or warning a line: "name(arg, arg)\n", pointers as

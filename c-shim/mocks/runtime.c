@@ -19,9 +19,18 @@ void free(void *ptr);
 static struct task_struct task0 = { .pid = 1, .tgid = 1, .comm = "hfi1-world" };
 struct task_struct *__kcompat_current = &task0;
 
+/*
+ * The size is not recorded: it is sizeof() of a kernel struct, which
+ * changes between releases while the behaviour does not.  The world can
+ * make the n-th allocation of a call fail.
+ */
 void *__kcompat_kmalloc(size_t size, gfp_t flags, int node)
 {
-	journal_printf("kmalloc(%zu, node=%d)", size, node);
+	if (shim_alloc_fails()) {
+		journal_printf("kmalloc(node=%d) = NULL", node);
+		return NULL;
+	}
+	journal_printf("kmalloc(node=%d)", node);
 	/* Always zeroed: uninitialised memory would make runs differ. */
 	return calloc(1, size);
 }
@@ -55,4 +64,9 @@ const struct cpumask *cpumask_of_node(int node)
 void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void *key)
 {
 	journal_printf("wake_up(%s)", jp(wq_head));
+}
+
+void __kcompat_wait_forever(struct wait_queue_head *wq_head)
+{
+	journal_printf("wait_event(%s): sleeps forever", jp(wq_head));
 }

@@ -357,6 +357,50 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
             "max_rdma_atomic" => w.max_rdma_atomic = uint(src, v, &f)?,
             "extra_rdma_atomic" => w.extra_rdma_atomic = uint(src, v, &f)?,
             "queue_work_ret" => w.queue_work_ret = boolean(src, v, &f)?,
+            "alloc_fail" => w.alloc_fail = uint(src, v, &f)?,
+            "port_lid" | "port_gid_prefix" | "port_qp0" | "port_qp1" => {
+                let a = v
+                    .as_array()
+                    .ok_or_else(|| src.err(v.span(), &f, "expected one entry per port"))?;
+                match k {
+                    "port_lid" => {
+                        w.port_lid = a.iter().map(|e| value_uint(src, e, &f)).collect::<R<_>>()?
+                    }
+                    "port_gid_prefix" => {
+                        w.port_gid_prefix = a
+                            .iter()
+                            .map(|e| {
+                                // TOML integers are signed 64-bit: a prefix
+                                // like fe80:: is written as a hex string.
+                                e.as_integer()
+                                    .map(|i| i as u64)
+                                    .or_else(|| {
+                                        e.as_str().and_then(|t| {
+                                            u64::from_str_radix(t.trim_start_matches("0x"), 16).ok()
+                                        })
+                                    })
+                                    .ok_or_else(|| {
+                                        src.err(e.span(), &f, "expected an integer or \"0x...\"")
+                                    })
+                            })
+                            .collect::<R<_>>()?
+                    }
+                    _ => {
+                        let b: Vec<bool> = a
+                            .iter()
+                            .map(|e| {
+                                e.as_bool()
+                                    .ok_or_else(|| src.err(e.span(), &f, "expected true or false"))
+                            })
+                            .collect::<R<_>>()?;
+                        if k == "port_qp0" {
+                            w.port_qp0 = b;
+                        } else {
+                            w.port_qp1 = b;
+                        }
+                    }
+                }
+            }
             "sl_to_sc" => {
                 // An array of per-port arrays, or a table patching port 1.
                 if let Some(a) = v.as_array() {
@@ -481,6 +525,11 @@ pub fn empty_world() -> World {
         max_rdma_atomic: 0,
         extra_rdma_atomic: 0,
         queue_work_ret: true,
+        port_lid: vec![],
+        port_gid_prefix: vec![],
+        port_qp0: vec![],
+        port_qp1: vec![],
+        alloc_fail: 0,
     }
 }
 
@@ -547,6 +596,8 @@ const CASE_KEYS: &[&str] = &[
     "qp",
     "wqe",
     "world",
+    "path_mig_state",
+    "post_opcode",
 ];
 const QP_KEYS: &[&str] = &[
     "type",
@@ -599,6 +650,14 @@ const QP_KEYS: &[&str] = &[
     "srq_size",
     "rq_size",
     "send_queue",
+    "mig_state",
+    "s_ahgidx",
+    "hdr_type",
+    "alt_sl",
+    "alt_port",
+    "alt_dlid",
+    "s_pkey_index",
+    "s_alt_pkey_index",
 ];
 
 /// A list of symbolic names, sorted and deduplicated.
@@ -704,6 +763,18 @@ fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
                 }
             }
             "rq_size" => qp.rq_size = uint(src, v, &f)?,
+            "mig_state" => qp.mig_state = symbol(src, v, &f, MigState::from_name, MigState::names)?,
+            "s_ahgidx" => {
+                qp.s_ahgidx = int(src, v, &f).and_then(|i| {
+                    i8::try_from(i).map_err(|_| src.err(v.span(), &f, "out of range for s8"))
+                })?
+            }
+            "hdr_type" => qp.hdr_type = uint(src, v, &f)?,
+            "alt_sl" => qp.alt_sl = uint(src, v, &f)?,
+            "alt_port" => qp.alt_port = uint(src, v, &f)?,
+            "alt_dlid" => qp.alt_dlid = uint(src, v, &f)?,
+            "s_pkey_index" => qp.s_pkey_index = uint(src, v, &f)?,
+            "s_alt_pkey_index" => qp.s_alt_pkey_index = uint(src, v, &f)?,
             "ack_queue" => {
                 if v.as_str() == Some("none") {
                     qp.ack_queue = None;
@@ -1004,6 +1075,20 @@ fn parse_case(
         Some(v) => (true, parse_attr_ah(src, v, "attr_alt_ah")?),
         None => (false, AttrAh::default()),
     };
+    let attr_path_mig = match num("path_mig_state") {
+        Some(v) => Some(symbol(
+            src,
+            v,
+            "path_mig_state",
+            MigState::from_name,
+            MigState::names,
+        )?),
+        None => None,
+    };
+    let post_opcode = match num("post_opcode") {
+        Some(v) => symbol(src, v, "post_opcode", WrOpcode::from_name, WrOpcode::names)?,
+        None => WrOpcode::Send,
+    };
     let iter = match num("iter") {
         Some(v) => iter_qps(src, v)?,
         None => vec![],
@@ -1020,6 +1105,8 @@ fn parse_case(
         attr_alt_path,
         attr_ah,
         attr_alt_ah,
+        attr_path_mig,
+        post_opcode,
         iter,
         world,
         qp,
@@ -1241,6 +1328,23 @@ pub fn validate(c: &Call) -> Result<(), String> {
                 ah.port, ah.sl
             ));
         }
+    }
+    // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
+    // SL indexes sl_to_sc.
+    if c.func == Func::MigrateQp
+        && (q.alt_port == 0 || usize::from(q.alt_port) > w.sl_to_sc.len() || q.alt_sl >= 32)
+    {
+        return Err(format!(
+            "qp.alt_port {} / alt_sl {} does not exist (hfi1_migrate_qp makes it the QP's path)",
+            q.alt_port, q.alt_sl
+        ));
+    }
+    // quiesce_qp(): qp_pio_drain() loops until pio_busy drops, which
+    // nothing does in a world of one thread.
+    if c.func == Func::QuiesceQp && q.s_sendcontext.is_some() && q.pio_busy != 0 {
+        return Err(
+            "quiesce_qp with pio_busy != 0 and a send context never returns (qp_pio_drain)".into(),
+        );
     }
     // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.
     if c.iter.len() > 8 {

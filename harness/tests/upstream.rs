@@ -83,6 +83,11 @@ fn small_world() -> World {
         max_rdma_atomic: 16,
         extra_rdma_atomic: 0,
         queue_work_ret: true,
+        port_lid: vec![1],
+        port_gid_prefix: vec![0xfe80_0000_0000_0000],
+        port_qp0: vec![true],
+        port_qp1: vec![true],
+        alloc_fail: 0,
     }
 }
 
@@ -99,6 +104,8 @@ fn call(func: Func, qp_type: QpType, length: u32) -> Call {
         attr_alt_path: false,
         attr_ah: AttrAh::default(),
         attr_alt_ah: AttrAh::default(),
+        attr_path_mig: None,
+        post_opcode: WrOpcode::Send,
         iter: vec![],
         world: small_world(),
         qp: Qp::new(qp_type, 0x41, 1, 4096, QpState::Rts),
@@ -335,6 +342,30 @@ const MUTATIONS: &[Mutation] = &[
         from: "(qp->s_flags & RVT_S_RESP_PENDING) ||",
         to: "(qp->s_flags & 0) ||",
         caught_by: &["schedule::sched_wait_send_resp_pending"],
+    },
+    Mutation {
+        name: "migration_needs_armed_inverted",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "qp->s_mig_state == IB_MIG_ARMED) {",
+        to: "qp->s_mig_state != IB_MIG_ARMED) {",
+        caught_by: &[
+            "path::modify_migrated_from_armed",
+            "path::modify_migrated_not_armed",
+        ],
+    },
+    Mutation {
+        name: "running_pkt_size_quarter",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "priv->s_running_pkt_size = piothreshold / 2;",
+        to: "priv->s_running_pkt_size = piothreshold / 4;",
+        caught_by: &["lifecycle::alloc_ok", "lifecycle::alloc_ok_other_threshold"],
+    },
+    Mutation {
+        name: "check_modify_alt_sc_unchecked",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "sc = ah_to_sc(ibqp->device, &attr->alt_ah_attr);\n\t\tif (sc == 0xf)",
+        to: "sc = ah_to_sc(ibqp->device, &attr->alt_ah_attr);\n\t\tif (sc == 0xe)",
+        caught_by: &["modify::alt_path_sc_0xf", "modify::av_ok_alt_bad"],
     },
 ];
 

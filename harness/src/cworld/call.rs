@@ -5,8 +5,8 @@
 
 use crate::ffi::*;
 use crate::model::types::{
-    AttrAh, Call, DevFlag, EngineIdx, Func, IowaitFlag, MapElem, PrivFlag, Ptr, QpState, QpType,
-    SFlag, SendCtxIdx, VlMap, WrOpcode,
+    AttrAh, Call, DevFlag, EngineIdx, Func, IowaitFlag, MapElem, MigState, PrivFlag, Ptr, QpState,
+    QpType, SFlag, SendCtxIdx, VlMap, WrOpcode,
 };
 use crate::outcome::Outcome;
 
@@ -30,6 +30,16 @@ fn func(f: Func) -> u32 {
         Func::MtuFromQp => SHIM_FN_MTU_FROM_QP,
         Func::GetPmtuFromAttr => SHIM_FN_GET_PMTU_FROM_ATTR,
         Func::CheckModifyQp => SHIM_FN_HFI1_CHECK_MODIFY_QP,
+        Func::ModifyQp => SHIM_FN_HFI1_MODIFY_QP,
+        Func::MigrateQp => SHIM_FN_HFI1_MIGRATE_QP,
+        Func::QpPrivAlloc => SHIM_FN_QP_PRIV_ALLOC,
+        Func::QpPrivFree => SHIM_FN_QP_PRIV_FREE,
+        Func::FreeAllQps => SHIM_FN_FREE_ALL_QPS,
+        Func::FlushQpWaiters => SHIM_FN_FLUSH_QP_WAITERS,
+        Func::StopSendQueue => SHIM_FN_STOP_SEND_QUEUE,
+        Func::QuiesceQp => SHIM_FN_QUIESCE_QP,
+        Func::NotifyQpReset => SHIM_FN_NOTIFY_QP_RESET,
+        Func::PostParms => SHIM_FN_POST_PARMS,
     }
 }
 
@@ -53,6 +63,15 @@ fn from_bits<T: Copy>(all: &[T], v: u32) -> Vec<T> {
         .filter(|(i, _)| v & (1 << i) != 0)
         .map(|(_, f)| *f)
         .collect()
+}
+
+/// `enum ib_mig_state` is passed by position (0 MIGRATED, 1 REARM, 2 ARMED).
+fn mig_state(m: MigState) -> u8 {
+    match m {
+        MigState::Migrated => 0,
+        MigState::Rearm => 1,
+        MigState::Armed => 2,
+    }
 }
 
 fn ah(a: &AttrAh) -> shim_ah {
@@ -145,12 +164,15 @@ pub fn to_shim(c: &Call) -> shim_call {
     s.sc5 = c.sc5.0;
     s.vl = c.vl.0;
     s.selector = c.selector;
-    s.arg = if c.func == Func::QpWakeup {
-        c.flags_arg.iter().fold(0, |a, f| a | s_flag_bit(*f))
-    } else {
-        c.arg
+    s.arg = match c.func {
+        Func::QpWakeup => c.flags_arg.iter().fold(0, |a, f| a | s_flag_bit(*f)),
+        Func::PostParms => wr_opcode(c.post_opcode),
+        _ => c.arg,
     };
-    s.attr_mask = u32::from(c.attr_av) | (u32::from(c.attr_alt_path) << 1);
+    s.attr_mask = u32::from(c.attr_av)
+        | (u32::from(c.attr_alt_path) << 1)
+        | (u32::from(c.attr_path_mig.is_some()) << 2);
+    s.path_mig_state = c.attr_path_mig.map_or(0, mig_state);
     s.attr_ah = ah(&c.attr_ah);
     s.attr_alt_ah = ah(&c.attr_alt_ah);
     s.niter = c.iter.len().min(SHIM_MAX_ITER_QPS as usize) as u8;
@@ -194,6 +216,13 @@ pub fn to_shim(c: &Call) -> shim_call {
     sw.max_rdma_atomic = w.max_rdma_atomic;
     sw.extra_rdma_atomic = w.extra_rdma_atomic;
     sw.queue_work_ret = u8::from(w.queue_work_ret);
+    sw.alloc_fail = w.alloc_fail;
+    for (i, d) in sw.ports.iter_mut().enumerate() {
+        d.lid = w.port_lid.get(i).copied().unwrap_or(0);
+        d.gid_prefix = w.port_gid_prefix.get(i).copied().unwrap_or(0);
+        d.has_qp0 = u8::from(w.port_qp0.get(i).copied().unwrap_or(false));
+        d.has_qp1 = u8::from(w.port_qp1.get(i).copied().unwrap_or(false));
+    }
 
     s.qp.qp_type = qp_type(c.qp.qp_type);
     s.qp.qp_num = c.qp.num;
@@ -256,6 +285,14 @@ pub fn to_shim(c: &Call) -> shim_call {
         d.srq_size = n;
     }
     d.rq_size = q.rq_size;
+    d.s_mig_state = mig_state(q.mig_state);
+    d.s_ahgidx = q.s_ahgidx;
+    d.hdr_type = q.hdr_type;
+    d.alt_sl = q.alt_sl;
+    d.alt_port = q.alt_port;
+    d.alt_dlid = q.alt_dlid;
+    d.s_pkey_index = q.s_pkey_index;
+    d.s_alt_pkey_index = q.s_alt_pkey_index;
     for (i, e) in q.send_queue.iter().enumerate() {
         d.swqe_opcode[i] = wr_opcode(e.opcode);
         d.swqe_ssn[i] = e.ssn;

@@ -12,6 +12,8 @@
 pub mod flags;
 pub mod hfi;
 pub mod iter;
+pub mod lifecycle;
+pub mod modify;
 pub mod mtu;
 pub mod pio;
 pub mod print;
@@ -102,6 +104,33 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
                 ],
             )?
         }
+        Func::ModifyQp => {
+            let st = modify::hfi1_modify_qp(
+                w,
+                &mut qp,
+                call.attr_av,
+                call.attr_alt_path,
+                call.attr_path_mig,
+                &mut j,
+            )?;
+            out.text = st.describe(&qp);
+        }
+        Func::MigrateQp => {
+            let st = modify::hfi1_migrate_qp(w, &mut qp, &mut j)?;
+            out.text = st.describe(&qp);
+        }
+        Func::QpPrivAlloc => {
+            let (ret, text) = lifecycle::qp_priv_alloc(w, &qp, &mut j);
+            out.ret = ret;
+            out.text = text;
+        }
+        Func::QpPrivFree => lifecycle::qp_priv_free(&qp, &mut j),
+        Func::FreeAllQps => out.ret = lifecycle::free_all_qps(w),
+        Func::FlushQpWaiters => lifecycle::flush_qp_waiters(&mut qp, &mut j),
+        Func::StopSendQueue => lifecycle::stop_send_queue(&qp, &mut j),
+        Func::QuiesceQp => lifecycle::quiesce_qp(&mut qp, &mut j)?,
+        Func::NotifyQpReset => out.text = lifecycle::notify_qp_reset(&mut qp, &mut j),
+        Func::PostParms => out.text = lifecycle::hfi1_post_parms(call.post_opcode),
     }
     out.s_flags = qp.s_flags;
     out.priv_flags = qp.priv_flags;

@@ -117,6 +117,25 @@ symbolic! {
         MtuFromQp = "mtu_from_qp",
         GetPmtuFromAttr = "get_pmtu_from_attr",
         CheckModifyQp = "hfi1_check_modify_qp",
+        ModifyQp = "hfi1_modify_qp",
+        MigrateQp = "hfi1_migrate_qp",
+        QpPrivAlloc = "qp_priv_alloc",
+        QpPrivFree = "qp_priv_free",
+        FreeAllQps = "free_all_qps",
+        FlushQpWaiters = "flush_qp_waiters",
+        StopSendQueue = "stop_send_queue",
+        QuiesceQp = "quiesce_qp",
+        NotifyQpReset = "notify_qp_reset",
+        PostParms = "hfi1_post_parms",
+    }
+}
+
+symbolic! {
+    /// `enum ib_mig_state`.
+    MigState {
+        Migrated = "IB_MIG_MIGRATED",
+        Rearm = "IB_MIG_REARM",
+        Armed = "IB_MIG_ARMED",
     }
 }
 
@@ -252,6 +271,13 @@ pub struct World {
     pub extra_rdma_atomic: u8,
     /// What `queue_work_on` returns (true: the work was not already queued).
     pub queue_work_ret: bool,
+    /// Per port: `ppd->lid`, `ibp->rvp.gid_prefix`, whether QP0/QP1 exist.
+    pub port_lid: Vec<u32>,
+    pub port_gid_prefix: Vec<u64>,
+    pub port_qp0: Vec<bool>,
+    pub port_qp1: Vec<bool>,
+    /// Bit n: the n-th allocation of a call fails.
+    pub alloc_fail: u32,
 }
 
 impl World {
@@ -347,6 +373,16 @@ pub struct Qp {
     pub rq_size: u32,
     /// The send queue, `SHIM_MAX_SWQE` (16) entries.
     pub send_queue: [SendQueueEntry; 16],
+    pub mig_state: MigState,
+    pub s_ahgidx: i8,
+    /// `priv->hdr_type`.
+    pub hdr_type: u8,
+    /// `qp->alt_ah_attr`.
+    pub alt_sl: u8,
+    pub alt_port: u8,
+    pub alt_dlid: u32,
+    pub s_pkey_index: u16,
+    pub s_alt_pkey_index: u16,
 }
 
 impl Qp {
@@ -406,6 +442,14 @@ impl Qp {
                 opcode: WrOpcode::RdmaWrite,
                 ssn: 0,
             }; 16],
+            mig_state: MigState::Migrated,
+            s_ahgidx: -1,
+            hdr_type: 0,
+            alt_sl: 0,
+            alt_port: 1,
+            alt_dlid: 0,
+            s_pkey_index: 0,
+            s_alt_pkey_index: 0,
         }
     }
 }
@@ -458,6 +502,10 @@ pub struct Call {
     pub attr_alt_path: bool,
     pub attr_ah: AttrAh,
     pub attr_alt_ah: AttrAh,
+    /// `hfi1_modify_qp`: IB_QP_PATH_MIG_STATE and `attr->path_mig_state`.
+    pub attr_path_mig: Option<MigState>,
+    /// `hfi1_post_parms[opcode]`.
+    pub post_opcode: WrOpcode,
     /// The QPs `rvt_qp_iter` walks, in order.
     pub iter: Vec<IterQp>,
     pub world: World,

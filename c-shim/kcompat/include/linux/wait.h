@@ -22,8 +22,17 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void 
 #define wake_up_all(x)		__wake_up(x, TASK_NORMAL, 0, NULL)
 #define wake_up_interruptible(x) __wake_up(x, 1, 1, NULL)
 
-/* Nothing else runs, so a condition that is false now stays false. */
-#define wait_event(wq, cond)	({ WARN_ON(!(cond)); })
+/*
+ * Nothing else runs, so a condition that is false now stays false: a
+ * wait_event() that would sleep is recorded (it would hang the kernel
+ * thread forever) and returns.  A timed wait times out at once.
+ */
+void __kcompat_wait_forever(struct wait_queue_head *wq_head);
+#define wait_event(wq, cond)						\
+	do {								\
+		if (!(cond))						\
+			__kcompat_wait_forever(&(wq));			\
+	} while (0)
 #define wait_event_interruptible_timeout(wq, cond, t) ({ long __r = (cond) ? 1 : 0; __r; })
 #define wait_event_timeout(wq, cond, t)	({ long __r = (cond) ? 1 : 0; __r; })
 

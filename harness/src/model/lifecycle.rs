@@ -1,0 +1,180 @@
+//! qp.c: a QP's private data from allocation to teardown, and the
+//! operation table rdmavt checks posts against.
+
+use super::types::{Qp, QpType, SFlag, World, WrOpcode};
+use super::{qp_name, Journal, Undefined};
+
+/// `-ENOMEM`.
+pub const ENOMEM: i32 = 12;
+
+/// Allocations of one call, failing where the world says.
+struct Allocs<'a> {
+    w: &'a World,
+    n: u32,
+}
+
+impl Allocs<'_> {
+    fn kmalloc(&mut self, j: &mut Journal) -> bool {
+        let fail = self.w.alloc_fail & (1 << (self.n & 31)) != 0;
+        self.n += 1;
+        if fail {
+            j.record(format!("kmalloc(node={}) = NULL", self.w.node));
+        } else {
+            j.record(format!("kmalloc(node={})", self.w.node));
+        }
+        !fail
+    }
+}
+
+/// Mirrors `qp_priv_alloc()` (qp.c): the private data on the device's node,
+/// owned by the QP, with an AHG block, an iowait set up for the send
+/// engines (one tx at a time) and a running packet size of half the PIO
+/// threshold; `-ENOMEM` (freeing what was taken) when an allocation fails.
+/// Returns the return code and the description of what was initialised.
+pub fn qp_priv_alloc(w: &World, qp: &Qp, j: &mut Journal) -> (i32, String) {
+    let mut a = Allocs { w, n: 0 };
+    if !a.kmalloc(j) {
+        return (-ENOMEM, String::new());
+    }
+    if !a.kmalloc(j) {
+        j.record("kfree".into());
+        return (-ENOMEM, String::new());
+    }
+    (
+        0,
+        format!(
+            "owner={} ahg=set tx_limit=1 func=_hfi1_do_send tidfunc=_hfi1_do_tid_send sleep=set wakeup=set sdma_drained=set init_priority=set running_pkt_size={}",
+            qp_name(qp),
+            w.piothreshold / 2
+        ),
+    )
+}
+
+/// Mirrors `qp_priv_free()` (qp.c): TID RDMA state first, then the AHG
+/// block and the private data.
+pub fn qp_priv_free(qp: &Qp, j: &mut Journal) {
+    j.record(format!("hfi1_qp_priv_tid_free({})", qp_name(qp)));
+    j.record("kfree".into());
+    j.record("kfree".into());
+}
+
+/// Mirrors `free_all_qps()` (qp.c): counts the special QPs (0 and 1) still
+/// present on each port.
+pub fn free_all_qps(w: &World) -> i32 {
+    (0..w.sl_to_sc.len())
+        .map(|i| {
+            i32::from(w.port_qp0.get(i).copied().unwrap_or(false))
+                + i32::from(w.port_qp1.get(i).copied().unwrap_or(false))
+        })
+        .sum()
+}
+
+fn rvt_put_qp(qp: &mut Qp, j: &mut Journal) {
+    qp.refcount = qp.refcount.wrapping_sub(1);
+    if qp.refcount == 0 {
+        j.record(format!("wake_up(qp-wait#0x{:x})", qp.num));
+    }
+}
+
+/// Mirrors `flush_qp_waiters()` (qp.c) with the static `flush_iowait()`: a
+/// QP on an engine's wait list leaves it, dropping the list's reference;
+/// then TID RDMA waiters are flushed.
+pub fn flush_qp_waiters(qp: &mut Qp, j: &mut Journal) {
+    if qp.on_wait_list {
+        qp.on_wait_list = false;
+        rvt_put_qp(qp, j);
+    }
+    j.record(format!("hfi1_tid_rdma_flush_wait({})", qp_name(qp)));
+}
+
+/// Mirrors `stop_send_queue()` (qp.c) with iowait.c's
+/// `iowait_cancel_work()`: cancels both legs' work and the TID trigger
+/// (the boundary reports none was pending, so no reference is dropped).
+pub fn stop_send_queue(_qp: &Qp, j: &mut Journal) {
+    j.record("cancel_work_sync(iowork:IB)".into());
+    j.record("cancel_work_sync(iowork:TID)".into());
+    j.record("cancel_work_sync(tid-trigger-work)".into());
+}
+
+/// Mirrors `quiesce_qp()` (qp.c): TID timers stopped, SDMA drained (with
+/// descriptors in flight, `wait_event` would sleep forever: recorded), PIO
+/// drained (nothing in flight by the world's invariant), tx list flushed.
+pub fn quiesce_qp(qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
+    j.record(format!("hfi1_del_tid_reap_timer({})", qp_name(qp)));
+    j.record(format!("hfi1_del_tid_retry_timer({})", qp_name(qp)));
+    if qp.sdma_busy != 0 {
+        j.record("wait_event(wait_dma): sleeps forever".into());
+    }
+    if qp.s_sendcontext.is_some() && qp.pio_busy != 0 {
+        return Err(Undefined(
+            "qp_pio_drain() loops forever while pio_busy != 0".into(),
+        ));
+    }
+    if qp.ib_tx_queued {
+        j.record("hfi1_put_txreq(txreq:IB)".into());
+        qp.ib_tx_queued = false;
+    }
+    Ok(())
+}
+
+/// Mirrors `notify_qp_reset()` (qp.c) with qp.h's `clear_ahg()`: expected
+/// receive flows cleared, deferred ACKs forgotten, AHG state reset (a slot
+/// held on an engine is freed), OPFN told for RC QPs. Returns the
+/// description of the AHG state left.
+pub fn notify_qp_reset(qp: &mut Qp, j: &mut Journal) -> String {
+    j.record(format!("hfi1_qp_kern_exp_rcv_clear_all({})", qp_name(qp)));
+    qp.s_flags
+        .retain(|f| !matches!(f, SFlag::AhgValid | SFlag::AhgClear));
+    if let Some(e) = qp.s_sde {
+        if qp.s_ahgidx >= 0 {
+            j.record(format!("sdma_ahg_free(sde#{}, {})", e.0, qp.s_ahgidx));
+        }
+    }
+    qp.s_ahgidx = -1;
+    if qp.qp_type == QpType::Rc {
+        j.record(format!("opfn_conn_error({})", qp_name(qp)));
+    }
+    "ahgidx=-1 ahgcount=0 r_adefered=0".into()
+}
+
+/// `sizeof` of the work-request structs (x86_64, ib_verbs.h): the shim
+/// names a length by every struct of that size.
+fn wr_len_names(len: u32) -> &'static str {
+    match len {
+        56 => "ib_rdma_wr|ib_reg_wr",
+        88 => "ib_atomic_wr",
+        40 => "ib_send_wr",
+        80 => "ib_ud_wr",
+        0 => "0",
+        _ => "other",
+    }
+}
+
+/// Mirrors the `hfi1_post_parms[]` table (qp.c): for each opcode, the
+/// work-request struct rdmavt copies, the QP types that may post it, and
+/// the operation flags.
+pub fn hfi1_post_parms(op: WrOpcode) -> String {
+    const RDMA: u32 = 56;
+    const ATOMIC: u32 = 88;
+    const SEND: u32 = 40;
+    const REG: u32 = 56;
+    let all = "SMI,GSI,RC,UC,UD";
+    let (len, qpt, flags) = match op {
+        WrOpcode::RdmaWrite | WrOpcode::RdmaWriteWithImm => (RDMA, "RC,UC", ""),
+        WrOpcode::RdmaRead => (RDMA, "RC", "ATOMIC"),
+        WrOpcode::AtomicCmpAndSwp | WrOpcode::AtomicFetchAndAdd => {
+            (ATOMIC, "RC", "ATOMIC,ATOMIC_SGE")
+        }
+        WrOpcode::Send | WrOpcode::SendWithImm => (SEND, all, ""),
+        WrOpcode::RegMr => (REG, "RC,UC", "LOCAL"),
+        WrOpcode::LocalInv => (SEND, "RC,UC", "LOCAL"),
+        WrOpcode::SendWithInv => (SEND, "RC", ""),
+        WrOpcode::Opfn => (ATOMIC, "RC", "USE_RESERVE"),
+        WrOpcode::TidRdmaWrite => (RDMA, "RC", "IGN_RNR_CNT"),
+        WrOpcode::TidRdmaRead => (0, "", ""),
+    };
+    format!(
+        "length={} qpt={{{qpt}}} flags={{{flags}}}",
+        wr_len_names(len)
+    )
+}
