@@ -263,7 +263,7 @@ struct shim_qp {
 	shim_u32 qp_type;		/* enum shim_qp_type */
 	shim_u32 qp_num;		/* ibqp.qp_num */
 	shim_u32 port_num;		/* qp->port_num */
-	shim_u32 pmtu;			/* qp->pmtu */
+	shim_u16 pmtu;			/* qp->pmtu (u16 in struct rvt_qp) */
 	shim_u32 state;			/* enum shim_qp_state */
 	shim_u32 s_flags;		/* bitset of 1 << enum shim_s_flag */
 	shim_u32 priv_flags;		/* bitset of 1 << enum shim_priv_flag */
@@ -300,7 +300,7 @@ struct shim_qp {
 	shim_u8 alt_sl;			/* qp->alt_ah_attr */
 	shim_u8 alt_port;
 	shim_u32 alt_dlid;
-	shim_u16 s_pkey_index, s_alt_pkey_index;
+	shim_u8 s_pkey_index, s_alt_pkey_index;	/* u8 in struct rvt_qp */
 	shim_u32 swqe_opcode[SHIM_MAX_SWQE];	/* enum shim_wr_opcode of s_wq[i] */
 	shim_u32 swqe_ssn[SHIM_MAX_SWQE];	/* s_wq[i].ssn */
 };
@@ -370,5 +370,7 @@ shim_u32 shim_abi_version(void);
 const char *shim_kernel_version(void);
 /* Runs one call; returns 0, or -1 when the call itself is malformed. */
 int shim_run(const struct shim_call *call, struct shim_outcome *out);
+/* Benchmark: the world of call built once, its function run iters times. */
+shim_u64 shim_bench(const struct shim_call *call, shim_u64 iters);
 
 #endif /* HFI1_CONFORMANCE_SHIM_H */

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use harness::conformance::{self, Format, KernelSel};
 use harness::cworld::{self, BuildOptions};
-use harness::{kernel, snapshot, vector};
+use harness::model::types::Func;
+use harness::{kernel, random, snapshot, vector};
 
 const HELP: &str = "\
 cargo xtask — hfi1-conformance's build system
@@ -28,6 +29,8 @@ COMMANDS:
     bindgen [--check]
                     Regenerate harness/src/ffi/bindings.rs from c-shim/shim.h
                     (--check: fail if the committed bindings are stale)
+    bench           Raw upstream call cost vs the whole differential check
+                    (vectors/s), for hfi1_setup_wqe and engine selection
     help            This text; `cargo xtask <COMMAND> --help` for one command
 
 ENVIRONMENT:
@@ -52,7 +55,13 @@ OPTIONS:
     --format FORMAT    human (default), ktap (KTAP v1, for kernel CI),
                        junit (XML) or json; written to stdout, progress to stderr
     --vectors DIR      A vector corpus other than vectors/
-    --sanitize         Build the C worlds with ASan and UBSan
+    --sanitize         Build the C worlds with ASan and UBSan (upstream UB
+                       aborts the worker: reported per vector as a crash)
+    --random N         Instead of the corpus: N generated vectors per function,
+                       run on both sides inside the worker; disagreements are
+                       minimised and written to target/findings/*.toml
+    --seed S           Seed of --random (default 1); same seed, same vectors
+    --function NAME    With --random: only this function (repeatable)
 
 EXIT STATUS:
     0  C and Rust agree on every vector and every snapshot matches
@@ -86,6 +95,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode> {
         Some("conformance") => conformance_cmd(rest),
         Some("kernel") => kernel_cmd(rest),
         Some("snapshots") => snapshots_cmd(rest),
+        Some("bench") => bench_cmd(rest),
         Some("bindgen") => {
             if rest.iter().any(|a| a == "--help" || a == "-h") {
                 println!("cargo xtask bindgen [--check]");
@@ -155,6 +165,9 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
     let mut format = Format::Human;
     let mut dir = vector::corpus_dir();
     let mut opts = BuildOptions::default();
+    let mut random: Option<u64> = None;
+    let mut seed = 1u64;
+    let mut funcs: Vec<Func> = vec![];
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| {
@@ -193,11 +206,36 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
             }
             "--vectors" => dir = value("--vectors")?.into(),
             "--sanitize" => opts.sanitize = true,
+            "--random" => {
+                let n = value("--random")?;
+                random = Some(
+                    n.parse()
+                        .with_context(|| format!("--random {n}: not a count"))?,
+                );
+            }
+            "--seed" => {
+                let v = value("--seed")?;
+                seed = v
+                    .parse()
+                    .with_context(|| format!("--seed {v}: not a number"))?;
+            }
+            "--function" => {
+                let v = value("--function")?;
+                funcs.push(Func::from_name(&v).with_context(|| {
+                    format!("--function {v}: expected one of {}", Func::names())
+                })?);
+            }
             other => bail!("unknown option {other:?}; see `cargo xtask conformance --help`"),
         }
     }
     if kernels.is_empty() {
         kernels.push(KernelSel::Series(kernel::DEFAULT_SERIES.into()));
+    }
+    if let Some(n) = random {
+        if funcs.is_empty() {
+            funcs = Func::ALL.to_vec();
+        }
+        return random_cmd(&kernels, &opts, &funcs, n, seed);
     }
     let vectors = vector::load_corpus(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let started = std::time::Instant::now();
@@ -224,4 +262,201 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn random_cmd(
+    kernels: &[KernelSel],
+    opts: &BuildOptions,
+    funcs: &[Func],
+    n: u64,
+    seed: u64,
+) -> Result<ExitCode> {
+    let mut failed = false;
+    let mut table = vec![];
+    for k in kernels {
+        let tree = k.open()?;
+        eprintln!(
+            "[random] kernel {}: building the C world of {}",
+            k.label(),
+            tree.version
+        );
+        let world = cworld::build(&tree, opts)?;
+        let mut bar = random::Progress::new();
+        let run = random::run(&world, funcs, n, seed, &mut |f, done, total| {
+            bar.update(f.name(), done, total)
+        })?;
+        for f in &run.findings {
+            failed = true;
+            println!(
+                "FINDING [{}] {} vector {} (seed {}): {}\n  minimised vector: {}",
+                k.label(),
+                f.func,
+                f.index,
+                f.seed,
+                f.what,
+                f.file
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            );
+        }
+        let total: u64 = run.per_func.iter().map(|x| x.1).sum();
+        eprintln!(
+            "[random] kernel {}: {total} vectors in {:.2}s ({:.0} vectors/s)",
+            k.label(),
+            run.seconds,
+            total as f64 / run.seconds.max(1e-9)
+        );
+        table.push((k.label(), tree.version.to_string(), run));
+    }
+    println!(
+        "{:28} | {}",
+        "function (random, seed)",
+        table
+            .iter()
+            .map(|t| format!("{:>16}", t.1))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    for f in funcs {
+        let cells: Vec<String> = table
+            .iter()
+            .map(|(_, _, run)| {
+                let (_, n, bad, crashed) = run
+                    .per_func
+                    .iter()
+                    .find(|x| x.0 == *f)
+                    .copied()
+                    .unwrap_or((*f, 0, 0, 0));
+                format!(
+                    "{:>16}",
+                    format!(
+                        "{}/{}{}",
+                        n - bad - crashed,
+                        n,
+                        if crashed > 0 {
+                            format!(" {crashed}!")
+                        } else {
+                            String::new()
+                        }
+                    )
+                )
+            })
+            .collect();
+        println!("{:28} | {}", f.name(), cells.join(" | "));
+    }
+    let vectors: u64 = table
+        .iter()
+        .flat_map(|t| t.2.per_func.iter().map(|x| x.1))
+        .sum();
+    let bad: u64 = table
+        .iter()
+        .flat_map(|t| t.2.per_func.iter().map(|x| x.2 + x.3))
+        .sum();
+    println!("{} passed, {} failed", vectors - bad, bad);
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+const BENCH_HELP: &str = "\
+cargo xtask bench [--kernel SERIES] [--vectors N] [--iters N]
+
+Measures, in one run on one core (the worker process does the work while
+this process waits):
+  raw      the upstream call alone: hfi1_setup_wqe (or qp_to_sdma_engine +
+           qp_to_send_context) in a tight loop on a world built once
+  check    the whole differential check per vector: the flat call built from
+           the vector, the C world built and called, the Rust model called,
+           outcomes compared (vectors generated beforehand, not timed)
+and prints vectors/s and the ratio check/raw, for hfi1_setup_wqe and for the
+engine-selection pair.
+";
+
+fn bench_cmd(args: &[String]) -> Result<ExitCode> {
+    let mut series = kernel::DEFAULT_SERIES.to_string();
+    let mut count = 200_000u64;
+    let mut iters = 20_000_000u64;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .with_context(|| format!("{name} needs a value"))
+        };
+        match a.as_str() {
+            "--help" | "-h" => {
+                print!("{BENCH_HELP}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            "--kernel" => series = value("--kernel")?,
+            "--vectors" => count = value("--vectors")?.parse().context("--vectors: a count")?,
+            "--iters" => iters = value("--iters")?.parse().context("--iters: a count")?,
+            other => bail!("unknown option {other:?}; see `cargo xtask bench --help`"),
+        }
+    }
+    let tree = kernel::fetch(&series)?;
+    let world = cworld::build(&tree, &BuildOptions::default())?;
+    let lib = cworld::Loaded::open(&world.so)?;
+    println!(
+        "machine: {} cpus, {}",
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(0),
+        cpu_model()
+    );
+    println!("kernel: {}", tree.version);
+    let mut worker = cworld::Worker::new(&world)?;
+    for (label, func, raw_func) in [
+        ("hfi1_setup_wqe", Func::SetupWqe, Func::SetupWqe),
+        (
+            "engine selection (sdma + pio)",
+            Func::QpToSdmaEngine,
+            Func::QpToSdmaEngine,
+        ),
+    ] {
+        // Raw: a typical vector's world built once, the call repeated.
+        let c = harness::generate::seeded_call(1, raw_func, 0);
+        let shim = harness::cworld::call::to_shim(&c);
+        let t = std::time::Instant::now();
+        let sum = lib.bench(&shim, iters);
+        let raw_ns = t.elapsed().as_nanos() as f64 / iters as f64;
+        // Warm the worker, then time the check inside it.
+        worker.bench(func, 2, 1000)?;
+        let (ns, n, bad) = worker.bench(func, 1, count)?;
+        let check_ns = ns as f64 / n as f64;
+        let mut extra = String::new();
+        if func == Func::QpToSdmaEngine {
+            let (ns2, n2, bad2) = worker.bench(Func::QpToSendContext, 1, count)?;
+            let pair = check_ns + ns2 as f64 / n2 as f64;
+            extra = format!(
+                "\n  check (pair):    {:>8.1} ns/vector pair  {:>12.0} pairs/s   ratio {:.1}x  ({} disagreements)",
+                pair,
+                1e9 / pair,
+                pair / raw_ns,
+                bad + bad2
+            );
+        }
+        println!(
+            "{label}\n  raw upstream:    {raw_ns:>8.1} ns/call          {:>12.0} calls/s  (checksum {sum})\n  check:           {check_ns:>8.1} ns/vector        {:>12.0} vectors/s ratio {:.1}x  ({bad} disagreements){extra}",
+            1e9 / raw_ns,
+            1e9 / check_ns,
+            check_ns / raw_ns
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown cpu".into())
 }

@@ -54,6 +54,7 @@ pub fn worker_main_if_requested() {
 }
 
 type RunFn = unsafe extern "C" fn(*const shim_call, *mut shim_outcome) -> i32;
+type BenchFn = unsafe extern "C" fn(*const shim_call, u64) -> u64;
 type AbiFn = unsafe extern "C" fn() -> u32;
 
 /// A world's shared object loaded into this process. Only workers (and the
@@ -61,6 +62,7 @@ type AbiFn = unsafe extern "C" fn() -> u32;
 pub struct Loaded {
     _lib: libloading::Library,
     run: RunFn,
+    bench: BenchFn,
 }
 
 impl Loaded {
@@ -71,10 +73,11 @@ impl Loaded {
         let lib = unsafe { libloading::Library::new(so) }
             .with_context(|| format!("loading {}", so.display()))?;
         // SAFETY: the symbols' types are those declared in c-shim/shim.h.
-        let (abi, run) = unsafe {
+        let (abi, run, bench) = unsafe {
             let abi: libloading::Symbol<AbiFn> = lib.get(b"shim_abi_version\0")?;
             let run: libloading::Symbol<RunFn> = lib.get(b"shim_run\0")?;
-            (abi(), *run)
+            let bench: libloading::Symbol<BenchFn> = lib.get(b"shim_bench\0")?;
+            (abi(), *run, *bench)
         };
         if abi != ffi::SHIM_ABI_VERSION {
             bail!(
@@ -83,7 +86,18 @@ impl Loaded {
                 ffi::SHIM_ABI_VERSION
             );
         }
-        Ok(Loaded { _lib: lib, run })
+        Ok(Loaded {
+            _lib: lib,
+            run,
+            bench,
+        })
+    }
+
+    /// The raw benchmark: `call`'s world built once, its function run
+    /// `iters` times. Returns the shim's checksum.
+    pub fn bench(&self, call: &shim_call, iters: u64) -> u64 {
+        // SAFETY: a valid call; the shim only reads it.
+        unsafe { (self.bench)(call, iters) }
     }
 
     /// Runs one call. Returns false when the shim refused it.
@@ -97,47 +111,148 @@ impl Loaded {
 /// iowait_flags, text_len, journal_len.
 const OUTCOME_HEAD: usize = 4 + 1 + 2 + 2 + 4 * 4 + 4 + 4;
 
+/// Worker requests (first byte of each message).
+const TAG_CALLS: u8 = 0;
+const TAG_RANDOM: u8 = 1;
+const TAG_BENCH: u8 = 2;
+
+/// What a random range found: the index and how C and Rust parted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RandomFinding {
+    pub index: u64,
+    /// 0: they differ; 1: the model calls it undefined; 2: malformed.
+    pub kind: u8,
+}
+
 fn serve(so: &Path) -> Result<()> {
     let lib = Loaded::open(so)?;
     let stdin = std::io::stdin();
     let mut rd = BufReader::with_capacity(1 << 20, stdin.lock());
     let stdout = std::io::stdout();
     let mut wr = BufWriter::with_capacity(1 << 20, stdout.lock());
-    let size = std::mem::size_of::<shim_call>();
-    let mut buf = vec![0u8; size];
-    let mut out = shim_outcome::default();
     loop {
-        let mut n = [0u8; 4];
-        if rd.read_exact(&mut n).is_err() {
+        let mut tag = [0u8; 1];
+        if rd.read_exact(&mut tag).is_err() {
             return Ok(()); // parent closed the pipe
         }
-        for _ in 0..u32::from_le_bytes(n) {
-            rd.read_exact(&mut buf)?;
-            let call: shim_call = ffi::from_bytes(&buf).context("short call")?;
-            let ok = lib.call(&call, &mut out);
-            // Compact outcome: head, then the text and journal bytes only.
-            let tlen = (out.text_len as usize).min(out.text.len());
-            let jlen = (out.journal_len as usize).min(out.journal.len());
-            let mut head = [0u8; 1 + OUTCOME_HEAD];
-            head[0] = u8::from(ok);
-            head[1..5].copy_from_slice(&out.ret.to_le_bytes());
-            head[5] = out.call_send;
-            head[6..8].copy_from_slice(&out.sdma_engine.to_le_bytes());
-            head[8..10].copy_from_slice(&out.send_context.to_le_bytes());
-            head[10..14].copy_from_slice(&out.s_flags.to_le_bytes());
-            head[14..18].copy_from_slice(&out.s_flags_unknown.to_le_bytes());
-            head[18..22].copy_from_slice(&out.priv_flags.to_le_bytes());
-            head[22..26].copy_from_slice(&out.iowait_flags.to_le_bytes());
-            head[26..30].copy_from_slice(&(tlen as u32).to_le_bytes());
-            head[30..34].copy_from_slice(&(jlen as u32).to_le_bytes());
-            wr.write_all(&head)?;
-            let t: &[u8] = ffi::as_bytes(&out.text);
-            wr.write_all(&t[..tlen])?;
-            let j: &[u8] = ffi::as_bytes(&out.journal);
-            wr.write_all(&j[..jlen])?;
+        match tag[0] {
+            TAG_CALLS => serve_calls(&lib, &mut rd, &mut wr)?,
+            TAG_RANDOM => serve_random(&lib, &mut rd, &mut wr)?,
+            TAG_BENCH => serve_bench(&lib, &mut rd, &mut wr)?,
+            t => bail!("unknown request {t}"),
         }
         wr.flush()?;
     }
+}
+
+fn read_u32(rd: &mut impl Read) -> Result<u32> {
+    let mut b = [0u8; 4];
+    rd.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn read_u64(rd: &mut impl Read) -> Result<u64> {
+    let mut b = [0u8; 8];
+    rd.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+fn func_at(i: u32) -> Result<crate::model::types::Func> {
+    crate::model::types::Func::ALL
+        .get(i as usize)
+        .copied()
+        .with_context(|| format!("no function #{i}"))
+}
+
+/// Runs one call on both sides in this (worker) process and judges it.
+fn check_here(lib: &Loaded, c: &crate::model::types::Call, out: &mut shim_outcome) -> Option<u8> {
+    let s = call::to_shim(c);
+    if !lib.call(&s, out) {
+        return Some(2);
+    }
+    match crate::model::run(c) {
+        Ok(r) => (call::from_shim(out) != r).then_some(0),
+        Err(_) => Some(1),
+    }
+}
+
+fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
+    let func = func_at(read_u32(rd)?)?;
+    let seed = read_u64(rd)?;
+    let start = read_u64(rd)?;
+    let count = read_u64(rd)?;
+    let mut out = shim_outcome::default();
+    let mut found = vec![];
+    for i in start..start + count {
+        let c = crate::generate::seeded_call(seed, func, i);
+        if let Some(kind) = check_here(lib, &c, &mut out) {
+            found.push(RandomFinding { index: i, kind });
+        }
+    }
+    wr.write_all(&(found.len() as u32).to_le_bytes())?;
+    for f in found {
+        wr.write_all(&f.index.to_le_bytes())?;
+        wr.write_all(&[f.kind])?;
+    }
+    Ok(())
+}
+
+/// Benchmark: vectors generated first (not timed), then the whole check
+/// timed: flat call built from the vector, C world built and called,
+/// model called, outcomes compared. Replies the elapsed nanoseconds, the
+/// count and the disagreements.
+fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
+    let func = func_at(read_u32(rd)?)?;
+    let seed = read_u64(rd)?;
+    let count = read_u64(rd)?;
+    let calls: Vec<_> = (0..count)
+        .map(|i| crate::generate::seeded_call(seed, func, i))
+        .collect();
+    let mut out = shim_outcome::default();
+    let t = std::time::Instant::now();
+    let mut bad = 0u64;
+    for c in &calls {
+        if check_here(lib, c, &mut out).is_some() {
+            bad += 1;
+        }
+    }
+    let ns = t.elapsed().as_nanos() as u64;
+    wr.write_all(&ns.to_le_bytes())?;
+    wr.write_all(&count.to_le_bytes())?;
+    wr.write_all(&bad.to_le_bytes())?;
+    Ok(())
+}
+
+fn serve_calls(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
+    let size = std::mem::size_of::<shim_call>();
+    let mut buf = vec![0u8; size];
+    let mut out = shim_outcome::default();
+    for _ in 0..read_u32(rd)? {
+        rd.read_exact(&mut buf)?;
+        let call: shim_call = ffi::from_bytes(&buf).context("short call")?;
+        let ok = lib.call(&call, &mut out);
+        // Compact outcome: head, then the text and journal bytes only.
+        let tlen = (out.text_len as usize).min(out.text.len());
+        let jlen = (out.journal_len as usize).min(out.journal.len());
+        let mut head = [0u8; 1 + OUTCOME_HEAD];
+        head[0] = u8::from(ok);
+        head[1..5].copy_from_slice(&out.ret.to_le_bytes());
+        head[5] = out.call_send;
+        head[6..8].copy_from_slice(&out.sdma_engine.to_le_bytes());
+        head[8..10].copy_from_slice(&out.send_context.to_le_bytes());
+        head[10..14].copy_from_slice(&out.s_flags.to_le_bytes());
+        head[14..18].copy_from_slice(&out.s_flags_unknown.to_le_bytes());
+        head[18..22].copy_from_slice(&out.priv_flags.to_le_bytes());
+        head[22..26].copy_from_slice(&out.iowait_flags.to_le_bytes());
+        head[26..30].copy_from_slice(&(tlen as u32).to_le_bytes());
+        head[30..34].copy_from_slice(&(jlen as u32).to_le_bytes());
+        wr.write_all(&head)?;
+        let t: &[u8] = ffi::as_bytes(&out.text);
+        wr.write_all(&t[..tlen])?;
+        let j: &[u8] = ffi::as_bytes(&out.journal);
+        wr.write_all(&j[..jlen])?;
+    }
+    Ok(())
 }
 
 /// A worker process serving one C world.
@@ -226,6 +341,7 @@ impl Worker {
             self.start()?;
         }
         let (_, stdin, stdout) = self.child.as_mut().context("worker")?;
+        stdin.write_all(&[TAG_CALLS])?;
         stdin.write_all(&(calls.len() as u32).to_le_bytes())?;
         for c in calls {
             stdin.write_all(ffi::as_bytes(c))?;
@@ -270,6 +386,90 @@ impl Worker {
             });
         }
         Ok(results)
+    }
+}
+
+impl Worker {
+    fn roundtrip<T>(
+        &mut self,
+        request: &[u8],
+        reply: impl FnOnce(&mut BufReader<ChildStdout>) -> Result<T>,
+    ) -> Result<T> {
+        if self.child.is_none() {
+            self.start()?;
+        }
+        let (_, stdin, stdout) = self.child.as_mut().context("worker")?;
+        stdin.write_all(request)?;
+        stdin.flush()?;
+        reply(stdout)
+    }
+
+    /// Generated vectors `start..start + count` of `func` from `seed`, run
+    /// and judged inside the worker. A crash restarts the worker and
+    /// re-runs the range one vector at a time, so that exactly the
+    /// crashing vectors come back, each with the reason.
+    #[allow(clippy::type_complexity)]
+    pub fn run_random(
+        &mut self,
+        func: crate::model::types::Func,
+        seed: u64,
+        start: u64,
+        count: u64,
+    ) -> Result<(Vec<RandomFinding>, Vec<(u64, String)>)> {
+        let f = crate::model::types::Func::ALL
+            .iter()
+            .position(|x| *x == func)
+            .unwrap_or(0) as u32;
+        let mut req = vec![TAG_RANDOM];
+        req.extend_from_slice(&f.to_le_bytes());
+        req.extend_from_slice(&seed.to_le_bytes());
+        req.extend_from_slice(&start.to_le_bytes());
+        req.extend_from_slice(&count.to_le_bytes());
+        let r = self.roundtrip(&req, |rd| {
+            let n = read_u32(rd)?;
+            let mut v = vec![];
+            for _ in 0..n {
+                let index = read_u64(rd)?;
+                let mut k = [0u8; 1];
+                rd.read_exact(&mut k)?;
+                v.push(RandomFinding { index, kind: k[0] });
+            }
+            Ok(v)
+        });
+        match r {
+            Ok(v) => Ok((v, vec![])),
+            Err(_) => {
+                let why = self.reap();
+                if count == 1 {
+                    return Ok((vec![], vec![(start, why)]));
+                }
+                let (mut found, mut crashed) = (vec![], vec![]);
+                for i in start..start + count {
+                    let (f, c) = self.run_random(func, seed, i, 1)?;
+                    found.extend(f);
+                    crashed.extend(c);
+                }
+                Ok((found, crashed))
+            }
+        }
+    }
+
+    /// The in-worker benchmark: (elapsed ns, vectors, disagreements).
+    pub fn bench(
+        &mut self,
+        func: crate::model::types::Func,
+        seed: u64,
+        count: u64,
+    ) -> Result<(u64, u64, u64)> {
+        let f = crate::model::types::Func::ALL
+            .iter()
+            .position(|x| *x == func)
+            .unwrap_or(0) as u32;
+        let mut req = vec![TAG_BENCH];
+        req.extend_from_slice(&f.to_le_bytes());
+        req.extend_from_slice(&seed.to_le_bytes());
+        req.extend_from_slice(&count.to_le_bytes());
+        self.roundtrip(&req, |rd| Ok((read_u64(rd)?, read_u64(rd)?, read_u64(rd)?)))
     }
 }
 

@@ -326,7 +326,7 @@ pub struct shim_qp {
     pub qp_type: shim_u32,
     pub qp_num: shim_u32,
     pub port_num: shim_u32,
-    pub pmtu: shim_u32,
+    pub pmtu: shim_u16,
     pub state: shim_u32,
     pub s_flags: shim_u32,
     pub priv_flags: shim_u32,
@@ -380,8 +380,8 @@ pub struct shim_qp {
     pub alt_sl: shim_u8,
     pub alt_port: shim_u8,
     pub alt_dlid: shim_u32,
-    pub s_pkey_index: shim_u16,
-    pub s_alt_pkey_index: shim_u16,
+    pub s_pkey_index: shim_u8,
+    pub s_alt_pkey_index: shim_u8,
     pub swqe_opcode: [shim_u32; 16usize],
     pub swqe_ssn: [shim_u32; 16usize],
 }
@@ -465,7 +465,7 @@ const _: () = {
     ["Offset of field: shim_qp::s_pkey_index"]
         [::std::mem::offset_of!(shim_qp, s_pkey_index) - 272usize];
     ["Offset of field: shim_qp::s_alt_pkey_index"]
-        [::std::mem::offset_of!(shim_qp, s_alt_pkey_index) - 274usize];
+        [::std::mem::offset_of!(shim_qp, s_alt_pkey_index) - 273usize];
     ["Offset of field: shim_qp::swqe_opcode"]
         [::std::mem::offset_of!(shim_qp, swqe_opcode) - 276usize];
     ["Offset of field: shim_qp::swqe_ssn"][::std::mem::offset_of!(shim_qp, swqe_ssn) - 340usize];
@@ -627,4 +627,7 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     pub fn shim_run(call: *const shim_call, out: *mut shim_outcome) -> ::std::os::raw::c_int;
+}
+unsafe extern "C" {
+    pub fn shim_bench(call: *const shim_call, iters: shim_u64) -> shim_u64;
 }

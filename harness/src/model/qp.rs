@@ -34,7 +34,7 @@ pub fn hfi1_setup_wqe(
             if wqe.length > 0x8000_0000 {
                 return Ok(-EINVAL);
             }
-            if wqe.length > qp.pmtu {
+            if wqe.length > u32::from(qp.pmtu) {
                 *call_send = false;
             }
         }

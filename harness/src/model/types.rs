@@ -315,7 +315,8 @@ pub struct Qp {
     pub qp_type: QpType,
     pub num: u32,
     pub port: u32,
-    pub pmtu: u32,
+    /// `qp->pmtu`: a u16 in `struct rvt_qp`.
+    pub pmtu: u16,
     pub state: QpState,
     /// `qp->s_flags`, sorted.
     pub s_flags: Vec<SFlag>,
@@ -381,13 +382,14 @@ pub struct Qp {
     pub alt_sl: u8,
     pub alt_port: u8,
     pub alt_dlid: u32,
-    pub s_pkey_index: u16,
-    pub s_alt_pkey_index: u16,
+    /// u8 in `struct rvt_qp`.
+    pub s_pkey_index: u8,
+    pub s_alt_pkey_index: u8,
 }
 
 impl Qp {
     /// A QP with every optional field zero.
-    pub fn new(qp_type: QpType, num: u32, port: u32, pmtu: u32, state: QpState) -> Qp {
+    pub fn new(qp_type: QpType, num: u32, port: u32, pmtu: u16, state: QpState) -> Qp {
         Qp {
             qp_type,
             num,

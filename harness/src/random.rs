@@ -1,0 +1,253 @@
+//! `--random N --seed S`: generated vectors on both sides, in the worker.
+//!
+//! Vector `i` of function `f` is `generate::seeded_call(S, f, i)`, so a run
+//! is reproducible and any single vector can be regenerated. Disagreements
+//! are minimised here — fields pulled toward their simplest values while
+//! C and Rust still disagree — and written out as a vector file ready to
+//! commit; crashes are reported per vector with the signal.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::cworld::{call, BuiltWorld, CallResult, Worker};
+use crate::generate::seeded_call;
+use crate::model::{self, types::*};
+use crate::runner::{judge, Verdict};
+use crate::vector::validate;
+use crate::vecwrite::case_toml;
+
+/// One thing a random run found.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub func: Func,
+    pub seed: u64,
+    pub index: u64,
+    /// What was seen: a field-by-field diff, "undefined", or the crash.
+    pub what: String,
+    /// The minimised call (the original one for crashes).
+    pub call: Call,
+    /// Where the ready-to-commit vector file was written.
+    pub file: Option<PathBuf>,
+}
+
+/// What a random run did.
+#[derive(Debug, Clone, Default)]
+pub struct RandomRun {
+    /// `(function, vectors run, disagreements, crashes)`.
+    pub per_func: Vec<(Func, u64, u64, u64)>,
+    pub findings: Vec<Finding>,
+    pub seconds: f64,
+}
+
+fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
+    let r = worker.run_batch(&[call::to_shim(c)])?;
+    let first = r
+        .into_iter()
+        .next()
+        .unwrap_or(CallResult::Crashed("no reply".into()));
+    Ok(judge(&first, model::run(c)).verdict)
+}
+
+/// A named simplification of a call.
+type Step = (&'static str, fn(&mut Call));
+
+/// The simplifications tried, in order: each sets one part of the call to
+/// its simplest value.
+fn shrink_steps() -> Vec<Step> {
+    vec![
+        ("iter", |c| c.iter.clear()),
+        ("flags", |c| c.flags_arg.clear()),
+        ("selector", |c| c.selector = 0),
+        ("arg", |c| c.arg = 0),
+        ("sc5", |c| c.sc5 = Sc(0)),
+        ("vl", |c| c.vl = Vl(0)),
+        ("call_send", |c| c.call_send = false),
+        ("wqe.length", |c| c.wqe.length = 0),
+        ("wqe.opcode", |c| c.wqe.opcode = WrOpcode::Send),
+        ("wqe.priv", |c| c.wqe.has_priv = false),
+        ("qp.s_flags", |c| c.qp.s_flags.clear()),
+        ("qp.priv_flags", |c| c.qp.priv_flags.clear()),
+        ("qp.iowait_flags", |c| c.qp.iowait_flags.clear()),
+        ("qp.num", |c| c.qp.num = 0),
+        ("qp.s_sde", |c| c.qp.s_sde = None),
+        ("qp.s_sendcontext", |c| c.qp.s_sendcontext = None),
+        ("qp.ack_queue", |c| c.qp.ack_queue = None),
+        ("qp.srq_size", |c| c.qp.srq_size = None),
+        ("world.sdma_map", |c| c.world.sdma_map = None),
+        ("world.pio_map", |c| c.world.pio_map = None),
+        ("world.qos_shift", |c| c.world.qos_shift = 0),
+        ("world.dev_flags", |c| c.world.dev_flags.clear()),
+        ("world.alloc_fail", |c| c.world.alloc_fail = 0),
+        ("world.num_vls", |c| c.world.num_vls = 8),
+        ("world.piothreshold", |c| c.world.piothreshold = 256),
+    ]
+}
+
+/// Minimises a disagreeing call: applies each simplification that keeps C
+/// and Rust disagreeing, until none does.
+pub fn minimise(worker: &mut Worker, c: &Call) -> Result<Call> {
+    let mut best = c.clone();
+    for _ in 0..4 {
+        let mut changed = false;
+        for (_, step) in shrink_steps() {
+            let mut cand = best.clone();
+            step(&mut cand);
+            if cand == best || validate(&cand).is_err() {
+                continue;
+            }
+            if !verdict_of(worker, &cand)?.ok() {
+                best = cand;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok(best)
+}
+
+/// Where findings are written: `target/findings/`.
+pub fn findings_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/findings")
+}
+
+fn write_finding(f: &Finding, kernel: &str) -> Result<PathBuf> {
+    let dir = findings_dir();
+    std::fs::create_dir_all(&dir)?;
+    let name = format!("random_{}_{}_{}", f.func, f.seed, f.index);
+    let path = dir.join(format!("{name}.toml"));
+    let mut text = format!(
+        "# Found by `cargo xtask conformance --random ... --seed {}` on {kernel}:\n\
+         # vector {} of {}, minimised. {}\n\
+         # Move it into vectors/ (its family's file or a new one) once understood.\n\n",
+        f.seed,
+        f.index,
+        f.func,
+        f.what.lines().next().unwrap_or("")
+    );
+    text.push_str(&case_toml(
+        &f.call,
+        &name,
+        &format!("random finding: {}", f.func),
+    ));
+    std::fs::write(&path, text)?;
+    Ok(path)
+}
+
+/// Runs `n` generated vectors of each function in `funcs` from `seed`.
+pub fn run(
+    world: &BuiltWorld,
+    funcs: &[Func],
+    n: u64,
+    seed: u64,
+    progress: &mut dyn FnMut(Func, u64, u64),
+) -> Result<RandomRun> {
+    let started = std::time::Instant::now();
+    let mut worker = Worker::new(world)?;
+    let mut out = RandomRun::default();
+    let batch = 20_000u64;
+    for &f in funcs {
+        let (mut bad, mut crashed) = (0u64, 0u64);
+        let mut done = 0u64;
+        while done < n {
+            let count = batch.min(n - done);
+            let (found, crashes) = worker.run_random(f, seed, done, count)?;
+            for r in found {
+                bad += 1;
+                let c = seeded_call(seed, f, r.index);
+                let small = minimise(&mut worker, &c)?;
+                let verdict = verdict_of(&mut worker, &small)?;
+                let what = match &verdict {
+                    Verdict::Differ(d) => d
+                        .iter()
+                        .map(|(k, a, b)| format!("{k}: C {a} / Rust {b}"))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    other => format!("{other:?}"),
+                };
+                let mut finding = Finding {
+                    func: f,
+                    seed,
+                    index: r.index,
+                    what,
+                    call: small,
+                    file: None,
+                };
+                finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);
+                out.findings.push(finding);
+            }
+            for (index, why) in crashes {
+                crashed += 1;
+                let mut finding = Finding {
+                    func: f,
+                    seed,
+                    index,
+                    what: format!("the C world crashed: {why}"),
+                    call: seeded_call(seed, f, index),
+                    file: None,
+                };
+                finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);
+                out.findings.push(finding);
+            }
+            done += count;
+            progress(f, done, n);
+        }
+        out.per_func.push((f, n, bad, crashed));
+    }
+    out.seconds = started.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// A progress bar on stderr: redrawn in place on a terminal, a line per
+/// tenth otherwise (CI logs).
+pub struct Progress {
+    tty: bool,
+    last_tenth: u64,
+    started: std::time::Instant,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress::new()
+    }
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            tty: std::io::stderr().is_terminal(),
+            last_tenth: u64::MAX,
+            started: std::time::Instant::now(),
+        }
+    }
+
+    pub fn update(&mut self, label: &str, done: u64, total: u64) {
+        let pct = done * 100 / total.max(1);
+        let rate = done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+        if self.tty {
+            let width = 30;
+            let fill = (pct as usize * width / 100).min(width);
+            eprint!(
+                "\r[random] {label:28} [{}{}] {done}/{total} ({rate:.0} vectors/s)   ",
+                "#".repeat(fill),
+                " ".repeat(width - fill)
+            );
+            if done >= total {
+                eprintln!();
+                self.started = std::time::Instant::now();
+            }
+            let _ = std::io::stderr().flush();
+        } else if pct / 10 != self.last_tenth || done >= total {
+            self.last_tenth = pct / 10;
+            eprintln!("[random] {label}: {done}/{total} ({pct}%)");
+            if done >= total {
+                self.last_tenth = u64::MAX;
+                self.started = std::time::Instant::now();
+            }
+        }
+    }
+}
