@@ -229,15 +229,24 @@ static bool shim_check_call(const struct shim_call *c)
 	    sw->sdma_map.nelems > SHIM_MAP_MAX_ELEMS ||
 	    sw->pio_map.nelems > SHIM_MAP_MAX_ELEMS)
 		return false;
-	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++) {
-		if (sw->sdma_map.elems[i].nentries > SHIM_ELEM_MAX_ENTRIES ||
-		    sw->pio_map.elems[i].nentries > SHIM_ELEM_MAX_ENTRIES)
+	/* Only what is built is checked: the entries the elements have. */
+	for (i = 0; i < sw->sdma_map.nelems; i++) {
+		const struct shim_map_elem *e = &sw->sdma_map.elems[i];
+
+		if (e->nentries > SHIM_ELEM_MAX_ENTRIES)
 			return false;
-		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++) {
-			if (sw->sdma_map.elems[i].entries[j] >= sw->num_sdma ||
-			    sw->pio_map.elems[i].entries[j] >= sw->num_send_contexts)
+		for (j = 0; j < e->nentries; j++)
+			if (e->entries[j] >= sw->num_sdma)
 				return false;
-		}
+	}
+	for (i = 0; i < sw->pio_map.nelems; i++) {
+		const struct shim_map_elem *e = &sw->pio_map.elems[i];
+
+		if (e->nentries > SHIM_ELEM_MAX_ENTRIES)
+			return false;
+		for (j = 0; j < e->nentries; j++)
+			if (e->entries[j] >= sw->num_send_contexts)
+				return false;
 	}
 	for (i = 0; i < SHIM_NUM_VLD; i++)
 		if (sw->vl_sc[i] >= sw->num_send_contexts)
@@ -264,21 +273,23 @@ static struct send_context *shim_sc(int idx)
 	return idx < 0 ? NULL : &w.sc[idx];
 }
 
+/*
+ * Only the elements and entries the world has are written: under the
+ * world's invariants (masks inside their arrays) upstream reads nothing
+ * else, and clearing the whole storage per call would dominate its cost.
+ */
 static void shim_build_maps(const struct shim_world *sw)
 {
 	unsigned int i, j;
-
-	memset(&w.sdma_map, 0, sizeof(w.sdma_map));
-	memset(&w.pio_map, 0, sizeof(w.pio_map));
-	memset(&w.sdma_elem, 0, sizeof(w.sdma_elem));
-	memset(&w.pio_elem, 0, sizeof(w.pio_elem));
 
 	w.sdma_map.m.mask = sw->sdma_map.mask;
 	for (i = 0; i < sw->sdma_map.nelems; i++) {
 		const struct shim_map_elem *se = &sw->sdma_map.elems[i];
 
-		if (!se->present)
+		if (!se->present) {
+			w.sdma_map.m.map[i] = NULL;
 			continue;
+		}
 		w.sdma_elem[i].e.mask = se->mask;
 		for (j = 0; j < se->nentries; j++)
 			w.sdma_elem[i].e.sde[j] = se->entries[j] < 0 ? NULL :
@@ -291,8 +302,10 @@ static void shim_build_maps(const struct shim_world *sw)
 	for (i = 0; i < sw->pio_map.nelems; i++) {
 		const struct shim_map_elem *se = &sw->pio_map.elems[i];
 
-		if (!se->present)
+		if (!se->present) {
+			w.pio_map.m.map[i] = NULL;
 			continue;
+		}
 		w.pio_elem[i].e.mask = se->mask;
 		for (j = 0; j < se->nentries; j++)
 			w.pio_elem[i].e.ksc[j] = shim_sc(se->entries[j]);
@@ -327,14 +340,14 @@ static void shim_build_world(const struct shim_world *sw)
 		w.dd.vld[i].mtu = sw->vl_mtu[i];
 		w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);
 	}
-	for (i = 0; i < SHIM_MAX_SDMA; i++) {
+	for (i = 0; i < sw->num_sdma; i++) {
 		w.per_sdma[i].dd = &w.dd;
 		w.per_sdma[i].this_idx = i;
 		w.per_sdma[i].cpu = sw->sdma[i].cpu;
 	}
 	w.dd.per_sdma = w.per_sdma;
 	w.dd.num_sdma = sw->num_sdma;
-	for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
+	for (i = 0; i < sw->num_send_contexts; i++) {
 		w.sc[i].dd = &w.dd;
 		w.sc[i].sw_index = sw->send_contexts[i].sw_index;
 		seqlock_init(&w.sc[i].waitlock);
@@ -450,8 +463,11 @@ static void shim_build_qp(const struct shim_call *c)
 	w.qp.s_alt_pkey_index = q->s_alt_pkey_index;
 	shim_build_remote_ah(&w.qp.alt_ah_attr, q->alt_sl, q->alt_dlid, q->alt_port);
 
-	/* The send queue: entry i at s_wq + i * stride (rvt_get_swqe_ptr). */
-	memset(&w.s_wq, 0, sizeof(w.s_wq));
+	/*
+	 * The send queue: entry i at s_wq + i * stride (rvt_get_swqe_ptr).
+	 * Only opcode and ssn are ever written, by the shim alone: the rest
+	 * stays zero from the start.
+	 */
 	w.qp.s_max_sge = 1;
 	w.qp.s_wq = &w.s_wq.wqe;
 	for (i = 0; i < SHIM_MAX_SWQE; i++) {

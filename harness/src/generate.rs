@@ -288,9 +288,9 @@ fn qp(u: &mut Unstructured, w: &World, func: Func) -> Result<Qp> {
         },
         pick(u, QpState::ALL)?,
     );
-    q.s_flags = subset(u, SFlag::ALL)?;
-    q.priv_flags = subset(u, PrivFlag::ALL)?;
-    q.iowait_flags = subset(u, IowaitFlag::ALL)?;
+    q.s_flags = subset(u, SFlag::ALL)?.into();
+    q.priv_flags = subset(u, PrivFlag::ALL)?.into();
+    q.iowait_flags = subset(u, IowaitFlag::ALL)?.into();
     q.s_sde = opt_idx(u, w.sdma_cpus.len(), EngineIdx)?;
     q.s_sendcontext = opt_idx(u, usize::from(w.num_send_contexts), SendCtxIdx)?;
     q.s_sc = if u.ratio(7, 8)? {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::model::types::{EngineIdx, IowaitFlag, PrivFlag, Ptr, SFlag, SendCtxIdx};
+use crate::model::types::{EngineIdx, Flags, IowaitFlag, PrivFlag, Ptr, SFlag, SendCtxIdx};
 
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -16,13 +16,13 @@ pub struct Outcome {
     pub sdma_engine: Ptr<EngineIdx>,
     /// The send context returned, for the send-context functions.
     pub send_context: Ptr<SendCtxIdx>,
-    /// `qp->s_flags` on exit, sorted; and its bits that have no name.
-    pub s_flags: Vec<SFlag>,
+    /// `qp->s_flags` on exit; and its bits that have no name.
+    pub s_flags: Flags<SFlag>,
     pub s_flags_unknown: u32,
-    /// `priv->s_flags` on exit, sorted.
-    pub priv_flags: Vec<PrivFlag>,
-    /// `priv->s_iowait.flags` on exit, sorted.
-    pub iowait_flags: Vec<IowaitFlag>,
+    /// `priv->s_flags` on exit.
+    pub priv_flags: Flags<PrivFlag>,
+    /// `priv->s_iowait.flags` on exit.
+    pub iowait_flags: Flags<IowaitFlag>,
     /// What the function printed to its seq_file.
     pub text: String,
     /// Boundary calls and warnings, in order, one line each.
@@ -36,10 +36,10 @@ impl Outcome {
             call_send: false,
             sdma_engine: Ptr::Null,
             send_context: Ptr::Null,
-            s_flags: vec![],
+            s_flags: Flags::default(),
             s_flags_unknown: 0,
-            priv_flags: vec![],
-            iowait_flags: vec![],
+            priv_flags: Flags::default(),
+            iowait_flags: Flags::default(),
             text: String::new(),
             journal: vec![],
         }

@@ -710,12 +710,13 @@ fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
         let f = format!("qp.{k}");
         match k {
             "type" | "num" | "port" | "pmtu" | "state" => {}
-            "s_flags" => qp.s_flags = names(src, v, &f, SFlag::from_name, SFlag::names)?,
+            "s_flags" => qp.s_flags = names(src, v, &f, SFlag::from_name, SFlag::names)?.into(),
             "priv_flags" => {
-                qp.priv_flags = names(src, v, &f, PrivFlag::from_name, PrivFlag::names)?
+                qp.priv_flags = names(src, v, &f, PrivFlag::from_name, PrivFlag::names)?.into()
             }
             "iowait_flags" => {
-                qp.iowait_flags = names(src, v, &f, IowaitFlag::from_name, IowaitFlag::names)?
+                qp.iowait_flags =
+                    names(src, v, &f, IowaitFlag::from_name, IowaitFlag::names)?.into()
             }
             "s_sde" => qp.s_sde = item_opt_index(src, v, &f)?.map(EngineIdx),
             "s_sendcontext" => qp.s_sendcontext = item_opt_index(src, v, &f)?.map(SendCtxIdx),

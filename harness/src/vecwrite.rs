@@ -6,6 +6,11 @@ use std::fmt::Write as _;
 
 use crate::model::types::*;
 
+fn flag_names<T: Symbol>(v: Flags<T>) -> String {
+    let items: Vec<String> = v.iter().map(|x| format!("\"{}\"", x.name())).collect();
+    format!("[{}]", items.join(", "))
+}
+
 fn names<T: std::fmt::Display>(v: &[T]) -> String {
     let items: Vec<String> = v.iter().map(|x| format!("\"{x}\"")).collect();
     format!("[{}]", items.join(", "))
@@ -146,9 +151,9 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     let _ = writeln!(s, "qp.port = {}", q.port);
     let _ = writeln!(s, "qp.pmtu = {}", q.pmtu);
     let _ = writeln!(s, "qp.state = \"{}\"", q.state);
-    let _ = writeln!(s, "qp.s_flags = {}", names(&q.s_flags));
-    let _ = writeln!(s, "qp.priv_flags = {}", names(&q.priv_flags));
-    let _ = writeln!(s, "qp.iowait_flags = {}", names(&q.iowait_flags));
+    let _ = writeln!(s, "qp.s_flags = {}", flag_names(q.s_flags));
+    let _ = writeln!(s, "qp.priv_flags = {}", flag_names(q.priv_flags));
+    let _ = writeln!(s, "qp.iowait_flags = {}", flag_names(q.iowait_flags));
     let _ = writeln!(s, "qp.s_sde = {}", idx(q.s_sde.map(|e| e.0)));
     let _ = writeln!(
         s,

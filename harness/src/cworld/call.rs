@@ -5,8 +5,8 @@
 
 use crate::ffi::*;
 use crate::model::types::{
-    AttrAh, Call, DevFlag, EngineIdx, Func, IowaitFlag, MapElem, MigState, PrivFlag, Ptr, QpState,
-    QpType, SFlag, SendCtxIdx, VlMap, WrOpcode,
+    AttrAh, Call, DevFlag, EngineIdx, Flags, Func, MapElem, MigState, Ptr, QpState, QpType, SFlag,
+    SendCtxIdx, VlMap, WrOpcode,
 };
 use crate::outcome::Outcome;
 
@@ -50,19 +50,12 @@ fn s_flag_bit(f: SFlag) -> u32 {
     1 << (SHIM_RVT_S_SIGNAL_REQ_WR + i)
 }
 
+#[cfg(test)]
 fn bits<T: Copy + PartialEq>(all: &[T], set: &[T]) -> u32 {
     all.iter()
         .enumerate()
         .filter(|(_, f)| set.contains(f))
         .fold(0, |a, (i, _)| a | (1 << i))
-}
-
-fn from_bits<T: Copy>(all: &[T], v: u32) -> Vec<T> {
-    all.iter()
-        .enumerate()
-        .filter(|(i, _)| v & (1 << i) != 0)
-        .map(|(_, f)| *f)
-        .collect()
 }
 
 /// `enum ib_mig_state` is passed by position (0 MIGRATED, 1 REARM, 2 ARMED).
@@ -231,9 +224,10 @@ pub fn to_shim(c: &Call) -> shim_call {
     s.qp.state = qp_state(c.qp.state);
     let q = &c.qp;
     let d = &mut s.qp;
-    d.s_flags = q.s_flags.iter().fold(0, |a, f| a | s_flag_bit(*f));
-    d.priv_flags = bits(PrivFlag::ALL, &q.priv_flags);
-    d.iowait_flags = bits(IowaitFlag::ALL, &q.iowait_flags);
+    // The shim's enums list each kind of flag in the model's order.
+    d.s_flags = q.s_flags.bits() << SHIM_RVT_S_SIGNAL_REQ_WR;
+    d.priv_flags = q.priv_flags.bits();
+    d.iowait_flags = q.iowait_flags.bits();
     d.s_sde = q.s_sde.map_or(SHIM_NONE as i16, |e| i16::from(e.0));
     d.s_sendcontext = q.s_sendcontext.map_or(SHIM_NONE as i16, |e| i16::from(e.0));
     d.s_sc = q.s_sc;
@@ -325,13 +319,10 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
         call_send: o.call_send != 0,
         sdma_engine: ptr(o.sdma_engine, EngineIdx),
         send_context: ptr(o.send_context, SendCtxIdx),
-        s_flags: (0..SFlag::ALL.len())
-            .filter(|i| o.s_flags & (1 << (SHIM_RVT_S_SIGNAL_REQ_WR + *i as u32)) != 0)
-            .map(|i| SFlag::ALL[i])
-            .collect(),
+        s_flags: Flags::from_bits(o.s_flags >> SHIM_RVT_S_SIGNAL_REQ_WR),
         s_flags_unknown: o.s_flags_unknown,
-        priv_flags: from_bits(PrivFlag::ALL, o.priv_flags),
-        iowait_flags: from_bits(IowaitFlag::ALL, o.iowait_flags),
+        priv_flags: Flags::from_bits(o.priv_flags),
+        iowait_flags: Flags::from_bits(o.iowait_flags),
         text: o.text_string(),
         journal: o
             .journal_text()
@@ -345,6 +336,7 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::types::{IowaitFlag, PrivFlag};
 
     /// The shim's flag enums list the flags in the model's order, so a
     /// flag's bit is its index in `ALL`.

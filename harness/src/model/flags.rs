@@ -2,7 +2,7 @@
 //! (rdmavt_qp.h, qp.h, tid_rdma.h, ib_verbs.h, tid_rdma_defs.h, opfn.h).
 //! qp_iter_print prints raw numbers, so the model needs them.
 
-use super::types::{QpState, SFlag, WrOpcode};
+use super::types::{Flags, QpState, SFlag, WrOpcode};
 
 /// `qp->s_flags` bits.
 pub fn s_flag_value(f: SFlag) -> u32 {
@@ -36,7 +36,7 @@ pub fn s_flag_value(f: SFlag) -> u32 {
 }
 
 /// The numeric `qp->s_flags` of a set of flags.
-pub fn s_flags_value(flags: &[SFlag]) -> u32 {
+pub fn s_flags_value(flags: Flags<SFlag>) -> u32 {
     flags.iter().fold(0, |a, f| a | s_flag_value(*f))
 }
 

@@ -123,8 +123,7 @@ pub fn quiesce_qp(qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
 /// description of the AHG state left.
 pub fn notify_qp_reset(qp: &mut Qp, j: &mut Journal) -> String {
     j.record(format!("hfi1_qp_kern_exp_rcv_clear_all({})", qp_name(qp)));
-    qp.s_flags
-        .retain(|f| !matches!(f, SFlag::AhgValid | SFlag::AhgClear));
+    qp.s_flags.remove_all(&[SFlag::AhgValid, SFlag::AhgClear]);
     if let Some(e) = qp.s_sde {
         if qp.s_ahgidx >= 0 {
             j.record(format!("sdma_ahg_free(sde#{}, {})", e.0, qp.s_ahgidx));

@@ -204,10 +204,7 @@ pub fn hfi1_modify_qp(
         repath(w, qp, &mut st, true)?;
     }
     if path_mig == Some(MigState::Migrated) && qp.mig_state == MigState::Armed {
-        if !qp.s_flags.contains(&SFlag::AhgClear) {
-            qp.s_flags.push(SFlag::AhgClear);
-            qp.s_flags.sort();
-        }
+        qp.s_flags.insert(SFlag::AhgClear);
         repath(w, qp, &mut st, true)?;
     }
     let mask = if av { IB_QP_AV } else { 0 }
@@ -238,10 +235,7 @@ pub fn hfi1_migrate_qp(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<PathSt
     };
     qp.port = u32::from(qp.alt_port);
     qp.s_pkey_index = qp.s_alt_pkey_index;
-    if !qp.s_flags.contains(&SFlag::AhgClear) {
-        qp.s_flags.push(SFlag::AhgClear);
-        qp.s_flags.sort();
-    }
+    qp.s_flags.insert(SFlag::AhgClear);
     repath(w, qp, &mut st, false)?;
     j.record(format!("event_handler({}, IB_EVENT_PATH_MIG)", qp_name(qp)));
     Ok(st)

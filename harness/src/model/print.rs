@@ -68,7 +68,7 @@ pub fn qp_iter_print(w: &World, qp: &Qp, n: i32) -> Result<String, Undefined> {
         qp_type_str(qp.qp_type),
         qp_state_value(qp.state),
         wr_opcode_value(wqe.opcode),
-        s_flags_value(&qp.s_flags),
+        s_flags_value(qp.s_flags),
         qp.sdma_busy as u32,
         qp.pio_busy as u32,
         u32::from(qp.on_wait_list),

@@ -1,26 +1,23 @@
 //! qp.c: scheduling the send engine, wake-ups, and error handling of a QP.
 
 use super::flags::{HFI1_S_ANY_WAIT_IO, RVT_S_ANY_WAIT_SEND};
-use super::types::{DevFlag, IowaitFlag, PrivFlag, Qp, SFlag, World};
+use super::types::{DevFlag, Flags, IowaitFlag, PrivFlag, Qp, SFlag, Symbol, World};
 use super::{at, qp_name, Journal, Undefined};
 
-fn has<T: PartialEq>(set: &[T], f: T) -> bool {
+fn has<T: Symbol>(set: &Flags<T>, f: T) -> bool {
     set.contains(&f)
 }
 
-fn any<T: PartialEq + Copy>(set: &[T], of: &[T]) -> bool {
-    of.iter().any(|f| set.contains(f))
+fn any<T: Symbol>(set: &Flags<T>, of: &[T]) -> bool {
+    set.any_of(of)
 }
 
-fn clear<T: PartialEq + Copy>(set: &mut Vec<T>, of: &[T]) {
-    set.retain(|f| !of.contains(f));
+fn clear<T: Symbol>(set: &mut Flags<T>, of: &[T]) {
+    set.remove_all(of);
 }
 
-fn set<T: Ord + Copy>(v: &mut Vec<T>, f: T) {
-    if !v.contains(&f) {
-        v.push(f);
-        v.sort();
-    }
+fn set<T: Symbol>(v: &mut Flags<T>, f: T) {
+    v.insert(f);
 }
 
 /// `cpumask_first(cpumask_of_node(dd->node))`: the lowest cpu of the node,

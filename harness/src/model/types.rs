@@ -32,12 +32,124 @@ macro_rules! symbolic {
             }
         }
 
+        impl Symbol for $name {
+            const ALL: &'static [$name] = $name::ALL;
+            fn index(self) -> u32 {
+                self as u32
+            }
+            fn name(self) -> &'static str {
+                $name::name(self)
+            }
+        }
+
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(self.name())
             }
         }
     };
+}
+
+/// A symbolic enumeration: its values in order, each with an index.
+pub trait Symbol: Copy + PartialEq + 'static {
+    const ALL: &'static [Self];
+    fn index(self) -> u32;
+    fn name(self) -> &'static str;
+}
+
+/// A set of flags of one kind, as a bitset over their indices (cheap to
+/// copy, compare and hash; the model clones QPs on every call).
+pub struct Flags<T> {
+    bits: u32,
+    _kind: std::marker::PhantomData<T>,
+}
+
+impl<T> Clone for Flags<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Flags<T> {}
+impl<T> PartialEq for Flags<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.bits == o.bits
+    }
+}
+impl<T> Eq for Flags<T> {}
+impl<T> std::hash::Hash for Flags<T> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.bits.hash(h)
+    }
+}
+impl<T> Default for Flags<T> {
+    fn default() -> Self {
+        Flags::from_bits(0)
+    }
+}
+
+impl<T> Flags<T> {
+    pub const fn from_bits(bits: u32) -> Self {
+        Flags {
+            bits,
+            _kind: std::marker::PhantomData,
+        }
+    }
+
+    /// Bit `i` set for the flag of index `i`.
+    pub fn bits(self) -> u32 {
+        self.bits
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.bits = 0;
+    }
+}
+
+impl<T: Symbol> Flags<T> {
+    pub fn of(fs: &[T]) -> Self {
+        Flags::from_bits(fs.iter().fold(0, |a, f| a | (1 << f.index())))
+    }
+
+    pub fn contains(&self, f: &T) -> bool {
+        self.bits & (1 << f.index()) != 0
+    }
+
+    pub fn insert(&mut self, f: T) {
+        self.bits |= 1 << f.index();
+    }
+
+    /// Clears every flag of `fs`.
+    pub fn remove_all(&mut self, fs: &[T]) {
+        self.bits &= !Flags::of(fs).bits;
+    }
+
+    /// Whether any flag of `fs` is set.
+    pub fn any_of(&self, fs: &[T]) -> bool {
+        self.bits & Flags::of(fs).bits != 0
+    }
+
+    /// The flags set, in the kernel's order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static T> + '_ {
+        T::ALL.iter().filter(move |f| self.contains(f))
+    }
+}
+
+impl<T: Symbol> fmt::Debug for Flags<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries(self.iter().map(|x| x.name()))
+            .finish()
+    }
+}
+
+impl<T: Symbol> From<Vec<T>> for Flags<T> {
+    fn from(v: Vec<T>) -> Self {
+        Flags::of(&v)
+    }
 }
 
 symbolic! {
@@ -318,12 +430,12 @@ pub struct Qp {
     /// `qp->pmtu`: a u16 in `struct rvt_qp`.
     pub pmtu: u16,
     pub state: QpState,
-    /// `qp->s_flags`, sorted.
-    pub s_flags: Vec<SFlag>,
-    /// `priv->s_flags`, sorted.
-    pub priv_flags: Vec<PrivFlag>,
-    /// `priv->s_iowait.flags`, sorted.
-    pub iowait_flags: Vec<IowaitFlag>,
+    /// `qp->s_flags`.
+    pub s_flags: Flags<SFlag>,
+    /// `priv->s_flags`.
+    pub priv_flags: Flags<PrivFlag>,
+    /// `priv->s_iowait.flags`.
+    pub iowait_flags: Flags<IowaitFlag>,
     /// `priv->s_sde`.
     pub s_sde: Option<EngineIdx>,
     /// `priv->s_sendcontext`.
@@ -396,9 +508,9 @@ impl Qp {
             port,
             pmtu,
             state,
-            s_flags: vec![],
-            priv_flags: vec![],
-            iowait_flags: vec![],
+            s_flags: Flags::default(),
+            priv_flags: Flags::default(),
+            iowait_flags: Flags::default(),
             s_sde: None,
             s_sendcontext: None,
             s_sc: 0,
