@@ -3,6 +3,7 @@
 //! vector, against an independent Rust model. See ARCHITECTURE.md.
 
 pub mod conformance;
+pub mod coverage;
 pub mod cworld;
 pub mod extract;
 pub mod ffi;

@@ -29,6 +29,10 @@ COMMANDS:
     bindgen [--check]
                     Regenerate harness/src/ffi/bindings.rs from c-shim/shim.h
                     (--check: fail if the committed bindings are stale)
+    coverage [--kernel SERIES]
+                    Line and branch coverage of each upstream function in
+                    scope by the committed corpus (gcov + lcov), and an HTML
+                    report under target/coverage/SERIES/html
     bench           Raw upstream call cost vs the whole differential check
                     (vectors/s), for hfi1_setup_wqe and engine selection
     help            This text; `cargo xtask <COMMAND> --help` for one command
@@ -96,6 +100,7 @@ fn dispatch(args: &[String]) -> Result<ExitCode> {
         Some("kernel") => kernel_cmd(rest),
         Some("snapshots") => snapshots_cmd(rest),
         Some("bench") => bench_cmd(rest),
+        Some("coverage") => coverage_cmd(rest),
         Some("bindgen") => {
             if rest.iter().any(|a| a == "--help" || a == "-h") {
                 println!("cargo xtask bindgen [--check]");
@@ -459,4 +464,25 @@ fn cpu_model() -> String {
                 .map(|(_, m)| m.trim().to_string())
         })
         .unwrap_or_else(|| "unknown cpu".into())
+}
+
+fn coverage_cmd(args: &[String]) -> Result<ExitCode> {
+    let mut series = kernel::DEFAULT_SERIES.to_string();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--help" | "-h" => {
+                println!("cargo xtask coverage [--kernel SERIES]");
+                return Ok(ExitCode::SUCCESS);
+            }
+            "--kernel" => series = it.next().cloned().context("--kernel needs a value")?,
+            other => bail!("unknown option {other:?}; see `cargo xtask coverage --help`"),
+        }
+    }
+    let tree = kernel::fetch(&series)?;
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let out = harness::coverage::out_dir(&series);
+    let cov = harness::coverage::run(&tree, &vectors, &out)?;
+    print!("{}", harness::coverage::render(&tree, &cov, &out.join("html")));
+    Ok(ExitCode::SUCCESS)
 }

@@ -283,8 +283,16 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
+    // gcov records the object's absolute path at compile time and writes
+    // its counters next to it: coverage worlds are built in place.
+    let tmp = if opts.coverage {
+        dir.clone()
+    } else {
+        dir.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+    };
+    if !opts.coverage {
+        let _ = fs::remove_dir_all(&tmp);
+    }
     fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
     let result = compile_into(tree, &manifest, opts, &tmp);
     if let Err(e) = result {
@@ -293,6 +301,13 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         let _ = fs::remove_dir_all(&failed);
         let _ = fs::rename(&tmp, &failed);
         return Err(e);
+    }
+    if tmp == dir {
+        return Ok(BuiltWorld {
+            so,
+            dir,
+            tree: tree.clone(),
+        });
     }
     match fs::rename(&tmp, &dir) {
         Ok(()) => {}
