@@ -152,7 +152,13 @@ pub fn run(tree: &KernelTree, vectors: &[Vector], out: &Path) -> Result<Vec<Func
     std::fs::create_dir_all(out)?;
     let info = out.join("coverage.info");
     let status = Command::new("lcov")
-        .args(["--quiet", "--capture", "--rc", "lcov_branch_coverage=1", "--directory"])
+        .args([
+            "--quiet",
+            "--capture",
+            "--rc",
+            "lcov_branch_coverage=1",
+            "--directory",
+        ])
         .arg(&obj)
         .arg("--output-file")
         .arg(&info)
@@ -280,7 +286,10 @@ pub fn render(tree: &KernelTree, cov: &[FuncCoverage], html: &Path) -> String {
             ));
         }
     }
-    s.push_str(&format!("\nHTML report: {}\n", html.join("index.html").display()));
+    s.push_str(&format!(
+        "\nHTML report: {}\n",
+        html.join("index.html").display()
+    ));
     s
 }
 

@@ -12,7 +12,7 @@
 //! Kernels: every series in `HFI1_KERNELS` (default 6.12), like the
 //! conformance suite.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use harness::conformance::{self, KernelSel};
 use harness::cworld::{self, call, BuildOptions, CallResult, Worker};
@@ -249,6 +249,62 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
     ]
 }
 
+/// A vector outside the invariants (a NULL element in the SDMA map, which
+/// sdma_select_engine_vl dereferences) crashes the worker; the batch around
+/// it still completes and the crash is reported for that vector alone.
+fn crash_is_a_finding(world: &cworld::BuiltWorld) -> Result<(), Failed> {
+    let good = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+    let mut bad = good.clone();
+    bad.sc5 = Sc(1); // VL1: the element made NULL below
+    if let Some(m) = bad.world.sdma_map.as_mut() {
+        m.elems[1] = None;
+    }
+    let calls = [
+        call::to_shim(&good),
+        call::to_shim(&bad),
+        call::to_shim(&good),
+    ];
+    let mut w = Worker::new(world).map_err(|e| format!("{e:#}"))?;
+    let r = w.run_batch(&calls).map_err(|e| format!("{e:#}"))?;
+    match (&r[0], &r[1], &r[2]) {
+        (CallResult::Done(_), CallResult::Crashed(why), CallResult::Done(_))
+            if why.contains("SIGSEGV") =>
+        {
+            Ok(())
+        }
+        other => Err(format!("expected done, SIGSEGV crash, done; got {other:?}").into()),
+    }
+}
+
+/// Built with ASan and UBSan, upstream's undefined behaviour for a vector
+/// outside the invariants (`qp_num >> qos_shift` with a shift of 40) is
+/// reported for that vector with the sanitizer's words.
+fn ubsan_reports_upstream_ub(tree: &KernelTree) -> Result<(), Failed> {
+    let world = cworld::build(
+        tree,
+        &BuildOptions {
+            sanitize: true,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| format!("{e:#}"))?;
+    let mut bad = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+    bad.world.qos_shift = 40;
+    let good = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+    let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+    let r = w
+        .run_batch(&[call::to_shim(&good), call::to_shim(&bad)])
+        .map_err(|e| format!("{e:#}"))?;
+    match (&r[0], &r[1]) {
+        (CallResult::Done(_), CallResult::Crashed(why))
+            if why.contains("runtime error") && why.contains("shift") =>
+        {
+            Ok(())
+        }
+        other => Err(format!("expected a UBSan shift report; got {other:?}").into()),
+    }
+}
+
 /// Copies the part of a tree the C world reads.
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
@@ -427,41 +483,48 @@ fn main() {
     };
     let mut trials = vec![];
     for s in series {
-        let tree = std::sync::Arc::new(
-            std::sync::OnceLock::<Result<(KernelTree, PathBuf), String>>::new(),
-        );
+        let built =
+            std::sync::Arc::new(std::sync::OnceLock::<Result<cworld::BuiltWorld, String>>::new());
         let get = {
-            let (tree, s) = (tree.clone(), s.clone());
-            move || -> Result<(KernelTree, PathBuf), Failed> {
-                tree.get_or_init(|| {
-                    let t = kernel::fetch(&s).map_err(|e| format!("{e:#}"))?;
-                    let w = cworld::build(&t, &BuildOptions::default())
-                        .map_err(|e| format!("{e:#}"))?;
-                    Ok((t, w.so))
-                })
-                .clone()
-                .map_err(Failed::from)
+            let (built, s) = (built.clone(), s.clone());
+            move || -> Result<cworld::BuiltWorld, Failed> {
+                built
+                    .get_or_init(|| {
+                        let t = kernel::fetch(&s).map_err(|e| format!("{e:#}"))?;
+                        cworld::build(&t, &BuildOptions::default()).map_err(|e| format!("{e:#}"))
+                    })
+                    .clone()
+                    .map_err(Failed::from)
             }
         };
         let get = std::sync::Arc::new(get);
         for (name, f) in smoke_tests() {
             let get = get.clone();
             trials.push(Trial::test(format!("{s}::smoke::{name}"), move || {
-                let (tree, so) = get()?;
-                let world = cworld::BuiltWorld {
-                    so,
-                    dir: PathBuf::new(),
-                    tree,
-                };
+                let world = get()?;
                 let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
                 f(&mut w)
             }));
         }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(
+                format!("{s}::isolation::crash_is_a_finding"),
+                move || crash_is_a_finding(&get()?),
+            ));
+        }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(
+                format!("{s}::isolation::ubsan_reports_upstream_ub"),
+                move || ubsan_reports_upstream_ub(&get()?.tree),
+            ));
+        }
         for m in MUTATIONS {
             let get = get.clone();
             trials.push(Trial::test(format!("{s}::mutant::{}", m.name), move || {
-                let (tree, _) = get()?;
-                mutate(&tree, m)
+                let world = get()?;
+                mutate(&world.tree, m)
             }));
         }
     }

@@ -483,6 +483,9 @@ fn coverage_cmd(args: &[String]) -> Result<ExitCode> {
     let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = harness::coverage::out_dir(&series);
     let cov = harness::coverage::run(&tree, &vectors, &out)?;
-    print!("{}", harness::coverage::render(&tree, &cov, &out.join("html")));
+    print!(
+        "{}",
+        harness::coverage::render(&tree, &cov, &out.join("html"))
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -92,6 +92,8 @@ pub struct BuiltWorld {
     pub so: PathBuf,
     pub dir: PathBuf,
     pub tree: KernelTree,
+    /// Built with ASan/UBSan: workers must preload the sanitizer runtime.
+    pub sanitize: bool,
 }
 
 fn gcc() -> String {
@@ -267,6 +269,7 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
             so,
             dir,
             tree: tree.clone(),
+            sanitize: opts.sanitize,
         });
     }
     // One builder per world: others wait, then find it built.
@@ -277,6 +280,7 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
             so,
             dir,
             tree: tree.clone(),
+            sanitize: opts.sanitize,
         });
     }
     let name = dir
@@ -307,6 +311,7 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
             so,
             dir,
             tree: tree.clone(),
+            sanitize: opts.sanitize,
         });
     }
     match fs::rename(&tmp, &dir) {
@@ -320,6 +325,7 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         so,
         dir,
         tree: tree.clone(),
+        sanitize: opts.sanitize,
     })
 }
 
@@ -396,6 +402,8 @@ fn compile_into(
         b.flag(&f);
     }
     if opts.sanitize {
+        // Upstream UB aborts the worker: a crash finding for that vector,
+        // with the sanitizer's report.
         b.flag("-fsanitize=address,undefined")
             .flag("-fno-omit-frame-pointer")
             .flag("-fno-sanitize-recover=undefined");

@@ -269,17 +269,54 @@ pub struct Worker {
     child: Option<(Child, BufWriter<ChildStdin>, BufReader<ChildStdout>)>,
     /// Extra environment for the worker (for example LD_PRELOAD for ASan).
     env: Vec<(String, String)>,
+    /// Where the worker's stderr goes, to quote it when it dies.
+    log: PathBuf,
 }
 
 impl Worker {
     /// A worker for `world`, started on first use.
     pub fn new(world: &BuiltWorld) -> Result<Worker> {
+        let mut env = vec![];
+        if world.sanitize {
+            // The sanitizer runtime must come first in a process that was
+            // not built with it.
+            let out = Command::new(std::env::var("CC").unwrap_or_else(|_| "gcc".into()))
+                .arg("-print-file-name=libasan.so")
+                .output()
+                .context("locating libasan")?;
+            let asan = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+            env.push(("LD_PRELOAD".to_owned(), asan));
+            env.push((
+                "ASAN_OPTIONS".to_owned(),
+                "detect_leaks=0:abort_on_error=1".to_owned(),
+            ));
+            env.push((
+                "UBSAN_OPTIONS".to_owned(),
+                "halt_on_error=1:abort_on_error=1:print_stacktrace=1".to_owned(),
+            ));
+        }
+        let log = world.dir.join(format!("worker-{}.log", std::process::id()));
         Ok(Worker {
             so: world.so.clone(),
             exe: std::env::current_exe().context("locating this executable")?,
             child: None,
-            env: vec![],
+            env,
+            log,
         })
+    }
+
+    /// The sanitizer's (or the C library's) last words in the worker log.
+    fn last_words(&self) -> Option<String> {
+        let text = std::fs::read_to_string(&self.log).ok()?;
+        let interesting: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                l.contains("runtime error")
+                    || l.contains("ERROR: AddressSanitizer")
+                    || l.contains("SUMMARY:")
+            })
+            .collect();
+        (!interesting.is_empty()).then(|| interesting.join(" | "))
     }
 
     pub fn with_env(mut self, key: &str, value: &str) -> Worker {
@@ -289,10 +326,12 @@ impl Worker {
 
     fn start(&mut self) -> Result<()> {
         let mut cmd = Command::new(&self.exe);
+        let log = std::fs::File::create(&self.log)
+            .with_context(|| format!("creating {}", self.log.display()))?;
         cmd.env(WORKER_ENV, &self.so)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(Stdio::from(log));
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
@@ -309,7 +348,7 @@ impl Worker {
         let Some((mut child, _, _)) = self.child.take() else {
             return "worker not running".into();
         };
-        match child.wait() {
+        let why = match child.wait() {
             Ok(st) => {
                 use std::os::unix::process::ExitStatusExt;
                 match st.signal() {
@@ -318,6 +357,10 @@ impl Worker {
                 }
             }
             Err(e) => format!("worker lost: {e}"),
+        };
+        match self.last_words() {
+            Some(w) => format!("{why}: {w}"),
+            None => why,
         }
     }
 
