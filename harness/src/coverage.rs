@@ -242,12 +242,9 @@ pub fn render(tree: &KernelTree, cov: &[FuncCoverage], html: &Path) -> String {
         lt += c.lines;
         bh += c.branches_taken;
         bt += c.branches;
-        let pct = |a: usize, b: usize| {
-            if b == 0 {
-                "-".to_string()
-            } else {
-                format!("{a}/{b} {:>3}%", a * 100 / b)
-            }
+        let pct = |a: usize, b: usize| match (a * 100).checked_div(b) {
+            None => "-".to_string(),
+            Some(p) => format!("{a}/{b} {p:>3}%"),
         };
         s.push_str(&format!(
             "{:w$}  {:>12}  {:>12}  {}:{}\n",
