@@ -84,6 +84,10 @@ pub struct BuildOptions {
     pub sanitize: bool,
     /// Build with gcov instrumentation (`--coverage`).
     pub coverage: bool,
+    /// Build for libFuzzer (clang, `-fsanitize=fuzzer-no-link`): the
+    /// world's edges feed the fuzzer; the sancov callbacks come from the
+    /// fuzz binary, so the link allows them undefined.
+    pub fuzz: bool,
 }
 
 /// A compiled C world on disk.
@@ -100,16 +104,23 @@ fn gcc() -> String {
     std::env::var("CC").unwrap_or_else(|_| "gcc".into())
 }
 
-fn compiler_include_dir() -> Result<PathBuf> {
-    let out = Command::new(gcc())
+fn compiler(opts: &BuildOptions) -> String {
+    if opts.fuzz {
+        std::env::var("HFI1_FUZZ_CC").unwrap_or_else(|_| "clang".into())
+    } else {
+        gcc()
+    }
+}
+
+fn compiler_include_dir(cc: &str) -> Result<PathBuf> {
+    let out = Command::new(cc)
         .arg("-print-file-name=include")
         .output()
-        .with_context(|| format!("running {} (is a C compiler installed?)", gcc()))?;
+        .with_context(|| format!("running {cc} (is a C compiler installed?)"))?;
     let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     if !p.join("stddef.h").is_file() {
         bail!(
-            "{} -print-file-name=include gave {}, which has no stddef.h",
-            gcc(),
+            "{cc} -print-file-name=include gave {}, which has no stddef.h",
             p.display()
         );
     }
@@ -368,13 +379,13 @@ fn compile_into(
         .opt_level(2)
         .debug(true)
         .pic(true)
-        .compiler(gcc())
+        .compiler(compiler(opts))
         .out_dir(dir.join("obj"))
         .flag("-std=gnu11")
         .flag("-nostdinc")
         .flag("-ffreestanding")
         .flag("-isystem")
-        .flag(compiler_include_dir()?.display().to_string())
+        .flag(compiler_include_dir(&compiler(opts))?.display().to_string())
         .include(&kcompat)
         .include(kcompat.join("uapi"))
         .include(stage.join("include"))
@@ -411,17 +422,21 @@ fn compile_into(
     if opts.coverage {
         b.flag("--coverage");
     }
+    if opts.fuzz {
+        // The world's flexible-array storage is a GNU extension clang
+        // names; the kernel is built with it.
+        b.flag("-fsanitize=fuzzer-no-link")
+            .flag("-Wno-gnu-variable-sized-type-not-at-end");
+    }
     let objects = compile_units(&b, &units, &dir.join("obj"), &tree.root)?;
 
     let so = dir.join("libhfi1world.so");
-    let mut link = Command::new(gcc());
-    link.arg("-shared")
-        .arg("-o")
-        .arg(&so)
-        .args(&objects)
+    let mut link = Command::new(compiler(opts));
+    link.arg("-shared").arg("-o").arg(&so).args(&objects);
+    if !opts.fuzz {
         // An unresolved symbol is a link error that names it.
-        .arg("-Wl,-z,defs")
-        .arg("-Wl,--no-undefined");
+        link.arg("-Wl,-z,defs").arg("-Wl,--no-undefined");
+    }
     if opts.sanitize {
         link.arg("-fsanitize=address,undefined");
     }

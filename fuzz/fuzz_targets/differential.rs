@@ -1,0 +1,59 @@
+//! Differential fuzzing: libFuzzer's bytes become a call (any function in
+//! scope, world and arguments drawn by `arbitrary` inside the invariants,
+//! exactly as `--random` draws them), run on upstream C and on the Rust
+//! model; any difference is a crash libFuzzer saves and minimises.
+//!
+//! The C world is built with clang `-fsanitize=fuzzer-no-link`, so edges
+//! of upstream code guide the fuzzer as well as the model's. The world runs
+//! in this process: libFuzzer's own crash handling is the isolation here.
+//! See README.md ("Fuzzing") for how to run it and turn a finding into a
+//! vector.
+#![no_main]
+
+use std::sync::OnceLock;
+
+use arbitrary::Unstructured;
+use harness::cworld::{self, call, BuildOptions, Loaded};
+use harness::ffi::shim_outcome;
+use harness::model::{self, types::Func};
+use libfuzzer_sys::fuzz_target;
+
+static WORLD: OnceLock<Loaded> = OnceLock::new();
+
+fn world() -> &'static Loaded {
+    WORLD.get_or_init(|| {
+        let series = std::env::var("HFI1_FUZZ_KERNEL").unwrap_or_else(|_| "6.12".into());
+        let tree = harness::kernel::fetch(&series).expect("kernel tree");
+        let built = cworld::build(
+            &tree,
+            &BuildOptions {
+                fuzz: true,
+                ..Default::default()
+            },
+        )
+        .expect("fuzzing C world");
+        Loaded::open(&built.so).expect("loading the C world")
+    })
+}
+
+fuzz_target!(
+    init: {
+        world();
+    },
+    |data: &[u8]| {
+        let mut u = Unstructured::new(data);
+        let Ok(func) = u.choose(Func::ALL) else { return };
+        let Ok(c) = harness::generate::call(*func, &mut u) else { return };
+        let mut out = shim_outcome::default();
+        assert!(world().call(&call::to_shim(&c), &mut out), "the shim refused a valid call");
+        if let Ok(r) = model::run(&c) {
+            let cout = call::from_shim(&out);
+            let diff = cout.diff(&r);
+            assert!(
+                diff.is_empty(),
+                "C and Rust differ on {func}: {diff:?}\n{}",
+                harness::vecwrite::case_toml(&c, "fuzz_finding", "fuzz finding")
+            );
+        }
+    }
+);
