@@ -70,30 +70,17 @@ fn fallback(func: Func) -> Call {
     let zero = [0u8; BYTES];
     let mut u = Unstructured::new(&zero);
     let w = world(&mut u).unwrap_or_else(|_| crate::vector::empty_world());
-    Call {
+    Call::new(
         func,
-        call_send: false,
-        sc5: Sc(0),
-        vl: Vl(0),
-        selector: 0,
-        arg: 0,
-        flags_arg: vec![],
-        attr_av: false,
-        attr_alt_path: false,
-        attr_ah: AttrAh::default(),
-        attr_alt_ah: AttrAh::default(),
-        attr_path_mig: None,
-        post_opcode: WrOpcode::Send,
-        iter: vec![],
-        world: w,
-        qp: Qp::new(QpType::Rc, 0, 1, 4096, QpState::Rts),
-        wqe: Wqe {
+        w,
+        Qp::new(QpType::Rc, 0, 1, 4096, QpState::Rts),
+        Wqe {
             length: 0,
             opcode: WrOpcode::Send,
             has_priv: false,
             ah: None,
         },
-    }
+    )
 }
 
 fn pick<T: Copy>(u: &mut Unstructured, xs: &[T]) -> Result<T> {

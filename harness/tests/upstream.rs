@@ -92,30 +92,17 @@ fn small_world() -> World {
 }
 
 fn call(func: Func, qp_type: QpType, length: u32) -> Call {
-    Call {
+    Call::new(
         func,
-        call_send: false,
-        sc5: Sc(0),
-        vl: Vl(0),
-        selector: 0,
-        arg: 0,
-        flags_arg: vec![],
-        attr_av: false,
-        attr_alt_path: false,
-        attr_ah: AttrAh::default(),
-        attr_alt_ah: AttrAh::default(),
-        attr_path_mig: None,
-        post_opcode: WrOpcode::Send,
-        iter: vec![],
-        world: small_world(),
-        qp: Qp::new(qp_type, 0x41, 1, 4096, QpState::Rts),
-        wqe: Wqe {
+        small_world(),
+        Qp::new(qp_type, 0x41, 1, 4096, QpState::Rts),
+        Wqe {
             length,
             opcode: WrOpcode::Send,
             has_priv: false,
             ah: None,
         },
-    }
+    )
 }
 
 fn run_c(worker: &mut Worker, c: &Call) -> Result<Outcome, Failed> {

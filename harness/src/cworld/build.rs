@@ -275,24 +275,20 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         .join("worlds")
         .join(format!("{}-{key}", tree.version));
     let so = dir.join("libhfi1world.so");
+    let built = |so: PathBuf, dir: PathBuf| BuiltWorld {
+        so,
+        dir,
+        tree: tree.clone(),
+        sanitize: opts.sanitize,
+    };
     if so.is_file() {
-        return Ok(BuiltWorld {
-            so,
-            dir,
-            tree: tree.clone(),
-            sanitize: opts.sanitize,
-        });
+        return Ok(built(so, dir));
     }
     // One builder per world: others wait, then find it built.
     let _lock =
         crate::lock::FileLock::acquire(&cache_dir().join("worlds").join(format!(".lock-{key}")))?;
     if so.is_file() {
-        return Ok(BuiltWorld {
-            so,
-            dir,
-            tree: tree.clone(),
-            sanitize: opts.sanitize,
-        });
+        return Ok(built(so, dir));
     }
     let name = dir
         .file_name()
@@ -318,12 +314,7 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         return Err(e);
     }
     if tmp == dir {
-        return Ok(BuiltWorld {
-            so,
-            dir,
-            tree: tree.clone(),
-            sanitize: opts.sanitize,
-        });
+        return Ok(built(so, dir));
     }
     match fs::rename(&tmp, &dir) {
         Ok(()) => {}
@@ -332,12 +323,7 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         }
         Err(e) => return Err(e).with_context(|| format!("moving world to {}", dir.display())),
     }
-    Ok(BuiltWorld {
-        so,
-        dir,
-        tree: tree.clone(),
-        sanitize: opts.sanitize,
-    })
+    Ok(built(so, dir))
 }
 
 fn compile_into(

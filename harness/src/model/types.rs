@@ -598,6 +598,32 @@ pub struct Wqe {
     pub ah: Option<Ah>,
 }
 
+impl Call {
+    /// A call of `func` with every scalar argument zero, no address
+    /// vectors, no QPs to walk and `post_opcode` SEND.
+    pub fn new(func: Func, world: World, qp: Qp, wqe: Wqe) -> Call {
+        Call {
+            func,
+            call_send: false,
+            sc5: Sc(0),
+            vl: Vl(0),
+            selector: 0,
+            arg: 0,
+            flags_arg: vec![],
+            attr_av: false,
+            attr_alt_path: false,
+            attr_ah: AttrAh::default(),
+            attr_alt_ah: AttrAh::default(),
+            attr_path_mig: None,
+            post_opcode: WrOpcode::Send,
+            iter: vec![],
+            world,
+            qp,
+            wqe,
+        }
+    }
+}
+
 /// One call of an upstream function with everything it reads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Call {
