@@ -207,6 +207,7 @@ static struct {
 	int nalloc;
 	struct hfi1_ahg_info ahg;
 	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
+	bool initialised;
 } w;
 
 void *calloc(size_t nmemb, size_t size);
@@ -340,18 +341,25 @@ static void shim_build_world(const struct shim_world *sw)
 		w.dd.vld[i].mtu = sw->vl_mtu[i];
 		w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);
 	}
-	for (i = 0; i < sw->num_sdma; i++) {
-		w.per_sdma[i].dd = &w.dd;
-		w.per_sdma[i].this_idx = i;
-		w.per_sdma[i].cpu = sw->sdma[i].cpu;
+	if (!w.initialised) {
+		/* What never changes: back pointers, indices, locks. */
+		for (i = 0; i < SHIM_MAX_SDMA; i++) {
+			w.per_sdma[i].dd = &w.dd;
+			w.per_sdma[i].this_idx = i;
+			seqlock_init(&w.per_sdma[i].waitlock);
+		}
+		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
+			w.sc[i].dd = &w.dd;
+			seqlock_init(&w.sc[i].waitlock);
+		}
+		w.initialised = true;
 	}
+	for (i = 0; i < sw->num_sdma; i++)
+		w.per_sdma[i].cpu = sw->sdma[i].cpu;
 	w.dd.per_sdma = w.per_sdma;
 	w.dd.num_sdma = sw->num_sdma;
-	for (i = 0; i < sw->num_send_contexts; i++) {
-		w.sc[i].dd = &w.dd;
+	for (i = 0; i < sw->num_send_contexts; i++)
 		w.sc[i].sw_index = sw->send_contexts[i].sw_index;
-		seqlock_init(&w.sc[i].waitlock);
-	}
 	shim_build_maps(sw);
 
 	w.dd.num_pports = sw->num_pports;
