@@ -197,7 +197,7 @@ fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
     Ok(())
 }
 
-/// Benchmark: vectors generated in chunks of 1024 (not timed), then the
+/// Benchmark: vectors generated in chunks of 64 (not timed), then the
 /// whole check of each chunk timed: flat call built from the vector, C
 /// world built and called, model called, outcomes compared. Chunks keep
 /// the vectors in cache, as a stream of generated or parsed vectors would.
@@ -211,7 +211,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let mut bad = 0u64;
     let mut i = 0u64;
     while i < count {
-        let n = 1024.min(count - i);
+        let n = 64.min(count - i);
         let calls: Vec<_> = (i..i + n)
             .map(|k| crate::generate::seeded_call(seed, func, k))
             .collect();
