@@ -9,9 +9,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::cworld::{self, BuildOptions, BuiltWorld};
 use crate::extract;
@@ -125,9 +124,10 @@ pub fn in_scope() -> Vec<(&'static str, Vec<&'static str>)> {
     ]
 }
 
-/// Builds the instrumented world, runs `vectors`, and reports per
-/// function. Writes the lcov tracefile and the HTML report under `out`.
-pub fn run(tree: &KernelTree, vectors: &[Vector], out: &Path) -> Result<Vec<FuncCoverage>> {
+/// Builds the instrumented world and runs `vectors` in it; when this
+/// returns, the worker has exited and written its `.gcda` counters next to
+/// the objects (`world.dir/obj`), ready for lcov.
+pub fn collect(tree: &KernelTree, vectors: &[Vector]) -> Result<BuiltWorld> {
     let world = cworld::build(
         tree,
         &BuildOptions {
@@ -142,41 +142,20 @@ pub fn run(tree: &KernelTree, vectors: &[Vector], out: &Path) -> Result<Vec<Func
             let _ = std::fs::remove_file(e.path());
         }
     }
-    {
-        let checks = runner::check_all(&world, vectors)?;
-        let bad = checks.iter().filter(|c| !c.verdict.ok()).count();
-        if bad > 0 {
-            eprintln!("[coverage] note: {bad} vectors disagree (coverage is still measured)");
-        }
-    } // the worker exits here, writing its .gcda files
-    std::fs::create_dir_all(out)?;
-    let info = out.join("coverage.info");
-    let status = Command::new("lcov")
-        .args([
-            "--quiet",
-            "--capture",
-            "--rc",
-            "lcov_branch_coverage=1",
-            "--directory",
-        ])
-        .arg(&obj)
-        .arg("--output-file")
-        .arg(&info)
-        .status()
-        .context("running lcov (apt-get install lcov)")?;
-    if !status.success() {
-        bail!("lcov --capture failed on {}", obj.display());
+    let checks = runner::check_all(&world, vectors)?;
+    let bad = checks.iter().filter(|c| !c.verdict.ok()).count();
+    if bad > 0 {
+        eprintln!("[coverage] note: {bad} vectors disagree (coverage is still measured)");
     }
-    let html = out.join("html");
-    let _ = Command::new("genhtml")
-        .args(["--quiet", "--branch-coverage", "--output-directory"])
-        .arg(&html)
-        .arg(&info)
-        .status();
-    report(&world, &std::fs::read_to_string(&info)?)
+    Ok(world)
 }
 
-fn report(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
+/// Reads an lcov tracefile back per upstream function in scope.
+pub fn report(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
+    report_inner(world, info)
+}
+
+fn report_inner(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
     let data = parse_info(info);
     let tree = &world.tree;
     let mut out = vec![];

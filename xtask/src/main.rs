@@ -482,10 +482,26 @@ fn coverage_cmd(args: &[String]) -> Result<ExitCode> {
     let tree = kernel::fetch(&series)?;
     let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = harness::coverage::out_dir(&series);
-    let cov = harness::coverage::run(&tree, &vectors, &out)?;
-    print!(
-        "{}",
-        harness::coverage::render(&tree, &cov, &out.join("html"))
-    );
+    let world = harness::coverage::collect(&tree, &vectors)?;
+    // The kernel world's tools, run as a script would run them.
+    let sh = xshell::Shell::new()?;
+    let obj = world.dir.join("obj");
+    let info = out.join("coverage.info");
+    let html = out.join("html");
+    sh.create_dir(&out)?;
+    xshell::cmd!(
+        sh,
+        "lcov --quiet --capture --rc lcov_branch_coverage=1 --directory {obj} --output-file {info}"
+    )
+    .run()
+    .context("lcov failed (apt-get install lcov)")?;
+    xshell::cmd!(
+        sh,
+        "genhtml --quiet --branch-coverage --output-directory {html} {info}"
+    )
+    .run()
+    .context("genhtml failed (apt-get install lcov)")?;
+    let cov = harness::coverage::report(&world, &sh.read_file(&info)?)?;
+    print!("{}", harness::coverage::render(&tree, &cov, &html));
     Ok(ExitCode::SUCCESS)
 }
