@@ -152,10 +152,6 @@ pub fn collect(tree: &KernelTree, vectors: &[Vector]) -> Result<BuiltWorld> {
 
 /// Reads an lcov tracefile back per upstream function in scope.
 pub fn report(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
-    report_inner(world, info)
-}
-
-fn report_inner(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
     let data = parse_info(info);
     let tree = &world.tree;
     let mut out = vec![];
