@@ -208,6 +208,12 @@ static struct {
 	struct hfi1_ahg_info ahg;
 	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
 	bool initialised;
+	/* qp.c's static iowait callbacks, as qp_priv_alloc() installs them */
+	struct {
+		void (*wakeup)(struct iowait *wait, int reason);
+		void (*sdma_drained)(struct iowait *wait);
+		void (*init_priority)(struct iowait *wait);
+	} cb;
 } w;
 
 void *calloc(size_t nmemb, size_t size);
@@ -790,6 +796,29 @@ shim_u64 shim_bench(const struct shim_call *c, shim_u64 iters)
 	return sum;
 }
 
+/*
+ * The callbacks qp.c installs in every QP's iowait are static: the only way
+ * to them is the pointers qp_priv_alloc() stores.  Taken once, outside any
+ * journal, from a private data block that is freed again.
+ */
+static void shim_harvest_callbacks(void)
+{
+	struct hfi1_qp_priv *p;
+	struct rvt_qp scratch;
+
+	if (w.cb.wakeup)
+		return;
+	memset(&scratch, 0, sizeof(scratch));
+	p = qp_priv_alloc(&w.dd.verbs_dev.rdi, &scratch);
+	if (IS_ERR_OR_NULL(p))
+		return;
+	w.cb.wakeup = p->s_iowait.wakeup;
+	w.cb.sdma_drained = p->s_iowait.sdma_drained;
+	w.cb.init_priority = p->s_iowait.init_priority;
+	kfree(p->s_ahg);
+	kfree(p);
+}
+
 shim_u32 shim_abi_version(void)
 {
 	return SHIM_ABI_VERSION;
@@ -811,6 +840,14 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	if (!shim_check_call(c))
 		return -1;
 	shim_build_world(&c->world);
+	if (c->fn >= SHIM_FN_IOWAIT_WAKEUP) {
+		w.alloc_fail = 0;
+		shim_harvest_callbacks();
+		w.alloc_fail = c->world.alloc_fail;
+		w.nalloc = 0;
+		if (!w.cb.wakeup)
+			return -1;
+	}
 	shim_build_qp(c);
 	journal_begin(out);
 
@@ -968,6 +1005,17 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		out->text_len = snprintf(out->text, sizeof(out->text),
 					 "ahgidx=%d ahgcount=%u r_adefered=%u",
 					 w.qp.s_ahgidx, w.ahg.ahgcount, w.qp.r_adefered);
+		break;
+	case SHIM_FN_IOWAIT_WAKEUP:
+		w.cb.wakeup(&w.priv.s_iowait, c->arg);
+		break;
+	case SHIM_FN_IOWAIT_SDMA_DRAINED:
+		w.cb.sdma_drained(&w.priv.s_iowait);
+		break;
+	case SHIM_FN_HFI1_INIT_PRIORITY:
+		w.priv.s_iowait.priority = 0;
+		w.cb.init_priority(&w.priv.s_iowait);
+		out->ret = w.priv.s_iowait.priority;
 		break;
 	case SHIM_FN_POST_PARMS:
 		if (c->arg >= SHIM_WR_OPCODE_COUNT) {

@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 3
+#define SHIM_ABI_VERSION 4
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -183,6 +183,10 @@ enum shim_fn {
 	SHIM_FN_QUIESCE_QP,
 	SHIM_FN_NOTIFY_QP_RESET,
 	SHIM_FN_POST_PARMS,
+	/* qp.c's static iowait callbacks, through the pointers qp_priv_alloc installs */
+	SHIM_FN_IOWAIT_WAKEUP,
+	SHIM_FN_IOWAIT_SDMA_DRAINED,
+	SHIM_FN_HFI1_INIT_PRIORITY,
 	SHIM_FN_COUNT
 };
 
@@ -329,7 +333,7 @@ struct shim_call {
 	shim_u8 sc5;			/* sc5 argument */
 	shim_u8 vl;			/* vl argument (the _vl selectors) */
 	shim_u32 selector;		/* selector argument (the selectors) */
-	shim_u32 arg;			/* mtu, path_mtu, flag bitset, unbusy leg (0 IB, 1 TID), iter->n */
+	shim_u32 arg;			/* mtu, path_mtu, flag bitset, unbusy leg (0 IB, 1 TID), iter->n, wakeup reason */
 	shim_u32 attr_mask;		/* bit 0: IB_QP_AV, 1: IB_QP_ALT_PATH, 2: IB_QP_PATH_MIG_STATE */
 	shim_u8 path_mig_state;		/* attr->path_mig_state (enum ib_mig_state) */
 	struct shim_ah attr_ah;		/* attr->ah_attr */

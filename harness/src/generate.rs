@@ -417,6 +417,13 @@ pub fn call(func: Func, u: &mut Unstructured) -> Result<Call> {
             }
         }
         Func::QpUnbusy => u.int_in_range(0..=1)?,
+        Func::IowaitWakeup => {
+            if u.ratio(3, 4)? {
+                0
+            } else {
+                u.int_in_range(0..=3)?
+            }
+        }
         Func::ErrorPortQps => {
             if u.ratio(3, 4)? {
                 u.int_in_range(0..=31)?

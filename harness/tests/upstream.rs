@@ -410,6 +410,13 @@ const MUTATIONS: &[Mutation] = &[
         to: "sc = ah_to_sc(ibqp->device, &attr->alt_ah_attr);\n\t\tif (sc == 0xe)",
         caught_by: &["modify::alt_path_sc_0xf", "modify::av_ok_alt_bad"],
     },
+    Mutation {
+        name: "init_priority_ignores_tid_leg",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (priv->s_flags & RVT_S_ACK_PENDING)\n\t\tw->priority++;",
+        to: "if (0)\n\t\tw->priority++;",
+        caught_by: &["callbacks::priority_priv_ack", "callbacks::priority_both"],
+    },
 ];
 
 fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {

@@ -40,6 +40,9 @@ fn func(f: Func) -> u32 {
         Func::QuiesceQp => SHIM_FN_QUIESCE_QP,
         Func::NotifyQpReset => SHIM_FN_NOTIFY_QP_RESET,
         Func::PostParms => SHIM_FN_POST_PARMS,
+        Func::IowaitWakeup => SHIM_FN_IOWAIT_WAKEUP,
+        Func::IowaitSdmaDrained => SHIM_FN_IOWAIT_SDMA_DRAINED,
+        Func::InitPriority => SHIM_FN_HFI1_INIT_PRIORITY,
     }
 }
 

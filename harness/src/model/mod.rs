@@ -131,6 +131,9 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         Func::QuiesceQp => lifecycle::quiesce_qp(&mut qp, &mut j)?,
         Func::NotifyQpReset => out.text = lifecycle::notify_qp_reset(&mut qp, &mut j),
         Func::PostParms => out.text = lifecycle::hfi1_post_parms(call.post_opcode),
+        Func::IowaitWakeup => sched::iowait_wakeup(w, &mut qp, call.arg, &mut j)?,
+        Func::IowaitSdmaDrained => sched::iowait_sdma_drained(w, &mut qp, &mut j)?,
+        Func::InitPriority => out.ret = sched::hfi1_init_priority(&qp),
     }
     out.s_flags = qp.s_flags;
     out.priv_flags = qp.priv_flags;

@@ -148,3 +148,38 @@ pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) {
         qp.ib_tx_queued = false;
     }
 }
+
+/// `SDMA_AVAIL_REASON` (iowait.h).
+pub const SDMA_AVAIL_REASON: u32 = 0;
+
+/// Mirrors the static `iowait_wakeup()` (qp.c), the iowait callback the SDMA
+/// engine calls when descriptors free up: warns on any other reason, then
+/// wakes the QP from `RVT_S_WAIT_DMA_DESC`.
+pub fn iowait_wakeup(
+    w: &World,
+    qp: &mut Qp,
+    reason: u32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    if reason != SDMA_AVAIL_REASON {
+        j.record("WARN(reason != SDMA_AVAIL_REASON)".into());
+    }
+    hfi1_qp_wakeup(w, qp, &[SFlag::WaitDmaDesc], j)
+}
+
+/// Mirrors the static `iowait_sdma_drained()` (qp.c): a QP that waited for
+/// its SDMA work to drain stops waiting and is rescheduled.
+pub fn iowait_sdma_drained(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
+    if has(&qp.s_flags, SFlag::WaitDma) {
+        clear(&mut qp.s_flags, &[SFlag::WaitDma]);
+        hfi1_schedule_send(w, qp, j)?;
+    }
+    Ok(())
+}
+
+/// Mirrors the static `hfi1_init_priority()` (qp.c): one step of priority
+/// for an ACK pending on each leg. Returns the priority from 0.
+pub fn hfi1_init_priority(qp: &Qp) -> i32 {
+    i32::from(has(&qp.s_flags, SFlag::AckPending))
+        + i32::from(has(&qp.priv_flags, PrivFlag::AckPending))
+}

@@ -239,6 +239,9 @@ symbolic! {
         QuiesceQp = "quiesce_qp",
         NotifyQpReset = "notify_qp_reset",
         PostParms = "hfi1_post_parms",
+        IowaitWakeup = "iowait_wakeup",
+        IowaitSdmaDrained = "iowait_sdma_drained",
+        InitPriority = "hfi1_init_priority",
     }
 }
 
