@@ -292,6 +292,37 @@ fn ubsan_reports_upstream_ub(tree: &KernelTree) -> Result<(), Failed> {
     }
 }
 
+/// The worker reuses one flat-call buffer from vector to vector
+/// (`call::fill_shim`): every generated vector must give the same outcome
+/// through a reused buffer as through a fresh one. (Valid vectors only, so
+/// the world is loaded in this process, as the benchmark does.)
+fn reused_flat_call_buffer(world: &cworld::BuiltWorld) -> Result<(), Failed> {
+    let lib = cworld::Loaded::open(&world.so).map_err(|e| format!("{e:#}"))?;
+    let mut reused = Box::<harness::ffi::shim_call>::default();
+    let (mut a, mut b) = (
+        harness::ffi::shim_outcome::default(),
+        harness::ffi::shim_outcome::default(),
+    );
+    for i in 0..3000u64 {
+        let f = Func::ALL[(i % Func::ALL.len() as u64) as usize];
+        let c = harness::generate::seeded_call(11, f, i);
+        call::fill_shim(&c, &mut reused);
+        let fresh = call::to_shim(&c);
+        if !lib.call(&reused, &mut a) || !lib.call(&fresh, &mut b) {
+            return Err(format!("{f} #{i}: the shim refused a valid call").into());
+        }
+        if call::from_shim(&a) != call::from_shim(&b) {
+            return Err(format!(
+                "{f} #{i}: reused buffer {} / fresh {}",
+                call::from_shim(&a),
+                call::from_shim(&b)
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// Copies the part of a tree the C world reads.
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
@@ -512,6 +543,13 @@ fn main() {
             trials.push(Trial::test(
                 format!("{s}::isolation::ubsan_reports_upstream_ub"),
                 move || ubsan_reports_upstream_ub(&get()?.tree),
+            ));
+        }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(
+                format!("{s}::isolation::reused_flat_call_buffer"),
+                move || reused_flat_call_buffer(&get()?),
             ));
         }
         for m in MUTATIONS {

@@ -165,9 +165,15 @@ fn func_at(i: u32) -> Result<crate::model::types::Func> {
 }
 
 /// Runs one call on both sides in this (worker) process and judges it.
-fn check_here(lib: &Loaded, c: &crate::model::types::Call, out: &mut shim_outcome) -> Option<u8> {
-    let s = call::to_shim(c);
-    if !lib.call(&s, out) {
+/// `s` is a flat-call buffer reused from vector to vector.
+fn check_here(
+    lib: &Loaded,
+    c: &crate::model::types::Call,
+    s: &mut shim_call,
+    out: &mut shim_outcome,
+) -> Option<u8> {
+    call::fill_shim(c, s);
+    if !lib.call(s, out) {
         return Some(2);
     }
     match crate::model::run(c) {
@@ -182,10 +188,11 @@ fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
     let start = read_u64(rd)?;
     let count = read_u64(rd)?;
     let mut out = shim_outcome::default();
+    let mut buf = Box::<shim_call>::default();
     let mut found = vec![];
     for i in start..start + count {
         let c = crate::generate::seeded_call(seed, func, i);
-        if let Some(kind) = check_here(lib, &c, &mut out) {
+        if let Some(kind) = check_here(lib, &c, &mut buf, &mut out) {
             found.push(RandomFinding { index: i, kind });
         }
     }
@@ -207,6 +214,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let seed = read_u64(rd)?;
     let count = read_u64(rd)?;
     let mut out = shim_outcome::default();
+    let mut buf = Box::<shim_call>::default();
     let mut ns = 0u64;
     let mut bad = 0u64;
     let mut i = 0u64;
@@ -217,7 +225,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
             .collect();
         let t = std::time::Instant::now();
         for c in &calls {
-            if check_here(lib, c, &mut out).is_some() {
+            if check_here(lib, c, &mut buf, &mut out).is_some() {
                 bad += 1;
             }
         }
