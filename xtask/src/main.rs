@@ -370,7 +370,7 @@ const BENCH_HELP: &str = "\
 cargo xtask bench [--kernel SERIES] [--vectors N] [--iters N]
 
 Measures, in one run on one core (the worker process does the work while
-this process waits):
+this process waits), each the best of several repetitions:
   raw      the upstream call alone: hfi1_setup_wqe (or qp_to_sdma_engine +
            qp_to_send_context) in a tight loop on a world built once
   check    the whole differential check per vector: the flat call built from
@@ -425,17 +425,32 @@ fn bench_cmd(args: &[String]) -> Result<ExitCode> {
         // Raw: a typical vector's world built once, the call repeated.
         let c = harness::generate::seeded_call(1, raw_func, 0);
         let shim = harness::cworld::call::to_shim(&c);
-        let t = std::time::Instant::now();
-        let sum = lib.bench(&shim, iters);
-        let raw_ns = t.elapsed().as_nanos() as f64 / iters as f64;
-        // Warm the worker, then time the check inside it.
+        // Best of five: the machine is shared, the minimum is the cost.
+        let mut raw_ns = f64::MAX;
+        let mut sum = 0;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            sum = lib.bench(&shim, iters / 5);
+            raw_ns = raw_ns.min(t.elapsed().as_nanos() as f64 / (iters / 5) as f64);
+        }
+        // Warm the worker, then time the check inside it, best of three.
         worker.bench(func, 2, 1000)?;
-        let (ns, n, bad) = worker.bench(func, 1, count)?;
-        let check_ns = ns as f64 / n as f64;
+        let (mut check_ns, mut bad) = (f64::MAX, 0);
+        for _ in 0..3 {
+            let (ns, n, b) = worker.bench(func, 1, count)?;
+            check_ns = check_ns.min(ns as f64 / n as f64);
+            bad = b;
+        }
         let mut extra = String::new();
         if func == Func::QpToSdmaEngine {
-            let (ns2, n2, bad2) = worker.bench(Func::QpToSendContext, 1, count)?;
-            let pair = check_ns + ns2 as f64 / n2 as f64;
+            let mut other = f64::MAX;
+            let mut bad2 = 0;
+            for _ in 0..3 {
+                let (ns2, n2, b2) = worker.bench(Func::QpToSendContext, 1, count)?;
+                other = other.min(ns2 as f64 / n2 as f64);
+                bad2 = b2;
+            }
+            let pair = check_ns + other;
             extra = format!(
                 "\n  check (pair):    {:>8.1} ns/vector pair  {:>12.0} pairs/s   ratio {:.1}x  ({} disagreements)",
                 pair,
