@@ -41,7 +41,7 @@ impl SplitMix64 {
 
 /// The seed of vector `index` of function `func` in a run seeded `seed`.
 pub fn vector_seed(seed: u64, func: Func, index: u64) -> u64 {
-    let f = Func::ALL.iter().position(|x| *x == func).unwrap_or(0) as u64;
+    let f = u64::from(func.index());
     let mut m = SplitMix64::new(seed ^ (f << 56) ^ index.wrapping_mul(0xD605_BBB5_8C8A_BBB5));
     m.next_u64()
 }

@@ -104,17 +104,6 @@ pub fn read_snap(path: &Path) -> Option<String> {
     Some(rest[end + 5..].to_owned())
 }
 
-/// Writes a `.snap` file the way insta does.
-pub fn write_snap(path: &Path, content: &str) -> std::io::Result<()> {
-    if let Some(p) = path.parent() {
-        std::fs::create_dir_all(p)?;
-    }
-    std::fs::write(
-        path,
-        format!("---\nsource: harness/tests/conformance.rs\nexpression: table\n---\n{content}"),
-    )
-}
-
 /// The rows of a snapshot table, by vector name.
 pub fn parse_table(content: &str) -> BTreeMap<String, String> {
     content

@@ -6,7 +6,7 @@
 use crate::ffi::*;
 use crate::model::types::{
     AttrAh, Call, DevFlag, EngineIdx, Flags, Func, MapElem, MigState, Ptr, QpState, QpType, SFlag,
-    SendCtxIdx, VlMap, WrOpcode,
+    SendCtxIdx, Symbol, VlMap, WrOpcode,
 };
 use crate::outcome::Outcome;
 
@@ -46,11 +46,10 @@ fn func(f: Func) -> u32 {
     }
 }
 
-/// The shim's bit for each symbolic flag: its position in the shim enum,
-/// which lists them in the same order as [`SFlag::ALL`] (checked by a test).
+/// The shim's bit for each symbolic flag: the shim enum lists them in the
+/// model's order (checked by a test), so the bit is the flag's index.
 fn s_flag_bit(f: SFlag) -> u32 {
-    let i = SFlag::ALL.iter().position(|x| *x == f).unwrap_or(0) as u32;
-    1 << (SHIM_RVT_S_SIGNAL_REQ_WR + i)
+    1 << (SHIM_RVT_S_SIGNAL_REQ_WR + f.index())
 }
 
 #[cfg(test)]

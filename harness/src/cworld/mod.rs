@@ -327,11 +327,6 @@ impl Worker {
         (!interesting.is_empty()).then(|| interesting.join(" | "))
     }
 
-    pub fn with_env(mut self, key: &str, value: &str) -> Worker {
-        self.env.push((key.to_owned(), value.to_owned()));
-        self
-    }
-
     fn start(&mut self) -> Result<()> {
         let mut cmd = Command::new(&self.exe);
         let log = std::fs::File::create(&self.log)
@@ -474,10 +469,7 @@ impl Worker {
         start: u64,
         count: u64,
     ) -> Result<(Vec<RandomFinding>, Vec<(u64, String)>)> {
-        let f = crate::model::types::Func::ALL
-            .iter()
-            .position(|x| *x == func)
-            .unwrap_or(0) as u32;
+        let f = crate::model::types::Symbol::index(func);
         let mut req = vec![TAG_RANDOM];
         req.extend_from_slice(&f.to_le_bytes());
         req.extend_from_slice(&seed.to_le_bytes());
@@ -519,10 +511,7 @@ impl Worker {
         seed: u64,
         count: u64,
     ) -> Result<(u64, u64, u64)> {
-        let f = crate::model::types::Func::ALL
-            .iter()
-            .position(|x| *x == func)
-            .unwrap_or(0) as u32;
+        let f = crate::model::types::Symbol::index(func);
         let mut req = vec![TAG_BENCH];
         req.extend_from_slice(&f.to_le_bytes());
         req.extend_from_slice(&seed.to_le_bytes());

@@ -40,15 +40,8 @@ pub fn s_flags_value(flags: Flags<SFlag>) -> u32 {
     flags.iter().fold(0, |a, f| a | s_flag_value(*f))
 }
 
-/// `RVT_S_ANY_WAIT_IO`.
-pub const RVT_S_ANY_WAIT_IO: &[SFlag] = &[
-    SFlag::WaitPio,
-    SFlag::WaitTx,
-    SFlag::WaitDmaDesc,
-    SFlag::WaitKmem,
-];
-
-/// `HFI1_S_ANY_WAIT_IO`: `RVT_S_ANY_WAIT_IO | HFI1_S_WAIT_PIO_DRAIN`.
+/// `HFI1_S_ANY_WAIT_IO` (qp.h): rdmavt's `RVT_S_ANY_WAIT_IO` (PIO, TX,
+/// DMA_DESC, KMEM) and `HFI1_S_WAIT_PIO_DRAIN`.
 pub const HFI1_S_ANY_WAIT_IO: &[SFlag] = &[
     SFlag::WaitPio,
     SFlag::WaitTx,

@@ -1,6 +1,7 @@
 //! qp.c: a QP's private data from allocation to teardown, and the
 //! operation table rdmavt checks posts against.
 
+use super::sched::rvt_put_qp;
 use super::types::{Qp, QpType, SFlag, World, WrOpcode};
 use super::{qp_name, Journal, Undefined};
 
@@ -67,13 +68,6 @@ pub fn free_all_qps(w: &World) -> i32 {
                 + i32::from(w.port_qp1.get(i).copied().unwrap_or(false))
         })
         .sum()
-}
-
-fn rvt_put_qp(qp: &mut Qp, j: &mut Journal) {
-    qp.refcount = qp.refcount.wrapping_sub(1);
-    if qp.refcount == 0 {
-        j.record(format!("wake_up(qp-wait#0x{:x})", qp.num));
-    }
 }
 
 /// Mirrors `flush_qp_waiters()` (qp.c) with the static `flush_iowait()`: a

@@ -45,6 +45,17 @@ pub fn qp_name(qp: &types::Qp) -> String {
     format!("qp#0x{:x}", qp.num)
 }
 
+/// The name the C world prints for a pointer to an engine or send context
+/// (`shim_ptr_name`: `%p` in seq_printf, the path descriptions), and the
+/// index `sde->this_idx` / `sc->sw_index` reads (0 when NULL).
+pub fn ptr_name<T: Copy>(p: Ptr<T>, prefix: &str, idx: impl Fn(T) -> u8) -> (String, u32) {
+    match p {
+        Ptr::To(t) => (format!("{prefix}#{}", idx(t)), u32::from(idx(t))),
+        Ptr::Null => ("(null)".into(), 0),
+        Ptr::Foreign => ("ptr:foreign".into(), 0),
+    }
+}
+
 /// Runs one call in the model.
 pub fn run(call: &Call) -> Result<Outcome, Undefined> {
     let mut out = Outcome::new();

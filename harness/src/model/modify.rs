@@ -4,7 +4,7 @@
 use super::hfi::port_sl_to_sc;
 use super::qp::{qp_to_sdma_engine, qp_to_send_context};
 use super::types::{EngineIdx, MigState, Ptr, Qp, SFlag, Sc, SendCtxIdx, World};
-use super::{at, qp_name, Journal, Undefined};
+use super::{at, ptr_name, qp_name, Journal, Undefined};
 
 /// `OPA_SPECIAL_OUI` (opa_addr.h).
 const OPA_SPECIAL_OUI: u64 = 0x0000_066a;
@@ -60,16 +60,8 @@ impl PathState {
         format!(
             "s_sc={} s_sde={} s_sendcontext={} hdr_type={} port={} dlid=0x{:x} grh={} iid=0x{:x} prefix=0x{:x} mig={} pkey={}",
             self.s_sc,
-            match self.s_sde {
-                Ptr::To(e) => format!("sde#{}", e.0),
-                Ptr::Null => "(null)".into(),
-                Ptr::Foreign => "ptr:foreign".into(),
-            },
-            match self.s_sendcontext {
-                Ptr::To(s) => format!("sc#{}", s.0),
-                Ptr::Null => "(null)".into(),
-                Ptr::Foreign => "ptr:foreign".into(),
-            },
+            ptr_name(self.s_sde, "sde", |e| e.0).0,
+            ptr_name(self.s_sendcontext, "sc", |s| s.0).0,
             qp.hdr_type,
             qp.port,
             self.remote.dlid,

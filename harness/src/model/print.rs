@@ -2,8 +2,8 @@
 
 use super::flags::{qp_state_value, s_flags_value, wr_opcode_value};
 use super::qp::{qp_to_sdma_engine, qp_to_send_context};
-use super::types::{Ptr, Qp, QpType, Sc, World};
-use super::Undefined;
+use super::types::{Qp, QpType, Sc, World};
+use super::{ptr_name, Undefined};
 
 /// `qp_type_str[]` (qp.c), indexed by `enum ib_qp_type`.
 fn qp_type_str(t: QpType) -> &'static str {
@@ -41,16 +41,8 @@ pub fn qp_iter_print(w: &World, qp: &Qp, n: i32) -> Result<String, Undefined> {
             })?),
             None => None,
         };
-    let (sde_name, sde_idx) = match sde {
-        Ptr::To(e) => (format!("sde#{}", e.0), u32::from(e.0)),
-        Ptr::Null => ("(null)".to_string(), 0),
-        Ptr::Foreign => ("ptr:foreign".to_string(), 0),
-    };
-    let (sc_name, sc_idx) = match send_context {
-        Ptr::To(s) => (format!("sc#{}", s.0), u32::from(s.0)),
-        Ptr::Null => ("(null)".to_string(), 0),
-        Ptr::Foreign => ("ptr:foreign".to_string(), 0),
-    };
+    let (sde_name, sde_idx) = ptr_name(sde, "sde", |e| e.0);
+    let (sc_name, sc_idx) = ptr_name(send_context, "sc", |s| s.0);
     let max_atomic = u32::from(w.max_rdma_atomic) + u32::from(w.extra_rdma_atomic) + 1;
     let (srq, rq_size) = match qp.srq_size {
         Some(s) => ("SRQ", s as i32),

@@ -1,24 +1,8 @@
 //! qp.c: scheduling the send engine, wake-ups, and error handling of a QP.
 
 use super::flags::{HFI1_S_ANY_WAIT_IO, RVT_S_ANY_WAIT_SEND};
-use super::types::{DevFlag, Flags, IowaitFlag, PrivFlag, Qp, SFlag, Symbol, World};
+use super::types::{DevFlag, IowaitFlag, PrivFlag, Qp, SFlag, World};
 use super::{at, qp_name, Journal, Undefined};
-
-fn has<T: Symbol>(set: &Flags<T>, f: T) -> bool {
-    set.contains(&f)
-}
-
-fn any<T: Symbol>(set: &Flags<T>, of: &[T]) -> bool {
-    set.any_of(of)
-}
-
-fn clear<T: Symbol>(set: &mut Flags<T>, of: &[T]) {
-    set.remove_all(of);
-}
-
-fn set<T: Symbol>(v: &mut Flags<T>, f: T) {
-    v.insert(f);
-}
 
 /// `cpumask_first(cpumask_of_node(dd->node))`: the lowest cpu of the node,
 /// or `nr_cpu_ids` (64 here) when it has none.
@@ -50,11 +34,11 @@ pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result
 /// either a packet is queued, a response is pending, or nothing blocks
 /// sends.
 pub fn hfi1_send_ok(qp: &Qp) -> bool {
-    !has(&qp.s_flags, SFlag::Busy)
-        && !any(&qp.s_flags, HFI1_S_ANY_WAIT_IO)
+    !qp.s_flags.contains(&SFlag::Busy)
+        && !qp.s_flags.any_of(HFI1_S_ANY_WAIT_IO)
         && (qp.ib_tx_queued
-            || has(&qp.s_flags, SFlag::RespPending)
-            || !any(&qp.s_flags, RVT_S_ANY_WAIT_SEND))
+            || qp.s_flags.contains(&SFlag::RespPending)
+            || !qp.s_flags.any_of(RVT_S_ANY_WAIT_SEND))
 }
 
 /// Mirrors `hfi1_schedule_send()` (qp.c), called with `s_lock` held:
@@ -65,8 +49,8 @@ pub fn hfi1_schedule_send(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<boo
         hfi1_schedule_send_nocheck(w, qp, j)?;
         return Ok(true);
     }
-    if any(&qp.s_flags, HFI1_S_ANY_WAIT_IO) {
-        set(&mut qp.iowait_flags, IowaitFlag::PendingIb);
+    if qp.s_flags.any_of(HFI1_S_ANY_WAIT_IO) {
+        qp.iowait_flags.insert(IowaitFlag::PendingIb);
     }
     Ok(false)
 }
@@ -75,10 +59,10 @@ pub fn hfi1_schedule_send(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<boo
 /// marked pending, clearing the mark when scheduling succeeded. The TID
 /// leg goes to the boundary `hfi1_schedule_tid_send`, which answers false.
 fn hfi1_qp_schedule(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
-    if has(&qp.iowait_flags, IowaitFlag::PendingIb) && hfi1_schedule_send(w, qp, j)? {
-        clear(&mut qp.iowait_flags, &[IowaitFlag::PendingIb]);
+    if qp.iowait_flags.contains(&IowaitFlag::PendingIb) && hfi1_schedule_send(w, qp, j)? {
+        qp.iowait_flags.remove_all(&[IowaitFlag::PendingIb]);
     }
-    if has(&qp.iowait_flags, IowaitFlag::PendingTid) {
+    if qp.iowait_flags.contains(&IowaitFlag::PendingTid) {
         j.record(format!("hfi1_schedule_tid_send({})", qp_name(qp)));
     }
     Ok(())
@@ -86,7 +70,7 @@ fn hfi1_qp_schedule(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undef
 
 /// `rvt_put_qp()` (rdmavt_qp.h): drops a reference, waking waiters on the
 /// last one.
-fn rvt_put_qp(qp: &mut Qp, j: &mut Journal) {
+pub(crate) fn rvt_put_qp(qp: &mut Qp, j: &mut Journal) {
     qp.refcount = qp.refcount.wrapping_sub(1);
     if qp.refcount == 0 {
         j.record(format!("wake_up(qp-wait#0x{:x})", qp.num));
@@ -101,8 +85,8 @@ pub fn hfi1_qp_wakeup(
     flag: &[SFlag],
     j: &mut Journal,
 ) -> Result<(), Undefined> {
-    if any(&qp.s_flags, flag) {
-        clear(&mut qp.s_flags, flag);
+    if qp.s_flags.any_of(flag) {
+        qp.s_flags.remove_all(flag);
         hfi1_qp_schedule(w, qp, j)?;
     }
     rvt_put_qp(qp, j);
@@ -115,15 +99,16 @@ pub fn hfi1_qp_wakeup(
 /// over to it; the TID leg clears only the private busy flag.
 pub fn hfi1_qp_unbusy(qp: &mut Qp, tid_leg: bool) {
     if !tid_leg {
-        set(&mut qp.iowait_flags, IowaitFlag::PendingIb);
-        clear(&mut qp.s_flags, &[SFlag::Busy]);
-        if has(&qp.priv_flags, PrivFlag::TidBusySet) {
-            clear(&mut qp.priv_flags, &[PrivFlag::TidBusySet, PrivFlag::Busy]);
-            set(&mut qp.iowait_flags, IowaitFlag::PendingTid);
+        qp.iowait_flags.insert(IowaitFlag::PendingIb);
+        qp.s_flags.remove_all(&[SFlag::Busy]);
+        if qp.priv_flags.contains(&PrivFlag::TidBusySet) {
+            qp.priv_flags
+                .remove_all(&[PrivFlag::TidBusySet, PrivFlag::Busy]);
+            qp.iowait_flags.insert(IowaitFlag::PendingTid);
         }
     } else {
-        set(&mut qp.iowait_flags, IowaitFlag::PendingTid);
-        clear(&mut qp.priv_flags, &[PrivFlag::Busy]);
+        qp.iowait_flags.insert(IowaitFlag::PendingTid);
+        qp.priv_flags.remove_all(&[PrivFlag::Busy]);
     }
 }
 
@@ -132,13 +117,12 @@ pub fn hfi1_qp_unbusy(qp: &mut Qp, tid_leg: bool) {
 /// I/O waits and pending marks cleared; a QP not busy also flushes its
 /// queued tx requests.
 pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) {
-    let busy = |qp: &Qp| has(&qp.s_flags, SFlag::Busy) || has(&qp.priv_flags, PrivFlag::Busy);
+    let busy =
+        |qp: &Qp| qp.s_flags.contains(&SFlag::Busy) || qp.priv_flags.contains(&PrivFlag::Busy);
     if qp.on_wait_list && !busy(qp) {
-        clear(&mut qp.s_flags, HFI1_S_ANY_WAIT_IO);
-        clear(
-            &mut qp.iowait_flags,
-            &[IowaitFlag::PendingIb, IowaitFlag::PendingTid],
-        );
+        qp.s_flags.remove_all(HFI1_S_ANY_WAIT_IO);
+        qp.iowait_flags
+            .remove_all(&[IowaitFlag::PendingIb, IowaitFlag::PendingTid]);
         qp.on_wait_list = false;
         rvt_put_qp(qp, j);
     }
@@ -170,8 +154,8 @@ pub fn iowait_wakeup(
 /// Mirrors the static `iowait_sdma_drained()` (qp.c): a QP that waited for
 /// its SDMA work to drain stops waiting and is rescheduled.
 pub fn iowait_sdma_drained(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
-    if has(&qp.s_flags, SFlag::WaitDma) {
-        clear(&mut qp.s_flags, &[SFlag::WaitDma]);
+    if qp.s_flags.contains(&SFlag::WaitDma) {
+        qp.s_flags.remove_all(&[SFlag::WaitDma]);
         hfi1_schedule_send(w, qp, j)?;
     }
     Ok(())
@@ -180,6 +164,6 @@ pub fn iowait_sdma_drained(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<()
 /// Mirrors the static `hfi1_init_priority()` (qp.c): one step of priority
 /// for an ACK pending on each leg. Returns the priority from 0.
 pub fn hfi1_init_priority(qp: &Qp) -> i32 {
-    i32::from(has(&qp.s_flags, SFlag::AckPending))
-        + i32::from(has(&qp.priv_flags, PrivFlag::AckPending))
+    i32::from(qp.s_flags.contains(&SFlag::AckPending))
+        + i32::from(qp.priv_flags.contains(&PrivFlag::AckPending))
 }
