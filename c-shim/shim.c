@@ -118,14 +118,17 @@ static const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT] = {
 	[SHIM_IOWAIT_PENDING_TID] = IOWAIT_PENDING_TID,
 };
 
+/*
+ * The bit conversions below run on every call over bitsets that vectors
+ * draw at random: they are written without a branch per bit.
+ */
 static u32 tree_bits(u32 symbolic, const u32 *values, int n)
 {
 	u32 v = 0;
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (symbolic & (1u << i))
-			v |= values[i];
+		v |= values[i] & -((symbolic >> i) & 1);
 	return v;
 }
 
@@ -136,10 +139,10 @@ static u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if ((tree & values[i]) == values[i] && values[i]) {
-			v |= 1u << i;
-			seen |= values[i];
-		}
+		u32 hit = ((tree & values[i]) == values[i]) & (values[i] != 0);
+
+		v |= hit << i;
+		seen |= values[i] & -hit;
 	}
 	if (unknown)
 		*unknown = tree & ~seen;
@@ -221,10 +224,38 @@ void *calloc(size_t nmemb, size_t size);
 /* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
 static char hfi1_wq_token;
 
+/* Sixteen entries of an element at once (GCC/Clang vector extensions). */
+typedef u8 shim_v16u8 __attribute__((vector_size(SHIM_ELEM_MAX_ENTRIES)));
+
+/*
+ * The allocated elements, each whole (shim.h): an entry is valid when it
+ * is SHIM_NONE or below n, i.e. when entry + 1 <= n as a byte.
+ */
+static bool shim_check_map(const struct shim_map *m, u8 n)
+{
+	shim_v16u8 bad = { 0 };
+	unsigned int i;
+
+	if (m->nelems > SHIM_MAP_MAX_ELEMS)
+		return false;
+	for (i = 0; i < m->nelems; i++) {
+		const struct shim_map_elem *e = &m->elems[i];
+		shim_v16u8 v;
+
+		memcpy(&v, e->entries, sizeof(v));
+		bad |= (shim_v16u8)(v + 1 > n);
+		bad[0] |= e->nentries > SHIM_ELEM_MAX_ENTRIES;
+	}
+	for (i = 0; i < SHIM_ELEM_MAX_ENTRIES; i++)
+		if (bad[i])
+			return false;
+	return true;
+}
+
 static bool shim_check_call(const struct shim_call *c)
 {
 	const struct shim_world *sw = &c->world;
-	unsigned int i, j;
+	unsigned int i;
 
 	if (c->fn >= SHIM_FN_COUNT || c->qp.qp_type >= SHIM_QP_TYPE_COUNT ||
 	    c->qp.state >= SHIM_QP_STATE_COUNT ||
@@ -236,25 +267,9 @@ static bool shim_check_call(const struct shim_call *c)
 	    sw->sdma_map.nelems > SHIM_MAP_MAX_ELEMS ||
 	    sw->pio_map.nelems > SHIM_MAP_MAX_ELEMS)
 		return false;
-	/* Only what is built is checked: the entries the elements have. */
-	for (i = 0; i < sw->sdma_map.nelems; i++) {
-		const struct shim_map_elem *e = &sw->sdma_map.elems[i];
-
-		if (e->nentries > SHIM_ELEM_MAX_ENTRIES)
-			return false;
-		for (j = 0; j < e->nentries; j++)
-			if (e->entries[j] >= sw->num_sdma)
-				return false;
-	}
-	for (i = 0; i < sw->pio_map.nelems; i++) {
-		const struct shim_map_elem *e = &sw->pio_map.elems[i];
-
-		if (e->nentries > SHIM_ELEM_MAX_ENTRIES)
-			return false;
-		for (j = 0; j < e->nentries; j++)
-			if (e->entries[j] >= sw->num_send_contexts)
-				return false;
-	}
+	if (!shim_check_map(&sw->sdma_map, sw->num_sdma) ||
+	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
+		return false;
 	for (i = 0; i < SHIM_NUM_VLD; i++)
 		if (sw->vl_sc[i] >= sw->num_send_contexts)
 			return false;
@@ -281,44 +296,53 @@ static struct send_context *shim_sc(int idx)
 }
 
 /*
- * Only the elements and entries the world has are written: under the
- * world's invariants (masks inside their arrays) upstream reads nothing
- * else, and clearing the whole storage per call would dominate its cost.
+ * The allocated elements are built whole (shim.h), the pointers by table
+ * lookup: no branch per entry to mispredict.  Entries beyond those
+ * allocated are NULL, so a read past a mask is deterministic (the model
+ * calls it undefined); elements beyond are NULL.
  */
 static void shim_build_maps(const struct shim_world *sw)
 {
+	/* [0] is NULL (SHIM_NONE), [i + 1] engine or context i. */
+	static struct sdma_engine *sde_of[1 + SHIM_MAX_SDMA];
+	static struct send_context *sc_of[1 + SHIM_MAX_SEND_CONTEXTS];
+	const struct shim_map *sm = &sw->sdma_map, *pm = &sw->pio_map;
 	unsigned int i, j;
 
-	w.sdma_map.m.mask = sw->sdma_map.mask;
-	for (i = 0; i < sw->sdma_map.nelems; i++) {
-		const struct shim_map_elem *se = &sw->sdma_map.elems[i];
-
-		if (!se->present) {
-			w.sdma_map.m.map[i] = NULL;
-			continue;
-		}
-		w.sdma_elem[i].e.mask = se->mask;
-		for (j = 0; j < se->nentries; j++)
-			w.sdma_elem[i].e.sde[j] = se->entries[j] < 0 ? NULL :
-				&w.per_sdma[se->entries[j]];
-		w.sdma_map.m.map[i] = &w.sdma_elem[i].e;
+	if (!sde_of[1]) {
+		for (i = 0; i < SHIM_MAX_SDMA; i++)
+			sde_of[i + 1] = &w.per_sdma[i];
+		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)
+			sc_of[i + 1] = &w.sc[i];
 	}
-	RCU_INIT_POINTER(w.dd.sdma_map, sw->sdma_map.present ? &w.sdma_map.m : NULL);
 
-	w.pio_map.m.mask = sw->pio_map.mask;
-	for (i = 0; i < sw->pio_map.nelems; i++) {
-		const struct shim_map_elem *se = &sw->pio_map.elems[i];
+	w.sdma_map.m.mask = sm->mask;
+	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++)
+		w.sdma_map.m.map[i] = NULL;
+	for (i = 0; i < sm->nelems; i++) {
+		const struct shim_map_elem *se = &sm->elems[i];
+		struct sdma_map_elem *e = &w.sdma_elem[i].e;
 
-		if (!se->present) {
-			w.pio_map.m.map[i] = NULL;
-			continue;
-		}
-		w.pio_elem[i].e.mask = se->mask;
-		for (j = 0; j < se->nentries; j++)
-			w.pio_elem[i].e.ksc[j] = shim_sc(se->entries[j]);
-		w.pio_map.m.map[i] = &w.pio_elem[i].e;
+		e->mask = se->mask;
+		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)
+			e->sde[j] = sde_of[(u8)(se->entries[j] + 1)];
+		w.sdma_map.m.map[i] = se->present ? e : NULL;
 	}
-	RCU_INIT_POINTER(w.dd.pio_map, sw->pio_map.present ? &w.pio_map.m : NULL);
+	RCU_INIT_POINTER(w.dd.sdma_map, sm->present ? &w.sdma_map.m : NULL);
+
+	w.pio_map.m.mask = pm->mask;
+	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++)
+		w.pio_map.m.map[i] = NULL;
+	for (i = 0; i < pm->nelems; i++) {
+		const struct shim_map_elem *se = &pm->elems[i];
+		struct pio_map_elem *e = &w.pio_elem[i].e;
+
+		e->mask = se->mask;
+		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)
+			e->ksc[j] = sc_of[(u8)(se->entries[j] + 1)];
+		w.pio_map.m.map[i] = se->present ? e : NULL;
+	}
+	RCU_INIT_POINTER(w.dd.pio_map, pm->present ? &w.pio_map.m : NULL);
 }
 
 static void shim_build_world(const struct shim_world *sw)
@@ -334,8 +358,7 @@ static void shim_build_world(const struct shim_world *sw)
 	 */
 
 	for (i = 0; i < SHIM_DEV_FLAG_COUNT; i++)
-		if (sw->dev_flags & (1u << i))
-			flags |= dev_flag_values[i];
+		flags |= dev_flag_values[i] & -(unsigned long)((sw->dev_flags >> i) & 1);
 	w.dd.flags = flags;
 	w.dd.qos_shift = sw->qos_shift;
 	w.dd.node = sw->node;
@@ -356,16 +379,16 @@ static void shim_build_world(const struct shim_world *sw)
 		}
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
 			w.sc[i].dd = &w.dd;
+			w.sc[i].sw_index = i;
 			seqlock_init(&w.sc[i].waitlock);
 		}
 		w.initialised = true;
 	}
-	for (i = 0; i < sw->num_sdma; i++)
+	/* The whole table, not a loop as long as the vector says: no mispredict. */
+	for (i = 0; i < SHIM_MAX_SDMA; i++)
 		w.per_sdma[i].cpu = sw->sdma[i].cpu;
 	w.dd.per_sdma = w.per_sdma;
 	w.dd.num_sdma = sw->num_sdma;
-	for (i = 0; i < sw->num_send_contexts; i++)
-		w.sc[i].sw_index = sw->send_contexts[i].sw_index;
 	shim_build_maps(sw);
 
 	w.dd.num_pports = sw->num_pports;

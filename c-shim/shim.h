@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 4
+#define SHIM_ABI_VERSION 5
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -193,13 +193,19 @@ enum shim_fn {
 /*
  * An engine map (dd->sdma_map or dd->pio_map): m->map[vl & m->mask] is an
  * element, e->sde[selector & e->mask] (or e->ksc[]) an engine index.
+ *
+ * An element below nelems is written whole, every one of its entries (an
+ * entry beyond nentries is SHIM_NONE), so the shim checks and builds an
+ * element without a loop whose length depends on the vector: branches
+ * mispredicted per element were most of the cost of a world.  Elements
+ * from nelems on are not read.
  */
 struct shim_map_elem {
 	shim_u8 present;		/* 0: m->map[i] is NULL */
 	shim_u8 nentries;		/* entries allocated */
 	shim_u32 mask;			/* e->mask */
 	/* engine (sdma) or send-context (pio) index; SHIM_NONE for NULL */
-	shim_i16 entries[SHIM_ELEM_MAX_ENTRIES];
+	shim_i8 entries[SHIM_ELEM_MAX_ENTRIES];
 };
 
 struct shim_map {
@@ -211,10 +217,6 @@ struct shim_map {
 
 struct shim_sdma_engine {
 	shim_i32 cpu;			/* sde->cpu */
-};
-
-struct shim_send_context {
-	shim_u8 sw_index;		/* sc->sw_index */
 };
 
 struct shim_port {
@@ -238,9 +240,9 @@ struct shim_world {
 	shim_u16 vl_mtu[SHIM_NUM_VLD];	/* dd->vld[i].mtu */
 	shim_i16 vl_sc[SHIM_NUM_VLD];	/* dd->vld[i].sc: send context index */
 	shim_u8 num_sdma;		/* engines in dd->per_sdma */
+	/* written whole (the shim copies it without a count) */
 	struct shim_sdma_engine sdma[SHIM_MAX_SDMA];
-	shim_u8 num_send_contexts;
-	struct shim_send_context send_contexts[SHIM_MAX_SEND_CONTEXTS];
+	shim_u8 num_send_contexts;	/* context i has sc->sw_index i */
 	struct shim_map sdma_map;
 	struct shim_map pio_map;
 	shim_u8 num_pports;		/* dd->num_pports */

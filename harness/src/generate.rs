@@ -117,7 +117,11 @@ fn subset<T: Copy + Ord>(u: &mut Unstructured, all: &[T]) -> Result<Vec<T>> {
     Ok(v)
 }
 
-fn vl_map<T>(u: &mut Unstructured, n: usize, mk: impl Fn(u8) -> T) -> Result<Option<VlMap<T>>> {
+fn vl_map<T: Copy>(
+    u: &mut Unstructured,
+    n: usize,
+    mk: impl Fn(u8) -> T,
+) -> Result<Option<VlMap<T>>> {
     if n == 0 || u.ratio(1, 8)? {
         return Ok(None);
     }
@@ -126,19 +130,20 @@ fn vl_map<T>(u: &mut Unstructured, n: usize, mk: impl Fn(u8) -> T) -> Result<Opt
     // As the driver sizes them: mask + 1 elements of emask + 1 entries.
     let mask: u32 = pick(u, &[0, 1, 3, 7, 15])?;
     let nelems = mask as usize + 1;
-    let mut elems = vec![];
+    let mut elems = Slots::new();
     for _ in 0..nelems {
         let emask: u32 = pick(u, &[0, 1, 3, 7, 15])?;
         let nentries = emask as usize + 1;
-        let mut entries = vec![];
+        let mut entries = Slots::new();
         for _ in 0..nentries {
-            entries.push(if u.ratio(1, 10)? {
+            // nentries <= 16 = MAP_SLOTS: the push cannot be refused.
+            let _ = entries.push(if u.ratio(1, 10)? {
                 None
             } else {
                 Some(mk(u.int_in_range(0..=(n - 1) as u8)?))
             });
         }
-        elems.push(Some(MapElem {
+        let _ = elems.push(Some(MapElem {
             mask: emask,
             entries,
         }));

@@ -216,7 +216,7 @@ fn fixed_array<T: Copy, const N: usize>(
     ))
 }
 
-fn vl_map<T>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option<VlMap<T>>> {
+fn vl_map<T: Copy>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option<VlMap<T>>> {
     if v.as_str() == Some("none") {
         return Ok(None);
     }
@@ -228,7 +228,7 @@ fn vl_map<T>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option
         )
     })?;
     let mut mask = None;
-    let mut elems = vec![];
+    let mut elems = Slots::new();
     for (k, e) in t.iter() {
         let f = format!("{field}.{k}");
         match k {
@@ -239,15 +239,18 @@ fn vl_map<T>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option
                     .ok_or_else(|| src.err(e.span(), &f, "expected an array"))?;
                 for (i, el) in a.iter().enumerate() {
                     let ef = format!("{f}[{i}]");
+                    if elems.len() == MAP_SLOTS {
+                        return Err(src.err(el.span(), &ef, "at most 16 elements"));
+                    }
                     if el.as_str() == Some("none") {
-                        elems.push(None);
+                        let _ = elems.push(None);
                         continue;
                     }
                     let it = el.as_inline_table().ok_or_else(|| {
                         src.err(el.span(), &ef, "expected \"none\" or { mask, entries }")
                     })?;
                     let mut emask = None;
-                    let mut entries = vec![];
+                    let mut entries = Slots::new();
                     for (ek, ev) in it.iter() {
                         match ek {
                             "mask" => emask = Some(value_uint::<u32>(src, ev, &ef)?),
@@ -256,7 +259,14 @@ fn vl_map<T>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option
                                     src.err(ev.span(), &ef, "entries: expected an array")
                                 })?;
                                 for x in ea.iter() {
-                                    entries.push(opt_index(src, x, &ef)?.map(&mk));
+                                    let v = opt_index(src, x, &ef)?.map(&mk);
+                                    if entries.push(v).is_err() {
+                                        return Err(src.err(
+                                            x.span(),
+                                            &ef,
+                                            "entries: at most 16 (an element has one per engine)",
+                                        ));
+                                    }
                                 }
                             }
                             other => {
@@ -269,7 +279,7 @@ fn vl_map<T>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option
                         }
                     }
                     let emask = emask.ok_or_else(|| src.err(el.span(), &ef, "missing mask"))?;
-                    elems.push(Some(MapElem {
+                    let _ = elems.push(Some(MapElem {
                         mask: emask,
                         entries,
                     }));
@@ -1378,9 +1388,6 @@ fn check_map<T>(
     valid: impl Fn(&T) -> bool,
 ) -> Result<(), String> {
     let Some(m) = m else { return Ok(()) };
-    if m.elems.len() > 16 {
-        return Err(format!("world.{name}: at most 16 elements"));
-    }
     if m.mask as usize >= m.elems.len() {
         return Err(format!(
             "world.{name}.mask {} reaches past its {} element(s)",
@@ -1395,9 +1402,6 @@ fn check_map<T>(
                  without that VL instead)"
             ));
         };
-        if e.entries.len() > 16 {
-            return Err(format!("world.{name}.elems[{i}]: at most 16 entries"));
-        }
         if e.mask as usize >= e.entries.len() {
             return Err(format!(
                 "world.{name}.elems[{i}].mask {} reaches past its {} entries",
@@ -1518,6 +1522,19 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         ))
         .expect_err("mask past the elements");
         assert!(e.msg.contains("reaches past"), "{e}");
+        let entries = vec!["0"; 17].join(", ");
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nworld.sdma_map = {{ mask = 0, elems = [ {{ mask = 0, entries = [{entries}] }} ] }}\n"
+        ))
+        .expect_err("17 entries");
+        assert!(e.msg.contains("at most 16"), "{e}");
+        assert_eq!(e.line, 8, "{e}");
+        let elems = vec!["\"none\""; 17].join(", ");
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nworld.sdma_map = {{ mask = 0, elems = [{elems}] }}\n"
+        ))
+        .expect_err("17 elements");
+        assert!(e.msg.contains("at most 16 elements"), "{e}");
     }
 
     #[test]

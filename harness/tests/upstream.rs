@@ -54,29 +54,37 @@ fn small_world() -> World {
         num_send_contexts: 3,
         sdma_map: Some(VlMap {
             mask: 1,
-            elems: vec![
+            elems: [
                 Some(MapElem {
                     mask: 1,
-                    entries: vec![Some(EngineIdx(0)), Some(EngineIdx(1))],
+                    entries: [Some(EngineIdx(0)), Some(EngineIdx(1))]
+                        .into_iter()
+                        .collect(),
                 }),
                 Some(MapElem {
                     mask: 1,
-                    entries: vec![Some(EngineIdx(2)), Some(EngineIdx(3))],
+                    entries: [Some(EngineIdx(2)), Some(EngineIdx(3))]
+                        .into_iter()
+                        .collect(),
                 }),
-            ],
+            ]
+            .into_iter()
+            .collect(),
         }),
         pio_map: Some(VlMap {
             mask: 1,
-            elems: vec![
+            elems: [
                 Some(MapElem {
                     mask: 0,
-                    entries: vec![Some(SendCtxIdx(0))],
+                    entries: [Some(SendCtxIdx(0))].into_iter().collect(),
                 }),
                 Some(MapElem {
                     mask: 0,
-                    entries: vec![Some(SendCtxIdx(1))],
+                    entries: [Some(SendCtxIdx(1))].into_iter().collect(),
                 }),
-            ],
+            ]
+            .into_iter()
+            .collect(),
         }),
         sl_to_sc: vec![sl_to_sc],
         port_ibmtu: vec![4096],

@@ -5,8 +5,8 @@
 
 use crate::ffi::*;
 use crate::model::types::{
-    AttrAh, Call, DevFlag, EngineIdx, Flags, Func, MapElem, MigState, Ptr, QpState, QpType, SFlag,
-    SendCtxIdx, Symbol, VlMap, WrOpcode,
+    AttrAh, Call, DevFlag, EngineIdx, Flags, Func, MigState, Ptr, QpState, QpType, SFlag,
+    SendCtxIdx, Slots, Symbol, VlMap, WrOpcode,
 };
 use crate::outcome::Outcome;
 
@@ -129,9 +129,10 @@ fn wr_opcode(o: WrOpcode) -> u32 {
     }
 }
 
-/// Writes an engine map in place: everything the shim reads (the counts,
-/// and the elements and entries below them) is written; what lies beyond
-/// the counts is never read.
+/// Writes an engine map in place: the counts, and each allocated element
+/// whole, every entry slot of it (shim.h): fixed-length inner loops over
+/// the model's fixed-capacity [`Slots`], unallocated slots being `None`
+/// there and `SHIM_NONE` here. Elements from `nelems` on are not read.
 fn fill_map<T: Copy>(out: &mut shim_map, m: &Option<VlMap<T>>, idx: impl Fn(T) -> u8) {
     let Some(m) = m else {
         out.present = 0;
@@ -141,18 +142,18 @@ fn fill_map<T: Copy>(out: &mut shim_map, m: &Option<VlMap<T>>, idx: impl Fn(T) -
     };
     out.present = 1;
     out.mask = m.mask;
-    out.nelems = m.elems.len().min(SHIM_MAP_MAX_ELEMS as usize) as u8;
+    out.nelems = m.elems.len() as u8;
+    let none = Slots::new();
     for (d, e) in out.elems.iter_mut().zip(&m.elems) {
-        let Some(MapElem { mask, entries }) = e else {
-            d.present = 0;
-            d.nentries = 0;
-            continue;
+        let (present, mask, entries) = match e {
+            Some(e) => (1, e.mask, e.entries.all()),
+            None => (0, 0, none.all()),
         };
-        d.present = 1;
-        d.mask = *mask;
-        d.nentries = entries.len().min(SHIM_ELEM_MAX_ENTRIES as usize) as u8;
+        d.present = present;
+        d.mask = mask;
+        d.nentries = e.as_ref().map_or(0, |e| e.entries.len() as u8);
         for (de, se) in d.entries.iter_mut().zip(entries) {
-            *de = se.map_or(SHIM_NONE as i16, |t| i16::from(idx(t)));
+            *de = se.map_or(SHIM_NONE as i8, |t| idx(t) as i8);
         }
     }
 }
@@ -209,13 +210,10 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
         *d = s.map_or(SHIM_NONE as i16, |i| i16::from(i.0));
     }
     sw.num_sdma = w.sdma_cpus.len().min(SHIM_MAX_SDMA as usize) as u8;
-    for (d, cpu) in sw.sdma.iter_mut().zip(&w.sdma_cpus) {
-        d.cpu = *cpu;
+    for (i, d) in sw.sdma.iter_mut().enumerate() {
+        d.cpu = w.sdma_cpus.get(i).copied().unwrap_or(0);
     }
     sw.num_send_contexts = w.num_send_contexts;
-    for (i, d) in sw.send_contexts.iter_mut().enumerate() {
-        d.sw_index = i as u8;
-    }
     fill_map(&mut sw.sdma_map, &w.sdma_map, |e: EngineIdx| e.0);
     fill_map(&mut sw.pio_map, &w.pio_map, |s: SendCtxIdx| s.0);
     sw.num_pports = w.sl_to_sc.len().min(SHIM_MAX_PORTS as usize) as u8;
@@ -330,6 +328,35 @@ fn ptr<T>(v: i16, f: impl Fn(u8) -> T) -> Ptr<T> {
 }
 
 /// The outcome the C world reported.
+/// The first `len` bytes of a C character array (clamped to it).
+fn c_bytes(a: &[std::ffi::c_char], len: u32) -> &[u8] {
+    let n = (len as usize).min(a.len());
+    // SAFETY: c_char and u8 have the same size and alignment; the slice
+    // borrows `a` for its lifetime.
+    unsafe { std::slice::from_raw_parts(a.as_ptr().cast::<u8>(), n) }
+}
+
+/// Whether C's outcome is `r`, without building an [`Outcome`]: the
+/// worker's per-vector judgement, allocation-free. `true` implies
+/// `from_shim(o) == *r`; the converse holds whenever C wrote valid UTF-8
+/// (for bytes that are not, [`from_shim`] substitutes U+FFFD, so a
+/// `false` here is confirmed with it before it is called a difference).
+pub fn agrees(o: &shim_outcome, r: &Outcome) -> bool {
+    let journal = c_bytes(&o.journal, o.journal_len)
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty());
+    o.ret == r.ret
+        && (o.call_send != 0) == r.call_send
+        && ptr(o.sdma_engine, EngineIdx) == r.sdma_engine
+        && ptr(o.send_context, SendCtxIdx) == r.send_context
+        && o.s_flags >> SHIM_RVT_S_SIGNAL_REQ_WR == r.s_flags.bits()
+        && o.s_flags_unknown == r.s_flags_unknown
+        && o.priv_flags == r.priv_flags.bits()
+        && o.iowait_flags == r.iowait_flags.bits()
+        && c_bytes(&o.text, o.text_len) == r.text.as_bytes()
+        && journal.eq(r.journal.iter().map(String::as_bytes))
+}
+
 pub fn from_shim(o: &shim_outcome) -> Outcome {
     Outcome {
         ret: o.ret,
@@ -354,6 +381,84 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
 mod tests {
     use super::*;
     use crate::model::types::{IowaitFlag, PrivFlag};
+
+    fn outcome(text: &[u8], journal: &[u8]) -> shim_outcome {
+        let mut o = shim_outcome::default();
+        for (d, b) in o.text.iter_mut().zip(text) {
+            *d = *b as std::ffi::c_char;
+        }
+        o.text_len = text.len() as u32;
+        for (d, b) in o.journal.iter_mut().zip(journal) {
+            *d = *b as std::ffi::c_char;
+        }
+        o.journal_len = journal.len() as u32;
+        o
+    }
+
+    /// `agrees` is `from_shim(o) == r` without the allocations: checked
+    /// on outcomes that differ in each field, and on journals whose
+    /// lines split differently.
+    #[test]
+    fn agrees_is_from_shim_equality() {
+        let mut cases = vec![];
+        for (text, journal) in [
+            (&b""[..], &b""[..]),
+            (
+                b"qp 1 state 3",
+                b"hfi1_schedule_tid_send(qp#0x40)\nWARN(x)\n",
+            ),
+            (
+                b"qp 1 state 3",
+                b"hfi1_schedule_tid_send(qp#0x40)\n\nWARN(x)",
+            ),
+            (b"qp 1 state 4", b"WARN(x)\n"),
+            (b"", b"a\nb\n"),
+            (b"", b"a\nb\nc\n"),
+            (b"", b"ab\n"),
+        ] {
+            cases.push(outcome(text, journal));
+        }
+        let mut o = outcome(b"", b"");
+        o.ret = -22;
+        cases.push(o);
+        let mut o = outcome(b"", b"");
+        o.call_send = 1;
+        cases.push(o);
+        let mut o = outcome(b"", b"");
+        o.sdma_engine = 3;
+        cases.push(o);
+        let mut o = outcome(b"", b"");
+        o.send_context = SHIM_FOREIGN as i16;
+        cases.push(o);
+        let mut o = outcome(b"", b"");
+        o.s_flags = 1 << SHIM_RVT_S_BUSY;
+        cases.push(o);
+        let mut o = outcome(b"", b"");
+        o.s_flags_unknown = 0x8000_0000;
+        cases.push(o);
+        let mut o = outcome(b"", b"");
+        o.priv_flags = 1;
+        cases.push(o);
+        let mut o = outcome(b"", b"");
+        o.iowait_flags = 2;
+        cases.push(o);
+        let rs: Vec<Outcome> = cases.iter().map(from_shim).collect();
+        for (i, c) in cases.iter().enumerate() {
+            for (j, r) in rs.iter().enumerate() {
+                assert_eq!(
+                    agrees(c, r),
+                    from_shim(c) == *r,
+                    "C case {i}, Rust case {j}"
+                );
+            }
+        }
+        // Lines compare whole: "a","b" is not "ab", an empty line is none.
+        assert!(agrees(&cases[1], &rs[2]));
+        assert!(!agrees(&cases[4], &rs[6]));
+        // Invalid UTF-8: agrees says no, from_shim (U+FFFD) has the last word.
+        let bad = outcome(b"\xff", b"");
+        assert!(!agrees(&bad, &from_shim(&bad)));
+    }
 
     /// The shim's flag enums list the flags in the model's order, so a
     /// flag's bit is its index in `ALL`.

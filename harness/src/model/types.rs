@@ -335,22 +335,109 @@ pub enum Ptr<T> {
     Foreign,
 }
 
+/// The most elements an engine map has, and entries an element has
+/// (`SHIM_MAP_MAX_ELEMS`, `SHIM_ELEM_MAX_ENTRIES`: the driver sizes maps
+/// by VLs and engines, 16 at most of each).
+pub const MAP_SLOTS: usize = 16;
+
+/// A flexible array member of fixed capacity: `len` slots allocated, the
+/// rest `T::default()` always (the constructors keep it so), so a whole
+/// `Slots` compares and hashes as its first `len` values do and can be
+/// copied into the shim's fixed-size table without a loop over `len`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Slots<T, const N: usize> {
+    len: u8,
+    slots: [T; N],
+}
+
+impl<T: Copy + Default, const N: usize> Slots<T, N> {
+    pub fn new() -> Self {
+        Slots {
+            len: 0,
+            slots: [T::default(); N],
+        }
+    }
+
+    /// Appends `v`; gives it back when all `N` slots are taken.
+    pub fn push(&mut self, v: T) -> Result<(), T> {
+        match self.slots.get_mut(self.len as usize) {
+            Some(s) => {
+                *s = v;
+                self.len += 1;
+                Ok(())
+            }
+            None => Err(v),
+        }
+    }
+
+    /// Every slot, the unallocated ones (`T::default()`) included.
+    pub fn all(&self) -> &[T; N] {
+        &self.slots
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Default for Slots<T, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T, const N: usize> std::ops::Deref for Slots<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.slots[..self.len as usize]
+    }
+}
+
+/// Changes the allocated slots only: the rest stay `T::default()`.
+impl<T, const N: usize> std::ops::DerefMut for Slots<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.slots[..self.len as usize]
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a Slots<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.slots[..self.len as usize].iter()
+    }
+}
+
+impl<T: fmt::Debug, const N: usize> fmt::Debug for Slots<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> FromIterator<T> for Slots<T, N> {
+    /// Panics past `N` values: for literals in tests and examples; parsers
+    /// and generators use [`Slots::push`] and report the overflow.
+    fn from_iter<I: IntoIterator<Item = T>>(it: I) -> Self {
+        let mut s = Self::new();
+        for v in it {
+            assert!(s.push(v).is_ok(), "more than {N} slots");
+        }
+        s
+    }
+}
+
 /// One engine map (`struct sdma_vl_map` / `struct pio_vl_map`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VlMap<T> {
     /// `m->mask`.
     pub mask: u32,
     /// `m->map[]`; `None` is a NULL element.
-    pub elems: Vec<Option<MapElem<T>>>,
+    pub elems: Slots<Option<MapElem<T>>, MAP_SLOTS>,
 }
 
 /// One element (`struct sdma_map_elem` / `struct pio_map_elem`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MapElem<T> {
     /// `e->mask`.
     pub mask: u32,
     /// `e->sde[]` / `e->ksc[]`; `None` is NULL.
-    pub entries: Vec<Option<T>>,
+    pub entries: Slots<Option<T>, MAP_SLOTS>,
 }
 
 /// The device and module parameters a QP reaches.
@@ -654,4 +741,29 @@ pub struct Call {
     pub world: World,
     pub qp: Qp,
     pub wqe: Wqe,
+}
+
+#[cfg(test)]
+mod slots_tests {
+    use super::*;
+
+    /// Capacity is enforced, and what lies beyond `len` never shows:
+    /// two `Slots` with the same values compare and hash equal however
+    /// they were built.
+    #[test]
+    fn slots_hold_n_and_compare_by_their_values() {
+        let mut a: Slots<Option<u8>, 2> = Slots::new();
+        assert_eq!(a.push(Some(1)), Ok(()));
+        assert_eq!(a.push(None), Ok(()));
+        assert_eq!(a.push(Some(3)), Err(Some(3)));
+        assert_eq!(&a[..], &[Some(1), None]);
+        let b: Slots<Option<u8>, 2> = [Some(1), None].into_iter().collect();
+        assert_eq!(a, b);
+        a[1] = Some(2);
+        assert_ne!(a, b);
+        assert_eq!(a.all(), &[Some(1), Some(2)]);
+        let c: Slots<Option<u8>, 2> = [Some(1)].into_iter().collect();
+        assert_eq!(c.all(), &[Some(1), None]);
+        assert_eq!(format!("{c:?}"), "[Some(1)]");
+    }
 }
