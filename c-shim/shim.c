@@ -211,6 +211,12 @@ static struct {
 	struct hfi1_ahg_info ahg;
 	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
 	bool initialised;
+	/*
+	 * Index to pointer, without a branch: [0] is NULL (SHIM_NONE), [i + 1]
+	 * engine or send context i.  shim_check_call() keeps indices >= -1.
+	 */
+	struct sdma_engine *sde_of[1 + SHIM_MAX_SDMA];
+	struct send_context *sc_of[1 + SHIM_MAX_SEND_CONTEXTS];
 	/* qp.c's static iowait callbacks, as qp_priv_alloc() installs them */
 	struct {
 		void (*wakeup)(struct iowait *wait, int reason);
@@ -270,10 +276,13 @@ static bool shim_check_call(const struct shim_call *c)
 	if (!shim_check_map(&sw->sdma_map, sw->num_sdma) ||
 	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
 		return false;
+	/* Indices are SHIM_NONE or in range (shim_sde(), shim_sc()). */
 	for (i = 0; i < SHIM_NUM_VLD; i++)
-		if (sw->vl_sc[i] >= sw->num_send_contexts)
+		if (sw->vl_sc[i] < SHIM_NONE ||
+		    sw->vl_sc[i] >= sw->num_send_contexts)
 			return false;
-	if (c->qp.s_sde >= sw->num_sdma ||
+	if (c->qp.s_sde < SHIM_NONE || c->qp.s_sde >= sw->num_sdma ||
+	    c->qp.s_sendcontext < SHIM_NONE ||
 	    c->qp.s_sendcontext >= sw->num_send_contexts ||
 	    c->qp.s_last >= SHIM_MAX_SWQE ||
 	    c->qp.s_tail_ack_queue >= SHIM_MAX_ACK ||
@@ -290,9 +299,21 @@ static bool shim_check_call(const struct shim_call *c)
 	return true;
 }
 
+/* Unroll a loop of fixed length (an element's entries): no loop branch. */
+#ifdef __clang__
+#define SHIM_UNROLL _Pragma("unroll")
+#else
+#define SHIM_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+static struct sdma_engine *shim_sde(int idx)
+{
+	return w.sde_of[idx + 1];
+}
+
 static struct send_context *shim_sc(int idx)
 {
-	return idx < 0 ? NULL : &w.sc[idx];
+	return w.sc_of[idx + 1];
 }
 
 /*
@@ -303,18 +324,8 @@ static struct send_context *shim_sc(int idx)
  */
 static void shim_build_maps(const struct shim_world *sw)
 {
-	/* [0] is NULL (SHIM_NONE), [i + 1] engine or context i. */
-	static struct sdma_engine *sde_of[1 + SHIM_MAX_SDMA];
-	static struct send_context *sc_of[1 + SHIM_MAX_SEND_CONTEXTS];
 	const struct shim_map *sm = &sw->sdma_map, *pm = &sw->pio_map;
 	unsigned int i, j;
-
-	if (!sde_of[1]) {
-		for (i = 0; i < SHIM_MAX_SDMA; i++)
-			sde_of[i + 1] = &w.per_sdma[i];
-		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)
-			sc_of[i + 1] = &w.sc[i];
-	}
 
 	w.sdma_map.m.mask = sm->mask;
 	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++)
@@ -324,8 +335,9 @@ static void shim_build_maps(const struct shim_world *sw)
 		struct sdma_map_elem *e = &w.sdma_elem[i].e;
 
 		e->mask = se->mask;
+		SHIM_UNROLL
 		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)
-			e->sde[j] = sde_of[(u8)(se->entries[j] + 1)];
+			e->sde[j] = shim_sde(se->entries[j]);
 		w.sdma_map.m.map[i] = se->present ? e : NULL;
 	}
 	RCU_INIT_POINTER(w.dd.sdma_map, sm->present ? &w.sdma_map.m : NULL);
@@ -338,8 +350,9 @@ static void shim_build_maps(const struct shim_world *sw)
 		struct pio_map_elem *e = &w.pio_elem[i].e;
 
 		e->mask = se->mask;
+		SHIM_UNROLL
 		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)
-			e->ksc[j] = sc_of[(u8)(se->entries[j] + 1)];
+			e->ksc[j] = shim_sc(se->entries[j]);
 		w.pio_map.m.map[i] = se->present ? e : NULL;
 	}
 	RCU_INIT_POINTER(w.dd.pio_map, pm->present ? &w.pio_map.m : NULL);
@@ -373,11 +386,13 @@ static void shim_build_world(const struct shim_world *sw)
 	if (!w.initialised) {
 		/* What never changes: back pointers, indices, locks. */
 		for (i = 0; i < SHIM_MAX_SDMA; i++) {
+			w.sde_of[i + 1] = &w.per_sdma[i];
 			w.per_sdma[i].dd = &w.dd;
 			w.per_sdma[i].this_idx = i;
 			seqlock_init(&w.per_sdma[i].waitlock);
 		}
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
+			w.sc_of[i + 1] = &w.sc[i];
 			w.sc[i].dd = &w.dd;
 			w.sc[i].sw_index = i;
 			seqlock_init(&w.sc[i].waitlock);
@@ -538,7 +553,7 @@ static void shim_build_qp(const struct shim_call *c)
 	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
 		if (q->iowait_flags & (1u << i))
 			set_bit(iowait_flag_bits[i], &w.priv.s_iowait.flags);
-	w.priv.s_sde = q->s_sde < 0 ? NULL : &w.per_sdma[q->s_sde];
+	w.priv.s_sde = shim_sde(q->s_sde);
 	w.priv.s_sendcontext = shim_sc(q->s_sendcontext);
 	w.priv.s_sc = q->s_sc;
 	w.priv.hdr_type = q->hdr_type;
