@@ -240,6 +240,8 @@ typedef u8 shim_v16u8 __attribute__((vector_size(SHIM_ELEM_MAX_ENTRIES)));
 static bool shim_check_map(const struct shim_map *m, u8 n)
 {
 	shim_v16u8 bad = { 0 };
+	bool too_many = false;
+	u64 lanes[2];
 	unsigned int i;
 
 	if (m->nelems > SHIM_MAP_MAX_ELEMS)
@@ -250,12 +252,10 @@ static bool shim_check_map(const struct shim_map *m, u8 n)
 
 		memcpy(&v, e->entries, sizeof(v));
 		bad |= (shim_v16u8)(v + 1 > n);
-		bad[0] |= e->nentries > SHIM_ELEM_MAX_ENTRIES;
+		too_many |= e->nentries > SHIM_ELEM_MAX_ENTRIES;
 	}
-	for (i = 0; i < SHIM_ELEM_MAX_ENTRIES; i++)
-		if (bad[i])
-			return false;
-	return true;
+	memcpy(lanes, &bad, sizeof(lanes));
+	return !too_many && !(lanes[0] | lanes[1]);
 }
 
 static bool shim_check_call(const struct shim_call *c)

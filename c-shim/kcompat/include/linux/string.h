@@ -16,6 +16,16 @@ int strncmp(const char *s1, const char *s2, size_t n);
 char *strncpy(char *dest, const char *src, size_t n);
 size_t strscpy(char *dest, const char *src, size_t count);
 
+/*
+ * The x86-64 kernel is built without -ffreestanding, so the compiler
+ * expands these inline when the size is small and known; the world is
+ * built freestanding (-nostdinc), so they are named as builtins here to
+ * keep that.  Calls of unknown size still reach the C library.
+ */
+#define memcpy(d, s, n)		__builtin_memcpy(d, s, n)
+#define memset(s, c, n)		__builtin_memset(s, c, n)
+#define memcmp(a, b, n)		__builtin_memcmp(a, b, n)
+
 void *memchr_inv(const void *s, int c, size_t n);
 #define memzero_explicit(s, n)	memset(s, 0, n)
 
