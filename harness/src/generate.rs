@@ -117,7 +117,7 @@ fn subset<T: Copy + Ord>(u: &mut Unstructured, all: &[T]) -> Result<Vec<T>> {
     Ok(v)
 }
 
-fn vl_map<T: Copy>(
+fn vl_map<T: TableIdx>(
     u: &mut Unstructured,
     n: usize,
     mk: impl Fn(u8) -> T,
@@ -137,11 +137,13 @@ fn vl_map<T: Copy>(
         let mut entries = Slots::new();
         for _ in 0..nentries {
             // nentries <= 16 = MAP_SLOTS: the push cannot be refused.
-            let _ = entries.push(if u.ratio(1, 10)? {
+            // Indices stay below n <= 64: NullableIdx holds them all.
+            let p = if u.ratio(1, 10)? {
                 None
             } else {
                 Some(mk(u.int_in_range(0..=(n - 1) as u8)?))
-            });
+            };
+            let _ = entries.push(NullableIdx::new(p).unwrap_or(NullableIdx::NULL));
         }
         let _ = elems.push(Some(MapElem {
             mask: emask,

@@ -216,7 +216,12 @@ fn fixed_array<T: Copy, const N: usize>(
     ))
 }
 
-fn vl_map<T: Copy>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<Option<VlMap<T>>> {
+fn vl_map<T: TableIdx>(
+    src: &Src,
+    v: &Item,
+    field: &str,
+    mk: impl Fn(u8) -> T,
+) -> R<Option<VlMap<T>>> {
     if v.as_str() == Some("none") {
         return Ok(None);
     }
@@ -259,7 +264,14 @@ fn vl_map<T: Copy>(src: &Src, v: &Item, field: &str, mk: impl Fn(u8) -> T) -> R<
                                     src.err(ev.span(), &ef, "entries: expected an array")
                                 })?;
                                 for x in ea.iter() {
-                                    let v = opt_index(src, x, &ef)?.map(&mk);
+                                    let v = NullableIdx::new(opt_index(src, x, &ef)?.map(&mk))
+                                        .ok_or_else(|| {
+                                            src.err(
+                                                x.span(),
+                                                &ef,
+                                                "entries: 255 is no engine or send context",
+                                            )
+                                        })?;
                                     if entries.push(v).is_err() {
                                         return Err(src.err(
                                             x.span(),
@@ -1382,7 +1394,7 @@ pub fn validate(c: &Call) -> Result<(), String> {
 /// m->mask] and e->sde[selector & e->mask] are unchecked, so each mask must
 /// stay inside its array (the kernel sizes them as mask + 1), and
 /// m->map[vl & mask] must not be NULL for any vl below num_vls.
-fn check_map<T>(
+fn check_map<T: TableIdx>(
     name: &str,
     m: &Option<VlMap<T>>,
     valid: impl Fn(&T) -> bool,
@@ -1409,8 +1421,8 @@ fn check_map<T>(
                 e.entries.len()
             ));
         }
-        for x in e.entries.iter().flatten() {
-            if !valid(x) {
+        for x in e.entries.iter().filter_map(|x| x.get()) {
+            if !valid(&x) {
                 return Err(format!(
                     "world.{name}.elems[{i}] names an engine the world lacks"
                 ));
@@ -1535,6 +1547,11 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         ))
         .expect_err("17 elements");
         assert!(e.msg.contains("at most 16 elements"), "{e}");
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nworld.sdma_map = {{ mask = 0, elems = [ {{ mask = 0, entries = [255] }} ] }}\n"
+        ))
+        .expect_err("index 255");
+        assert!(e.msg.contains("255 is no engine"), "{e}");
     }
 
     #[test]

@@ -20,7 +20,7 @@ fn idx(v: Option<u8>) -> String {
     v.map_or("\"none\"".into(), |i| i.to_string())
 }
 
-fn map<T: Copy>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> String {
+fn map<T: TableIdx>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> String {
     let Some(m) = m else {
         return "\"none\"".into();
     };
@@ -34,7 +34,7 @@ fn map<T: Copy>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> String {
                 e.mask,
                 e.entries
                     .iter()
-                    .map(|x| idx(x.map(&f)))
+                    .map(|x| idx(x.get().map(&f)))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),

@@ -18,6 +18,13 @@ use harness::conformance::{self, KernelSel};
 use harness::cworld::{self, call, BuildOptions, CallResult, Worker};
 use harness::kernel::{self, KernelTree};
 use harness::model::types::*;
+
+/// A map element's entries from indices (None: NULL).
+fn entries<T: TableIdx, const N: usize>(v: [Option<T>; N]) -> Slots<NullableIdx<T>, MAP_SLOTS> {
+    v.into_iter()
+        .map(|x| NullableIdx::new(x).expect("a test index below 255"))
+        .collect()
+}
 use harness::outcome::Outcome;
 use harness::vector;
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -57,15 +64,11 @@ fn small_world() -> World {
             elems: [
                 Some(MapElem {
                     mask: 1,
-                    entries: [Some(EngineIdx(0)), Some(EngineIdx(1))]
-                        .into_iter()
-                        .collect(),
+                    entries: entries([Some(EngineIdx(0)), Some(EngineIdx(1))]),
                 }),
                 Some(MapElem {
                     mask: 1,
-                    entries: [Some(EngineIdx(2)), Some(EngineIdx(3))]
-                        .into_iter()
-                        .collect(),
+                    entries: entries([Some(EngineIdx(2)), Some(EngineIdx(3))]),
                 }),
             ]
             .into_iter()
@@ -76,11 +79,11 @@ fn small_world() -> World {
             elems: [
                 Some(MapElem {
                     mask: 0,
-                    entries: [Some(SendCtxIdx(0))].into_iter().collect(),
+                    entries: entries([Some(SendCtxIdx(0))]),
                 }),
                 Some(MapElem {
                     mask: 0,
-                    entries: [Some(SendCtxIdx(1))].into_iter().collect(),
+                    entries: entries([Some(SendCtxIdx(1))]),
                 }),
             ]
             .into_iter()

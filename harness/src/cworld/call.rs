@@ -6,7 +6,7 @@
 use crate::ffi::*;
 use crate::model::types::{
     AttrAh, Call, DevFlag, EngineIdx, Flags, Func, MigState, Ptr, QpState, QpType, SFlag,
-    SendCtxIdx, Slots, Symbol, VlMap, WrOpcode,
+    SendCtxIdx, Slots, Symbol, TableIdx, VlMap, WrOpcode,
 };
 use crate::outcome::Outcome;
 
@@ -133,7 +133,7 @@ fn wr_opcode(o: WrOpcode) -> u32 {
 /// whole, every entry slot of it (shim.h): fixed-length inner loops over
 /// the model's fixed-capacity [`Slots`], unallocated slots being `None`
 /// there and `SHIM_NONE` here. Elements from `nelems` on are not read.
-fn fill_map<T: Copy>(out: &mut shim_map, m: &Option<VlMap<T>>, idx: impl Fn(T) -> u8) {
+fn fill_map<T: TableIdx>(out: &mut shim_map, m: &Option<VlMap<T>>) {
     let Some(m) = m else {
         out.present = 0;
         out.nelems = 0;
@@ -146,18 +146,14 @@ fn fill_map<T: Copy>(out: &mut shim_map, m: &Option<VlMap<T>>, idx: impl Fn(T) -
     let none = Slots::new();
     for (d, e) in out.elems.iter_mut().zip(&m.elems) {
         let (present, mask, entries) = match e {
-            Some(e) => (1, e.mask, e.entries.all()),
-            None => (0, 0, none.all()),
+            Some(e) => (1, e.mask, *e.entries.all()),
+            None => (0, 0, *none.all()),
         };
         d.present = present;
         d.mask = mask;
         d.nentries = e.as_ref().map_or(0, |e| e.entries.len() as u8);
-        // Without a branch (Some: the index, None: -1), so it vectorizes.
-        for (de, se) in d.entries.iter_mut().zip(entries) {
-            let some = i8::from(se.is_some());
-            let i = se.map_or(0, |t| idx(t) as i8);
-            *de = (i & -some) | (some - 1);
-        }
+        // NullableIdx is the shim's byte already (0xff = SHIM_NONE).
+        d.entries = entries.map(|x| x.raw() as i8);
     }
 }
 
@@ -217,8 +213,8 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
         d.cpu = w.sdma_cpus.get(i).copied().unwrap_or(0);
     }
     sw.num_send_contexts = w.num_send_contexts;
-    fill_map(&mut sw.sdma_map, &w.sdma_map, |e: EngineIdx| e.0);
-    fill_map(&mut sw.pio_map, &w.pio_map, |s: SendCtxIdx| s.0);
+    fill_map(&mut sw.sdma_map, &w.sdma_map);
+    fill_map(&mut sw.pio_map, &w.pio_map);
     sw.num_pports = w.sl_to_sc.len().min(SHIM_MAX_PORTS as usize) as u8;
     for (i, (d, t)) in sw.ports.iter_mut().zip(&w.sl_to_sc).enumerate() {
         d.sl_to_sc = *t;

@@ -31,11 +31,12 @@ pub fn pio_select_send_context_vl(
     )?
     .as_ref()
     .ok_or_else(|| Undefined("pio_map->map[vl & mask] is NULL and is dereferenced".into()))?;
-    let ksc = *at(
+    let ksc = at(
         &e.entries,
         (selector & e.mask) as usize,
         "pio_map_elem->ksc",
-    )?;
+    )?
+    .get();
     Ok(match ksc {
         Some(i) => Ptr::To(i),
         None => vl0_context(w),

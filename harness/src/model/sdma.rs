@@ -31,11 +31,12 @@ pub fn sdma_select_engine_vl(
     )?
     .as_ref()
     .ok_or_else(|| Undefined("sdma_map->map[vl & mask] is NULL and is dereferenced".into()))?;
-    let sde = *at(
+    let sde = at(
         &e.entries,
         (selector & e.mask) as usize,
         "sdma_map_elem->sde",
-    )?;
+    )?
+    .get();
     Ok(match sde {
         Some(i) => Ptr::To(i),
         None => engine0(),

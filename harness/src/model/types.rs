@@ -324,6 +324,94 @@ pub struct EngineIdx(pub u8);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SendCtxIdx(pub u8);
 
+/// An index type of the world's tables ([`EngineIdx`], [`SendCtxIdx`]).
+pub trait TableIdx: Copy {
+    fn from_u8(i: u8) -> Self;
+    fn as_u8(self) -> u8;
+}
+
+impl TableIdx for EngineIdx {
+    fn from_u8(i: u8) -> Self {
+        EngineIdx(i)
+    }
+    fn as_u8(self) -> u8 {
+        self.0
+    }
+}
+
+impl TableIdx for SendCtxIdx {
+    fn from_u8(i: u8) -> Self {
+        SendCtxIdx(i)
+    }
+    fn as_u8(self) -> u8 {
+        self.0
+    }
+}
+
+/// A pointer slot of a map element (`e->sde[i]`, `e->ksc[i]`): an index,
+/// or NULL. One byte, `0xff` for NULL (the shim's `SHIM_NONE` as a byte),
+/// so a whole element crosses to the shim as a 16-byte copy; index 255
+/// cannot be written (no world has 255 engines or send contexts).
+#[derive(PartialEq, Eq, Hash)]
+pub struct NullableIdx<T> {
+    raw: u8,
+    _kind: std::marker::PhantomData<T>,
+}
+
+impl<T> NullableIdx<T> {
+    pub const NULL: Self = NullableIdx {
+        raw: 0xff,
+        _kind: std::marker::PhantomData,
+    };
+
+    /// The byte: the index, or 0xff for NULL.
+    pub fn raw(self) -> u8 {
+        self.raw
+    }
+}
+
+impl<T: TableIdx> NullableIdx<T> {
+    /// `None` for the one index that cannot be held (255).
+    pub fn new(p: Option<T>) -> Option<Self> {
+        match p {
+            None => Some(Self::NULL),
+            Some(t) if t.as_u8() == 0xff => None,
+            Some(t) => Some(NullableIdx {
+                raw: t.as_u8(),
+                _kind: std::marker::PhantomData,
+            }),
+        }
+    }
+
+    pub fn get(self) -> Option<T> {
+        (self.raw != 0xff).then(|| T::from_u8(self.raw))
+    }
+}
+
+impl<T> Default for NullableIdx<T> {
+    fn default() -> Self {
+        Self::NULL
+    }
+}
+
+impl<T> fmt::Debug for NullableIdx<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.raw {
+            0xff => f.write_str("NULL"),
+            i => write!(f, "#{i}"),
+        }
+    }
+}
+
+// By hand: derives would ask T for Clone and Copy.
+impl<T> Clone for NullableIdx<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for NullableIdx<T> {}
+
 /// Where a returned pointer points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Ptr<T> {
@@ -436,8 +524,8 @@ pub struct VlMap<T> {
 pub struct MapElem<T> {
     /// `e->mask`.
     pub mask: u32,
-    /// `e->sde[]` / `e->ksc[]`; `None` is NULL.
-    pub entries: Slots<Option<T>, MAP_SLOTS>,
+    /// `e->sde[]` / `e->ksc[]`.
+    pub entries: Slots<NullableIdx<T>, MAP_SLOTS>,
 }
 
 /// The device and module parameters a QP reaches.
@@ -765,5 +853,21 @@ mod slots_tests {
         let c: Slots<Option<u8>, 2> = [Some(1)].into_iter().collect();
         assert_eq!(c.all(), &[Some(1), None]);
         assert_eq!(format!("{c:?}"), "[Some(1)]");
+    }
+
+    /// NULL is the shim's byte (SHIM_NONE = -1); every other index
+    /// round-trips, and 255 (the NULL byte) is refused, not aliased.
+    #[test]
+    fn nullable_indices_are_the_shims_bytes() {
+        let null = NullableIdx::<EngineIdx>::default();
+        assert_eq!(null.raw() as i8, crate::ffi::SHIM_NONE as i8);
+        assert_eq!(null.get(), None);
+        assert_eq!(NullableIdx::new(None), Some(null));
+        for i in 0..255u8 {
+            let n = NullableIdx::new(Some(EngineIdx(i))).expect("holds");
+            assert_eq!((n.raw(), n.get()), (i, Some(EngineIdx(i))));
+        }
+        assert_eq!(NullableIdx::new(Some(SendCtxIdx(255))), None);
+        assert_eq!(format!("{null:?}"), "NULL");
     }
 }
