@@ -61,7 +61,8 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
     let mut out = Outcome::new();
     let mut j = Journal::default();
     let w = &call.world;
-    let mut qp = call.qp.clone();
+    // Copied only by the functions that change the QP.
+    let mut qp = std::borrow::Cow::Borrowed(&call.qp);
     match call.func {
         Func::SetupWqe => {
             let mut call_send = call.call_send;
@@ -90,7 +91,7 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
             out.ret = i32::from(sched::hfi1_schedule_send_nocheck(w, &qp, &mut j)?);
         }
         Func::HfiScheduleSend => {
-            out.ret = i32::from(sched::hfi1_schedule_send(w, &mut qp, &mut j)?);
+            out.ret = i32::from(sched::hfi1_schedule_send(w, qp.to_mut(), &mut j)?);
         }
         Func::QpIterPrint => {
             out.text = print::qp_iter_print(w, &qp, call.arg as i32)?;
@@ -99,9 +100,9 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
             // hfi1_error_port_qps(ibp, u8 sl)
             iter::hfi1_error_port_qps(w, call.arg as u8, &call.iter, &mut j)?;
         }
-        Func::QpUnbusy => sched::hfi1_qp_unbusy(&mut qp, call.arg != 0),
-        Func::QpWakeup => sched::hfi1_qp_wakeup(w, &mut qp, &call.flags_arg, &mut j)?,
-        Func::NotifyErrorQp => sched::notify_error_qp(&mut qp, &mut j),
+        Func::QpUnbusy => sched::hfi1_qp_unbusy(qp.to_mut(), call.arg != 0),
+        Func::QpWakeup => sched::hfi1_qp_wakeup(w, qp.to_mut(), &call.flags_arg, &mut j)?,
+        Func::NotifyErrorQp => sched::notify_error_qp(qp.to_mut(), &mut j),
         Func::MtuToPathMtu => out.ret = mtu::mtu_to_path_mtu(call.arg),
         Func::MtuFromQp => out.ret = mtu::mtu_from_qp(w, &qp, call.arg)? as i32,
         Func::GetPmtuFromAttr => out.ret = mtu::get_pmtu_from_attr(w, &qp, call.arg)?,
@@ -118,7 +119,7 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         Func::ModifyQp => {
             let st = modify::hfi1_modify_qp(
                 w,
-                &mut qp,
+                qp.to_mut(),
                 call.attr_av,
                 call.attr_alt_path,
                 call.attr_path_mig,
@@ -127,7 +128,7 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
             out.text = st.describe(&qp);
         }
         Func::MigrateQp => {
-            let st = modify::hfi1_migrate_qp(w, &mut qp, &mut j)?;
+            let st = modify::hfi1_migrate_qp(w, qp.to_mut(), &mut j)?;
             out.text = st.describe(&qp);
         }
         Func::QpPrivAlloc => {
@@ -137,13 +138,13 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         }
         Func::QpPrivFree => lifecycle::qp_priv_free(&qp, &mut j),
         Func::FreeAllQps => out.ret = lifecycle::free_all_qps(w),
-        Func::FlushQpWaiters => lifecycle::flush_qp_waiters(&mut qp, &mut j),
+        Func::FlushQpWaiters => lifecycle::flush_qp_waiters(qp.to_mut(), &mut j),
         Func::StopSendQueue => lifecycle::stop_send_queue(&qp, &mut j),
-        Func::QuiesceQp => lifecycle::quiesce_qp(&mut qp, &mut j)?,
-        Func::NotifyQpReset => out.text = lifecycle::notify_qp_reset(&mut qp, &mut j),
+        Func::QuiesceQp => lifecycle::quiesce_qp(qp.to_mut(), &mut j)?,
+        Func::NotifyQpReset => out.text = lifecycle::notify_qp_reset(qp.to_mut(), &mut j),
         Func::PostParms => out.text = lifecycle::hfi1_post_parms(call.post_opcode),
-        Func::IowaitWakeup => sched::iowait_wakeup(w, &mut qp, call.arg, &mut j)?,
-        Func::IowaitSdmaDrained => sched::iowait_sdma_drained(w, &mut qp, &mut j)?,
+        Func::IowaitWakeup => sched::iowait_wakeup(w, qp.to_mut(), call.arg, &mut j)?,
+        Func::IowaitSdmaDrained => sched::iowait_sdma_drained(w, qp.to_mut(), &mut j)?,
         Func::InitPriority => out.ret = sched::hfi1_init_priority(&qp),
     }
     out.s_flags = qp.s_flags;
