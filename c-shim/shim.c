@@ -206,6 +206,8 @@ static struct {
 	int niter;
 	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
 	bool queue_work_ret;
+	bool tid_send_ret;
+	bool cancel_work_ret;
 	u32 alloc_fail;
 	int nalloc;
 	struct hfi1_ahg_info ahg;
@@ -427,6 +429,8 @@ static void shim_build_world(const struct shim_world *sw)
 	w.nalloc = 0;
 	w.dd.verbs_dev.rdi.dparms.node = sw->node;
 	w.queue_work_ret = sw->queue_work_ret;
+	w.tid_send_ret = sw->tid_send_ret;
+	w.cancel_work_ret = sw->cancel_work_ret;
 	w.dd.verbs_dev.rdi.dparms.max_rdma_atomic = sw->max_rdma_atomic;
 	w.dd.verbs_dev.rdi.dparms.extra_rdma_atomic = sw->extra_rdma_atomic;
 	memset(&w.node_mask, 0, sizeof(w.node_mask));
@@ -567,11 +571,11 @@ static void shim_build_qp(const struct shim_call *c)
 		list_add_tail(&w.ib_tx.txreq.list,
 			      &w.priv.s_iowait.wait[IOWAIT_IB_SE].tx_head);
 	INIT_LIST_HEAD(&w.engine_wait);
-	if (q->on_wait_list) {
+	if (q->on_wait_list)
 		list_add_tail(&w.priv.s_iowait.list, &w.engine_wait);
+	if (q->on_wait_list || q->wait_lock_stale)
 		w.priv.s_iowait.lock = w.priv.s_sde ? &w.priv.s_sde->waitlock :
 						      &w.per_sdma[0].waitlock;
-	}
 
 	/* The swqe of hfi1_setup_wqe (not part of the ring). */
 	memset(&w.swqe, 0, sizeof(w.swqe));
@@ -609,6 +613,16 @@ static void shim_build_qp(const struct shim_call *c)
 bool shim_queue_work_ret(void)
 {
 	return w.queue_work_ret;
+}
+
+bool shim_tid_send_ret(void)
+{
+	return w.tid_send_ret;
+}
+
+bool shim_cancel_work_ret(void)
+{
+	return w.cancel_work_ret;
 }
 
 int shim_iter_count(void)

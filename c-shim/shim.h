@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 5
+#define SHIM_ABI_VERSION 6
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -250,6 +250,8 @@ struct shim_world {
 	shim_u8 max_rdma_atomic;	/* rdi->dparms.max_rdma_atomic */
 	shim_u8 extra_rdma_atomic;	/* rdi->dparms.extra_rdma_atomic */
 	shim_u8 queue_work_ret;		/* what queue_work_on() returns */
+	shim_u8 tid_send_ret;		/* what hfi1_schedule_tid_send() returns */
+	shim_u8 cancel_work_ret;	/* what cancel_work_sync() returns */
 	shim_u32 alloc_fail;		/* bit n: the n-th kmalloc of the call fails */
 };
 
@@ -279,6 +281,11 @@ struct shim_qp {
 	shim_u8 s_sc;			/* priv->s_sc */
 	shim_u8 ib_tx_queued;		/* the IB leg's tx_head is not empty */
 	shim_u8 on_wait_list;		/* priv->s_iowait is on an engine's wait list */
+	/*
+	 * Off the list, but priv->s_iowait.lock still set: a waker took the
+	 * iowait off an engine's list (list_del_init) and left the lock.
+	 */
+	shim_u8 wait_lock_stale;
 	shim_i32 sdma_busy;		/* priv->s_iowait.sdma_busy */
 	shim_i32 pio_busy;		/* priv->s_iowait.pio_busy */
 	shim_i32 refcount;		/* qp->refcount */

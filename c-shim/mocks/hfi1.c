@@ -24,7 +24,7 @@ void setup_tid_rdma_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 bool hfi1_schedule_tid_send(struct rvt_qp *qp)
 {
 	journal_printf("hfi1_schedule_tid_send(%s)", jp(qp));
-	return false;
+	return shim_tid_send_ret();
 }
 
 void hfi1_del_tid_reap_timer(struct rvt_qp *qp)

@@ -27,6 +27,8 @@ struct rvt_qp;
 int shim_ptr_name(const void *p, char *buf, size_t len);
 const struct cpumask *shim_node_mask(int node);
 bool shim_queue_work_ret(void);
+bool shim_tid_send_ret(void);
+bool shim_cancel_work_ret(void);
 bool shim_alloc_fails(void);
 int shim_iter_count(void);
 struct rvt_qp *shim_iter_qp(int i);

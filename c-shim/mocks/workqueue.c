@@ -19,5 +19,5 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *wor
 bool cancel_work_sync(struct work_struct *work)
 {
 	journal_printf("cancel_work_sync(%s)", jp(work));
-	return false;
+	return shim_cancel_work_ret();
 }

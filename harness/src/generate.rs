@@ -245,6 +245,8 @@ pub fn world(u: &mut Unstructured) -> Result<World> {
         max_rdma_atomic: u.arbitrary()?,
         extra_rdma_atomic: u.arbitrary()?,
         queue_work_ret: u.ratio(3, 4)?,
+        tid_send_ret: u.arbitrary()?,
+        cancel_work_ret: u.ratio(1, 4)?,
         port_lid,
         port_gid_prefix,
         port_qp0,
@@ -294,6 +296,7 @@ fn qp(u: &mut Unstructured, w: &World, func: Func) -> Result<Qp> {
     };
     q.ib_tx_queued = u.arbitrary()?;
     q.on_wait_list = u.arbitrary()?;
+    q.wait_lock_stale = !q.on_wait_list && u.ratio(1, 4)?;
     q.sdma_busy = u.int_in_range(0..=3)?;
     q.pio_busy = if func == Func::QuiesceQp && q.s_sendcontext.is_some() {
         0

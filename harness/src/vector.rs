@@ -379,6 +379,8 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
             "max_rdma_atomic" => w.max_rdma_atomic = uint(src, v, &f)?,
             "extra_rdma_atomic" => w.extra_rdma_atomic = uint(src, v, &f)?,
             "queue_work_ret" => w.queue_work_ret = boolean(src, v, &f)?,
+            "tid_send_ret" => w.tid_send_ret = boolean(src, v, &f)?,
+            "cancel_work_ret" => w.cancel_work_ret = boolean(src, v, &f)?,
             "alloc_fail" => w.alloc_fail = uint(src, v, &f)?,
             "port_lid" | "port_gid_prefix" | "port_qp0" | "port_qp1" => {
                 let a = v
@@ -461,7 +463,9 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
                         "unknown world field {other:?} (expected dev_flags, qos_shift, num_vls, \
                          piothreshold, node, node_cpus, sc_to_vl, vl_mtu, vl_sc, sdma_cpus, \
                          num_send_contexts, sdma_map, pio_map, sl_to_sc, port_ibmtu, \
-                         max_rdma_atomic, extra_rdma_atomic, queue_work_ret)"
+                         max_rdma_atomic, extra_rdma_atomic, queue_work_ret, tid_send_ret, \
+                         cancel_work_ret, alloc_fail, port_lid, port_gid_prefix, port_qp0, \
+                         port_qp1)"
                     ),
                 ))
             }
@@ -547,6 +551,8 @@ pub fn empty_world() -> World {
         max_rdma_atomic: 0,
         extra_rdma_atomic: 0,
         queue_work_ret: true,
+        tid_send_ret: false,
+        cancel_work_ret: false,
         port_lid: vec![],
         port_gid_prefix: vec![],
         port_qp0: vec![],
@@ -635,6 +641,7 @@ const QP_KEYS: &[&str] = &[
     "s_sc",
     "ib_tx_queued",
     "on_wait_list",
+    "wait_lock_stale",
     "sdma_busy",
     "pio_busy",
     "refcount",
@@ -745,6 +752,7 @@ fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
             "s_sc" => qp.s_sc = uint(src, v, &f)?,
             "ib_tx_queued" => qp.ib_tx_queued = boolean(src, v, &f)?,
             "on_wait_list" => qp.on_wait_list = boolean(src, v, &f)?,
+            "wait_lock_stale" => qp.wait_lock_stale = boolean(src, v, &f)?,
             "sdma_busy" => qp.sdma_busy = uint(src, v, &f)?,
             "pio_busy" => qp.pio_busy = uint(src, v, &f)?,
             "refcount" => qp.refcount = uint(src, v, &f)?,
@@ -1318,6 +1326,14 @@ pub fn validate(c: &Call) -> Result<(), String> {
     }
     if q.s_sendcontext.is_some_and(|s| s.0 >= w.num_send_contexts) {
         return Err("qp.s_sendcontext names a send context the world lacks".into());
+    }
+    // iowait_queue() sets the lock when it puts the iowait on a list: a QP
+    // on a list has its lock; wait_lock_stale describes one off the list.
+    if q.on_wait_list && q.wait_lock_stale {
+        return Err(
+            "qp.wait_lock_stale describes an iowait off the list; it cannot be on_wait_list too"
+                .into(),
+        );
     }
     // qp_iter_print(): rvt_get_swqe_ptr(qp, qp->s_last) and
     // s_ack_queue[s_tail_ack_queue] are read unchecked.

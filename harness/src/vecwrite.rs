@@ -145,6 +145,8 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     let _ = writeln!(s, "world.max_rdma_atomic = {}", w.max_rdma_atomic);
     let _ = writeln!(s, "world.extra_rdma_atomic = {}", w.extra_rdma_atomic);
     let _ = writeln!(s, "world.queue_work_ret = {}", w.queue_work_ret);
+    let _ = writeln!(s, "world.tid_send_ret = {}", w.tid_send_ret);
+    let _ = writeln!(s, "world.cancel_work_ret = {}", w.cancel_work_ret);
     let _ = writeln!(s, "world.alloc_fail = {}", w.alloc_fail);
     let _ = writeln!(s, "qp.type = \"{}\"", q.qp_type);
     let _ = writeln!(s, "qp.num = {}", q.num);
@@ -208,6 +210,7 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     }
     let _ = writeln!(s, "qp.ib_tx_queued = {}", q.ib_tx_queued);
     let _ = writeln!(s, "qp.on_wait_list = {}", q.on_wait_list);
+    let _ = writeln!(s, "qp.wait_lock_stale = {}", q.wait_lock_stale);
     let _ = writeln!(s, "qp.mig_state = \"{}\"", q.mig_state);
     let _ = writeln!(
         s,

@@ -94,6 +94,8 @@ fn small_world() -> World {
         max_rdma_atomic: 16,
         extra_rdma_atomic: 0,
         queue_work_ret: true,
+        tid_send_ret: false,
+        cancel_work_ret: false,
         port_lid: vec![1],
         port_gid_prefix: vec![0xfe80_0000_0000_0000],
         port_qp0: vec![true],

@@ -223,6 +223,8 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
     sw.max_rdma_atomic = w.max_rdma_atomic;
     sw.extra_rdma_atomic = w.extra_rdma_atomic;
     sw.queue_work_ret = u8::from(w.queue_work_ret);
+    sw.tid_send_ret = u8::from(w.tid_send_ret);
+    sw.cancel_work_ret = u8::from(w.cancel_work_ret);
     sw.alloc_fail = w.alloc_fail;
     for (i, d) in sw.ports.iter_mut().enumerate() {
         d.lid = w.port_lid.get(i).copied().unwrap_or(0);
@@ -247,6 +249,7 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
     d.s_sc = q.s_sc;
     d.ib_tx_queued = u8::from(q.ib_tx_queued);
     d.on_wait_list = u8::from(q.on_wait_list);
+    d.wait_lock_stale = u8::from(q.wait_lock_stale);
     d.sdma_busy = q.sdma_busy;
     d.pio_busy = q.pio_busy;
     d.refcount = q.refcount;

@@ -82,12 +82,17 @@ pub fn flush_qp_waiters(qp: &mut Qp, j: &mut Journal) {
 }
 
 /// Mirrors `stop_send_queue()` (qp.c) with iowait.c's
-/// `iowait_cancel_work()`: cancels both legs' work and the TID trigger
-/// (the boundary reports none was pending, so no reference is dropped).
-pub fn stop_send_queue(_qp: &Qp, j: &mut Journal) {
+/// `iowait_cancel_work()`: cancels both legs' work and the TID trigger;
+/// when `cancel_work_sync` says the trigger was pending, the reference it
+/// held is dropped.
+pub fn stop_send_queue(w: &World, qp: &mut Qp, j: &mut Journal) {
     j.record("cancel_work_sync(iowork:IB)".into());
     j.record("cancel_work_sync(iowork:TID)".into());
     j.record("cancel_work_sync(tid-trigger-work)".into());
+    // A pending trigger work held a reference: cancelled, it is dropped.
+    if w.cancel_work_ret {
+        super::sched::rvt_put_qp(qp, j);
+    }
 }
 
 /// Mirrors `quiesce_qp()` (qp.c): TID timers stopped, SDMA drained (with

@@ -139,7 +139,7 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         Func::QpPrivFree => lifecycle::qp_priv_free(&qp, &mut j),
         Func::FreeAllQps => out.ret = lifecycle::free_all_qps(w),
         Func::FlushQpWaiters => lifecycle::flush_qp_waiters(qp.to_mut(), &mut j),
-        Func::StopSendQueue => lifecycle::stop_send_queue(&qp, &mut j),
+        Func::StopSendQueue => lifecycle::stop_send_queue(w, qp.to_mut(), &mut j),
         Func::QuiesceQp => lifecycle::quiesce_qp(qp.to_mut(), &mut j)?,
         Func::NotifyQpReset => out.text = lifecycle::notify_qp_reset(qp.to_mut(), &mut j),
         Func::PostParms => out.text = lifecycle::hfi1_post_parms(call.post_opcode),

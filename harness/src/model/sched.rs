@@ -57,13 +57,17 @@ pub fn hfi1_schedule_send(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<boo
 
 /// Mirrors the static `hfi1_qp_schedule()` (qp.c): reschedules each leg
 /// marked pending, clearing the mark when scheduling succeeded. The TID
-/// leg goes to the boundary `hfi1_schedule_tid_send`, which answers false.
+/// leg goes to the boundary `hfi1_schedule_tid_send`, which answers
+/// `world.tid_send_ret`.
 fn hfi1_qp_schedule(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
     if qp.iowait_flags.contains(&IowaitFlag::PendingIb) && hfi1_schedule_send(w, qp, j)? {
         qp.iowait_flags.remove_all(&[IowaitFlag::PendingIb]);
     }
     if qp.iowait_flags.contains(&IowaitFlag::PendingTid) {
         j.record(format!("hfi1_schedule_tid_send({})", qp_name(qp)));
+        if w.tid_send_ret {
+            qp.iowait_flags.remove_all(&[IowaitFlag::PendingTid]);
+        }
     }
     Ok(())
 }

@@ -561,6 +561,10 @@ pub struct World {
     pub extra_rdma_atomic: u8,
     /// What `queue_work_on` returns (true: the work was not already queued).
     pub queue_work_ret: bool,
+    /// What the boundary `hfi1_schedule_tid_send` returns (true: scheduled).
+    pub tid_send_ret: bool,
+    /// What `cancel_work_sync` returns (true: the work was pending).
+    pub cancel_work_ret: bool,
     /// Per port: `ppd->lid`, `ibp->rvp.gid_prefix`, whether QP0/QP1 exist.
     pub port_lid: Vec<u32>,
     pub port_gid_prefix: Vec<u64>,
@@ -624,6 +628,11 @@ pub struct Qp {
     pub ib_tx_queued: bool,
     /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
     pub on_wait_list: bool,
+    /// Off the list but `priv->s_iowait.lock` still set: a waker took the
+    /// iowait off an engine's list and left the lock (upstream checks the
+    /// list under the lock, so nothing it does depends on this but the
+    /// path it takes).
+    pub wait_lock_stale: bool,
     pub sdma_busy: i32,
     pub pio_busy: i32,
     pub refcount: i32,
@@ -694,6 +703,7 @@ impl Qp {
             s_sc: 0,
             ib_tx_queued: false,
             on_wait_list: false,
+            wait_lock_stale: false,
             sdma_busy: 0,
             pio_busy: 0,
             refcount: 1,
