@@ -197,6 +197,8 @@ static struct {
 	struct rvt_ack_entry ack[SHIM_MAX_ACK];
 	struct rvt_cq cq;
 	struct rvt_k_cq_wc cq_kqueue;
+	struct rvt_mmap_info cq_mmap;	/* a user CQ's mapping: only its address matters */
+	struct rvt_mregion rdma_mr;	/* what qp->s_rdma_mr points at */
 	struct rvt_srq srq;
 	struct verbs_txreq ib_tx;
 	struct list_head engine_wait;	/* the engine wait list s_iowait sits on */
@@ -225,6 +227,8 @@ static struct {
 		void (*sdma_drained)(struct iowait *wait);
 		void (*init_priority)(struct iowait *wait);
 	} cb;
+	/* a user CQ's shared queue (its flexible uqueue[] unused): last */
+	struct rvt_cq_wc cq_queue;
 } w;
 
 void *calloc(size_t nmemb, size_t size);
@@ -538,10 +542,21 @@ static void shim_build_qp(const struct shim_call *c)
 		w.ack[i].lpsn = q->ack[i].lpsn;
 	}
 	w.qp.s_ack_queue = q->has_ack_queue ? w.ack : NULL;
+	memset(&w.rdma_mr, 0, sizeof(w.rdma_mr));
+	atomic64_set(&w.rdma_mr.refcount.count, q->rdma_mr_refs);
+	w.qp.s_rdma_mr = q->has_rdma_mr ? &w.rdma_mr : NULL;
 	memset(&w.cq, 0, sizeof(w.cq));
-	w.cq_kqueue.head = q->cq_head;
-	w.cq_kqueue.tail = q->cq_tail;
-	w.cq.kqueue = &w.cq_kqueue;
+	if (q->cq_user) {
+		/* rdmavt's user-mapped CQ: ib_cq_head()/ib_cq_tail() read cq->queue. */
+		w.cq_queue.head.val = q->cq_head;
+		w.cq_queue.tail.val = q->cq_tail;
+		w.cq.queue = &w.cq_queue;
+		w.cq.ip = &w.cq_mmap;
+	} else {
+		w.cq_kqueue.head = q->cq_head;
+		w.cq_kqueue.tail = q->cq_tail;
+		w.cq.kqueue = &w.cq_kqueue;
+	}
 	w.qp.ibqp.send_cq = &w.cq.ibcq;
 	memset(&w.srq, 0, sizeof(w.srq));
 	w.srq.rq.size = q->srq_size;
@@ -964,6 +979,12 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		break;
 	case SHIM_FN_NOTIFY_ERROR_QP:
 		notify_error_qp(&w.qp);
+		/* An RDMA MR's reference, when the QP held one (rvt_put_mr). */
+		if (c->qp.has_rdma_mr)
+			out->text_len = snprintf(out->text, sizeof(out->text),
+						 "s_rdma_mr=%s mr_refs=%ld",
+						 w.qp.s_rdma_mr ? "set" : "NULL",
+						 (long)atomic64_read(&w.rdma_mr.refcount.count));
 		break;
 	case SHIM_FN_MTU_TO_PATH_MTU:
 		out->ret = mtu_to_path_mtu(c->arg);

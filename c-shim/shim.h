@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 6
+#define SHIM_ABI_VERSION 7
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -301,7 +301,11 @@ struct shim_qp {
 	shim_u8 s_retry, s_retry_cnt, s_rnr_retry_cnt, s_rnr_retry;
 	shim_i32 pid;
 	shim_u8 s_state, s_ack_state, r_min_rnr_timer;
-	shim_u32 cq_head, cq_tail;	/* the send CQ's kernel queue */
+	shim_u32 cq_head, cq_tail;	/* the send CQ's queue indices */
+	/* the send CQ is mapped to user space (cq->ip): its indices are in cq->queue */
+	shim_u8 cq_user;
+	shim_u8 has_rdma_mr;		/* qp->s_rdma_mr != NULL */
+	shim_u32 rdma_mr_refs;		/* its mr->refcount */
 	shim_u8 has_ack_queue;		/* qp->s_ack_queue != NULL */
 	struct shim_ack ack[SHIM_MAX_ACK];
 	shim_u8 has_srq;		/* qp->ibqp.srq != NULL */

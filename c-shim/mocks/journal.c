@@ -74,6 +74,13 @@ void __kcompat_warn(const char *file, int line, const char *cond)
 	journal_printf("WARN(%s)", cond);
 }
 
+/* lockdep_assert_held() (kcompat linux/lockdep.h): warns as WARN_ON would. */
+void __kcompat_assert_held(int locked, const char *what)
+{
+	if (!locked)
+		journal_printf("WARN(%s)", what);
+}
+
 void __kcompat_bug(const char *file, int line)
 {
 	abort();

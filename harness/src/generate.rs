@@ -343,6 +343,12 @@ fn qp(u: &mut Unstructured, w: &World, func: Func) -> Result<Qp> {
     q.r_min_rnr_timer = u.arbitrary()?;
     q.cq_head = u.arbitrary()?;
     q.cq_tail = u.arbitrary()?;
+    q.cq_user = u.arbitrary()?;
+    q.rdma_mr_refs = if u.ratio(1, 4)? {
+        Some(u.int_in_range(1..=3)?)
+    } else {
+        None
+    };
     if u.arbitrary()? {
         let mut a = [AckEntry::default(); 8];
         for e in a.iter_mut() {

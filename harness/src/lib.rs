@@ -15,5 +15,6 @@ pub mod outcome;
 pub mod random;
 pub mod runner;
 pub mod snapshot;
+pub mod unreached;
 pub mod vector;
 pub mod vecwrite;

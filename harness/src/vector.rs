@@ -675,6 +675,8 @@ const QP_KEYS: &[&str] = &[
     "r_min_rnr_timer",
     "cq_head",
     "cq_tail",
+    "cq_user",
+    "rdma_mr_refs",
     "ack_queue",
     "srq_size",
     "rq_size",
@@ -786,6 +788,8 @@ fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
             "r_min_rnr_timer" => qp.r_min_rnr_timer = uint(src, v, &f)?,
             "cq_head" => qp.cq_head = uint(src, v, &f)?,
             "cq_tail" => qp.cq_tail = uint(src, v, &f)?,
+            "cq_user" => qp.cq_user = boolean(src, v, &f)?,
+            "rdma_mr_refs" => qp.rdma_mr_refs = Some(uint(src, v, &f)?),
             "srq_size" => {
                 qp.srq_size = if v.as_str() == Some("none") {
                     None
@@ -1207,8 +1211,8 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
 }
 
-/// Loads every `*.toml` of a corpus directory but `worlds.toml`, sorted by
-/// file name.
+/// Loads every `*.toml` of a corpus directory but `worlds.toml` (named
+/// worlds) and `unreached.toml` (the coverage manifest), sorted by file name.
 pub fn load_corpus(dir: &Path) -> Result<Vec<Vector>, VectorError> {
     let presets = Presets::load(&dir.join("worlds.toml"))?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -1222,7 +1226,8 @@ pub fn load_corpus(dir: &Path) -> Result<Vec<Vector>, VectorError> {
         .map(|e| e.path())
         .filter(|p| {
             p.extension().is_some_and(|x| x == "toml")
-                && p.file_name().is_some_and(|n| n != "worlds.toml")
+                && p.file_name()
+                    .is_some_and(|n| n != "worlds.toml" && n != "unreached.toml")
         })
         .collect();
     files.sort();

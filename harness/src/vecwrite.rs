@@ -211,6 +211,10 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     let _ = writeln!(s, "qp.ib_tx_queued = {}", q.ib_tx_queued);
     let _ = writeln!(s, "qp.on_wait_list = {}", q.on_wait_list);
     let _ = writeln!(s, "qp.wait_lock_stale = {}", q.wait_lock_stale);
+    let _ = writeln!(s, "qp.cq_user = {}", q.cq_user);
+    if let Some(n) = q.rdma_mr_refs {
+        let _ = writeln!(s, "qp.rdma_mr_refs = {n}");
+    }
     let _ = writeln!(s, "qp.mig_state = \"{}\"", q.mig_state);
     let _ = writeln!(
         s,

@@ -406,7 +406,12 @@ fn compile_into(
             .flag("-fno-sanitize-recover=undefined");
     }
     if opts.coverage {
-        b.flag("--coverage");
+        // -O0: gcov attributes an arc to the line that tests it only when
+        // nothing is inlined or merged (gcc's gcov manual: "compile without
+        // optimization"); at -O2 the branches of static inline helpers
+        // land on their callers' lines. The conformance verdicts of a
+        // coverage run are still computed (collect() notes disagreements).
+        b.flag("--coverage").flag("-O0");
     }
     if opts.fuzz {
         // The world's flexible-array storage is a GNU extension clang

@@ -283,6 +283,9 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
     d.r_min_rnr_timer = q.r_min_rnr_timer;
     d.cq_head = q.cq_head;
     d.cq_tail = q.cq_tail;
+    d.cq_user = u8::from(q.cq_user);
+    d.has_rdma_mr = u8::from(q.rdma_mr_refs.is_some());
+    d.rdma_mr_refs = q.rdma_mr_refs.unwrap_or(0);
     d.has_ack_queue = 0;
     if let Some(acks) = &q.ack_queue {
         d.has_ack_queue = 1;

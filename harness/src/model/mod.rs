@@ -102,7 +102,11 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         }
         Func::QpUnbusy => sched::hfi1_qp_unbusy(qp.to_mut(), call.arg != 0),
         Func::QpWakeup => sched::hfi1_qp_wakeup(w, qp.to_mut(), &call.flags_arg, &mut j)?,
-        Func::NotifyErrorQp => sched::notify_error_qp(qp.to_mut(), &mut j),
+        Func::NotifyErrorQp => {
+            if let Some(t) = sched::notify_error_qp(qp.to_mut(), &mut j) {
+                out.text = t;
+            }
+        }
         Func::MtuToPathMtu => out.ret = mtu::mtu_to_path_mtu(call.arg),
         Func::MtuFromQp => out.ret = mtu::mtu_from_qp(w, &qp, call.arg)? as i32,
         Func::GetPmtuFromAttr => out.ret = mtu::get_pmtu_from_attr(w, &qp, call.arg)?,

@@ -118,9 +118,10 @@ pub fn hfi1_qp_unbusy(qp: &mut Qp, tid_leg: bool) {
 
 /// Mirrors `notify_error_qp()` (qp.c): a QP waiting on an engine's list
 /// and not busy leaves the list (dropping the list's reference) with its
-/// I/O waits and pending marks cleared; a QP not busy also flushes its
-/// queued tx requests.
-pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) {
+/// I/O waits and pending marks cleared; a QP not busy also drops its RDMA
+/// MR's reference (`rvt_put_mr`) and flushes its queued tx requests.
+/// Returns what the shim reports of a QP that held an MR.
+pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) -> Option<String> {
     let busy =
         |qp: &Qp| qp.s_flags.contains(&SFlag::Busy) || qp.priv_flags.contains(&PrivFlag::Busy);
     if qp.on_wait_list && !busy(qp) {
@@ -130,11 +131,32 @@ pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) {
         qp.on_wait_list = false;
         rvt_put_qp(qp, j);
     }
-    if !busy(qp) && qp.ib_tx_queued {
-        // flush_tx_list(): each queued tx back to its cache.
-        j.record("hfi1_put_txreq(txreq:IB)".into());
-        qp.ib_tx_queued = false;
+    let had_mr = qp.rdma_mr_refs.is_some();
+    // atomic_long_t in the kernel: no wrap at 32 bits.
+    let mut mr_refs = i64::from(qp.rdma_mr_refs.unwrap_or(0));
+    if !busy(qp) {
+        // rvt_put_mr(): the MR's reference dropped, the pointer cleared.
+        if qp.rdma_mr_refs.take().is_some() {
+            mr_refs -= 1;
+        }
+        if qp.ib_tx_queued {
+            // flush_tx_list(): each queued tx back to its cache.
+            j.record("hfi1_put_txreq(txreq:IB)".into());
+            qp.ib_tx_queued = false;
+        }
     }
+    // What the shim reports of a QP that held an MR.
+    had_mr.then(|| {
+        format!(
+            "s_rdma_mr={} mr_refs={}",
+            if qp.rdma_mr_refs.is_some() {
+                "set"
+            } else {
+                "NULL"
+            },
+            mr_refs
+        )
+    })
 }
 
 /// `SDMA_AVAIL_REASON` (iowait.h).

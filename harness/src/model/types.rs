@@ -664,8 +664,14 @@ pub struct Qp {
     pub s_state: u8,
     pub s_ack_state: u8,
     pub r_min_rnr_timer: u8,
+    /// The send CQ's head and tail, from its kernel queue or, for a CQ
+    /// mapped to user space (`cq_user`, `cq->ip` set), its shared queue.
     pub cq_head: u32,
     pub cq_tail: u32,
+    pub cq_user: bool,
+    /// `qp->s_rdma_mr` (an RDMA read response's MR) and its reference
+    /// count; `None` is NULL.
+    pub rdma_mr_refs: Option<u32>,
     /// `qp->s_ack_queue`; `None` is NULL.
     pub ack_queue: Option<[AckEntry; 8]>,
     /// `srq->rq.size` when the QP has an SRQ.
@@ -737,6 +743,8 @@ impl Qp {
             r_min_rnr_timer: 0,
             cq_head: 0,
             cq_tail: 0,
+            cq_user: false,
+            rdma_mr_refs: None,
             ack_queue: None,
             srq_size: None,
             rq_size: 0,

@@ -1,0 +1,272 @@
+//! `vectors/unreached.toml`: what the committed corpus does not reach in
+//! the upstream functions in scope, each with its reason, compared with
+//! what `cargo xtask coverage` measured.
+//!
+//! An entry names a function and either the whole of what is missed in it
+//! (`whole = true`: a function the world cannot drive), or one source line
+//! by its text (trimmed; line numbers move between kernels, text rarely
+//! does) with how many of that line's branch arcs are never taken
+//! (`branches`, 0 for a line that is only never executed). The comparison
+//! goes both ways: a miss no entry explains is an error (add a vector, or
+//! an entry saying why none can reach it), and so is an entry that explains
+//! nothing (the corpus reaches it now, or the line changed: remove it).
+
+use std::ops::Range;
+use std::path::Path;
+
+use crate::coverage::FuncCoverage;
+
+/// One entry of the manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Line of the entry in the manifest, for messages.
+    pub at: usize,
+    pub function: String,
+    /// `None`: the whole function.
+    pub line: Option<String>,
+    pub branches: usize,
+    pub reason: String,
+}
+
+/// A manifest entry that could not be read, or a disagreement with the
+/// measurement: `file:line: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: usize,
+    pub msg: String,
+}
+
+fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
+    span.map_or(1, |s| {
+        text[..s.start.min(text.len())]
+            .bytes()
+            .filter(|b| *b == b'\n')
+            .count()
+            + 1
+    })
+}
+
+/// Reads the manifest text (`[[unreached]]` tables).
+pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
+    let doc: toml_edit::ImDocument<&str> =
+        toml_edit::ImDocument::parse(text).map_err(|e| Problem {
+            line: line_of(text, e.span()),
+            msg: e.message().to_owned(),
+        })?;
+    let mut out = vec![];
+    let Some(item) = doc.get("unreached") else {
+        return Ok(out);
+    };
+    let tables = item.as_array_of_tables().ok_or_else(|| Problem {
+        line: line_of(text, item.span()),
+        msg: "expected [[unreached]] tables".into(),
+    })?;
+    for t in tables.iter() {
+        let at = line_of(text, t.span());
+        let bad = |msg: String| Problem { line: at, msg };
+        for (k, _) in t.iter() {
+            if !matches!(k, "function" | "line" | "whole" | "branches" | "reason") {
+                return Err(bad(format!(
+                    "unknown key {k:?} (expected function, line, whole, branches, reason)"
+                )));
+            }
+        }
+        let s = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+        let function = s("function").ok_or_else(|| bad("missing function = \"...\"".into()))?;
+        let reason = s("reason").ok_or_else(|| bad("missing reason = \"...\"".into()))?;
+        if reason.trim().is_empty() {
+            return Err(bad("an empty reason explains nothing".into()));
+        }
+        let whole = t.get("whole").and_then(|v| v.as_bool()).unwrap_or(false);
+        let line = s("line");
+        let branches = match t.get("branches").and_then(|v| v.as_integer()) {
+            Some(n) if n >= 0 => n as usize,
+            Some(n) => return Err(bad(format!("branches = {n}: a count of arcs"))),
+            None => 0,
+        };
+        match (whole, &line) {
+            (true, Some(_)) => return Err(bad("whole = true names no line".into())),
+            (false, None) => return Err(bad("needs line = \"...\" or whole = true".into())),
+            _ => {}
+        }
+        out.push(Entry {
+            at,
+            function,
+            line: line.map(|l| l.trim().to_owned()),
+            branches,
+            reason,
+        });
+    }
+    Ok(out)
+}
+
+/// What is missed in one function, by source line text: (text, missed
+/// branch arcs, line never executed).
+fn misses(c: &FuncCoverage, src: &[&str]) -> Vec<(usize, String, usize, bool)> {
+    let text = |l: usize| {
+        src.get(l.wrapping_sub(1))
+            .map_or("", |s| s.trim())
+            .to_owned()
+    };
+    let mut v: Vec<(usize, String, usize, bool)> = vec![];
+    for &(l, taken, total) in &c.missed_branches {
+        v.push((l, text(l), total - taken, c.missed_lines.contains(&l)));
+    }
+    for &l in &c.missed_lines {
+        if !v.iter().any(|m| m.0 == l) {
+            v.push((l, text(l), 0, true));
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Compares the measurement with the manifest. `source` gives a file's
+/// lines (as `FuncCoverage::file` names it). Returns every disagreement.
+pub fn check<'a>(
+    cov: &[FuncCoverage],
+    entries: &[Entry],
+    source: impl Fn(&str) -> Option<&'a str>,
+) -> Vec<Problem> {
+    let mut used = vec![false; entries.len()];
+    let mut problems = vec![];
+    for c in cov {
+        let src: Vec<&str> = source(&c.file).map_or(vec![], |s| s.lines().collect());
+        let file = c.file.rsplit('/').next().unwrap_or(&c.file);
+        let mine: Vec<usize> = (0..entries.len())
+            .filter(|&i| entries[i].function == c.name)
+            .collect();
+        let whole = mine.iter().find(|&&i| entries[i].line.is_none());
+        let found = misses(c, &src);
+        if let Some(&i) = whole {
+            used[i] = !found.is_empty();
+            continue;
+        }
+        for (l, text, arcs, _) in found {
+            let hit = mine.iter().find(|&&i| {
+                entries[i].line.as_deref() == Some(text.as_str()) && entries[i].branches == arcs
+            });
+            match hit {
+                Some(&i) => used[i] = true,
+                None => problems.push(Problem {
+                    line: 0,
+                    msg: format!(
+                        "{file}:{l} in {}: `{text}` {} and no entry explains it (add a vector \
+                         that reaches it, or an entry with the reason none can)",
+                        c.name,
+                        if arcs > 0 {
+                            format!("has {arcs} branch arc(s) never taken")
+                        } else {
+                            "is never executed".into()
+                        }
+                    ),
+                }),
+            }
+        }
+    }
+    for (i, e) in entries.iter().enumerate() {
+        if !used[i] {
+            problems.push(Problem {
+                line: e.at,
+                msg: format!(
+                    "{} {}: listed as unreached, but nothing like it is missed now (the corpus \
+                     reaches it, or the line changed): remove or correct the entry",
+                    e.function,
+                    e.line
+                        .as_deref()
+                        .map_or("(whole function)".into(), |l| format!(
+                            "`{l}` ({} arcs)",
+                            e.branches
+                        ))
+                ),
+            });
+        }
+    }
+    problems
+}
+
+/// The manifest's path.
+pub fn path(corpus: &Path) -> std::path::PathBuf {
+    corpus.join("unreached.toml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn func(missed_branches: Vec<(usize, usize, usize)>, missed_lines: Vec<usize>) -> FuncCoverage {
+        FuncCoverage {
+            file: "drivers/infiniband/hw/hfi1/qp.c".into(),
+            name: "f".into(),
+            start: 1,
+            end: 5,
+            lines_hit: 0,
+            lines: 0,
+            branches_taken: 0,
+            branches: 0,
+            missed_branches,
+            missed_lines,
+        }
+    }
+
+    const SRC: &str = "void f(void)\n{\n\tif (a)\n\t\tb();\n}\n";
+
+    fn entries(t: &str) -> Vec<Entry> {
+        parse(t).expect("parses")
+    }
+
+    #[test]
+    fn a_miss_is_matched_by_its_line_text_and_arc_count() {
+        let cov = [func(vec![(3, 1, 2)], vec![4])];
+        let e = entries(
+            "[[unreached]]\nfunction = \"f\"\nline = \"if (a)\"\nbranches = 1\nreason = \"r\"\n\
+             [[unreached]]\nfunction = \"f\"\nline = \"b();\"\nreason = \"r\"\n",
+        );
+        assert_eq!(check(&cov, &e, |_| Some(SRC)), vec![]);
+    }
+
+    #[test]
+    fn an_unexplained_miss_and_a_stale_entry_are_both_reported() {
+        let cov = [func(vec![(3, 1, 2)], vec![])];
+        let e = entries("[[unreached]]\nfunction = \"f\"\nline = \"b();\"\nreason = \"r\"\n");
+        let p = check(&cov, &e, |_| Some(SRC));
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(
+            p[0].msg.contains("qp.c:3") && p[0].msg.contains("1 branch arc"),
+            "{p:?}"
+        );
+        assert_eq!(p[1].line, 1);
+        assert!(p[1].msg.contains("remove"), "{p:?}");
+    }
+
+    #[test]
+    fn the_arc_count_must_match() {
+        let cov = [func(vec![(3, 0, 2)], vec![])];
+        let e = entries(
+            "[[unreached]]\nfunction = \"f\"\nline = \"if (a)\"\nbranches = 1\nreason = \"r\"\n",
+        );
+        assert_eq!(check(&cov, &e, |_| Some(SRC)).len(), 2);
+    }
+
+    #[test]
+    fn whole_covers_everything_missed_but_not_nothing() {
+        let e = entries("[[unreached]]\nfunction = \"f\"\nwhole = true\nreason = \"r\"\n");
+        let missed = [func(vec![(3, 0, 2)], vec![4])];
+        assert_eq!(check(&missed, &e, |_| Some(SRC)), vec![]);
+        let reached = [func(vec![], vec![])];
+        assert_eq!(check(&reached, &e, |_| Some(SRC)).len(), 1);
+    }
+
+    #[test]
+    fn bad_entries_name_their_line() {
+        let p = parse("[[unreached]]\nfunction = \"f\"\nreason = \"r\"\n").expect_err("no line");
+        assert_eq!(p.line, 1);
+        assert!(p.msg.contains("line"), "{p:?}");
+        let p = parse("\n[[unreached]]\nfunction = \"f\"\nwhole = true\nreason = \" \"\n")
+            .expect_err("empty reason");
+        assert_eq!(p.line, 2);
+        let p = parse("[[unreached]]\nfunction = \"f\"\nwhole = true\nreason = \"r\"\nwhy = 1\n")
+            .expect_err("unknown key");
+        assert!(p.msg.contains("why"), "{p:?}");
+    }
+}
