@@ -3,10 +3,11 @@
 //! what `cargo xtask coverage` measured.
 //!
 //! An entry names a function and either the whole of what is missed in it
-//! (`whole = true`: a function the world cannot drive), or one source line
-//! by its text (trimmed; line numbers move between kernels, text rarely
-//! does) with how many of that line's branch arcs are never taken
-//! (`branches`, 0 for a line that is only never executed). The comparison
+//! (`whole = true`: a function the world cannot drive), or source lines by
+//! their text (trimmed; line numbers move between kernels, text rarely
+//! does): `line = "..."` with how many of that line's branch arcs are never
+//! taken (`branches`), or `lines = [...]` for lines that are only never
+//! executed (no arcs of their own). The comparison
 //! goes both ways: a miss no entry explains is an error (add a vector, or
 //! an entry saying why none can reach it), and so is an entry that explains
 //! nothing (the corpus reaches it now, or the line changed: remove it).
@@ -22,8 +23,8 @@ pub struct Entry {
     /// Line of the entry in the manifest, for messages.
     pub at: usize,
     pub function: String,
-    /// `None`: the whole function.
-    pub line: Option<String>,
+    /// Empty: the whole function.
+    pub lines: Vec<String>,
     pub branches: usize,
     pub reason: String,
 }
@@ -65,9 +66,12 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
         let at = line_of(text, t.span());
         let bad = |msg: String| Problem { line: at, msg };
         for (k, _) in t.iter() {
-            if !matches!(k, "function" | "line" | "whole" | "branches" | "reason") {
+            if !matches!(
+                k,
+                "function" | "line" | "lines" | "whole" | "branches" | "reason"
+            ) {
                 return Err(bad(format!(
-                    "unknown key {k:?} (expected function, line, whole, branches, reason)"
+                    "unknown key {k:?} (expected function, line, lines, whole, branches, reason)"
                 )));
             }
         }
@@ -78,21 +82,41 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
             return Err(bad("an empty reason explains nothing".into()));
         }
         let whole = t.get("whole").and_then(|v| v.as_bool()).unwrap_or(false);
-        let line = s("line");
+        let mut lines: Vec<String> = s("line").into_iter().collect();
+        if let Some(v) = t.get("lines") {
+            let a = v
+                .as_array()
+                .ok_or_else(|| bad("lines: expected an array of strings".into()))?;
+            for x in a.iter() {
+                let x = x
+                    .as_str()
+                    .ok_or_else(|| bad("lines: expected an array of strings".into()))?;
+                lines.push(x.to_owned());
+            }
+            if t.contains_key("line") || t.contains_key("branches") {
+                return Err(bad(
+                    "lines = [...] lists never-executed lines: no line or branches with it".into(),
+                ));
+            }
+        }
         let branches = match t.get("branches").and_then(|v| v.as_integer()) {
             Some(n) if n >= 0 => n as usize,
             Some(n) => return Err(bad(format!("branches = {n}: a count of arcs"))),
             None => 0,
         };
-        match (whole, &line) {
-            (true, Some(_)) => return Err(bad("whole = true names no line".into())),
-            (false, None) => return Err(bad("needs line = \"...\" or whole = true".into())),
+        match (whole, lines.is_empty()) {
+            (true, false) => return Err(bad("whole = true names no line".into())),
+            (false, true) => {
+                return Err(bad(
+                    "needs line = \"...\", lines = [...] or whole = true".into()
+                ))
+            }
             _ => {}
         }
         out.push(Entry {
             at,
             function,
-            line: line.map(|l| l.trim().to_owned()),
+            lines: lines.iter().map(|l| l.trim().to_owned()).collect(),
             branches,
             reason,
         });
@@ -136,16 +160,16 @@ pub fn check<'a>(
         let mine: Vec<usize> = (0..entries.len())
             .filter(|&i| entries[i].function == c.name)
             .collect();
-        let whole = mine.iter().find(|&&i| entries[i].line.is_none());
+        let whole = mine.iter().find(|&&i| entries[i].lines.is_empty());
         let found = misses(c, &src);
         if let Some(&i) = whole {
             used[i] = !found.is_empty();
             continue;
         }
         for (l, text, arcs, _) in found {
-            let hit = mine.iter().find(|&&i| {
-                entries[i].line.as_deref() == Some(text.as_str()) && entries[i].branches == arcs
-            });
+            let hit = mine
+                .iter()
+                .find(|&&i| entries[i].lines.contains(&text) && entries[i].branches == arcs);
             match hit {
                 Some(&i) => used[i] = true,
                 None => problems.push(Problem {
@@ -172,12 +196,11 @@ pub fn check<'a>(
                     "{} {}: listed as unreached, but nothing like it is missed now (the corpus \
                      reaches it, or the line changed): remove or correct the entry",
                     e.function,
-                    e.line
-                        .as_deref()
-                        .map_or("(whole function)".into(), |l| format!(
-                            "`{l}` ({} arcs)",
-                            e.branches
-                        ))
+                    if e.lines.is_empty() {
+                        "(whole function)".to_owned()
+                    } else {
+                        format!("`{}` ({} arcs)", e.lines.join("`, `"), e.branches)
+                    }
                 ),
             });
         }
@@ -220,7 +243,7 @@ mod tests {
         let cov = [func(vec![(3, 1, 2)], vec![4])];
         let e = entries(
             "[[unreached]]\nfunction = \"f\"\nline = \"if (a)\"\nbranches = 1\nreason = \"r\"\n\
-             [[unreached]]\nfunction = \"f\"\nline = \"b();\"\nreason = \"r\"\n",
+             [[unreached]]\nfunction = \"f\"\nlines = [\"b();\"]\nreason = \"r\"\n",
         );
         assert_eq!(check(&cov, &e, |_| Some(SRC)), vec![]);
     }
