@@ -376,21 +376,11 @@ static void shim_build_world(const struct shim_world *sw)
 	 * sequence counters, which they leave balanced.
 	 */
 
-	for (i = 0; i < SHIM_DEV_FLAG_COUNT; i++)
-		flags |= dev_flag_values[i] & -(unsigned long)((sw->dev_flags >> i) & 1);
-	w.dd.flags = flags;
-	w.dd.qos_shift = sw->qos_shift;
-	w.dd.node = sw->node;
-	num_vls = sw->num_vls;
-	piothreshold = sw->piothreshold;
-	seqlock_init(&w.dd.sc2vl_lock);
-	memcpy(w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
-	for (i = 0; i < SHIM_NUM_VLD; i++) {
-		w.dd.vld[i].mtu = sw->vl_mtu[i];
-		w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);
-	}
 	if (!w.initialised) {
-		/* What never changes: back pointers, indices, locks. */
+		/*
+		 * What never changes: back pointers, indices, locks, and the
+		 * index-to-pointer tables everything below builds with (first).
+		 */
 		for (i = 0; i < SHIM_MAX_SDMA; i++) {
 			w.sde_of[i + 1] = &w.per_sdma[i];
 			w.per_sdma[i].dd = &w.dd;
@@ -404,6 +394,20 @@ static void shim_build_world(const struct shim_world *sw)
 			seqlock_init(&w.sc[i].waitlock);
 		}
 		w.initialised = true;
+	}
+
+	for (i = 0; i < SHIM_DEV_FLAG_COUNT; i++)
+		flags |= dev_flag_values[i] & -(unsigned long)((sw->dev_flags >> i) & 1);
+	w.dd.flags = flags;
+	w.dd.qos_shift = sw->qos_shift;
+	w.dd.node = sw->node;
+	num_vls = sw->num_vls;
+	piothreshold = sw->piothreshold;
+	seqlock_init(&w.dd.sc2vl_lock);
+	memcpy(w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
+	for (i = 0; i < SHIM_NUM_VLD; i++) {
+		w.dd.vld[i].mtu = sw->vl_mtu[i];
+		w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);
 	}
 	/* The whole table, not a loop as long as the vector says: no mispredict. */
 	for (i = 0; i < SHIM_MAX_SDMA; i++)
@@ -492,6 +496,15 @@ static void shim_build_qp(const struct shim_call *c)
 	shim_build_remote_ah(&w.qp.remote_ah_attr, q->remote_sl, q->remote_dlid,
 			     q->port_num);
 	w.qp.remote_qpn = q->remote_qpn;
+	if (q->remote_grh) {
+		/* An AH that came with a GRH (a path record's DGID). */
+		rdma_ah_set_ah_flags(&w.qp.remote_ah_attr, IB_AH_GRH);
+		rdma_ah_set_subnet_prefix(&w.qp.remote_ah_attr,
+					  cpu_to_be64(q->remote_gid_prefix));
+		rdma_ah_set_interface_id(&w.qp.remote_ah_attr,
+					 cpu_to_be64(q->remote_gid_iid));
+	}
+	rdma_ah_set_make_grd(&w.qp.remote_ah_attr, q->remote_make_grd);
 	w.qp.timeout = q->timeout;
 	w.qp.s_lsn = q->s_lsn;
 	w.qp.s_last_psn = q->s_last_psn;

@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 7
+#define SHIM_ABI_VERSION 8
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -292,6 +292,10 @@ struct shim_qp {
 	shim_u8 remote_sl;		/* rdma_ah_get_sl(&qp->remote_ah_attr) */
 	shim_u32 remote_dlid;		/* rdma_ah_get_dlid(&qp->remote_ah_attr) */
 	shim_u32 remote_qpn;
+	shim_u8 remote_grh;		/* IB_AH_GRH in remote_ah_attr's flags */
+	shim_u64 remote_gid_prefix;	/* its dgid, host order */
+	shim_u64 remote_gid_iid;
+	shim_u8 remote_make_grd;	/* rdma_ah_set_make_grd(): an OPA AH asking for a GRH */
 	/* Fields qp_iter_print() prints, as the kernel has them. */
 	shim_u8 timeout;
 	shim_u32 s_lsn, s_last_psn, s_psn, s_next_psn;

@@ -307,6 +307,17 @@ fn qp(u: &mut Unstructured, w: &World, func: Func) -> Result<Qp> {
     q.remote_sl = u.int_in_range(0..=31)?;
     q.remote_dlid = u32_near(u, &[0xc000, 0xffff, 0xf000_0000, 0xffff_ffff])?;
     q.remote_qpn = u.arbitrary()?;
+    q.remote_make_grd = u.ratio(1, 8)?;
+    if u.ratio(1, 4)? {
+        // An AH that already has a GRH: an OPA GID (OPA_SPECIAL_OUI) or not.
+        q.remote_grh = true;
+        q.remote_gid_prefix = u.arbitrary()?;
+        q.remote_gid_iid = if u.arbitrary()? {
+            (0x066a << 40) | u64::from(u32_near(u, &[0xc000, 0xffff_ffff])?)
+        } else {
+            u.arbitrary()?
+        };
+    }
     q.timeout = u.arbitrary()?;
     q.s_lsn = u.arbitrary()?;
     q.s_last_psn = u.arbitrary()?;

@@ -166,6 +166,16 @@ pub fn run(
                         .map(|(k, a, b)| format!("{k}: C {a} / Rust {b}"))
                         .collect::<Vec<_>>()
                         .join("; "),
+                    Verdict::Agree => format!(
+                        "{} in the run, but agrees when run again: its outcome depends on \
+                         what the C world ran before it (state that outlives a call), so the \
+                         vector is written as found, not minimised",
+                        match r.kind {
+                            0 => "C and Rust differed",
+                            1 => "the model called it undefined",
+                            _ => "the shim refused it",
+                        }
+                    ),
                     other => format!("{other:?}"),
                 };
                 let mut finding = Finding {

@@ -161,6 +161,27 @@ fn symbol<T>(
 }
 
 /// An entry that is an index or the string "none" (NULL).
+/// A 64-bit field (a GID half): TOML integers are signed 64-bit, so a value
+/// like fe80:: is written as a hex string.
+fn value_u64(src: &Src, v: &Value, field: &str) -> R<u64> {
+    match (v.as_integer(), v.as_str()) {
+        (Some(i), _) => {
+            u64::try_from(i).map_err(|_| src.err(v.span(), field, format!("{i} is negative")))
+        }
+        (None, Some(t)) => t
+            .strip_prefix("0x")
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .ok_or_else(|| {
+                src.err(
+                    v.span(),
+                    field,
+                    format!("{t:?}: expected \"0x\" and hex digits"),
+                )
+            }),
+        _ => Err(src.err(v.span(), field, "expected an integer or \"0x...\"")),
+    }
+}
+
 fn opt_index(src: &Src, v: &Value, field: &str) -> R<Option<u8>> {
     if v.as_str() == Some("none") {
         return Ok(None);
@@ -391,23 +412,8 @@ fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &
                         w.port_lid = a.iter().map(|e| value_uint(src, e, &f)).collect::<R<_>>()?
                     }
                     "port_gid_prefix" => {
-                        w.port_gid_prefix = a
-                            .iter()
-                            .map(|e| {
-                                // TOML integers are signed 64-bit: a prefix
-                                // like fe80:: is written as a hex string.
-                                e.as_integer()
-                                    .map(|i| i as u64)
-                                    .or_else(|| {
-                                        e.as_str().and_then(|t| {
-                                            u64::from_str_radix(t.trim_start_matches("0x"), 16).ok()
-                                        })
-                                    })
-                                    .ok_or_else(|| {
-                                        src.err(e.span(), &f, "expected an integer or \"0x...\"")
-                                    })
-                            })
-                            .collect::<R<_>>()?
+                        w.port_gid_prefix =
+                            a.iter().map(|e| value_u64(src, e, &f)).collect::<R<_>>()?
                     }
                     _ => {
                         let b: Vec<bool> = a
@@ -648,6 +654,10 @@ const QP_KEYS: &[&str] = &[
     "remote_sl",
     "remote_dlid",
     "remote_qpn",
+    "remote_grh",
+    "remote_gid_prefix",
+    "remote_gid_iid",
+    "remote_make_grd",
     "timeout",
     "s_lsn",
     "s_last_psn",
@@ -761,6 +771,19 @@ fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
             "remote_sl" => qp.remote_sl = uint(src, v, &f)?,
             "remote_dlid" => qp.remote_dlid = uint(src, v, &f)?,
             "remote_qpn" => qp.remote_qpn = uint(src, v, &f)?,
+            "remote_grh" => qp.remote_grh = boolean(src, v, &f)?,
+            "remote_make_grd" => qp.remote_make_grd = boolean(src, v, &f)?,
+            "remote_gid_prefix" | "remote_gid_iid" => {
+                let x = v
+                    .as_value()
+                    .ok_or_else(|| src.err(v.span(), &f, "expected an integer or \"0x...\""))?;
+                let n = value_u64(src, x, &f)?;
+                if k == "remote_gid_prefix" {
+                    qp.remote_gid_prefix = n;
+                } else {
+                    qp.remote_gid_iid = n;
+                }
+            }
             "timeout" => qp.timeout = uint(src, v, &f)?,
             "s_lsn" => qp.s_lsn = uint(src, v, &f)?,
             "s_last_psn" => qp.s_last_psn = uint(src, v, &f)?,
@@ -1331,6 +1354,12 @@ pub fn validate(c: &Call) -> Result<(), String> {
     }
     if q.s_sendcontext.is_some_and(|s| s.0 >= w.num_send_contexts) {
         return Err("qp.s_sendcontext names a send context the world lacks".into());
+    }
+    // The DGID is part of the GRH: without IB_AH_GRH the AH has none.
+    if !q.remote_grh && (q.remote_gid_prefix != 0 || q.remote_gid_iid != 0) {
+        return Err(
+            "qp.remote_gid_prefix/remote_gid_iid describe a GRH: set qp.remote_grh = true".into(),
+        );
     }
     // iowait_queue() sets the lock when it puts the iowait on a list: a QP
     // on a list has its lock; wait_lock_stale describes one off the list.

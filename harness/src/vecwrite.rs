@@ -212,6 +212,10 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     let _ = writeln!(s, "qp.on_wait_list = {}", q.on_wait_list);
     let _ = writeln!(s, "qp.wait_lock_stale = {}", q.wait_lock_stale);
     let _ = writeln!(s, "qp.cq_user = {}", q.cq_user);
+    let _ = writeln!(s, "qp.remote_grh = {}", q.remote_grh);
+    let _ = writeln!(s, "qp.remote_gid_prefix = \"0x{:x}\"", q.remote_gid_prefix);
+    let _ = writeln!(s, "qp.remote_gid_iid = \"0x{:x}\"", q.remote_gid_iid);
+    let _ = writeln!(s, "qp.remote_make_grd = {}", q.remote_make_grd);
     if let Some(n) = q.rdma_mr_refs {
         let _ = writeln!(s, "qp.rdma_mr_refs = {n}");
     }

@@ -276,6 +276,33 @@ fn crash_is_a_finding(world: &cworld::BuiltWorld) -> Result<(), Failed> {
     }
 }
 
+/// The first call a fresh worker runs sees the same world as any later
+/// one: a vector whose outcome goes through the send-context table
+/// (`dd->vld[15].sc` for an SMI QP), first and then again, gives the same
+/// outcome both times, the model's. (A random run found the world's
+/// one-time set-up ordered after its first use.)
+fn first_call_sees_the_whole_world(world: &cworld::BuiltWorld) -> Result<(), Failed> {
+    let c = call(Func::QpToSendContext, QpType::Smi, 0);
+    let mut w = Worker::new(world).map_err(|e| format!("{e:#}"))?;
+    let r = w
+        .run_batch(&[call::to_shim(&c), call::to_shim(&c)])
+        .map_err(|e| format!("{e:#}"))?;
+    let model = harness::model::run(&c).map_err(|e| format!("model: {e:?}"))?;
+    match (&r[0], &r[1]) {
+        (CallResult::Done(a), CallResult::Done(b)) => {
+            let (a, b) = (call::from_shim(a), call::from_shim(b));
+            if a != b || a != model {
+                return Err(format!("first {a:?}\nsecond {b:?}\nmodel {model:?}").into());
+            }
+            if model.send_context == Ptr::Null {
+                return Err("the vector should reach a send context".into());
+            }
+            Ok(())
+        }
+        other => Err(format!("expected two outcomes, got {other:?}").into()),
+    }
+}
+
 /// Built with ASan and UBSan, upstream's undefined behaviour for a vector
 /// outside the invariants (`qp_num >> qos_shift` with a shift of 40) is
 /// reported for that vector with the sanitizer's words.
@@ -549,6 +576,13 @@ fn main() {
             trials.push(Trial::test(
                 format!("{s}::isolation::crash_is_a_finding"),
                 move || crash_is_a_finding(&get()?),
+            ));
+        }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(
+                format!("{s}::isolation::first_call_sees_the_whole_world"),
+                move || first_call_sees_the_whole_world(&get()?),
             ));
         }
         {

@@ -256,6 +256,10 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
     d.remote_sl = q.remote_sl;
     d.remote_dlid = q.remote_dlid;
     d.remote_qpn = q.remote_qpn;
+    d.remote_grh = u8::from(q.remote_grh);
+    d.remote_gid_prefix = q.remote_gid_prefix;
+    d.remote_gid_iid = q.remote_gid_iid;
+    d.remote_make_grd = u8::from(q.remote_make_grd);
     d.timeout = q.timeout;
     d.s_lsn = q.s_lsn;
     d.s_last_psn = q.s_last_psn;

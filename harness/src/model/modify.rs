@@ -25,6 +25,8 @@ pub struct RemoteAh {
     pub dlid: u32,
     pub port: u32,
     pub grh: bool,
+    /// `rdma_ah_get_make_grd()`.
+    pub make_grd: bool,
     pub interface_id: u64,
     pub subnet_prefix: u64,
 }
@@ -48,9 +50,10 @@ impl PathState {
                 sl: qp.remote_sl,
                 dlid: qp.remote_dlid,
                 port: qp.port,
-                grh: false,
-                interface_id: 0,
-                subnet_prefix: 0,
+                grh: qp.remote_grh,
+                make_grd: qp.remote_make_grd,
+                interface_id: qp.remote_gid_iid,
+                subnet_prefix: qp.remote_gid_prefix,
             },
         }
     }
@@ -83,14 +86,16 @@ fn is_opa_gid(interface_id: u64) -> bool {
 }
 
 /// Mirrors `hfi1_update_ah_attr()` (hfi.h): an AH without a GRH whose
-/// DLID (or whose port's LID) is extended gets an OPA GRH carrying the DLID.
+/// DLID (or whose port's LID) is extended, or an AH that asks for one
+/// (`make_grd`), gets an OPA GRH carrying the DLID.
 pub fn hfi1_update_ah_attr(w: &World, ah: &mut RemoteAh) -> Result<(), Undefined> {
     port_sl_to_sc(w, ah.port)?; // to_iport(): the port must exist
     let lid = w.port_lid.get(ah.port as usize - 1).copied().unwrap_or(0);
-    if (ah.dlid >= IB_MCAST_BASE || lid >= IB_MCAST_BASE)
+    if ((ah.dlid >= IB_MCAST_BASE || lid >= IB_MCAST_BASE)
         && ah.dlid != OPA_LID_PERMISSIVE
         && ah.dlid != IB_LID_PERMISSIVE
-        && !ah.grh
+        && !ah.grh)
+        || ah.make_grd
     {
         ah.grh = true;
         ah.interface_id = (OPA_SPECIAL_OUI << 40) | u64::from(ah.dlid);
@@ -222,6 +227,7 @@ pub fn hfi1_migrate_qp(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<PathSt
         dlid: qp.alt_dlid,
         port: u32::from(qp.alt_port),
         grh: false,
+        make_grd: false,
         interface_id: 0,
         subnet_prefix: 0,
     };

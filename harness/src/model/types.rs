@@ -639,6 +639,13 @@ pub struct Qp {
     pub remote_sl: u8,
     pub remote_dlid: u32,
     pub remote_qpn: u32,
+    /// `IB_AH_GRH` in `qp->remote_ah_attr`'s flags, and its DGID (subnet
+    /// prefix, interface ID; host order).
+    pub remote_grh: bool,
+    pub remote_gid_prefix: u64,
+    pub remote_gid_iid: u64,
+    /// `rdma_ah_get_make_grd()` of that AH: an OPA AH that asks for a GRH.
+    pub remote_make_grd: bool,
     pub timeout: u8,
     pub s_lsn: u32,
     pub s_last_psn: u32,
@@ -716,6 +723,10 @@ impl Qp {
             remote_sl: 0,
             remote_dlid: 0,
             remote_qpn: 0,
+            remote_grh: false,
+            remote_gid_prefix: 0,
+            remote_gid_iid: 0,
+            remote_make_grd: false,
             timeout: 0,
             s_lsn: 0,
             s_last_psn: 0,
