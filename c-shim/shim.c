@@ -150,6 +150,25 @@ static u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown)
 }
 
 /*
+ * What every call starts from zero: one memset of one region (the members
+ * are listed once here and reached as w.qp, w.priv, ...; the same list
+ * names the region, in the spirit of the kernel's struct_group()).
+ */
+#define SHIM_PER_CALL_MEMBERS						\
+	struct rvt_qp qp;						\
+	struct hfi1_qp_priv priv;					\
+	struct rvt_ah ah;						\
+	struct {							\
+		struct rvt_swqe wqe;					\
+		struct rvt_sge sge[1];					\
+	} swqe;								\
+	struct rvt_cq cq;						\
+	struct rvt_mregion rdma_mr;	/* what qp->s_rdma_mr points at */ \
+	struct rvt_srq srq;						\
+	struct verbs_txreq ib_tx;					\
+	struct hfi1_ahg_info ahg;
+
+/*
  * The world: one device, its ports, engines, send contexts and maps, one
  * QP with its private data, one swqe and its AH.  Static storage: a C world
  * serves one call at a time.
@@ -180,13 +199,10 @@ static struct {
 		char bytes[sizeof(struct pio_map_elem) +
 			   SHIM_ELEM_MAX_ENTRIES * sizeof(struct send_context *)];
 	} pio_elem[SHIM_MAP_MAX_ELEMS];
-	struct rvt_qp qp;
-	struct hfi1_qp_priv priv;
-	struct rvt_ah ah;
-	struct {
-		struct rvt_swqe wqe;
-		struct rvt_sge sge[1];
-	} swqe;
+	union {
+		struct { SHIM_PER_CALL_MEMBERS };
+		struct { SHIM_PER_CALL_MEMBERS } per_call;
+	};
 	char tid_priv[64];		/* what wqe->priv points at */
 	struct cpumask node_mask;
 	/* the primary QP's send queue, ack queue, CQ, SRQ, queued tx */
@@ -195,12 +211,8 @@ static struct {
 		char bytes[SHIM_MAX_SWQE * (sizeof(struct rvt_swqe) + sizeof(struct rvt_sge))];
 	} s_wq;
 	struct rvt_ack_entry ack[SHIM_MAX_ACK];
-	struct rvt_cq cq;
 	struct rvt_k_cq_wc cq_kqueue;
 	struct rvt_mmap_info cq_mmap;	/* a user CQ's mapping: only its address matters */
-	struct rvt_mregion rdma_mr;	/* what qp->s_rdma_mr points at */
-	struct rvt_srq srq;
-	struct verbs_txreq ib_tx;
 	struct list_head engine_wait;	/* the engine wait list s_iowait sits on */
 	/* the QPs rvt_qp_iter() walks */
 	struct rvt_qp iqp[SHIM_MAX_ITER_QPS];
@@ -212,7 +224,6 @@ static struct {
 	bool cancel_work_ret;
 	u32 alloc_fail;
 	int nalloc;
-	struct hfi1_ahg_info ahg;
 	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
 	bool initialised;
 	/*
@@ -477,8 +488,7 @@ static void shim_build_qp(const struct shim_call *c)
 	size_t stride = sizeof(struct rvt_swqe) + sizeof(struct rvt_sge);
 	unsigned int i;
 
-	memset(&w.qp, 0, sizeof(w.qp));
-	memset(&w.priv, 0, sizeof(w.priv));
+	memset(&w.per_call, 0, sizeof(w.per_call));
 	w.qp.ibqp.device = &w.dd.verbs_dev.rdi.ibdev;
 	w.qp.ibqp.qp_type = qp_type_values[q->qp_type];
 	w.qp.ibqp.qp_num = q->qp_num;
@@ -555,10 +565,8 @@ static void shim_build_qp(const struct shim_call *c)
 		w.ack[i].lpsn = q->ack[i].lpsn;
 	}
 	w.qp.s_ack_queue = q->has_ack_queue ? w.ack : NULL;
-	memset(&w.rdma_mr, 0, sizeof(w.rdma_mr));
 	atomic64_set(&w.rdma_mr.refcount.count, q->rdma_mr_refs);
 	w.qp.s_rdma_mr = q->has_rdma_mr ? &w.rdma_mr : NULL;
-	memset(&w.cq, 0, sizeof(w.cq));
 	if (q->cq_user) {
 		/* rdmavt's user-mapped CQ: ib_cq_head()/ib_cq_tail() read cq->queue. */
 		w.cq_queue.head.val = q->cq_head;
@@ -571,7 +579,6 @@ static void shim_build_qp(const struct shim_call *c)
 		w.cq.kqueue = &w.cq_kqueue;
 	}
 	w.qp.ibqp.send_cq = &w.cq.ibcq;
-	memset(&w.srq, 0, sizeof(w.srq));
 	w.srq.rq.size = q->srq_size;
 	w.qp.ibqp.srq = q->has_srq ? &w.srq.ibsrq : NULL;
 	w.qp.r_rq.size = q->rq_size;
@@ -589,12 +596,10 @@ static void shim_build_qp(const struct shim_call *c)
 	w.priv.s_sendcontext = shim_sc(q->s_sendcontext);
 	w.priv.s_sc = q->s_sc;
 	w.priv.hdr_type = q->hdr_type;
-	memset(&w.ahg, 0, sizeof(w.ahg));
 	w.ahg.ahgcount = 1;
 	w.priv.s_ahg = &w.ahg;
 	atomic_set(&w.priv.s_iowait.sdma_busy, q->sdma_busy);
 	atomic_set(&w.priv.s_iowait.pio_busy, q->pio_busy);
-	memset(&w.ib_tx, 0, sizeof(w.ib_tx));
 	if (q->ib_tx_queued)
 		list_add_tail(&w.ib_tx.txreq.list,
 			      &w.priv.s_iowait.wait[IOWAIT_IB_SE].tx_head);
@@ -606,8 +611,6 @@ static void shim_build_qp(const struct shim_call *c)
 						      &w.per_sdma[0].waitlock;
 
 	/* The swqe of hfi1_setup_wqe (not part of the ring). */
-	memset(&w.swqe, 0, sizeof(w.swqe));
-	memset(&w.ah, 0, sizeof(w.ah));
 	w.swqe.wqe.length = c->wqe.length;
 	w.swqe.wqe.wr.opcode = wr_opcode_values[c->wqe.opcode];
 	w.swqe.wqe.priv = c->wqe.has_priv ? w.tid_priv : NULL;
