@@ -1,80 +1,125 @@
 //! Where the time of one differential check goes (in-process, release):
-//! `cargo run --release -p harness --example profile_check`.
+//!
+//! ```text
+//! cargo run --release -p harness --example profile_check -- [MODE] [OPTIONS]
+//!   MODE     --whole (default): fill + C + model + compare, as the worker does
+//!            --stages: the same, timed stage by stage (adds ~4 clock reads)
+//!            --c-only: shim_run alone, over calls filled beforehand
+//!            --fill-only: call::fill_shim alone
+//!   OPTIONS  --engine (qp_to_sdma_engine instead of hfi1_setup_wqe)
+//!            --no-maps (worlds without engine maps: what maps cost)
+//!            -n N (vectors, default 200000)
+//! ```
+//!
+//! Vectors are generated 64 at a time outside the timed region, as in the
+//! worker's benchmark; run it under `perf record` to see functions.
 use std::time::Instant;
 
 use harness::cworld::{self, call, BuildOptions, Loaded};
-use harness::ffi::shim_outcome;
+use harness::ffi::{shim_call, shim_outcome};
 use harness::model::{self, types::Func};
 
 fn main() -> anyhow::Result<()> {
-    let tree = harness::kernel::fetch("6.12")?;
+    let mut mode = "--whole".to_string();
+    let (mut func, mut no_maps, mut n) = (Func::SetupWqe, false, 200_000u64);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--whole" | "--stages" | "--c-only" | "--fill-only" => mode = a,
+            "--engine" => func = Func::QpToSdmaEngine,
+            "--no-maps" => no_maps = true,
+            "-n" => {
+                n = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| anyhow::anyhow!("-n needs a number"))?
+            }
+            other => anyhow::bail!("unknown argument {other:?} (see the file's doc comment)"),
+        }
+    }
+    let tree = harness::kernel::fetch(harness::kernel::DEFAULT_SERIES)?;
     let world = cworld::build(&tree, &BuildOptions::default())?;
     let lib = Loaded::open(&world.so)?;
-    for func in [Func::SetupWqe, Func::QpToSdmaEngine] {
-        let n = 100_000u64;
-        let calls: Vec<_> = (0..n)
-            .map(|i| harness::generate::seeded_call(1, func, i))
+    let mut out = shim_outcome::default();
+    let mut s = Box::<shim_call>::default();
+    let (mut ns, mut bad, mut stages) = (0u128, 0u64, [0u128; 4]);
+    let mut i = 0;
+    while i < n {
+        let mut calls: Vec<_> = (i..i + 64)
+            .map(|k| harness::generate::seeded_call(1, func, k))
             .collect();
-        let t = Instant::now();
-        let shims: Vec<_> = calls.iter().map(call::to_shim).collect();
-        let t_to = t.elapsed();
-        let mut out = shim_outcome::default();
-        let t = Instant::now();
-        let mut outs = Vec::with_capacity(calls.len());
-        for s in &shims {
-            lib.call(s, &mut out);
-            outs.push(call::from_shim(&out));
+        if no_maps {
+            for c in &mut calls {
+                c.world.sdma_map = None;
+                c.world.pio_map = None;
+            }
         }
-        let t_c = t.elapsed();
-        let t = Instant::now();
-        for s in &shims {
-            lib.call(s, &mut out);
+        i += 64;
+        match mode.as_str() {
+            "--c-only" => {
+                let shims: Vec<_> = calls.iter().map(call::to_shim).collect();
+                let t = Instant::now();
+                for sc in &shims {
+                    lib.call(sc, &mut out);
+                }
+                ns += t.elapsed().as_nanos();
+            }
+            "--fill-only" => {
+                let t = Instant::now();
+                for c in &calls {
+                    call::fill_shim(c, &mut s);
+                    std::hint::black_box(&s);
+                }
+                ns += t.elapsed().as_nanos();
+            }
+            "--stages" => {
+                for c in &calls {
+                    let t0 = Instant::now();
+                    call::fill_shim(c, &mut s);
+                    let t1 = Instant::now();
+                    lib.call(&s, &mut out);
+                    let t2 = Instant::now();
+                    let r = model::run(c);
+                    let t3 = Instant::now();
+                    if !r.is_ok_and(|r| call::agrees(&out, &r)) {
+                        bad += 1;
+                    }
+                    let t4 = Instant::now();
+                    for (k, d) in [t1 - t0, t2 - t1, t3 - t2, t4 - t3].iter().enumerate() {
+                        stages[k] += d.as_nanos();
+                    }
+                    ns += (t4 - t0).as_nanos();
+                }
+            }
+            _ => {
+                let t = Instant::now();
+                for c in &calls {
+                    call::fill_shim(c, &mut s);
+                    lib.call(&s, &mut out);
+                    let r = model::run(c);
+                    if !r.is_ok_and(|r| call::agrees(&out, &r) || call::from_shim(&out) == r) {
+                        bad += 1;
+                    }
+                }
+                ns += t.elapsed().as_nanos();
+            }
         }
-        let t_c_only = t.elapsed();
-        let t = Instant::now();
-        let rs: Vec<_> = calls.iter().map(model::run).collect();
-        let t_r = t.elapsed();
-        let t = Instant::now();
-        let same = outs
-            .iter()
-            .zip(&rs)
-            .filter(|(c, r)| r.as_ref().is_ok_and(|r| *r == **c))
-            .count();
-        let t_cmp = t.elapsed();
-        let per = |d: std::time::Duration| d.as_nanos() as f64 / n as f64;
-        // The worker's loop, stage by stage, on the same vector.
-        let (mut a, mut b, mut c2, mut d) = (0u128, 0u128, 0u128, 0u128);
-        for c in &calls {
-            let t0 = Instant::now();
-            let s = call::to_shim(c);
-            let t1 = Instant::now();
-            lib.call(&s, &mut out);
-            let t2 = Instant::now();
-            let r = model::run(c);
-            let t3 = Instant::now();
-            let _ = r.is_ok_and(|r| call::from_shim(&out) == r);
-            let t4 = Instant::now();
-            a += (t1 - t0).as_nanos();
-            b += (t2 - t1).as_nanos();
-            c2 += (t3 - t2).as_nanos();
-            d += (t4 - t3).as_nanos();
-        }
+    }
+    let per = |x: u128| x as f64 / n as f64;
+    if mode == "--stages" {
         println!(
-            "  in-loop: to_shim {:.0} ns, C {:.0} ns, model {:.0} ns, from_shim+compare {:.0} ns",
-            a as f64 / n as f64,
-            b as f64 / n as f64,
-            c2 as f64 / n as f64,
-            d as f64 / n as f64
-        );
-        println!(
-            "{func}: to_shim {:.0} ns, shim_run {:.0} ns (+from_shim {:.0} ns), model {:.0} ns, compare {:.0} ns; {same}/{n} agree; sizeof(shim_call) = {}",
-            per(t_to),
-            per(t_c_only),
-            per(t_c) - per(t_c_only),
-            per(t_r),
-            per(t_cmp),
-            std::mem::size_of::<harness::ffi::shim_call>()
+            "fill {:.0} ns, C {:.0} ns, model {:.0} ns, compare {:.0} ns",
+            per(stages[0]),
+            per(stages[1]),
+            per(stages[2]),
+            per(stages[3])
         );
     }
+    println!(
+        "{func} {mode}{}: {:.1} ns/vector over {n} vectors ({bad} disagreements); sizeof(shim_call) = {}",
+        if no_maps { " --no-maps" } else { "" },
+        per(ns),
+        std::mem::size_of::<shim_call>()
+    );
     Ok(())
 }
