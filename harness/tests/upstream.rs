@@ -488,6 +488,33 @@ const MUTATIONS: &[Mutation] = &[
         to: "if (0)\n\t\tw->priority++;",
         caught_by: &["callbacks::priority_priv_ack", "callbacks::priority_both"],
     },
+    Mutation {
+        name: "hdr_type_permissive_gid_test_inverted",
+        file: "drivers/infiniband/hw/hfi1/hfi.h",
+        from: "HFI1_PKT_TYPE_16B : HFI1_PKT_TYPE_9B;",
+        to: "HFI1_PKT_TYPE_9B : HFI1_PKT_TYPE_16B;",
+        caught_by: &[
+            "path::modify_av_grh_opa_permissive_opa_gid",
+            "path::modify_av_grh_opa_permissive_ib_gid",
+        ],
+    },
+    Mutation {
+        name: "stop_send_queue_keeps_trigger_reference",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (cancel_work_sync(&priv->tid_rdma.trigger_work))\n\t\trvt_put_qp(qp);",
+        to: "if (cancel_work_sync(&priv->tid_rdma.trigger_work))\n\t\t;",
+        caught_by: &["lifecycle::stop_send_queue_trigger_last_reference"],
+    },
+    Mutation {
+        name: "tid_schedule_result_inverted",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (ret)\n\t\t\tiowait_clear_flag(&priv->s_iowait, IOWAIT_PENDING_TID);",
+        to: "if (!ret)\n\t\t\tiowait_clear_flag(&priv->s_iowait, IOWAIT_PENDING_TID);",
+        caught_by: &[
+            "schedule::wakeup_pending_tid",
+            "schedule::wakeup_pending_tid_scheduled",
+        ],
+    },
 ];
 
 fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
