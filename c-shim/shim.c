@@ -339,40 +339,34 @@ static struct send_context *shim_sc(int idx)
  * allocated are NULL, so a read past a mask is deterministic (the model
  * calls it undefined); elements beyond are NULL.
  */
+/*
+ * One map (sdma_vl_map or pio_vl_map): the two differ only in their types
+ * and in the name of the element's array, so one body serves both.
+ */
+#define SHIM_BUILD_MAP(vlmap, slots, entry, lookup, src) do {	\
+	unsigned int i, j;						\
+									\
+	(vlmap).m.mask = (src)->mask;					\
+	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++)			\
+		(vlmap).m.map[i] = NULL;				\
+	for (i = 0; i < (src)->nelems; i++) {				\
+		const struct shim_map_elem *se = &(src)->elems[i];	\
+		typeof((slots)[0].e) *e = &(slots)[i].e;		\
+									\
+		e->mask = se->mask;					\
+		SHIM_UNROLL						\
+		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)		\
+			e->entry[j] = lookup(se->entries[j]);		\
+		(vlmap).m.map[i] = se->present ? e : NULL;		\
+	}								\
+} while (0)
+
 static void shim_build_maps(const struct shim_world *sw)
 {
-	const struct shim_map *sm = &sw->sdma_map, *pm = &sw->pio_map;
-	unsigned int i, j;
-
-	w.sdma_map.m.mask = sm->mask;
-	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++)
-		w.sdma_map.m.map[i] = NULL;
-	for (i = 0; i < sm->nelems; i++) {
-		const struct shim_map_elem *se = &sm->elems[i];
-		struct sdma_map_elem *e = &w.sdma_elem[i].e;
-
-		e->mask = se->mask;
-		SHIM_UNROLL
-		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)
-			e->sde[j] = shim_sde(se->entries[j]);
-		w.sdma_map.m.map[i] = se->present ? e : NULL;
-	}
-	RCU_INIT_POINTER(w.dd.sdma_map, sm->present ? &w.sdma_map.m : NULL);
-
-	w.pio_map.m.mask = pm->mask;
-	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++)
-		w.pio_map.m.map[i] = NULL;
-	for (i = 0; i < pm->nelems; i++) {
-		const struct shim_map_elem *se = &pm->elems[i];
-		struct pio_map_elem *e = &w.pio_elem[i].e;
-
-		e->mask = se->mask;
-		SHIM_UNROLL
-		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)
-			e->ksc[j] = shim_sc(se->entries[j]);
-		w.pio_map.m.map[i] = se->present ? e : NULL;
-	}
-	RCU_INIT_POINTER(w.dd.pio_map, pm->present ? &w.pio_map.m : NULL);
+	SHIM_BUILD_MAP(w.sdma_map, w.sdma_elem, sde, shim_sde, &sw->sdma_map);
+	RCU_INIT_POINTER(w.dd.sdma_map, sw->sdma_map.present ? &w.sdma_map.m : NULL);
+	SHIM_BUILD_MAP(w.pio_map, w.pio_elem, ksc, shim_sc, &sw->pio_map);
+	RCU_INIT_POINTER(w.dd.pio_map, sw->pio_map.present ? &w.pio_map.m : NULL);
 }
 
 static void shim_build_world(const struct shim_world *sw)

@@ -433,30 +433,22 @@ mod tests {
         ] {
             cases.push(outcome(text, journal));
         }
-        let mut o = outcome(b"", b"");
-        o.ret = -22;
-        cases.push(o);
-        let mut o = outcome(b"", b"");
-        o.call_send = 1;
-        cases.push(o);
-        let mut o = outcome(b"", b"");
-        o.sdma_engine = 3;
-        cases.push(o);
-        let mut o = outcome(b"", b"");
-        o.send_context = SHIM_FOREIGN as i16;
-        cases.push(o);
-        let mut o = outcome(b"", b"");
-        o.s_flags = 1 << SHIM_RVT_S_BUSY;
-        cases.push(o);
-        let mut o = outcome(b"", b"");
-        o.s_flags_unknown = 0x8000_0000;
-        cases.push(o);
-        let mut o = outcome(b"", b"");
-        o.priv_flags = 1;
-        cases.push(o);
-        let mut o = outcome(b"", b"");
-        o.iowait_flags = 2;
-        cases.push(o);
+        // One field changed from the empty outcome, each.
+        let changed: [fn(&mut shim_outcome); 8] = [
+            |o| o.ret = -22,
+            |o| o.call_send = 1,
+            |o| o.sdma_engine = 3,
+            |o| o.send_context = SHIM_FOREIGN as i16,
+            |o| o.s_flags = 1 << SHIM_RVT_S_BUSY,
+            |o| o.s_flags_unknown = 0x8000_0000,
+            |o| o.priv_flags = 1,
+            |o| o.iowait_flags = 2,
+        ];
+        for f in changed {
+            let mut o = outcome(b"", b"");
+            f(&mut o);
+            cases.push(o);
+        }
         let rs: Vec<Outcome> = cases.iter().map(from_shim).collect();
         for (i, c) in cases.iter().enumerate() {
             for (j, r) in rs.iter().enumerate() {
