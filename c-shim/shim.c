@@ -286,9 +286,7 @@ static bool shim_check_call(const struct shim_call *c)
 		return false;
 	if (sw->num_sdma > SHIM_MAX_SDMA ||
 	    sw->num_send_contexts > SHIM_MAX_SEND_CONTEXTS ||
-	    sw->num_pports > SHIM_MAX_PORTS ||
-	    sw->sdma_map.nelems > SHIM_MAP_MAX_ELEMS ||
-	    sw->pio_map.nelems > SHIM_MAP_MAX_ELEMS)
+	    sw->num_pports > SHIM_MAX_PORTS)
 		return false;
 	if (!shim_check_map(&sw->sdma_map, sw->num_sdma) ||
 	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))

@@ -124,21 +124,22 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
     Ok(out)
 }
 
-/// What is missed in one function, by source line text: (text, missed
-/// branch arcs, line never executed).
-fn misses(c: &FuncCoverage, src: &[&str]) -> Vec<(usize, String, usize, bool)> {
+/// What is missed in one function: (line, its text, branch arcs never
+/// taken there; 0 for a line only never executed).
+fn misses(c: &FuncCoverage, src: &[&str]) -> Vec<(usize, String, usize)> {
     let text = |l: usize| {
         src.get(l.wrapping_sub(1))
             .map_or("", |s| s.trim())
             .to_owned()
     };
-    let mut v: Vec<(usize, String, usize, bool)> = vec![];
-    for &(l, taken, total) in &c.missed_branches {
-        v.push((l, text(l), total - taken, c.missed_lines.contains(&l)));
-    }
+    let mut v: Vec<(usize, String, usize)> = c
+        .missed_branches
+        .iter()
+        .map(|&(l, taken, total)| (l, text(l), total - taken))
+        .collect();
     for &l in &c.missed_lines {
         if !v.iter().any(|m| m.0 == l) {
-            v.push((l, text(l), 0, true));
+            v.push((l, text(l), 0));
         }
     }
     v.sort();
@@ -166,7 +167,7 @@ pub fn check<'a>(
             used[i] = !found.is_empty();
             continue;
         }
-        for (l, text, arcs, _) in found {
+        for (l, text, arcs) in found {
             let hit = mine
                 .iter()
                 .find(|&&i| entries[i].lines.contains(&text) && entries[i].branches == arcs);
