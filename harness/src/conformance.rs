@@ -152,7 +152,7 @@ fn verdict_word(v: &Verdict) -> &'static str {
     match v {
         Verdict::Agree => "agree",
         Verdict::Differ(_) => "differ",
-        Verdict::Crashed(_) => "crashed",
+        Verdict::Fault(f) => f.word(),
         Verdict::Malformed => "malformed",
         Verdict::Undefined(_) => "undefined",
     }

@@ -293,7 +293,7 @@ fn run(cmd: &mut Command, what: &str) -> Result<()> {
 }
 
 /// Progress lines go to stderr, so stdout stays machine-readable.
-fn progress(msg: &str) {
+pub(crate) fn progress(msg: &str) {
     eprintln!("[kernel] {msg}");
 }
 

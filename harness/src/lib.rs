@@ -14,6 +14,7 @@ pub mod model;
 pub mod outcome;
 pub mod random;
 pub mod runner;
+pub mod sandbox;
 pub mod snapshot;
 pub mod unreached;
 pub mod vector;

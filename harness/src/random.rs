@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::cworld::{call, BuiltWorld, CallResult, Worker};
+use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
 use crate::generate::seeded_call;
 use crate::model::{self, types::*};
 use crate::runner::{judge, Verdict};
@@ -46,7 +46,7 @@ fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
     let first = r
         .into_iter()
         .next()
-        .unwrap_or(CallResult::Crashed("no reply".into()));
+        .unwrap_or(CallResult::Fault(Fault::Crashed("no reply".into())));
     Ok(judge(&first, model::run(c)).verdict)
 }
 
@@ -189,13 +189,13 @@ pub fn run(
                 finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);
                 out.findings.push(finding);
             }
-            for (index, why) in crashes {
+            for (index, fault) in crashes {
                 crashed += 1;
                 let mut finding = Finding {
                     func: f,
                     seed,
                     index,
-                    what: format!("the C world crashed: {why}"),
+                    what: fault.to_string(),
                     call: seeded_call(seed, f, index),
                     file: None,
                 };

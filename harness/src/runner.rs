@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::cworld::{call, BuiltWorld, CallResult, Worker};
+use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
 use crate::model;
 use crate::outcome::Outcome;
 use crate::vector::Vector;
@@ -14,8 +14,9 @@ pub enum Verdict {
     Agree,
     /// They differ: `(field, C, Rust)` for every field that does.
     Differ(Vec<(&'static str, String, String)>),
-    /// The C world died running this vector.
-    Crashed(String),
+    /// The call did not return: the C world crashed, hung, or made a
+    /// system call the sandbox refuses.
+    Fault(Fault),
     /// The shim refused the call (a harness bug: vectors are validated).
     Malformed,
     /// The model says upstream behaviour is undefined here (the vector is
@@ -59,10 +60,10 @@ pub fn judge(c: &CallResult, rust: Result<Outcome, model::Undefined>) -> Checked
                 verdict,
             }
         }
-        CallResult::Crashed(why) => Checked {
+        CallResult::Fault(f) => Checked {
             c: None,
             rust,
-            verdict: Verdict::Crashed(why.clone()),
+            verdict: Verdict::Fault(f.clone()),
         },
         CallResult::Malformed => Checked {
             c: None,
@@ -110,7 +111,7 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
                 s.push_str(&format!("    {f:w$}  C: {cv}\n    {:w$}  R: {rv}\n", ""));
             }
         }
-        Verdict::Crashed(why) => s.push_str(&format!("  the C world crashed: {why}\n")),
+        Verdict::Fault(f) => s.push_str(&format!("  {f}\n")),
         Verdict::Malformed => s.push_str("  the shim refused the call as malformed\n"),
         Verdict::Undefined(u) => s.push_str(&format!(
             "  the model calls this undefined upstream ({u}), yet C returned {}\n",

@@ -267,11 +267,11 @@ fn crash_is_a_finding(world: &cworld::BuiltWorld) -> Result<(), Failed> {
     let mut w = Worker::new(world).map_err(|e| format!("{e:#}"))?;
     let r = w.run_batch(&calls).map_err(|e| format!("{e:#}"))?;
     match (&r[0], &r[1], &r[2]) {
-        (CallResult::Done(_), CallResult::Crashed(why), CallResult::Done(_))
-            if why.contains("SIGSEGV") =>
-        {
-            Ok(())
-        }
+        (
+            CallResult::Done(_),
+            CallResult::Fault(cworld::Fault::Crashed(why)),
+            CallResult::Done(_),
+        ) if why.contains("SIGSEGV") => Ok(()),
         other => Err(format!("expected done, SIGSEGV crash, done; got {other:?}").into()),
     }
 }
@@ -323,7 +323,7 @@ fn ubsan_reports_upstream_ub(tree: &KernelTree) -> Result<(), Failed> {
         .run_batch(&[call::to_shim(&good), call::to_shim(&bad)])
         .map_err(|e| format!("{e:#}"))?;
     match (&r[0], &r[1]) {
-        (CallResult::Done(_), CallResult::Crashed(why))
+        (CallResult::Done(_), CallResult::Fault(cworld::Fault::Crashed(why)))
             if why.contains("runtime error") && why.contains("shift") =>
         {
             Ok(())

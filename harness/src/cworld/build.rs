@@ -5,7 +5,13 @@
 //! and the project's `c-shim` (world builder and mocks), all compiled
 //! against `c-shim/kcompat` with `-nostdinc`. A new tree costs one C
 //! compile and no cargo rebuild; a tree already built is found in the cache
-//! by the hash of every input.
+//! by the hash of every input, and used only when its shared object still
+//! hashes as it did when it was built.
+//!
+//! Every compiler, linker and `nm` run happens in the
+//! [sandbox](crate::sandbox): the tree is untrusted input. Before the link,
+//! the undefined symbols of the upstream objects are checked against the
+//! boundary (`c-shim/boundary.toml`): upstream links to nothing else.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -18,6 +24,21 @@ use serde::Deserialize;
 
 use crate::extract;
 use crate::kernel::{cache_dir, KernelTree};
+use crate::sandbox::{Limits, Sandbox, Spec};
+
+/// A tree the harness cannot judge, through no fault of its own code
+/// paths: it needs something the boundary does not provide (a symbol), or
+/// its world cannot be loaded or run. Reported as `cannot-judge`, exit 2.
+#[derive(Debug)]
+pub struct CannotJudge(pub String);
+
+impl std::fmt::Display for CannotJudge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot judge: {}", self.0)
+    }
+}
+
+impl std::error::Error for CannotJudge {}
 
 /// The parsed `c-shim/boundary.toml`.
 #[derive(Debug, Deserialize)]
@@ -26,6 +47,15 @@ pub struct Manifest {
     pub mock: BTreeMap<String, Mock>,
     #[serde(default)]
     pub world: BTreeMap<String, String>,
+    pub compiler: CompilerSymbols,
+}
+
+/// What the compiler may make upstream objects import.
+#[derive(Debug, Deserialize)]
+pub struct CompilerSymbols {
+    pub symbols: Vec<String>,
+    pub prefixes: Vec<String>,
+    pub why: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -55,7 +85,9 @@ pub struct Mock {
 
 /// The project's `c-shim` directory.
 pub fn cshim_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../c-shim")
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../c-shim");
+    // Canonical: the sandbox shows c-shim alone, not harness/ to go up from.
+    fs::canonicalize(&d).unwrap_or(d)
 }
 
 impl Manifest {
@@ -96,8 +128,9 @@ pub struct BuiltWorld {
     pub so: PathBuf,
     pub dir: PathBuf,
     pub tree: KernelTree,
-    /// Built with ASan/UBSan: workers must preload the sanitizer runtime.
-    pub sanitize: bool,
+    /// How it was built (workers preload ASan for a sanitizer world, let a
+    /// coverage world write its counters, and scale the call limit).
+    pub opts: BuildOptions,
 }
 
 fn gcc() -> String {
@@ -279,17 +312,26 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         so,
         dir,
         tree: tree.clone(),
-        sanitize: opts.sanitize,
+        opts: opts.clone(),
     };
-    if so.is_file() {
+    if verified(&so) {
         return Ok(built(so, dir));
     }
     // One builder per world: others wait, then find it built.
     let _lock =
         crate::lock::FileLock::acquire(&cache_dir().join("worlds").join(format!(".lock-{key}")))?;
-    if so.is_file() {
+    if verified(&so) {
         return Ok(built(so, dir));
     }
+    if dir.exists() {
+        // Damaged (truncated, altered, half-written): build it again.
+        crate::kernel::progress(&format!(
+            "the cached world {} does not match its checksum: rebuilding it",
+            dir.display()
+        ));
+        fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    let sb = Sandbox::get()?;
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -305,7 +347,12 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         let _ = fs::remove_dir_all(&tmp);
     }
     fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let result = compile_into(tree, &manifest, opts, &tmp);
+    let result = compile_into(sb, tree, &manifest, opts, &tmp).and_then(|()| {
+        let so = tmp.join("libhfi1world.so");
+        let sum = checksum(&so)?;
+        fs::write(tmp.join("libhfi1world.so.sum"), sum)
+            .with_context(|| format!("writing the checksum of {}", so.display()))
+    });
     if let Err(e) = result {
         // Keep the failed build for inspection, under a stable name.
         let failed = dir.with_file_name(format!("{name}.failed"));
@@ -326,12 +373,58 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
     Ok(built(so, dir))
 }
 
+/// The FNV-1a hash of a file, as hex.
+fn checksum(path: &Path) -> Result<String> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut h = Fnv(0xcbf29ce484222325);
+    h.write(&bytes);
+    Ok(format!("{:016x} {}\n", h.finish(), bytes.len()))
+}
+
+/// A cached world is used only if its object hashes as when it was built.
+fn verified(so: &Path) -> bool {
+    let Ok(want) = fs::read_to_string(so.with_extension("so.sum")) else {
+        return false;
+    };
+    checksum(so).is_ok_and(|got| got == want)
+}
+
+/// The absolute path of a program named on PATH (or already absolute).
+fn resolve(program: &std::ffi::OsStr) -> PathBuf {
+    let p = Path::new(program);
+    if p.is_absolute() {
+        return p.to_owned();
+    }
+    crate::sandbox::which(&p.to_string_lossy()).unwrap_or_else(|| p.to_owned())
+}
+
+/// `cmd` (a program and its arguments) run in the sandbox of `spec`.
+fn contained(sb: &Sandbox, spec: &Spec, cmd: &Command) -> Result<Command> {
+    let mut c = sb.command(spec, &resolve(cmd.get_program()))?;
+    c.args(cmd.get_args());
+    Ok(c)
+}
+
 fn compile_into(
+    sb: &Sandbox,
     tree: &KernelTree,
     manifest: &Manifest,
     opts: &BuildOptions,
     dir: &Path,
 ) -> Result<()> {
+    // What the compiler sees: the tree and c-shim read-only, this build's
+    // directory writable, the toolchain.
+    let mut spec = Spec::new(Limits::TOOL)
+        .read_only(&tree.root)
+        .read_only(cshim_dir())
+        .writable(dir)
+        .cwd(dir);
+    let cc = resolve(std::ffi::OsStr::new(&compiler(opts)));
+    if !cc.starts_with("/usr") {
+        if let Some(d) = cc.parent() {
+            spec = spec.read_only(d);
+        }
+    }
     let stage = stage(tree, dir)?;
     let kcompat = cshim_dir().join("kcompat/include");
     let hfi1 = tree.path("drivers/infiniband/hw/hfi1");
@@ -419,7 +512,10 @@ fn compile_into(
         b.flag("-fsanitize=fuzzer-no-link")
             .flag("-Wno-gnu-variable-sized-type-not-at-end");
     }
-    let objects = compile_units(&b, &units, &dir.join("obj"), &tree.root)?;
+    let objects = compile_units(sb, &spec, &b, &units, &dir.join("obj"), &tree.root)?;
+    if !opts.fuzz {
+        check_boundary(sb, &spec, manifest, &objects, tree)?;
+    }
 
     let so = dir.join("libhfi1world.so");
     let mut link = Command::new(compiler(opts));
@@ -434,7 +530,9 @@ fn compile_into(
     if opts.coverage {
         link.arg("--coverage");
     }
-    let out = link.output().context("running the linker")?;
+    let out = contained(sb, &spec, &link)?
+        .output()
+        .context("running the linker")?;
     if !out.status.success() {
         bail!(
             "linking the C world of {} failed (a symbol upstream needs is neither compiled \
@@ -450,6 +548,8 @@ fn compile_into(
 /// compiler), two at a time, and returns the objects. A failure carries the
 /// compiler's own message, which names the file and line.
 fn compile_units(
+    sb: &Sandbox,
+    spec: &Spec,
     b: &cc::Build,
     units: &[(PathBuf, String)],
     obj: &Path,
@@ -468,8 +568,9 @@ fn compile_units(
         let mut running = vec![];
         for (u, name) in chunk {
             let o = obj.join(name);
-            let mut cmd = tool.to_command();
-            cmd.arg("-c").arg(u).arg("-o").arg(&o);
+            let mut bare = tool.to_command();
+            bare.arg("-c").arg(u).arg("-o").arg(&o);
+            let mut cmd = contained(sb, spec, &bare)?;
             cmd.stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::piped());
             let child = cmd
@@ -521,4 +622,120 @@ fn unit_name(kind: &str, rel: &str) -> String {
 fn name_is_upstream(o: &Path) -> bool {
     o.file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with("upstream-"))
+}
+
+/// Global symbols of an object: the undefined ones with `-u`, the defined
+/// ones with `--defined-only -g`. `nm` reads untrusted objects: it runs in
+/// the sandbox too.
+fn nm(sb: &Sandbox, spec: &Spec, args: &[&str], obj: &Path) -> Result<Vec<String>> {
+    let mut bare = Command::new("nm");
+    bare.args(args).arg(obj);
+    let out = contained(sb, spec, &bare)?
+        .output()
+        .context("running nm (binutils)")?;
+    if !out.status.success() {
+        bail!(
+            "nm {}: {}",
+            obj.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().last().map(str::to_owned))
+        .collect())
+}
+
+/// Upstream links only to the boundary: every symbol an upstream object
+/// imports is defined by upstream itself, or listed in `boundary.toml` as a
+/// mock, a world variable or a compiler symbol. Anything else (the C
+/// library's `open`, `system`, `fork`, `socket` ...) is [`CannotJudge`],
+/// naming the symbol and the upstream lines that use it.
+fn check_boundary(
+    sb: &Sandbox,
+    spec: &Spec,
+    manifest: &Manifest,
+    objects: &[PathBuf],
+    tree: &KernelTree,
+) -> Result<()> {
+    let upstream: Vec<&PathBuf> = objects.iter().filter(|o| name_is_upstream(o)).collect();
+    let mut defined = std::collections::BTreeSet::new();
+    let mut needed: BTreeMap<String, Vec<&PathBuf>> = BTreeMap::new();
+    for o in &upstream {
+        defined.extend(nm(sb, spec, &["--defined-only", "-g"], o)?);
+        for s in nm(sb, spec, &["-u"], o)? {
+            needed.entry(s).or_default().push(o);
+        }
+    }
+    let allowed = |s: &str| {
+        defined.contains(s)
+            || manifest.mock.contains_key(s)
+            || manifest.world.contains_key(s)
+            || manifest.compiler.symbols.iter().any(|c| c == s)
+            || manifest.compiler.prefixes.iter().any(|p| s.starts_with(p))
+    };
+    let outside: Vec<(&String, &Vec<&PathBuf>)> =
+        needed.iter().filter(|(s, _)| !allowed(s)).collect();
+    if outside.is_empty() {
+        return Ok(());
+    }
+    let mut msg = format!(
+        "upstream code of {} needs {} symbol(s) that neither kcompat nor c-shim/boundary.toml \
+         provides (a C world links upstream only to the boundary):",
+        tree.root.display(),
+        outside.len()
+    );
+    for (sym, objs) in &outside {
+        let mut wher: Vec<String> = vec![];
+        for o in objs.iter() {
+            wher.extend(uses(sb, spec, o, sym, &tree.root));
+        }
+        wher.sort();
+        wher.dedup();
+        if wher.is_empty() {
+            wher = objs.iter().map(|o| o.display().to_string()).collect();
+        }
+        msg.push_str(&format!("\n  {sym}: used at {}", wher.join(", ")));
+    }
+    msg.push_str(
+        "\nIf upstream really calls it, it is a boundary the project lacks: add a mock to \
+         c-shim/mocks and c-shim/boundary.toml with the reason (or a kcompat header).",
+    );
+    Err(CannotJudge(msg).into())
+}
+
+/// The source lines of `obj` that refer to `sym`, from `objdump -dr -l`
+/// (the last `file:line` seen before each relocation naming it), with the
+/// tree's root left out.
+fn uses(sb: &Sandbox, spec: &Spec, obj: &Path, sym: &str, root: &Path) -> Vec<String> {
+    let mut bare = Command::new("objdump");
+    bare.args(["-dr", "-l", "--no-show-raw-insn"]).arg(obj);
+    let Ok(out) = contained(sb, spec, &bare).and_then(|mut c| Ok(c.output()?)) else {
+        return vec![];
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut at = String::new();
+    let mut found = vec![];
+    for l in text.lines() {
+        let t = l.trim();
+        if t.starts_with('/')
+            && t.rsplit_once(':').is_some_and(|(_, n)| {
+                n.split_whitespace()
+                    .next()
+                    .is_some_and(|n| n.parse::<u32>().is_ok())
+            })
+        {
+            at = t.split_whitespace().next().unwrap_or(t).to_owned();
+        } else if t.contains("R_X86_64") || t.contains("R_AARCH64") {
+            let target = t.split_whitespace().last().unwrap_or("");
+            let name = target.split(['-', '+']).next().unwrap_or("");
+            if name == sym && !at.is_empty() {
+                let rel = at
+                    .strip_prefix(&format!("{}/", root.display()))
+                    .unwrap_or(&at);
+                found.push(rel.to_owned());
+            }
+        }
+    }
+    found
 }

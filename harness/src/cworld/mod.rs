@@ -8,22 +8,69 @@
 //! [`worker_main_if_requested`] first thing in `main`). Calls travel in
 //! batches over pipes; a crash costs the worker, which is restarted, and is
 //! reported for the one vector that caused it.
+//!
+//! The worker runs in the [`sandbox`](crate::sandbox) and confines itself
+//! with a seccomp filter before it loads the world. A *heartbeat* (a shared
+//! memory word the worker sets to `i + 1` before call `i` of a request)
+//! gives every call a deadline without a system call per call: the parent
+//! waits on the pipe, and when the heartbeat has not moved for the call
+//! limit ([`call_timeout`]), the worker is killed and the call it was in is
+//! a [`Fault::Hung`] finding; the run goes on in a new worker. The same
+//! heartbeat names the call that crashed a worker.
 
 pub mod build;
 pub mod call;
+mod heartbeat;
 
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
 use crate::ffi::{self, shim_call, shim_outcome};
+use crate::sandbox::{self, Limits, Sandbox, Spec};
+use heartbeat::Heartbeat;
 
 pub use build::{build, BuildOptions, BuiltWorld};
 
 /// Set to a world's .so path in the environment of a worker process.
 pub const WORKER_ENV: &str = "HFI1_CONFORMANCE_WORKER";
+
+/// How a call ended without returning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// The worker died running it: the signal or exit status, and the
+    /// sanitizer's or C library's last words.
+    Crashed(String),
+    /// It ran longer than the call limit; the worker was killed.
+    Hung(String),
+    /// It made a system call the sandbox refuses (named).
+    Denied(String),
+}
+
+impl Fault {
+    /// `crashed`, `hang`, `denied`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Fault::Crashed(_) => "crashed",
+            Fault::Hung(_) => "hang",
+            Fault::Denied(_) => "denied",
+        }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Crashed(why) => write!(f, "the C world crashed: {why}"),
+            Fault::Hung(why) => write!(f, "hang: {why}"),
+            Fault::Denied(call) => write!(f, "denied: {call} (the sandbox refuses it)"),
+        }
+    }
+}
 
 /// What running one call in a C world gave.
 #[derive(Debug, Clone)]
@@ -33,8 +80,53 @@ pub enum CallResult {
     /// `shim_run` refused the call as malformed (a harness bug or a vector
     /// outside the ABI's limits).
     Malformed,
-    /// The worker died running this call (signal or exit status).
-    Crashed(String),
+    /// The call did not return: the worker crashed, hung or was stopped.
+    Fault(Fault),
+}
+
+/// The environment variable naming the heartbeat's file descriptor.
+const HEARTBEAT_ENV: &str = "HFI1_CONFORMANCE_HEARTBEAT";
+/// The descriptor the heartbeat is handed over as.
+const HEARTBEAT_FD: i32 = 3;
+/// What a worker writes when its world is loaded and it serves calls.
+const READY: u8 = b'R';
+
+static CALL_TIMEOUT_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Sets the call limit for every later worker (the xtask's
+/// `--call-timeout`); otherwise `HFI1_CALL_TIMEOUT` (seconds) or the
+/// default, 2 s, scaled for the build.
+pub fn set_call_timeout(d: Duration) {
+    CALL_TIMEOUT_MS.store(
+        d.as_millis().max(1) as u64,
+        std::sync::atomic::Ordering::SeqCst,
+    );
+}
+
+/// The longest a single call may run in a world built with `opts`: the
+/// base limit, times 4 for a coverage world (-O0, counters) and 10 under
+/// the sanitizers. Calls take microseconds; the limit is for code that
+/// never returns.
+pub fn call_timeout(opts: &BuildOptions) -> Duration {
+    let set = CALL_TIMEOUT_MS.load(std::sync::atomic::Ordering::SeqCst);
+    let base = if set > 0 {
+        Duration::from_millis(set)
+    } else {
+        std::env::var("HFI1_CALL_TIMEOUT")
+            .ok()
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| *s > 0.0)
+            .map(Duration::from_secs_f64)
+            .unwrap_or(Duration::from_secs(2))
+    };
+    let factor = if opts.sanitize {
+        10
+    } else if opts.coverage {
+        4
+    } else {
+        1
+    };
+    base * factor
 }
 
 /// If this process was started as a worker, serve calls and exit;
@@ -43,7 +135,7 @@ pub fn worker_main_if_requested() {
     let Some(so) = std::env::var_os(WORKER_ENV) else {
         return;
     };
-    let code = match serve(Path::new(&so)) {
+    let code = match start_serving(Path::new(&so)) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("hfi1 worker: {e:#}");
@@ -124,21 +216,37 @@ pub struct RandomFinding {
     pub kind: u8,
 }
 
-fn serve(so: &Path) -> Result<()> {
+/// The worker: heartbeat attached, confined, world loaded, then serving.
+fn start_serving(so: &Path) -> Result<()> {
+    if let Some(fd) = std::env::var(HEARTBEAT_ENV)
+        .ok()
+        .and_then(|v| v.parse::<i32>().ok())
+    {
+        heartbeat::attach(fd)?;
+    }
+    if std::env::var_os(sandbox::CONFINE_ENV).is_some() {
+        sandbox::confine_worker()?;
+    }
     let lib = Loaded::open(so)?;
+    serve(&lib)
+}
+
+fn serve(lib: &Loaded) -> Result<()> {
     let stdin = std::io::stdin();
     let mut rd = BufReader::with_capacity(1 << 20, stdin.lock());
     let stdout = std::io::stdout();
     let mut wr = BufWriter::with_capacity(1 << 20, stdout.lock());
+    wr.write_all(&[READY])?;
+    wr.flush()?;
     loop {
         let mut tag = [0u8; 1];
         if rd.read_exact(&mut tag).is_err() {
             return Ok(()); // parent closed the pipe
         }
         match tag[0] {
-            TAG_CALLS => serve_calls(&lib, &mut rd, &mut wr)?,
-            TAG_RANDOM => serve_random(&lib, &mut rd, &mut wr)?,
-            TAG_BENCH => serve_bench(&lib, &mut rd, &mut wr)?,
+            TAG_CALLS => serve_calls(lib, &mut rd, &mut wr)?,
+            TAG_RANDOM => serve_random(lib, &mut rd, &mut wr)?,
+            TAG_BENCH => serve_bench(lib, &mut rd, &mut wr)?,
             t => bail!("unknown request {t}"),
         }
         wr.flush()?;
@@ -193,6 +301,7 @@ fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
     let mut found = vec![];
     for i in start..start + count {
         let c = crate::generate::seeded_call(seed, func, i);
+        heartbeat::beat(i - start + 1);
         if let Some(kind) = check_here(lib, &c, &mut buf, &mut out) {
             found.push(RandomFinding { index: i, kind });
         }
@@ -225,7 +334,8 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
             .map(|k| crate::generate::seeded_call(seed, func, k))
             .collect();
         let t = std::time::Instant::now();
-        for c in &calls {
+        for (k, c) in calls.iter().enumerate() {
+            heartbeat::beat(i + k as u64 + 1);
             if check_here(lib, c, &mut buf, &mut out).is_some() {
                 bad += 1;
             }
@@ -243,9 +353,10 @@ fn serve_calls(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let size = std::mem::size_of::<shim_call>();
     let mut buf = vec![0u8; size];
     let mut out = shim_outcome::default();
-    for _ in 0..read_u32(rd)? {
+    for i in 0..read_u32(rd)? {
         rd.read_exact(&mut buf)?;
         let call: shim_call = ffi::from_bytes(&buf).context("short call")?;
+        heartbeat::beat(u64::from(i) + 1);
         let ok = lib.call(&call, &mut out);
         // Compact outcome: head, then the text and journal bytes only.
         let tlen = (out.text_len as usize).min(out.text.len());
@@ -271,140 +382,384 @@ fn serve_calls(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     Ok(())
 }
 
-/// A worker process serving one C world.
+/// A worker process serving one C world, in the sandbox.
 pub struct Worker {
     so: PathBuf,
+    world_dir: PathBuf,
     exe: PathBuf,
-    child: Option<(Child, BufWriter<ChildStdin>, BufReader<ChildStdout>)>,
+    opts: BuildOptions,
+    child: Option<(Child, BufWriter<ChildStdin>, BufReader<Watched>)>,
     /// Extra environment for the worker (for example LD_PRELOAD for ASan).
     env: Vec<(String, String)>,
-    /// Where the worker's stderr goes, to quote it when it dies.
+    /// Where the worker's stderr goes, to quote it when it dies: a private
+    /// file of this process (never in the cache, which may be read-only),
+    /// removed with the worker.
     log: PathBuf,
+    heartbeat: Arc<Heartbeat>,
+    call_limit: Duration,
 }
+
+/// Why a request did not come back.
+enum Lost {
+    /// The worker stopped: the heartbeat's value then.
+    Died(u64),
+    /// The heartbeat stood still for the call limit: its value.
+    Hung(u64),
+}
+
+/// The worker's stdout, read with the watchdog: a read waits for data in
+/// slices of a quarter of the limit and fails with `TimedOut` once the
+/// heartbeat has not moved for the whole limit.
+struct Watched {
+    out: ChildStdout,
+    heartbeat: Arc<Heartbeat>,
+    limit: Duration,
+}
+
+impl Read for Watched {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::os::fd::AsRawFd;
+        let slice = (self.limit / 4).clamp(Duration::from_millis(5), Duration::from_millis(250));
+        let mut last = self.heartbeat.get();
+        let mut since = std::time::Instant::now();
+        loop {
+            let mut p = libc::pollfd {
+                fd: self.out.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            let n = unsafe { libc::poll(&mut p, 1, slice.as_millis() as i32) };
+            if n > 0 {
+                return self.out.read(buf);
+            }
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+            let now = self.heartbeat.get();
+            if now != last {
+                last = now;
+                since = std::time::Instant::now();
+            } else if since.elapsed() >= self.limit {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "the worker's heartbeat stood still",
+                ));
+            }
+        }
+    }
+}
+
+static WORKERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Worker {
     /// A worker for `world`, started on first use.
     pub fn new(world: &BuiltWorld) -> Result<Worker> {
         let mut env = vec![];
-        if world.sanitize {
+        if world.opts.sanitize {
             // The sanitizer runtime must come first in a process that was
             // not built with it.
-            let out = Command::new(std::env::var("CC").unwrap_or_else(|_| "gcc".into()))
-                .arg("-print-file-name=libasan.so")
-                .output()
-                .context("locating libasan")?;
+            let out =
+                std::process::Command::new(std::env::var("CC").unwrap_or_else(|_| "gcc".into()))
+                    .arg("-print-file-name=libasan.so")
+                    .output()
+                    .context("locating libasan")?;
             let asan = String::from_utf8_lossy(&out.stdout).trim().to_owned();
             env.push(("LD_PRELOAD".to_owned(), asan));
+            // ASan's shadow needs terabytes of address space, so RLIMIT_AS
+            // cannot bound its memory: its own allocator limit and RSS
+            // limit do. No symbolizer: it would be a new process.
+            let mb = Limits::WORKER.address_space.unwrap_or(4 << 30) >> 20;
             env.push((
                 "ASAN_OPTIONS".to_owned(),
-                "detect_leaks=0:abort_on_error=1".to_owned(),
+                format!(
+                    "detect_leaks=0:abort_on_error=1:symbolize=0:malloc_limit_mb={mb}:\
+                     hard_rss_limit_mb={mb}:allocator_may_return_null=0"
+                ),
             ));
             env.push((
                 "UBSAN_OPTIONS".to_owned(),
-                "halt_on_error=1:abort_on_error=1:print_stacktrace=1".to_owned(),
+                "halt_on_error=1:abort_on_error=1:print_stacktrace=1:symbolize=0".to_owned(),
             ));
         }
-        let log = world.dir.join(format!("worker-{}.log", std::process::id()));
+        let n = WORKERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let log = std::env::temp_dir().join(format!(
+            "hfi1-conformance-worker-{}-{n}.log",
+            std::process::id()
+        ));
         Ok(Worker {
             so: world.so.clone(),
+            world_dir: world.dir.clone(),
             exe: std::env::current_exe().context("locating this executable")?,
+            opts: world.opts.clone(),
             child: None,
             env,
             log,
+            heartbeat: Arc::new(Heartbeat::new()?),
+            call_limit: call_timeout(&world.opts),
         })
     }
 
-    /// The sanitizer's (or the C library's) last words in the worker log.
-    fn last_words(&self) -> Option<String> {
-        let text = std::fs::read_to_string(&self.log).ok()?;
+    /// Changes the call limit of this worker (tests of the watchdog).
+    pub fn set_call_timeout(&mut self, d: Duration) {
+        self.call_limit = d;
+        if let Some((_, _, rd)) = self.child.as_mut() {
+            rd.get_mut().limit = d;
+        }
+    }
+
+    /// The lines of the worker log that say why it stopped: a denied
+    /// system call, the sanitizer's report, the worker's own error.
+    fn last_words(&self) -> (Option<String>, Option<String>) {
+        let Ok(text) = std::fs::read_to_string(&self.log) else {
+            return (None, None);
+        };
+        let denied = text
+            .lines()
+            .find_map(|l| l.strip_prefix(sandbox::DENIED_MARK))
+            .map(str::to_owned);
         let interesting: Vec<&str> = text
             .lines()
             .filter(|l| {
                 l.contains("runtime error")
                     || l.contains("ERROR: AddressSanitizer")
                     || l.contains("SUMMARY:")
+                    || l.starts_with("hfi1 worker:")
+                    || l.contains("error while loading shared libraries")
+                    || l.starts_with("bwrap:")
+                    || l.starts_with("setpriv:")
             })
             .collect();
-        (!interesting.is_empty()).then(|| interesting.join(" | "))
+        (
+            denied,
+            (!interesting.is_empty()).then(|| interesting.join(" | ")),
+        )
     }
 
     fn start(&mut self) -> Result<()> {
-        let mut cmd = Command::new(&self.exe);
+        let sb = Sandbox::get()?;
         let log = std::fs::File::create(&self.log)
-            .with_context(|| format!("creating {}", self.log.display()))?;
-        cmd.env(WORKER_ENV, &self.so)
-            .stdin(Stdio::piped())
+            .with_context(|| format!("creating the worker log {}", self.log.display()))?;
+        let mut limits = Limits::WORKER;
+        if self.opts.sanitize {
+            limits.address_space = None;
+        }
+        let mut spec = Spec::new(limits)
+            .read_only(&self.exe)
+            .env(WORKER_ENV, &self.so)
+            .env(HEARTBEAT_ENV, HEARTBEAT_FD.to_string());
+        // A coverage world's counters are written next to its objects.
+        spec = if self.opts.coverage {
+            spec.writable(&self.world_dir)
+        } else {
+            spec.read_only(&self.world_dir)
+        };
+        if sb.is_on() {
+            spec = spec.env(sandbox::CONFINE_ENV, "1");
+        }
+        for (k, v) in &self.env {
+            spec = spec.env(k, v);
+        }
+        let mut cmd = sb.command(&spec, &self.exe)?;
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log));
-        for (k, v) in &self.env {
-            cmd.env(k, v);
+        let fd = self.heartbeat.fd();
+        // SAFETY: dup2 and fcntl are async-signal-safe; they hand the heartbeat over as
+        // descriptor 3, without close-on-exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            cmd.pre_exec(move || {
+                // dup2 onto itself would keep close-on-exec.
+                let rc = if fd == HEARTBEAT_FD {
+                    libc::fcntl(fd, libc::F_SETFD, 0)
+                } else {
+                    libc::dup2(fd, HEARTBEAT_FD)
+                };
+                if rc < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
         }
+        self.heartbeat.set(0);
         let mut child = cmd
             .spawn()
-            .with_context(|| format!("starting worker {}", self.exe.display()))?;
+            .with_context(|| format!("starting a worker ({})", self.exe.display()))?;
         let stdin = BufWriter::with_capacity(1 << 20, child.stdin.take().context("stdin")?);
-        let stdout = BufReader::with_capacity(1 << 20, child.stdout.take().context("stdout")?);
+        let stdout = BufReader::with_capacity(
+            1 << 20,
+            Watched {
+                out: child.stdout.take().context("stdout")?,
+                heartbeat: self.heartbeat.clone(),
+                // Starting a sandbox and loading a world take milliseconds;
+                // a world whose load-time code never returns is stopped.
+                limit: self.call_limit * 2 + Duration::from_secs(3),
+            },
+        );
         self.child = Some((child, stdin, stdout));
-        Ok(())
+        let mut ready = [0u8; 1];
+        let r = self
+            .child
+            .as_mut()
+            .context("worker")?
+            .2
+            .read_exact(&mut ready);
+        match r {
+            Ok(()) if ready[0] == READY => {
+                if let Some((_, _, rd)) = self.child.as_mut() {
+                    rd.get_mut().limit = self.call_limit;
+                }
+                Ok(())
+            }
+            Ok(()) => {
+                let _ = self.kill();
+                bail!(
+                    "the worker for {} answered {:#x} instead of ready",
+                    self.so.display(),
+                    ready[0]
+                )
+            }
+            Err(e) => {
+                let hung = e.kind() == std::io::ErrorKind::TimedOut;
+                let fault = self.stop(hung);
+                bail!(
+                    "could not run the C world {}: {}",
+                    self.so.display(),
+                    match fault {
+                        Fault::Hung(_) => "its load-time code did not return".to_owned(),
+                        Fault::Denied(call) => format!(
+                            "its load-time code made a system call the sandbox refuses: {call}"
+                        ),
+                        Fault::Crashed(why) =>
+                            format!("the worker stopped while loading it: {why}"),
+                    }
+                )
+            }
+        }
     }
 
-    fn reap(&mut self) -> String {
-        let Some((mut child, _, _)) = self.child.take() else {
-            return "worker not running".into();
+    fn kill(&mut self) -> Option<Child> {
+        let (mut child, _, _) = self.child.take()?;
+        let _ = child.kill();
+        Some(child)
+    }
+
+    /// Stops the worker (killing it if `hung`) and says what happened.
+    fn stop(&mut self, hung: bool) -> Fault {
+        let child = if hung {
+            self.kill()
+        } else {
+            self.child.take().map(|(c, _, _)| c)
         };
-        let why = match child.wait() {
+        let Some(mut child) = child else {
+            return Fault::Crashed("worker not running".into());
+        };
+        let status = child.wait();
+        if hung {
+            return Fault::Hung(format!(
+                "no return within {:.1} s (the call limit; --call-timeout or HFI1_CALL_TIMEOUT \
+                 changes it); the worker was killed",
+                self.call_limit.as_secs_f64()
+            ));
+        }
+        let (denied, words) = self.last_words();
+        if let Some(call) = denied {
+            return Fault::Denied(call);
+        }
+        let why = match status {
             Ok(st) => {
                 use std::os::unix::process::ExitStatusExt;
-                match st.signal() {
+                // bubblewrap reports its child's death by signal N as
+                // exit status 128 + N (the worker itself never exits so).
+                match st
+                    .signal()
+                    .or(st.code().filter(|c| *c > 128).map(|c| c - 128))
+                {
                     Some(sig) => format!("killed by signal {sig} ({})", signal_name(sig)),
                     None => format!("worker exited with {st}"),
                 }
             }
             Err(e) => format!("worker lost: {e}"),
         };
-        match self.last_words() {
+        Fault::Crashed(match words {
             Some(w) => format!("{why}: {w}"),
             None => why,
-        }
+        })
     }
 
-    /// Runs `calls` in one round trip. If the worker dies, it is restarted
-    /// and the batch is re-run one call at a time, so that exactly the
-    /// calls that crash it are reported as [`CallResult::Crashed`].
+    /// Runs `calls` in one round trip. A call that crashes the worker, hangs
+    /// or is refused by the sandbox is found by the heartbeat; the worker is
+    /// restarted and the rest of the batch run, so that exactly that call
+    /// is reported as a [`CallResult::Fault`].
     pub fn run_batch(&mut self, calls: &[shim_call]) -> Result<Vec<CallResult>> {
-        match self.try_batch(calls) {
-            Ok(r) => Ok(r),
-            Err(_) if calls.len() > 1 => {
-                let _ = self.reap();
-                let mut out = Vec::with_capacity(calls.len());
-                for c in calls {
-                    out.extend(self.run_batch(std::slice::from_ref(c))?);
+        let mut out = Vec::with_capacity(calls.len());
+        while out.len() < calls.len() {
+            let rest = &calls[out.len()..];
+            match self.try_batch(rest, &mut out)? {
+                None => {}
+                Some(lost) => {
+                    let (beat, hung) = match lost {
+                        Lost::Died(b) => (b, false),
+                        Lost::Hung(b) => (b, true),
+                    };
+                    let fault = self.stop(hung);
+                    // The heartbeat is i + 1 during call i of the request;
+                    // replies before it may not have arrived.
+                    let culprit = (beat as usize).saturating_sub(1).min(rest.len() - 1);
+                    let base = calls.len() - rest.len();
+                    let got = out.len() - base;
+                    if got < culprit {
+                        let again = self.run_batch(&rest[got..culprit])?;
+                        out.extend(again);
+                    }
+                    out.truncate(base + culprit);
+                    out.push(CallResult::Fault(fault));
                 }
-                Ok(out)
-            }
-            Err(_) => {
-                let why = self.reap();
-                Ok(vec![CallResult::Crashed(why)])
             }
         }
+        Ok(out)
     }
 
+    /// One request; replies are appended to `out` as they arrive. `Ok(None)`:
+    /// all came back.
     #[allow(clippy::field_reassign_with_default)]
-    fn try_batch(&mut self, calls: &[shim_call]) -> Result<Vec<CallResult>> {
+    fn try_batch(
+        &mut self,
+        calls: &[shim_call],
+        out: &mut Vec<CallResult>,
+    ) -> Result<Option<Lost>> {
         if self.child.is_none() {
             self.start()?;
         }
+        self.heartbeat.set(0);
         let (_, stdin, stdout) = self.child.as_mut().context("worker")?;
-        stdin.write_all(&[TAG_CALLS])?;
-        stdin.write_all(&(calls.len() as u32).to_le_bytes())?;
-        for c in calls {
-            stdin.write_all(ffi::as_bytes(c))?;
+        let sent: std::io::Result<()> = (|| {
+            stdin.write_all(&[TAG_CALLS])?;
+            stdin.write_all(&(calls.len() as u32).to_le_bytes())?;
+            for c in calls {
+                stdin.write_all(ffi::as_bytes(c))?;
+            }
+            stdin.flush()
+        })();
+        let lost = |e: &std::io::Error, hb: &Heartbeat| {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                Lost::Hung(hb.get())
+            } else {
+                Lost::Died(hb.get())
+            }
+        };
+        if let Err(e) = sent {
+            return Ok(Some(lost(&e, &self.heartbeat)));
         }
-        stdin.flush()?;
-        let mut results = Vec::with_capacity(calls.len());
         let mut head = [0u8; 1 + OUTCOME_HEAD];
         for _ in calls {
-            stdout.read_exact(&mut head)?;
+            if let Err(e) = stdout.read_exact(&mut head) {
+                return Ok(Some(lost(&e, &self.heartbeat)));
+            }
             let u32_at =
                 |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
             let mut o = shim_outcome::default();
@@ -422,54 +777,73 @@ impl Worker {
                 bail!("worker sent a text of {tlen} or a journal of {jlen} bytes");
             }
             let mut t = vec![0u8; tlen];
-            stdout.read_exact(&mut t)?;
+            let mut j = vec![0u8; jlen];
+            if let Err(e) = stdout
+                .read_exact(&mut t)
+                .and_then(|()| stdout.read_exact(&mut j))
+            {
+                return Ok(Some(lost(&e, &self.heartbeat)));
+            }
             for (d, s) in o.text.iter_mut().zip(&t) {
                 *d = *s as std::os::raw::c_char;
             }
             o.text_len = tlen as u32;
-            let mut j = vec![0u8; jlen];
-            stdout.read_exact(&mut j)?;
             for (d, s) in o.journal.iter_mut().zip(&j) {
                 *d = *s as std::os::raw::c_char;
             }
             o.journal_len = jlen as u32;
-            results.push(if head[0] == 1 {
+            out.push(if head[0] == 1 {
                 CallResult::Done(Box::new(o))
             } else {
                 CallResult::Malformed
             });
         }
-        Ok(results)
+        Ok(None)
     }
 }
 
 impl Worker {
+    /// One request whose reply is read by `reply`; `Err(Lost)` when the
+    /// worker stopped or hung on the way.
     fn roundtrip<T>(
         &mut self,
         request: &[u8],
-        reply: impl FnOnce(&mut BufReader<ChildStdout>) -> Result<T>,
-    ) -> Result<T> {
+        reply: impl FnOnce(&mut BufReader<Watched>) -> Result<T>,
+    ) -> Result<Result<T, Lost>> {
         if self.child.is_none() {
             self.start()?;
         }
+        self.heartbeat.set(0);
         let (_, stdin, stdout) = self.child.as_mut().context("worker")?;
-        stdin.write_all(request)?;
-        stdin.flush()?;
-        reply(stdout)
+        let r = stdin
+            .write_all(request)
+            .and_then(|()| stdin.flush())
+            .map_err(anyhow::Error::from)
+            .and_then(|()| reply(stdout));
+        Ok(r.map_err(|e| {
+            let timed_out = e
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::TimedOut);
+            if timed_out {
+                Lost::Hung(self.heartbeat.get())
+            } else {
+                Lost::Died(self.heartbeat.get())
+            }
+        }))
     }
 
     /// Generated vectors `start..start + count` of `func` from `seed`, run
-    /// and judged inside the worker. A crash restarts the worker and
-    /// re-runs the range one vector at a time, so that exactly the
-    /// crashing vectors come back, each with the reason.
-    #[allow(clippy::type_complexity)]
+    /// and judged inside the worker. A vector that crashes the worker, hangs
+    /// or is refused by the sandbox is found by the heartbeat; the worker
+    /// is restarted and the rest of the range run, so that exactly those
+    /// vectors come back as faults.
     pub fn run_random(
         &mut self,
         func: crate::model::types::Func,
         seed: u64,
         start: u64,
         count: u64,
-    ) -> Result<(Vec<RandomFinding>, Vec<(u64, String)>)> {
+    ) -> Result<(Vec<RandomFinding>, Vec<(u64, Fault)>)> {
         let f = crate::model::types::Symbol::index(func);
         let mut req = vec![TAG_RANDOM];
         req.extend_from_slice(&f.to_le_bytes());
@@ -486,23 +860,28 @@ impl Worker {
                 v.push(RandomFinding { index, kind: k[0] });
             }
             Ok(v)
-        });
-        match r {
-            Ok(v) => Ok((v, vec![])),
-            Err(_) => {
-                let why = self.reap();
-                if count == 1 {
-                    return Ok((vec![], vec![(start, why)]));
-                }
-                let (mut found, mut crashed) = (vec![], vec![]);
-                for i in start..start + count {
-                    let (f, c) = self.run_random(func, seed, i, 1)?;
-                    found.extend(f);
-                    crashed.extend(c);
-                }
-                Ok((found, crashed))
+        })?;
+        let lost = match r {
+            Ok(v) => return Ok((v, vec![])),
+            Err(lost) => lost,
+        };
+        let (beat, hung) = match lost {
+            Lost::Died(b) => (b, false),
+            Lost::Hung(b) => (b, true),
+        };
+        let fault = self.stop(hung);
+        let culprit = beat.saturating_sub(1).min(count.saturating_sub(1));
+        let (mut found, mut faults) = (vec![], vec![]);
+        for (from, n) in [(start, culprit), (start + culprit + 1, count - culprit - 1)] {
+            if n > 0 {
+                let (f, c) = self.run_random(func, seed, from, n)?;
+                found.extend(f);
+                faults.extend(c);
             }
         }
+        faults.push((start + culprit, fault));
+        faults.sort_by_key(|x| x.0);
+        Ok((found, faults))
     }
 
     /// The in-worker benchmark: (elapsed ns, vectors, disagreements).
@@ -517,7 +896,13 @@ impl Worker {
         req.extend_from_slice(&f.to_le_bytes());
         req.extend_from_slice(&seed.to_le_bytes());
         req.extend_from_slice(&count.to_le_bytes());
-        self.roundtrip(&req, |rd| Ok((read_u64(rd)?, read_u64(rd)?, read_u64(rd)?)))
+        match self.roundtrip(&req, |rd| Ok((read_u64(rd)?, read_u64(rd)?, read_u64(rd)?)))? {
+            Ok(r) => Ok(r),
+            Err(lost) => {
+                let fault = self.stop(matches!(lost, Lost::Hung(_)));
+                bail!("the worker stopped during the benchmark: {fault}")
+            }
+        }
     }
 }
 
@@ -527,6 +912,7 @@ impl Drop for Worker {
             drop(stdin);
             let _ = child.wait();
         }
+        let _ = std::fs::remove_file(&self.log);
     }
 }
 
@@ -538,6 +924,9 @@ fn signal_name(sig: i32) -> &'static str {
         libc::SIGFPE => "SIGFPE",
         libc::SIGILL => "SIGILL",
         libc::SIGKILL => "SIGKILL",
+        libc::SIGSYS => "SIGSYS",
+        libc::SIGXCPU => "SIGXCPU: CPU time limit",
+        libc::SIGXFSZ => "SIGXFSZ: file size limit",
         _ => "signal",
     }
 }
