@@ -564,7 +564,7 @@ pub fn confine_worker() -> Result<()> {
         .try_into()
         .map_err(|e| anyhow::anyhow!("seccomp on {}: {e:?}", std::env::consts::ARCH))?;
     let mut rules: std::collections::BTreeMap<i64, Vec<SeccompRule>> =
-        DENIED.iter().map(|(_, nr)| (*nr as i64, vec![])).collect();
+        DENIED.iter().map(|(_, nr)| (*nr, vec![])).collect();
     let new_process = SeccompCondition::new(
         0,
         SeccompCmpArgLen::Qword,
@@ -573,7 +573,7 @@ pub fn confine_worker() -> Result<()> {
     )
     .map_err(|e| anyhow::anyhow!("seccomp condition: {e:?}"))?;
     rules.insert(
-        libc::SYS_clone as i64,
+        libc::SYS_clone,
         vec![SeccompRule::new(vec![new_process])
             .map_err(|e| anyhow::anyhow!("seccomp rule: {e:?}"))?],
     );
@@ -582,7 +582,7 @@ pub fn confine_worker() -> Result<()> {
             .and_then(|f| f.try_into())
             .map_err(|e| anyhow::anyhow!("seccomp filter: {e:?}"))?;
     let clone3: BpfProgram = SeccompFilter::new(
-        [(libc::SYS_clone3 as i64, vec![])].into_iter().collect(),
+        [(libc::SYS_clone3, vec![])].into_iter().collect(),
         SeccompAction::Allow,
         SeccompAction::Errno(libc::ENOSYS as u32),
         arch,

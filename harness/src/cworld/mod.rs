@@ -208,6 +208,10 @@ const TAG_CALLS: u8 = 0;
 const TAG_RANDOM: u8 = 1;
 const TAG_BENCH: u8 = 2;
 
+/// What a random range gave: the vectors where C and Rust parted, and the
+/// vectors that did not return, each with its fault.
+pub type RandomReply = (Vec<RandomFinding>, Vec<(u64, Fault)>);
+
 /// What a random range found: the index and how C and Rust parted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RandomFinding {
@@ -843,7 +847,7 @@ impl Worker {
         seed: u64,
         start: u64,
         count: u64,
-    ) -> Result<(Vec<RandomFinding>, Vec<(u64, Fault)>)> {
+    ) -> Result<RandomReply> {
         let f = crate::model::types::Symbol::index(func);
         let mut req = vec![TAG_RANDOM];
         req.extend_from_slice(&f.to_le_bytes());
