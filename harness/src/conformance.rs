@@ -77,15 +77,31 @@ pub struct KernelRun {
     pub series: String,
     pub checks: Vec<Checked>,
     pub snapshots: Vec<SnapshotMismatch>,
+    /// Why this kernel could not be run (no tree, a build failure, a world
+    /// that cannot be judged); its checks are then empty.
+    pub error: Option<String>,
 }
 
 impl KernelRun {
+    /// The entry of a kernel that could not be run, so that the reports of
+    /// the kernels that ran are still written, with this one as an error.
+    pub fn could_not_run(sel: &KernelSel, error: &anyhow::Error) -> KernelRun {
+        KernelRun {
+            label: sel.label(),
+            version: String::new(),
+            series: String::new(),
+            checks: vec![],
+            snapshots: vec![],
+            error: Some(format!("{error:#}")),
+        }
+    }
+
     pub fn failed(&self) -> usize {
         self.checks.iter().filter(|c| !c.verdict.ok()).count()
     }
 
     pub fn ok(&self) -> bool {
-        self.failed() == 0 && self.snapshots.is_empty()
+        self.error.is_none() && self.failed() == 0 && self.snapshots.is_empty()
     }
 }
 
@@ -145,6 +161,7 @@ pub fn run_kernel(
         series,
         checks,
         snapshots,
+        error: None,
     })
 }
 
@@ -162,6 +179,9 @@ fn verdict_word(v: &Verdict) -> &'static str {
 pub fn human(vectors: &[Vector], runs: &[KernelRun]) -> String {
     let mut s = String::new();
     for r in runs {
+        if let Some(e) = &r.error {
+            let _ = writeln!(s, "ERROR [{}] could not run: {e}", r.label);
+        }
         for (v, c) in vectors.iter().zip(&r.checks) {
             if !c.verdict.ok() {
                 let _ = writeln!(s, "FAIL [{}] {}", r.label, runner::explain(v, c));
@@ -242,8 +262,16 @@ pub fn table(vectors: &[Vector], runs: &[KernelRun]) -> String {
         }
         let _ = write!(s, "{:fw$}", f.name());
         for r in runs {
-            let agree = idx.iter().filter(|i| r.checks[**i].verdict.ok()).count();
-            let _ = write!(s, " | {:>12}", format!("{agree}/{}", idx.len()));
+            let cell = if r.error.is_some() {
+                "error".to_owned()
+            } else {
+                let agree = idx
+                    .iter()
+                    .filter(|i| r.checks.get(**i).is_some_and(|c| c.verdict.ok()))
+                    .count();
+                format!("{agree}/{}", idx.len())
+            };
+            let _ = write!(s, " | {cell:>12}");
         }
         s.push('\n');
     }
@@ -270,6 +298,16 @@ pub fn ktap(vectors: &[Vector], runs: &[KernelRun]) -> String {
     let mut s = String::from("KTAP version 1\n");
     let _ = writeln!(s, "1..{}", runs.len());
     for (k, r) in runs.iter().enumerate() {
+        if let Some(e) = &r.error {
+            let _ = writeln!(s, "    KTAP version 1");
+            let _ = writeln!(s, "    # Subtest: {}", ktap_escape(&r.label));
+            for l in e.lines() {
+                let _ = writeln!(s, "    # could not run: {}", ktap_escape(l));
+            }
+            let _ = writeln!(s, "    1..0");
+            let _ = writeln!(s, "not ok {} {}", k + 1, ktap_escape(&r.label));
+            continue;
+        }
         let fams = snapshot::by_family(vectors, &r.checks);
         let _ = writeln!(s, "    KTAP version 1");
         let _ = writeln!(s, "    # Subtest: {}", ktap_escape(&r.label));
@@ -329,6 +367,17 @@ pub fn junit(vectors: &[Vector], runs: &[KernelRun]) -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hfi1-conformance\">\n",
     );
     for r in runs {
+        if let Some(e) = &r.error {
+            let _ = writeln!(
+                s,
+                "  <testsuite name=\"{l}\" tests=\"1\" failures=\"0\" errors=\"1\">\n    \
+                 <testcase classname=\"{l}\" name=\"build and load\"><error message=\"could not \
+                 run\">{}</error></testcase>\n  </testsuite>",
+                xml(e),
+                l = xml(&r.label)
+            );
+            continue;
+        }
         let fams = snapshot::by_family(vectors, &r.checks);
         let _ = writeln!(
             s,
@@ -413,11 +462,15 @@ pub fn json(vectors: &[Vector], runs: &[KernelRun]) -> String {
         }
         let _ = write!(
             s,
-            "{{\"kernel\":{},\"version\":{},\"series\":{},\"ok\":{},\"vectors\":[",
+            "{{\"kernel\":{},\"version\":{},\"series\":{},\"ok\":{},\"error\":{},\"vectors\":[",
             json_str(&r.label),
             json_str(&r.version),
             json_str(&r.series),
-            r.ok()
+            r.ok(),
+            r.error
+                .as_deref()
+                .map(json_str)
+                .unwrap_or_else(|| "null".into())
         );
         for (i, (v, c)) in vectors.iter().zip(&r.checks).enumerate() {
             if i > 0 {

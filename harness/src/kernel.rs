@@ -155,17 +155,59 @@ pub fn parse_makefile_version(text: &str) -> Result<KernelVersion> {
 /// Where the project keeps fetched trees and built C worlds:
 /// `$HFI1_CONFORMANCE_CACHE`, else `$XDG_CACHE_HOME/hfi1-conformance`, else
 /// `~/.cache/hfi1-conformance`.
+/// An empty variable counts as unset (as the shell's `${VAR:-…}` does).
 pub fn cache_dir() -> PathBuf {
-    if let Some(p) = std::env::var_os("HFI1_CONFORMANCE_CACHE") {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(p) = var("HFI1_CONFORMANCE_CACHE") {
         return PathBuf::from(p);
     }
-    if let Some(p) = std::env::var_os("XDG_CACHE_HOME") {
+    if let Some(p) = var("XDG_CACHE_HOME") {
         return PathBuf::from(p).join("hfi1-conformance");
     }
-    if let Some(p) = std::env::var_os("HOME") {
+    if let Some(p) = var("HOME") {
         return PathBuf::from(p).join(".cache/hfi1-conformance");
     }
     std::env::temp_dir().join("hfi1-conformance")
+}
+
+/// The list of files an extraction wrote, with their sizes, kept in the
+/// tree: a cached tree is used only while it still has all of them.
+const FILE_LIST: &str = ".hfi1-conformance-files";
+
+fn list_files(root: &Path) -> Result<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
+        for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+            let e = e?;
+            let p = e.path();
+            let t = e.file_type()?;
+            if t.is_dir() {
+                walk(root, &p, out)?;
+            } else if t.is_file() {
+                let rel = p.strip_prefix(root).unwrap_or(&p).display().to_string();
+                if rel != FILE_LIST {
+                    out.push(format!("{} {rel}", e.metadata()?.len()));
+                }
+            }
+        }
+        Ok(())
+    }
+    let mut out = vec![];
+    walk(root, root, &mut out)?;
+    out.sort();
+    Ok(out.join("\n") + "\n")
+}
+
+/// Whether a cached tree is whole: every file its extraction wrote is
+/// still there with its size.
+fn cached_tree_is_whole(dest: &Path) -> bool {
+    let Ok(want) = fs::read_to_string(dest.join(FILE_LIST)) else {
+        return false;
+    };
+    want.lines().all(|l| {
+        l.split_once(' ').is_some_and(|(size, rel)| {
+            fs::metadata(dest.join(rel)).is_ok_and(|m| m.is_file() && m.len().to_string() == size)
+        })
+    })
 }
 
 fn check_series(series: &str) -> Result<()> {
@@ -301,15 +343,51 @@ pub(crate) fn progress(msg: &str) {
 /// `linux-source-SERIES` package first if it is not cached yet.
 pub fn fetch(series: &str) -> Result<KernelTree> {
     check_series(series)?;
-    let dest = cache_dir().join("kernels").join(series);
-    if dest.join("Makefile").is_file() {
+    let kernels = cache_dir().join("kernels");
+    let dest = kernels.join(series);
+    if cached_tree_is_whole(&dest) {
         return KernelTree::open(&dest);
     }
-    let _lock = crate::lock::FileLock::acquire(
-        &cache_dir().join("kernels").join(format!(".lock-{series}")),
-    )?;
-    if dest.join("Makefile").is_file() {
+    let _lock = crate::lock::FileLock::acquire(&kernels.join(format!(".lock-{series}")))?;
+    if cached_tree_is_whole(&dest) {
         return KernelTree::open(&dest);
+    }
+    // Extractions happen under this lock: what an interrupted one left is
+    // rubbish now.
+    if let Ok(rd) = fs::read_dir(&kernels) {
+        for e in rd.flatten() {
+            if e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!(".extract-{series}-"))
+            {
+                let _ = fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    if dest.exists() {
+        progress(&format!(
+            "the cached tree {} is incomplete or damaged: extracting it again",
+            dest.display()
+        ));
+        fs::remove_dir_all(&dest).with_context(|| format!("removing {}", dest.display()))?;
+    }
+    let apt_debs = cache_dir().join("apt").join(series).join("debs");
+    let kept = fs::read_dir(&apt_debs).ok().and_then(|rd| {
+        rd.flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "deb"))
+    });
+    if let Some(deb) = kept {
+        progress(&format!("unpacking the kept {}", deb.display()));
+        if extract_deb(&deb, series, &dest).is_ok() {
+            if let Ok(tree) = KernelTree::open(&dest) {
+                if tree.version.series() == series {
+                    return Ok(tree);
+                }
+            }
+        }
+        let _ = fs::remove_dir_all(&dest);
+        let _ = fs::remove_file(&deb);
     }
     if which("apt-get").is_none() || which("dpkg-deb").is_none() {
         bail!(
@@ -337,10 +415,12 @@ pub fn fetch(series: &str) -> Result<KernelTree> {
     for e in fs::read_dir(&debs)?.flatten() {
         let _ = fs::remove_file(e.path());
     }
+    // apt-get's progress goes to stderr: stdout carries reports only.
     run(
         apt.command("apt-get")
             .args(["-q", "download", &pkg])
-            .current_dir(&debs),
+            .current_dir(&debs)
+            .stdout(std::io::stderr()),
         &format!("apt-get download {pkg}"),
     )?;
     let deb = fs::read_dir(&debs)?
@@ -357,7 +437,8 @@ pub fn fetch(series: &str) -> Result<KernelTree> {
             tree.version
         );
     }
-    let _ = fs::remove_file(&deb);
+    // The package is kept (under the cache's apt directory), so that a
+    // damaged tree is unpacked again without a download.
     Ok(tree)
 }
 
@@ -393,21 +474,28 @@ fn extract_deb(deb: &Path, series: &str, dest: &Path) -> Result<()> {
 
     // dpkg-deb --fsys-tarfile | tar -xO MEMBER  →  (this process, counting)
     //   →  xz -dc  |  tar -x PATTERNS
-    let mut outer = Command::new("sh")
+    // An archive is untrusted input too: both halves run in the sandbox,
+    // the first seeing only the package, the second only the new tree.
+    use crate::sandbox::{Limits, Sandbox, Spec};
+    let sb = Sandbox::get()?;
+    let sh = Path::new("/bin/sh");
+    let mut outer = sb
+        .command(&Spec::new(Limits::TOOL).read_only(deb), sh)?
         .arg("-c")
         .arg("dpkg-deb --fsys-tarfile \"$1\" | tar -xO \"$2\"")
         .arg("sh")
-        .arg(deb)
+        .arg(crate::sandbox::absolute(deb))
         .arg(&member)
         .stdout(Stdio::piped())
         .spawn()
         .context("starting dpkg-deb")?;
     let patterns: Vec<String> = EXTRACT.iter().map(|p| format!("{top}/{p}")).collect();
-    let mut inner = Command::new("sh")
+    let mut inner = sb
+        .command(&Spec::new(Limits::TOOL).writable(&tmp), sh)?
         .arg("-c")
-        .arg("d=\"$1\"; shift; xz -dc -T0 | tar -x -C \"$d\" --wildcards \"$@\"")
+        .arg("d=\"$1\"; shift; xz -dc -T0 | tar -x --no-same-owner -C \"$d\" --wildcards \"$@\"")
         .arg("sh")
-        .arg(&tmp)
+        .arg(crate::sandbox::absolute(&tmp))
         .args(&patterns)
         .stdin(Stdio::piped())
         .spawn()
@@ -443,6 +531,8 @@ fn extract_deb(deb: &Path, series: &str, dest: &Path) -> Result<()> {
         bail!("extracting {} failed", deb.display());
     }
     let extracted = tmp.join(&top);
+    fs::write(extracted.join(FILE_LIST), list_files(&extracted)?)
+        .with_context(|| format!("writing the file list of {}", extracted.display()))?;
     match fs::rename(&extracted, dest) {
         Ok(()) => {}
         // Another process won the race: its tree is as good as ours.

@@ -141,7 +141,7 @@ impl Spec {
     }
 }
 
-fn absolute(p: &Path) -> PathBuf {
+pub fn absolute(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| {
         if p.is_absolute() {
             p.to_owned()

@@ -12,7 +12,9 @@
 //! Kernels: every series in `HFI1_KERNELS` (default 6.12), like the
 //! conformance suite.
 
-use std::path::Path;
+mod common;
+
+use common::copy_tree;
 
 use harness::conformance::{self, KernelSel};
 use harness::cworld::{self, call, BuildOptions, CallResult, Worker};
@@ -358,21 +360,6 @@ fn reused_flat_call_buffer(world: &cworld::BuiltWorld) -> Result<(), Failed> {
                 call::from_shim(&b)
             )
             .into());
-        }
-    }
-    Ok(())
-}
-
-/// Copies the part of a tree the C world reads.
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)? {
-        let e = e?;
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if e.file_type()?.is_dir() {
-            copy_tree(&src, &dst)?;
-        } else {
-            std::fs::copy(&src, &dst)?;
         }
     }
     Ok(())

@@ -246,8 +246,17 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let mut runs = vec![];
     for k in &kernels {
-        let run =
-            conformance::run_kernel(k, &vectors, &opts, &mut |m| eprintln!("[conformance] {m}"))?;
+        let run = match conformance::run_kernel(k, &vectors, &opts, &mut |m| {
+            eprintln!("[conformance] {m}")
+        }) {
+            Ok(run) => run,
+            Err(e) => {
+                // The reports of the kernels that ran are still written.
+                eprintln!("error: kernel {}: {e:#}", k.label());
+                runs.push(conformance::KernelRun::could_not_run(k, &e));
+                continue;
+            }
+        };
         eprintln!(
             "[conformance] kernel {}: {} of {} vectors agree, {} snapshot mismatch(es)",
             run.label,
@@ -262,7 +271,9 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
         "[conformance] finished in {:.2}s",
         started.elapsed().as_secs_f64()
     );
-    Ok(if runs.iter().all(|r| r.ok()) {
+    Ok(if runs.iter().any(|r| r.error.is_some()) {
+        ExitCode::from(2)
+    } else if runs.iter().all(|r| r.ok()) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

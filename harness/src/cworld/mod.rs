@@ -392,7 +392,11 @@ pub struct Worker {
     world_dir: PathBuf,
     exe: PathBuf,
     opts: BuildOptions,
-    child: Option<(Child, BufWriter<ChildStdin>, BufReader<Watched>)>,
+    child: Option<(
+        Child,
+        BufWriter<Watched<ChildStdin>>,
+        BufReader<Watched<ChildStdout>>,
+    )>,
     /// Extra environment for the worker (for example LD_PRELOAD for ASan).
     env: Vec<(String, String)>,
     /// Where the worker's stderr goes, to quote it when it dies: a private
@@ -411,31 +415,31 @@ enum Lost {
     Hung(u64),
 }
 
-/// The worker's stdout, read with the watchdog: a read waits for data in
-/// slices of a quarter of the limit and fails with `TimedOut` once the
-/// heartbeat has not moved for the whole limit.
-struct Watched {
-    out: ChildStdout,
+/// A pipe to or from the worker, used with the watchdog: a read or write
+/// waits for the pipe in slices of a quarter of the limit and fails with
+/// `TimedOut` once the heartbeat has not moved for the whole limit (a
+/// worker stuck in a call neither answers nor reads its requests).
+struct Watched<P> {
+    pipe: P,
     heartbeat: Arc<Heartbeat>,
     limit: Duration,
 }
 
-impl Read for Watched {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        use std::os::fd::AsRawFd;
+impl<P: std::os::fd::AsRawFd> Watched<P> {
+    fn wait(&self, events: libc::c_short) -> std::io::Result<()> {
         let slice = (self.limit / 4).clamp(Duration::from_millis(5), Duration::from_millis(250));
         let mut last = self.heartbeat.get();
         let mut since = std::time::Instant::now();
         loop {
             let mut p = libc::pollfd {
-                fd: self.out.as_raw_fd(),
-                events: libc::POLLIN,
+                fd: self.pipe.as_raw_fd(),
+                events,
                 revents: 0,
             };
             // SAFETY: one valid pollfd.
             let n = unsafe { libc::poll(&mut p, 1, slice.as_millis() as i32) };
             if n > 0 {
-                return self.out.read(buf);
+                return Ok(());
             }
             if n < 0 {
                 let e = std::io::Error::last_os_error();
@@ -454,6 +458,30 @@ impl Read for Watched {
                 ));
             }
         }
+    }
+}
+
+impl Read for Watched<ChildStdout> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.wait(libc::POLLIN)?;
+        self.pipe.read(buf)
+    }
+}
+
+impl Write for Watched<ChildStdin> {
+    /// The pipe is non-blocking (see `start`): a write takes what fits.
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        loop {
+            self.wait(libc::POLLOUT)?;
+            match self.pipe.write(buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                r => return r,
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.pipe.flush()
     }
 }
 
@@ -480,7 +508,7 @@ impl Worker {
             env.push((
                 "ASAN_OPTIONS".to_owned(),
                 format!(
-                    "detect_leaks=0:abort_on_error=1:symbolize=0:malloc_limit_mb={mb}:\
+                    "detect_leaks=0:abort_on_error=1:symbolize=0:malloc_limit_mb={mb}:max_allocation_size_mb={mb}:\
                      hard_rss_limit_mb={mb}:allocator_may_return_null=0"
                 ),
             ));
@@ -510,7 +538,8 @@ impl Worker {
     /// Changes the call limit of this worker (tests of the watchdog).
     pub fn set_call_timeout(&mut self, d: Duration) {
         self.call_limit = d;
-        if let Some((_, _, rd)) = self.child.as_mut() {
+        if let Some((_, wr, rd)) = self.child.as_mut() {
+            wr.get_mut().limit = d;
             rd.get_mut().limit = d;
         }
     }
@@ -593,11 +622,37 @@ impl Worker {
         let mut child = cmd
             .spawn()
             .with_context(|| format!("starting a worker ({})", self.exe.display()))?;
-        let stdin = BufWriter::with_capacity(1 << 20, child.stdin.take().context("stdin")?);
+        let pipe = child.stdin.take().context("stdin")?;
+        {
+            use std::os::fd::AsRawFd;
+            // A blocking write of a large request into the pipe of a worker
+            // stuck in a call would never return: writes are non-blocking
+            // and watched.
+            let fd = pipe.as_raw_fd();
+            // SAFETY: fcntl on a descriptor this process owns.
+            let ok = unsafe {
+                let fl = libc::fcntl(fd, libc::F_GETFL);
+                fl >= 0 && libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NONBLOCK) == 0
+            };
+            if !ok {
+                bail!(
+                    "making the worker's pipe non-blocking: {}",
+                    std::io::Error::last_os_error()
+                );
+            }
+        }
+        let stdin = BufWriter::with_capacity(
+            1 << 20,
+            Watched {
+                pipe,
+                heartbeat: self.heartbeat.clone(),
+                limit: self.call_limit,
+            },
+        );
         let stdout = BufReader::with_capacity(
             1 << 20,
             Watched {
-                out: child.stdout.take().context("stdout")?,
+                pipe: child.stdout.take().context("stdout")?,
                 heartbeat: self.heartbeat.clone(),
                 // Starting a sandbox and loading a world take milliseconds;
                 // a world whose load-time code never returns is stopped.
@@ -812,7 +867,7 @@ impl Worker {
     fn roundtrip<T>(
         &mut self,
         request: &[u8],
-        reply: impl FnOnce(&mut BufReader<Watched>) -> Result<T>,
+        reply: impl FnOnce(&mut BufReader<Watched<ChildStdout>>) -> Result<T>,
     ) -> Result<Result<T, Lost>> {
         if self.child.is_none() {
             self.start()?;

@@ -1,0 +1,464 @@
+//! Hostile trees: a copy of the default series' tree whose qp.c gains code
+//! an attacker would write — at load time (a constructor) or inside an
+//! upstream function for one vector — and what the harness must make of it:
+//! contained, and reported with the right classification.
+//!
+//! The hostile code cannot include a C library header (worlds are built
+//! with `-nostdinc`), so it makes system calls with the `syscall`
+//! instruction (x86-64), which no symbol check can see: the sandbox has to
+//! hold. Probes that would show an escape stop the worker with a distinct
+//! exit status, so a successful escape fails the test by name.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use harness::conformance::{self, KernelRun, KernelSel};
+use harness::cworld::{self, BuildOptions, Fault};
+use harness::kernel;
+use harness::model::types::Func;
+use harness::runner::Verdict;
+use harness::vector::{self, Vector};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+const QP_C: &str = "drivers/infiniband/hw/hfi1/qp.c";
+
+/// Raw system calls for the hostile code.
+const SYSCALL: &str = r#"
+static long hostile_syscall(long n, long a, long b, long c, long d, long e, long f)
+{
+	long ret;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	__asm__ volatile ("syscall" : "=a"(ret)
+			  : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			  : "rcx", "r11", "memory");
+	return ret;
+}
+static void hostile_exit(int code)
+{
+	hostile_syscall(231, code, 0, 0, 0, 0, 0);	/* exit_group */
+}
+"#;
+
+/// Where a hostile edit goes.
+enum Edit {
+    /// Appended to qp.c.
+    Append(String),
+    /// Put at the start of `mtu_to_path_mtu`'s body.
+    InMtuToPathMtu(&'static str),
+}
+
+/// A copy of `tree` with the edit applied, in a fresh temporary directory.
+fn hostile_tree(name: &str, edit: &Edit) -> Result<PathBuf, Failed> {
+    let tree = kernel::fetch(kernel::DEFAULT_SERIES).map_err(|e| format!("{e:#}"))?;
+    let dir = std::env::temp_dir().join(format!("hfi1-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    common::copy_tree(&tree.root, &dir).map_err(|e| format!("copying the tree: {e}"))?;
+    let path = dir.join(QP_C);
+    let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let new = match edit {
+        Edit::Append(code) => format!("{src}\n{code}\n"),
+        Edit::InMtuToPathMtu(code) => {
+            let anchor = "int mtu_to_path_mtu(u32 mtu)\n{\n";
+            if src.matches(anchor).count() != 1 {
+                return Err("mtu_to_path_mtu's opening is not there once".into());
+            }
+            // The helper goes before the function, the probe into it.
+            src.replacen(anchor, &format!("{SYSCALL}\n{anchor}\t{code}\n"), 1)
+        }
+    };
+    std::fs::write(&path, new).map_err(|e| e.to_string())?;
+    Ok(dir)
+}
+
+fn corpus() -> Result<Vec<Vector>, Failed> {
+    vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string().into())
+}
+
+fn run(dir: &PathBuf, opts: &BuildOptions) -> Result<KernelRun, String> {
+    let vectors = corpus().map_err(|e| format!("{e:?}"))?;
+    conformance::run_kernel(&KernelSel::Path(dir.clone()), &vectors, opts, &mut |_| {})
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// The run of a hostile tree must fail as "cannot judge" (or a build
+/// failure, for `compile`), with every one of `words` in the message.
+fn expect_refused(
+    name: &str,
+    edit: Edit,
+    opts: BuildOptions,
+    words: &[&str],
+) -> Result<(), Failed> {
+    let dir = hostile_tree(name, &edit)?;
+    let r = run(&dir, &opts);
+    let _ = std::fs::remove_dir_all(&dir);
+    match r {
+        Ok(run) => Err(format!(
+            "the hostile tree {name} ran: {} of {} vectors agree",
+            run.checks.len() - run.failed(),
+            run.checks.len()
+        )
+        .into()),
+        Err(msg) => {
+            for w in words {
+                if !msg.contains(w) {
+                    return Err(format!("the report lacks {w:?}:\n{msg}").into());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The hostile tree must run and agree on every vector: whatever it tried
+/// at load time failed quietly inside the sandbox.
+fn expect_contained(name: &str, edit: Edit) -> Result<(), Failed> {
+    let dir = hostile_tree(name, &edit)?;
+    let r = run(&dir, &BuildOptions::default());
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = r?;
+    if run.failed() > 0 {
+        let bad: Vec<String> = run
+            .checks
+            .iter()
+            .filter(|c| !c.verdict.ok())
+            .map(|c| format!("{:?}", c.verdict))
+            .take(3)
+            .collect();
+        return Err(format!("{} vectors failed, e.g. {bad:?}", run.failed()).into());
+    }
+    Ok(())
+}
+
+fn constructor(body: &str) -> Edit {
+    Edit::Append(format!(
+        "{SYSCALL}\n__attribute__((constructor)) static void hostile_init(void)\n{{\n{body}\n}}\n"
+    ))
+}
+
+/// Load-time code calling the C library: the link check refuses the tree
+/// before anything runs, naming each symbol and the qp.c line using it.
+fn libc_calls_cannot_be_judged() -> Result<(), Failed> {
+    let code = r#"
+extern int system(const char *);
+extern int fork(void);
+extern void *fopen(const char *, const char *);
+extern int socket(int, int, int);
+__attribute__((constructor)) static void hostile_init(void)
+{
+	system("touch /tmp/hfi1-hostile-owned");
+	fopen("/etc/hostname", "r");
+	socket(2, 1, 0);
+	fork();
+}
+"#;
+    expect_refused(
+        "libc",
+        Edit::Append(code.into()),
+        BuildOptions::default(),
+        &[
+            "cannot judge",
+            "system: used at drivers/infiniband/hw/hfi1/qp.c:",
+            "fork: used at",
+            "fopen: used at",
+            "socket: used at",
+            "boundary.toml",
+        ],
+    )
+}
+
+/// Load-time code writing a file in /tmp and in the tree, reading
+/// /etc/hostname, $HOME's files and the cache's other entries, running as
+/// root, and reserving 8 GiB: each fails inside the sandbox (a success
+/// would stop the worker with the probe's exit status).
+fn escapes_fail_quietly() -> Result<(), Failed> {
+    let tree = kernel::fetch(kernel::DEFAULT_SERIES).map_err(|e| format!("{e:#}"))?;
+    let host_tmp = std::env::temp_dir().join(format!("hfi1-hostile-wrote-{}", std::process::id()));
+    let cache_other = kernel::cache_dir().join("kernels");
+    // A file in the home directory that the hostile code must not reach.
+    let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
+    let secret = PathBuf::from(&home).join(format!(".hfi1-hostile-secret-{}", std::process::id()));
+    std::fs::write(&secret, "secret").map_err(|e| format!("{}: {e}", secret.display()))?;
+    let body = format!(
+        r#"
+	/* 41: a file in /tmp is private: it may be written, and is gone after. */
+	long fd = hostile_syscall(2, (long)"{tmp}", 0101, 0644, 0, 0, 0);
+	if (fd < 0)
+		hostile_exit(41);
+	/* 42: the tree is read-only. */
+	if (hostile_syscall(2, (long)"{tree}/hostile-was-here", 0101, 0644, 0, 0, 0) >= 0)
+		hostile_exit(42);
+	/* 43: nothing of /etc but the loader's cache. */
+	if (hostile_syscall(2, (long)"/etc/hostname", 0, 0, 0, 0, 0) >= 0)
+		hostile_exit(43);
+	/* 44: nothing of the home directory. */
+	if (hostile_syscall(2, (long)"{home}", 0, 0, 0, 0, 0) >= 0)
+		hostile_exit(44);
+	/* 45: not the cache's other entries. */
+	if (hostile_syscall(2, (long)"{cache}", 0200000, 0, 0, 0, 0) >= 0)
+		hostile_exit(45);
+	/* 46: not root: getuid, geteuid. */
+	if (hostile_syscall(102, 0, 0, 0, 0, 0, 0) == 0 || hostile_syscall(107, 0, 0, 0, 0, 0, 0) == 0)
+		hostile_exit(46);
+	/* 47: 8 GiB of address space is over the limit. */
+	if (hostile_syscall(9, 0, 8L << 30, 3, 0x22 | 0x4000, -1, 0) > 0)
+		hostile_exit(47);
+	/* 48: the world's own allocator is bound by the same limit. */
+	if (kmalloc(8UL << 30, GFP_KERNEL))
+		hostile_exit(48);
+"#,
+        tmp = host_tmp.display(),
+        tree = "/nonexistent-tree-marker",
+        home = secret.display(),
+        cache = cache_other.display(),
+    )
+    .replace("/nonexistent-tree-marker", &tree.root.display().to_string());
+    // The probe writes into the copy, not the cached tree: point it there.
+    let dir_name = "escapes";
+    let copy = std::env::temp_dir().join(format!("hfi1-hostile-{dir_name}-{}", std::process::id()));
+    let body = body.replace(
+        &tree.root.display().to_string(),
+        &copy.display().to_string(),
+    );
+    let r = expect_contained(dir_name, constructor(&body));
+    let _ = std::fs::remove_file(&secret);
+    r?;
+    if host_tmp.exists() {
+        let _ = std::fs::remove_file(&host_tmp);
+        return Err(format!("the hostile tree wrote {} on the host", host_tmp.display()).into());
+    }
+    Ok(())
+}
+
+/// Under --sanitize there is no address-space limit (ASan's shadow needs
+/// terabytes): ASan's allocator limit stops an 8 GiB allocation, and the
+/// world cannot be judged, with ASan's words.
+fn sanitized_allocation_is_limited() -> Result<(), Failed> {
+    expect_refused(
+        "asan-memory",
+        constructor("\tif (kmalloc(8UL << 30, GFP_KERNEL))\n\t\thostile_exit(48);"),
+        BuildOptions {
+            sanitize: true,
+            ..Default::default()
+        },
+        &["could not run the C world", "AddressSanitizer"],
+    )
+}
+
+/// Running a program: execve is refused at load time.
+fn exec_is_denied() -> Result<(), Failed> {
+    expect_refused(
+        "exec",
+        constructor(
+            "\tconst char *argv[] = { \"/bin/sh\", \"-c\", \"touch /tmp/hfi1-hostile-exec\", 0 };\n\
+             \thostile_syscall(59, (long)argv[0], (long)argv, 0, 0, 0, 0);",
+        ),
+        BuildOptions::default(),
+        &["could not run the C world", "system call the sandbox refuses: execve"],
+    )
+}
+
+/// Forking: fork and clone (a new process) are refused at load time.
+fn fork_is_denied() -> Result<(), Failed> {
+    expect_refused(
+        "fork",
+        constructor(
+            "\tint i;\n\tfor (i = 0; i < 50; i++)\n\t\thostile_syscall(57, 0, 0, 0, 0, 0, 0);",
+        ),
+        BuildOptions::default(),
+        &["could not run the C world", "refuses: fork"],
+    )?;
+    expect_refused(
+        "clone",
+        constructor("\thostile_syscall(56, 17 /* SIGCHLD */, 0, 0, 0, 0, 0);"),
+        BuildOptions::default(),
+        &[
+            "could not run the C world",
+            "refuses: clone (a new process)",
+        ],
+    )
+}
+
+/// Connecting to a listener on loopback that this test opens: socket() is
+/// refused, and the listener sees nobody.
+fn connect_is_denied() -> Result<(), Failed> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let body = format!(
+        "\tunsigned char addr[16] = {{ 2, 0, {}, {}, 127, 0, 0, 1 }};\n\
+         \tlong s = hostile_syscall(41, 2, 1, 0, 0, 0, 0);\n\
+         \thostile_syscall(42, s, (long)addr, 16, 0, 0, 0);",
+        port >> 8,
+        port & 0xff
+    );
+    expect_refused(
+        "connect",
+        constructor(&body),
+        BuildOptions::default(),
+        &["could not run the C world", "refuses: socket"],
+    )?;
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    match listener.accept() {
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => Ok(()),
+        Ok((_, peer)) => Err(format!("the hostile tree connected from {peer}").into()),
+        Err(e) => Err(e.to_string().into()),
+    }
+}
+
+/// Load-time code that never returns: the world cannot be judged.
+fn load_loop_is_stopped() -> Result<(), Failed> {
+    expect_refused(
+        "load-loop",
+        constructor("\tfor (;;)\n\t\t__asm__ volatile(\"\");"),
+        BuildOptions::default(),
+        &["could not run the C world", "load-time code did not return"],
+    )
+}
+
+/// `#include` of a file outside the tree: not found, and not quoted.
+fn includes_outside_the_tree_are_not_found() -> Result<(), Failed> {
+    for (name, inc) in [
+        ("include-abs", "/etc/passwd"),
+        ("include-up", "../../../../../../../../../../../etc/passwd"),
+    ] {
+        let dir = hostile_tree(name, &Edit::Append(format!("#include \"{inc}\"\n")))?;
+        let r = run(&dir, &BuildOptions::default());
+        let _ = std::fs::remove_dir_all(&dir);
+        match r {
+            Ok(_) => return Err(format!("{inc} was included").into()),
+            Err(msg) => {
+                if !msg.contains("No such file or directory") || msg.contains("root:x:0:0") {
+                    return Err(format!("{inc}: {msg}").into());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The corpus vector `mtu::path_mtu_bad` (mtu 4095), after `probe` was put
+/// into mtu_to_path_mtu for that mtu: its verdict, and every other vector
+/// agrees.
+fn one_vector(name: &str, probe: &'static str) -> Result<Verdict, Failed> {
+    let dir = hostile_tree(name, &Edit::InMtuToPathMtu(probe))?;
+    let vectors = corpus()?;
+    let r = conformance::run_kernel(
+        &KernelSel::Path(dir.clone()),
+        &vectors,
+        &BuildOptions::default(),
+        &mut |_| {},
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = r.map_err(|e| format!("{e:#}"))?;
+    let mut target = None;
+    for (v, c) in vectors.iter().zip(&run.checks) {
+        if v.id() == "mtu::path_mtu_bad" {
+            target = Some(c.verdict.clone());
+        } else if !c.verdict.ok() {
+            return Err(format!("{} failed too: {:?}", v.id(), c.verdict).into());
+        }
+    }
+    target.ok_or_else(|| "no vector mtu::path_mtu_bad".into())
+}
+
+/// A function that loops forever on one vector: a hang finding for that
+/// vector, the run goes on.
+fn loop_on_one_vector_is_a_hang() -> Result<(), Failed> {
+    match one_vector(
+        "vector-loop",
+        "if (mtu == 4095)\n\t\tfor (;;)\n\t\t\t__asm__ volatile(\"\");",
+    )? {
+        Verdict::Fault(Fault::Hung(_)) => Ok(()),
+        other => Err(format!("expected a hang, got {other:?}").into()),
+    }
+}
+
+/// A system call the sandbox refuses, for one vector: `denied: socket` for
+/// that vector, the run goes on.
+fn denied_on_one_vector() -> Result<(), Failed> {
+    match one_vector(
+        "vector-socket",
+        "if (mtu == 4095)\n\t\thostile_syscall(41, 2, 1, 0, 0, 0, 0);",
+    )? {
+        Verdict::Fault(Fault::Denied(call)) if call == "socket" => Ok(()),
+        other => Err(format!("expected denied: socket, got {other:?}").into()),
+    }
+}
+
+/// `--random`: the generated vectors whose mtu is a multiple of 64 plus 1
+/// (found from the generator itself) hang; each is a hang finding, all the
+/// others agree, and the run ends.
+fn random_run_reports_each_hang() -> Result<(), Failed> {
+    let pred = |c: &harness::model::types::Call| c.arg % 64 == 1;
+    let seed = 5;
+    let mut n = 0;
+    let mut want = vec![];
+    while want.len() < 2 && n < 20_000 {
+        if pred(&harness::generate::seeded_call(seed, Func::MtuToPathMtu, n)) {
+            want.push(n);
+        }
+        n += 1;
+    }
+    if want.is_empty() {
+        return Err("the generator draws no mtu = 1 (mod 64): change the predicate".into());
+    }
+    let dir = hostile_tree(
+        "random-loop",
+        &Edit::InMtuToPathMtu("if (mtu % 64 == 1)\n\t\tfor (;;)\n\t\t\t__asm__ volatile(\"\");"),
+    )?;
+    let tree = kernel::KernelTree::open(&dir).map_err(|e| format!("{e:#}"))?;
+    let world = cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"));
+    let r = world.and_then(|w| {
+        harness::random::run(&w, &[Func::MtuToPathMtu], n, seed, &mut |_, _, _| {})
+            .map_err(|e| format!("{e:#}"))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = r?;
+    let got: Vec<u64> = run.findings.iter().map(|f| f.index).collect();
+    if got != want || !run.findings.iter().all(|f| f.what.starts_with("hang")) {
+        let what: Vec<&str> = run.findings.iter().map(|f| f.what.as_str()).collect();
+        return Err(format!("want hangs at {want:?}, got {got:?}: {what:?}").into());
+    }
+    Ok(())
+}
+
+fn main() {
+    cworld::worker_main_if_requested();
+    // Hangs cost one call limit each: keep it short here.
+    cworld::set_call_timeout(Duration::from_millis(400));
+    let args = Arguments::from_args();
+    let cases: Vec<(&str, fn() -> Result<(), Failed>)> = vec![
+        ("libc_calls_cannot_be_judged", libc_calls_cannot_be_judged),
+        ("escapes_fail_quietly", escapes_fail_quietly),
+        (
+            "sanitized_allocation_is_limited",
+            sanitized_allocation_is_limited,
+        ),
+        ("exec_is_denied", exec_is_denied),
+        ("fork_is_denied", fork_is_denied),
+        ("connect_is_denied", connect_is_denied),
+        ("load_loop_is_stopped", load_loop_is_stopped),
+        (
+            "includes_outside_the_tree_are_not_found",
+            includes_outside_the_tree_are_not_found,
+        ),
+        ("loop_on_one_vector_is_a_hang", loop_on_one_vector_is_a_hang),
+        ("denied_on_one_vector", denied_on_one_vector),
+        ("random_run_reports_each_hang", random_run_reports_each_hang),
+    ];
+    let trials = cases
+        .into_iter()
+        .map(|(name, f)| {
+            let t = Trial::test(format!("hostile::{name}"), f);
+            if cfg!(target_arch = "x86_64") {
+                t
+            } else {
+                t.with_ignored_flag(true)
+            }
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
+}
