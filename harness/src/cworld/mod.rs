@@ -386,17 +386,20 @@ fn serve_calls(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     Ok(())
 }
 
+/// A started worker: its process and its two watched pipes.
+type Running = (
+    Child,
+    BufWriter<Watched<ChildStdin>>,
+    BufReader<Watched<ChildStdout>>,
+);
+
 /// A worker process serving one C world, in the sandbox.
 pub struct Worker {
     so: PathBuf,
     world_dir: PathBuf,
     exe: PathBuf,
     opts: BuildOptions,
-    child: Option<(
-        Child,
-        BufWriter<Watched<ChildStdin>>,
-        BufReader<Watched<ChildStdout>>,
-    )>,
+    child: Option<Running>,
     /// Extra environment for the worker (for example LD_PRELOAD for ASan).
     env: Vec<(String, String)>,
     /// Where the worker's stderr goes, to quote it when it dies: a private
