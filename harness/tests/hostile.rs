@@ -78,10 +78,15 @@ fn corpus() -> Result<Vec<Vector>, Failed> {
     vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string().into())
 }
 
-fn run(dir: &PathBuf, opts: &BuildOptions) -> Result<KernelRun, String> {
+fn run(dir: &std::path::Path, opts: &BuildOptions) -> Result<KernelRun, String> {
     let vectors = corpus().map_err(|e| format!("{e:?}"))?;
-    conformance::run_kernel(&KernelSel::Path(dir.clone()), &vectors, opts, &mut |_| {})
-        .map_err(|e| format!("{e:#}"))
+    conformance::run_kernel(
+        &KernelSel::Path(dir.to_owned()),
+        &vectors,
+        opts,
+        &mut |_| {},
+    )
+    .map_err(|e| format!("{e:#}"))
 }
 
 /// The run of a hostile tree must fail as "cannot judge" (or a build
@@ -425,12 +430,15 @@ fn random_run_reports_each_hang() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A hostile case.
+type Case = fn() -> Result<(), Failed>;
+
 fn main() {
     cworld::worker_main_if_requested();
     // Hangs cost one call limit each: keep it short here.
     cworld::set_call_timeout(Duration::from_millis(400));
     let args = Arguments::from_args();
-    let cases: Vec<(&str, fn() -> Result<(), Failed>)> = vec![
+    let cases: Vec<(&str, Case)> = vec![
         ("libc_calls_cannot_be_judged", libc_calls_cannot_be_judged),
         ("escapes_fail_quietly", escapes_fail_quietly),
         (
