@@ -221,11 +221,15 @@ pub fn human(vectors: &[Vector], runs: &[KernelRun]) -> String {
         .iter()
         .map(|r| snapshot::by_family(vectors, &r.checks).len())
         .sum();
+    let errors = runs.iter().filter(|r| r.error.is_some()).count();
+    if errors > 0 {
+        let _ = writeln!(s, "{errors} kernel(s) could not run (see ERROR above)");
+    }
     let _ = writeln!(
         s,
         "{} passed, {} failed",
         total - failed + snap_files - snaps,
-        failed + snaps
+        failed + snaps + errors
     );
     s
 }
@@ -277,7 +281,9 @@ pub fn table(vectors: &[Vector], runs: &[KernelRun]) -> String {
     }
     let _ = write!(s, "{:fw$}", "snapshots");
     for r in runs {
-        let cell = if r.snapshots.is_empty() {
+        let cell = if r.error.is_some() {
+            "error".to_owned()
+        } else if r.snapshots.is_empty() {
             "match".to_owned()
         } else {
             format!("{} differ", r.snapshots.len())

@@ -37,9 +37,20 @@ COMMANDS:
                     (vectors/s), for hfi1_setup_wqe and engine selection
     help            This text; `cargo xtask <COMMAND> --help` for one command
 
+OPTIONS OF EVERY COMMAND THAT BUILDS OR RUNS C WORLDS:
+    --call-timeout SECS  The longest one upstream call may run before it is a
+                         `hang` finding (default 2; x4 for coverage worlds,
+                         x10 under --sanitize)
+    --no-sandbox         Compile and run trees without the sandbox (bubblewrap,
+                         an unprivileged uid, no network, seccomp). Only for
+                         trees whose code you have read: patched code runs
+                         with your rights.
+
 ENVIRONMENT:
     HFI1_CONFORMANCE_CACHE   where trees and C worlds are cached
-                             (default ~/.cache/hfi1-conformance)
+                             (default ~/.cache/hfi1-conformance; empty = unset)
+    HFI1_CALL_TIMEOUT        the call limit in seconds (--call-timeout wins)
+    HFI1_BWRAP               the bubblewrap binary (default: bwrap on PATH)
     CC                       the C compiler for C worlds (default gcc)
 ";
 
@@ -67,15 +78,34 @@ OPTIONS:
     --seed S           Seed of --random (default 1); same seed, same vectors
     --function NAME    With --random: only this function (repeatable)
 
+    --call-timeout SECS  Per-call limit (see `cargo xtask help`)
+    --no-sandbox       Run the trees unsandboxed (see `cargo xtask help`)
+
+Every tree is compiled and run in a sandbox (bubblewrap): no network, no
+files but the tree, c-shim and the toolchain, an unprivileged uid, resource
+limits, and a seccomp filter on the worker. A call that never returns is a
+`hang` finding, one that tries what the sandbox refuses is `denied: CALL`,
+one that crashes the worker is `crashed`; the run goes on.
+
 EXIT STATUS:
     0  C and Rust agree on every vector and every snapshot matches
     1  something differs (the report names the vectors)
-    2  the run could not happen (bad arguments, no kernel, build failure)
+    2  the run could not happen (bad arguments, no kernel, no sandbox, a
+       build failure, a tree that cannot be judged: it needs a symbol the
+       boundary lacks, or its world cannot be loaded); the reports of the
+       kernels that did run are still written, the others as errors
 ";
 
 fn main() -> ExitCode {
     cworld::worker_main_if_requested();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = match sandbox_options(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
     match dispatch(&args) {
         Ok(code) => code,
         Err(e) => {
@@ -83,6 +113,36 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The options every command that builds or runs C worlds takes:
+/// `--no-sandbox` and `--call-timeout SECS`. Returns the other arguments.
+fn sandbox_options(args: Vec<String>) -> Result<Vec<String>> {
+    let mut rest = vec![];
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        let timeout = if a == "--call-timeout" {
+            Some(
+                it.next()
+                    .context("--call-timeout needs a number of seconds")?,
+            )
+        } else {
+            a.strip_prefix("--call-timeout=").map(str::to_owned)
+        };
+        if let Some(t) = timeout {
+            let secs: f64 = t
+                .parse()
+                .ok()
+                .filter(|s: &f64| *s > 0.0 && s.is_finite())
+                .with_context(|| format!("--call-timeout {t}: expected seconds, e.g. 2 or 0.5"))?;
+            cworld::set_call_timeout(std::time::Duration::from_secs_f64(secs));
+        } else if a == "--no-sandbox" {
+            harness::sandbox::allow_unsandboxed();
+        } else {
+            rest.push(a);
+        }
+    }
+    Ok(rest)
 }
 
 fn root() -> PathBuf {
