@@ -209,13 +209,13 @@ impl Sandbox {
         }
         static PROBED: OnceLock<Result<Sandbox, String>> = OnceLock::new();
         PROBED
-            .get_or_init(|| Sandbox::probe().map_err(|e| format!("{e:#}")))
+            .get_or_init(|| Sandbox::probe(find_bwrap()).map_err(|e| format!("{e:#}")))
             .as_ref()
             .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
-    fn probe() -> Result<Sandbox> {
-        let bwrap = match find_bwrap() {
+    fn probe(bwrap: Option<PathBuf>) -> Result<Sandbox> {
+        let bwrap = match bwrap {
             Some(b) if b.is_file() => b,
             Some(b) => bail!(
                 "the sandbox for untrusted C code cannot be set up: {} does not exist; {INSTALL}, \
@@ -607,6 +607,26 @@ pub fn confine_worker() -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fail closed: no bubblewrap, no sandbox, and the error says what to
+    /// install and how to opt out.
+    #[test]
+    fn a_missing_bwrap_is_an_error_that_says_what_to_do() {
+        let e = Sandbox::probe(Some(PathBuf::from("/nonexistent/bwrap")))
+            .expect_err("no sandbox without bwrap");
+        let msg = format!("{e:#}");
+        assert!(msg.contains("apt-get install bubblewrap"), "{msg}");
+        assert!(msg.contains("--no-sandbox"), "{msg}");
+    }
+
+    /// A bwrap that cannot build a sandbox (here: one that always fails) is
+    /// refused too, with its words.
+    #[test]
+    fn a_bwrap_that_fails_is_an_error() {
+        let e = Sandbox::probe(Some(PathBuf::from("/usr/bin/false")))
+            .expect_err("a failing bwrap is no sandbox");
+        assert!(format!("{e:#}").contains("cannot be set up"), "{e:#}");
+    }
 
     #[test]
     fn every_denied_call_has_a_name() {

@@ -1,0 +1,235 @@
+//! Fault injection: damaged caches heal, a world that cannot be loaded is
+//! "could not run" with the reason (never a crash per vector), a warm run
+//! writes nothing in the cache (so a read-only cache works), and nothing is
+//! left behind.
+//!
+//! These tests change the shared cache (a file of the default series' tree,
+//! leftover directories) and the environment, so they run one at a time.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use harness::conformance::{self, KernelSel};
+use harness::cworld::{self, call, BuildOptions, BuiltWorld, Worker};
+use harness::kernel::{self, KernelTree};
+use harness::vector;
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn err(e: impl std::fmt::Display) -> Failed {
+    e.to_string().into()
+}
+
+/// A private copy of the default tree, so that its world is this test's
+/// alone in the cache (a comment changes the world's key).
+fn private_tree(name: &str) -> Result<KernelTree, Failed> {
+    let tree = kernel::fetch(kernel::DEFAULT_SERIES).map_err(|e| format!("{e:#}"))?;
+    let dir = std::env::temp_dir().join(format!("hfi1-fault-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    common::copy_tree(&tree.root, &dir).map_err(err)?;
+    let qp = dir.join("drivers/infiniband/hw/hfi1/qp.c");
+    let mut src = std::fs::read_to_string(&qp).map_err(err)?;
+    src.push_str(&format!(
+        "\n/* fault test {name} {} */\n",
+        std::process::id()
+    ));
+    std::fs::write(&qp, src).map_err(err)?;
+    KernelTree::open(&dir).map_err(|e| format!("{e:#}").into())
+}
+
+fn runs_the_corpus(world: &BuiltWorld) -> Result<(), Failed> {
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(err)?;
+    let checks = harness::runner::check_all(world, &vectors).map_err(|e| format!("{e:#}"))?;
+    let bad = checks.iter().filter(|c| !c.verdict.ok()).count();
+    if bad > 0 {
+        return Err(format!("{bad} vectors failed on the rebuilt world").into());
+    }
+    Ok(())
+}
+
+/// A truncated or altered cached world is found by its checksum and built
+/// again; the run then passes.
+fn damaged_world_is_rebuilt() -> Result<(), Failed> {
+    let tree = private_tree("world")?;
+    let world = cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let good = std::fs::read(&world.so).map_err(err)?;
+    for (what, damage) in [
+        ("truncated", good[..good.len() / 2].to_vec()),
+        ("altered", {
+            let mut b = good.clone();
+            let mid = b.len() / 2;
+            b[mid] ^= 0xff;
+            b
+        }),
+    ] {
+        std::fs::write(&world.so, &damage).map_err(err)?;
+        let again = cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+        let now = std::fs::read(&again.so).map_err(err)?;
+        if now.len() != good.len() {
+            return Err(format!("the {what} world was used, not rebuilt").into());
+        }
+        runs_the_corpus(&again)?;
+    }
+    let _ = std::fs::remove_dir_all(&world.dir);
+    let _ = std::fs::remove_dir_all(&tree.root);
+    Ok(())
+}
+
+/// A world that does not load (here: not an ELF object) is "could not
+/// run" with the loader's words, not a crash reported per vector.
+fn unloadable_world_could_not_run() -> Result<(), Failed> {
+    let tree = kernel::fetch(kernel::DEFAULT_SERIES).map_err(|e| format!("{e:#}"))?;
+    let real = cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let dir = std::env::temp_dir().join(format!("hfi1-fault-so-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(err)?;
+    let so = dir.join("libhfi1world.so");
+    std::fs::write(&so, b"not an ELF object").map_err(err)?;
+    let fake = BuiltWorld {
+        so: so.clone(),
+        dir: dir.clone(),
+        ..real
+    };
+    let mut w = Worker::new(&fake).map_err(|e| format!("{e:#}"))?;
+    let c = harness::generate::seeded_call(1, harness::model::types::Func::SetupWqe, 0);
+    let r = w.run_batch(&[call::to_shim(&c)]);
+    drop(w);
+    let _ = std::fs::remove_dir_all(&dir);
+    match r {
+        Ok(r) => Err(format!("a world that is no ELF object gave {r:?}").into()),
+        Err(e) => {
+            let msg = format!("{e:#}");
+            if msg.contains("could not run the C world") && msg.contains("loading") {
+                Ok(())
+            } else {
+                Err(msg.into())
+            }
+        }
+    }
+}
+
+/// A cached tree missing a file is extracted again (from the kept
+/// package), and leftover extraction directories are removed.
+fn damaged_tree_is_extracted_again() -> Result<(), Failed> {
+    let tree = kernel::fetch(kernel::DEFAULT_SERIES).map_err(|e| format!("{e:#}"))?;
+    let victim = tree.path("drivers/infiniband/hw/hfi1/qp.h");
+    let leftover = kernel::cache_dir()
+        .join("kernels")
+        .join(format!(".extract-{}-999999999", kernel::DEFAULT_SERIES));
+    std::fs::create_dir_all(&leftover).map_err(err)?;
+    std::fs::remove_file(&victim).map_err(err)?;
+    let again = kernel::fetch(kernel::DEFAULT_SERIES).map_err(|e| format!("{e:#}"))?;
+    if !again.path("drivers/infiniband/hw/hfi1/qp.h").is_file() {
+        return Err("qp.h is still missing".into());
+    }
+    if leftover.exists() {
+        return Err(format!("{} was left behind", leftover.display()).into());
+    }
+    Ok(())
+}
+
+/// Every file under `dir` with its size and modification time.
+fn listing(dir: &Path, out: &mut Vec<(PathBuf, u64, std::time::SystemTime)>) {
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if let Ok(m) = std::fs::symlink_metadata(&p) {
+                if m.is_dir() {
+                    listing(&p, out);
+                }
+                out.push((p, m.len(), m.modified().unwrap_or(std::time::UNIX_EPOCH)));
+            }
+        }
+    }
+}
+
+/// A warm conformance run writes nothing in the cache (no lock file, no
+/// log, no world): a read-only cache holding the tree and the world works.
+/// Worker logs are removed with their workers.
+fn warm_run_writes_nothing_in_the_cache() -> Result<(), Failed> {
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(err)?;
+    let sel = KernelSel::Series(kernel::DEFAULT_SERIES.into());
+    let opts = BuildOptions::default();
+    conformance::run_kernel(&sel, &vectors, &opts, &mut |_| {}).map_err(|e| format!("{e:#}"))?;
+    let mut before = vec![];
+    listing(&kernel::cache_dir(), &mut before);
+    let run = conformance::run_kernel(&sel, &vectors, &opts, &mut |_| {})
+        .map_err(|e| format!("{e:#}"))?;
+    let mut after = vec![];
+    listing(&kernel::cache_dir(), &mut after);
+    before.sort();
+    after.sort();
+    if before != after {
+        let new: Vec<_> = after
+            .iter()
+            .filter(|a| !before.contains(a))
+            .take(5)
+            .collect();
+        return Err(format!("a warm run wrote in the cache: {new:?}").into());
+    }
+    if !run.ok() {
+        return Err("the warm run failed".into());
+    }
+    let logs: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .map_err(err)?
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("hfi1-conformance-worker-{}-", std::process::id()))
+        })
+        .map(|e| e.path())
+        .collect();
+    if !logs.is_empty() {
+        return Err(format!("worker logs left behind: {logs:?}").into());
+    }
+    Ok(())
+}
+
+/// `HFI1_CONFORMANCE_CACHE=""` means unset, not the current directory.
+fn empty_cache_variable_is_unset() -> Result<(), Failed> {
+    let old = std::env::var_os("HFI1_CONFORMANCE_CACHE");
+    std::env::set_var("HFI1_CONFORMANCE_CACHE", "");
+    let dir = kernel::cache_dir();
+    match old {
+        Some(v) => std::env::set_var("HFI1_CONFORMANCE_CACHE", v),
+        None => std::env::remove_var("HFI1_CONFORMANCE_CACHE"),
+    }
+    if !dir.is_absolute() || !dir.ends_with("hfi1-conformance") {
+        return Err(format!("an empty variable gave {}", dir.display()).into());
+    }
+    Ok(())
+}
+
+/// A fault-injection case.
+type Case = fn() -> Result<(), Failed>;
+
+fn main() {
+    cworld::worker_main_if_requested();
+    let mut args = Arguments::from_args();
+    // They share the cache and the environment: one at a time.
+    args.test_threads = Some(1);
+    let cases: Vec<(&str, Case)> = vec![
+        ("damaged_world_is_rebuilt", damaged_world_is_rebuilt),
+        (
+            "unloadable_world_could_not_run",
+            unloadable_world_could_not_run,
+        ),
+        (
+            "damaged_tree_is_extracted_again",
+            damaged_tree_is_extracted_again,
+        ),
+        (
+            "warm_run_writes_nothing_in_the_cache",
+            warm_run_writes_nothing_in_the_cache,
+        ),
+        (
+            "empty_cache_variable_is_unset",
+            empty_cache_variable_is_unset,
+        ),
+    ];
+    let trials = cases
+        .into_iter()
+        .map(|(name, f)| Trial::test(format!("faults::{name}"), f))
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
+}
