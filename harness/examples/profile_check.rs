@@ -39,7 +39,9 @@ fn main() -> anyhow::Result<()> {
     }
     let tree = harness::kernel::fetch(harness::kernel::DEFAULT_SERIES)?;
     let world = cworld::build(&tree, &BuildOptions::default())?;
-    let lib = Loaded::open(&world.so)?;
+    // SAFETY: the default series' Debian tree, loaded in-process to be
+    // profiled (the profiler needs the calls in this process).
+    let lib = unsafe { Loaded::open(&world.so)? };
     let mut out = shim_outcome::default();
     let mut s = Box::<shim_call>::default();
     let (mut ns, mut bad, mut stages) = (0u128, 0u64, [0u128; 4]);

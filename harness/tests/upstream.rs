@@ -339,7 +339,8 @@ fn ubsan_reports_upstream_ub(tree: &KernelTree) -> Result<(), Failed> {
 /// through a reused buffer as through a fresh one. (Valid vectors only, so
 /// the world is loaded in this process, as the benchmark does.)
 fn reused_flat_call_buffer(world: &cworld::BuiltWorld) -> Result<(), Failed> {
-    let lib = cworld::Loaded::open(&world.so).map_err(|e| format!("{e:#}"))?;
+    // SAFETY: the default series' Debian tree and valid vectors.
+    let lib = unsafe { cworld::Loaded::open(&world.so) }.map_err(|e| format!("{e:#}"))?;
     let mut reused = Box::<harness::ffi::shim_call>::default();
     let (mut a, mut b) = (
         harness::ffi::shim_outcome::default(),

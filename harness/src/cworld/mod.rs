@@ -158,10 +158,18 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    pub fn open(so: &Path) -> Result<Loaded> {
-        // SAFETY: loading runs the object's constructors; it is built by
-        // this project from c-shim and upstream sources, and only loaded in
-        // a worker process (or a benchmark) that may crash.
+    /// Loads a world into this process.
+    ///
+    /// # Safety
+    ///
+    /// Loading runs the object's constructors and its calls run upstream
+    /// code, unsandboxed: `so` must be a world this project built from a
+    /// tree whose code is trusted, and a crash in it takes this process.
+    /// Workers (sandboxed, confined) are where worlds are loaded; the
+    /// fuzz target and the profiling example are the exceptions, on the
+    /// Debian trees.
+    pub unsafe fn open(so: &Path) -> Result<Loaded> {
+        // SAFETY: the caller's promise above.
         let lib = unsafe { libloading::Library::new(so) }
             .with_context(|| format!("loading {}", so.display()))?;
         // SAFETY: the symbols' types are those declared in c-shim/shim.h.
@@ -207,6 +215,7 @@ const OUTCOME_HEAD: usize = 4 + 1 + 2 + 2 + 4 * 4 + 4 + 4;
 const TAG_CALLS: u8 = 0;
 const TAG_RANDOM: u8 = 1;
 const TAG_BENCH: u8 = 2;
+const TAG_RAW: u8 = 3;
 
 /// What a random range gave: the vectors where C and Rust parted, and the
 /// vectors that did not return, each with its fault.
@@ -231,7 +240,8 @@ fn start_serving(so: &Path) -> Result<()> {
     if std::env::var_os(sandbox::CONFINE_ENV).is_some() {
         sandbox::confine_worker()?;
     }
-    let lib = Loaded::open(so)?;
+    // SAFETY: this is a worker: sandboxed and confined, here to run it.
+    let lib = unsafe { Loaded::open(so)? };
     serve(&lib)
 }
 
@@ -251,6 +261,7 @@ fn serve(lib: &Loaded) -> Result<()> {
             TAG_CALLS => serve_calls(lib, &mut rd, &mut wr)?,
             TAG_RANDOM => serve_random(lib, &mut rd, &mut wr)?,
             TAG_BENCH => serve_bench(lib, &mut rd, &mut wr)?,
+            TAG_RAW => serve_raw(lib, &mut rd, &mut wr)?,
             t => bail!("unknown request {t}"),
         }
         wr.flush()?;
@@ -350,6 +361,23 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     wr.write_all(&ns.to_le_bytes())?;
     wr.write_all(&count.to_le_bytes())?;
     wr.write_all(&bad.to_le_bytes())?;
+    Ok(())
+}
+
+/// Benchmark of the raw upstream call: generated vector 0 of `func` from
+/// `seed`, its world built once, the call repeated `iters` times. Replies
+/// the elapsed nanoseconds and the shim's checksum.
+fn serve_raw(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
+    let func = func_at(read_u32(rd)?)?;
+    let seed = read_u64(rd)?;
+    let iters = read_u64(rd)?;
+    let shim = call::to_shim(&crate::generate::seeded_call(seed, func, 0));
+    heartbeat::beat(1);
+    let t = std::time::Instant::now();
+    let sum = lib.bench(&shim, iters);
+    let ns = t.elapsed().as_nanos() as u64;
+    wr.write_all(&ns.to_le_bytes())?;
+    wr.write_all(&sum.to_le_bytes())?;
     Ok(())
 }
 
@@ -944,6 +972,29 @@ impl Worker {
         faults.push((start + culprit, fault));
         faults.sort_by_key(|x| x.0);
         Ok((found, faults))
+    }
+
+    /// The raw upstream call, in the worker: generated vector 0 of `func`
+    /// built once and called `iters` times: (elapsed ns, checksum). The
+    /// call limit covers the whole loop: keep `iters` to seconds.
+    pub fn bench_raw(
+        &mut self,
+        func: crate::model::types::Func,
+        seed: u64,
+        iters: u64,
+    ) -> Result<(u64, u64)> {
+        let f = crate::model::types::Symbol::index(func);
+        let mut req = vec![TAG_RAW];
+        req.extend_from_slice(&f.to_le_bytes());
+        req.extend_from_slice(&seed.to_le_bytes());
+        req.extend_from_slice(&iters.to_le_bytes());
+        match self.roundtrip(&req, |rd| Ok((read_u64(rd)?, read_u64(rd)?)))? {
+            Ok(r) => Ok(r),
+            Err(lost) => {
+                let fault = self.stop(matches!(lost, Lost::Hung(_)));
+                bail!("the worker stopped during the benchmark: {fault}")
+            }
+        }
     }
 
     /// The in-worker benchmark: (elapsed ns, vectors, disagreements).
