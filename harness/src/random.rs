@@ -26,7 +26,8 @@ pub struct Finding {
     pub index: u64,
     /// What was seen: a field-by-field diff, "undefined", or the crash.
     pub what: String,
-    /// The minimised call (the original one for crashes).
+    /// The minimised call (for a fault: minimised while it faults the same
+    /// way).
     pub call: Call,
     /// Where the ready-to-commit vector file was written.
     pub file: Option<PathBuf>,
@@ -88,6 +89,22 @@ fn shrink_steps() -> Vec<Step> {
 /// Minimises a disagreeing call: applies each simplification that keeps C
 /// and Rust disagreeing, until none does.
 pub fn minimise(worker: &mut Worker, c: &Call) -> Result<Call> {
+    minimise_while(worker, c, |v| !v.ok())
+}
+
+/// Minimises a call that faulted (crashed, hung, was denied) while it
+/// keeps faulting the same way: a hang stays a hang. Each step that still
+/// hangs costs one call limit.
+pub fn minimise_fault(worker: &mut Worker, c: &Call, fault: &Fault) -> Result<Call> {
+    let kind = fault.word();
+    minimise_while(
+        worker,
+        c,
+        |v| matches!(v, Verdict::Fault(f) if f.word() == kind),
+    )
+}
+
+fn minimise_while(worker: &mut Worker, c: &Call, keep: impl Fn(&Verdict) -> bool) -> Result<Call> {
     let mut best = c.clone();
     for _ in 0..4 {
         let mut changed = false;
@@ -97,7 +114,7 @@ pub fn minimise(worker: &mut Worker, c: &Call) -> Result<Call> {
             if cand == best || validate(&cand).is_err() {
                 continue;
             }
-            if !verdict_of(worker, &cand)?.ok() {
+            if keep(&verdict_of(worker, &cand)?) {
                 best = cand;
                 changed = true;
             }
@@ -191,12 +208,14 @@ pub fn run(
             }
             for (index, fault) in crashes {
                 crashed += 1;
+                // Minimised like any other finding, keeping its kind.
+                let small = minimise_fault(&mut worker, &seeded_call(seed, f, index), &fault)?;
                 let mut finding = Finding {
                     func: f,
                     seed,
                     index,
                     what: fault.to_string(),
-                    call: seeded_call(seed, f, index),
+                    call: small,
                     file: None,
                 };
                 finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);

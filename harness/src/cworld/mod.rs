@@ -716,18 +716,19 @@ impl Worker {
             Err(e) => {
                 let hung = e.kind() == std::io::ErrorKind::TimedOut;
                 let fault = self.stop(hung);
-                bail!(
-                    "could not run the C world {}: {}",
-                    self.so.display(),
-                    match fault {
-                        Fault::Hung(_) => "its load-time code did not return".to_owned(),
-                        Fault::Denied(call) => format!(
-                            "its load-time code made a system call the sandbox refuses: {call}"
-                        ),
-                        Fault::Crashed(why) =>
-                            format!("the worker stopped while loading it: {why}"),
+                let why = match fault {
+                    Fault::Hung(_) => "its load-time code did not return".to_owned(),
+                    Fault::Denied(call) => {
+                        format!("its load-time code made a system call the sandbox refuses: {call}")
                     }
-                )
+                    Fault::Crashed(why) => format!("the worker stopped while loading it: {why}"),
+                };
+                // The world, not a vector, failed: the tree cannot be judged.
+                Err(build::CannotJudge(format!(
+                    "could not run the C world {}: {why}",
+                    self.so.display()
+                ))
+                .into())
             }
         }
     }
