@@ -5,14 +5,13 @@
 //! matches; 1 when anything differs; 2 when the run could not happen (bad
 //! arguments, no kernel, a build failure).
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::cworld::{self, BuildOptions};
+use crate::cworld::{self, BuildOptions, Fault};
 use crate::kernel::{self, KernelTree};
-use crate::model::types::Func;
+use crate::report::{Case, Difference, OutcomeView, Report, SnapshotRow, Status, Suite};
 use crate::runner::{self, Checked, Verdict};
 use crate::snapshot;
 use crate::vector::Vector;
@@ -40,25 +39,7 @@ impl KernelSel {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Human,
-    Ktap,
-    Junit,
-    Json,
-}
-
-impl Format {
-    pub fn parse(s: &str) -> Option<Format> {
-        match s {
-            "human" => Some(Format::Human),
-            "ktap" => Some(Format::Ktap),
-            "junit" => Some(Format::Junit),
-            "json" => Some(Format::Json),
-            _ => None,
-        }
-    }
-}
+pub use crate::report::Format;
 
 /// A snapshot that does not match.
 #[derive(Debug, Clone)]
@@ -72,6 +53,8 @@ pub struct SnapshotMismatch {
 /// What one kernel gave.
 #[derive(Debug, Clone)]
 pub struct KernelRun {
+    /// The kernel as the user named it.
+    pub sel: KernelSel,
     pub label: String,
     pub version: String,
     pub series: String,
@@ -80,6 +63,8 @@ pub struct KernelRun {
     /// Why this kernel could not be run (no tree, a build failure, a world
     /// that cannot be judged); its checks are then empty.
     pub error: Option<String>,
+    /// Wall time, in seconds.
+    pub seconds: f64,
 }
 
 impl KernelRun {
@@ -87,12 +72,14 @@ impl KernelRun {
     /// the kernels that ran are still written, with this one as an error.
     pub fn could_not_run(sel: &KernelSel, error: &anyhow::Error) -> KernelRun {
         KernelRun {
+            sel: sel.clone(),
             label: sel.label(),
             version: String::new(),
             series: String::new(),
             checks: vec![],
             snapshots: vec![],
             error: Some(format!("{error:#}")),
+            seconds: 0.0,
         }
     }
 
@@ -113,6 +100,7 @@ pub fn run_kernel(
     opts: &BuildOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<KernelRun> {
+    let started = std::time::Instant::now();
     progress(&format!("kernel {}: opening", sel.label()));
     let tree = sel.open()?;
     progress(&format!(
@@ -156,383 +144,192 @@ pub fn run_kernel(
         }
     }
     Ok(KernelRun {
+        sel: sel.clone(),
         label: sel.label(),
         version: tree.version.to_string(),
         series,
         checks,
         snapshots,
         error: None,
+        seconds: started.elapsed().as_secs_f64(),
     })
 }
 
-fn verdict_word(v: &Verdict) -> &'static str {
+/// The status of a checked vector in a report.
+fn status(v: &Verdict) -> Status {
     match v {
-        Verdict::Agree => "agree",
-        Verdict::Differ(_) => "differ",
-        Verdict::Fault(f) => f.word(),
-        Verdict::Malformed => "malformed",
-        Verdict::Undefined(_) => "undefined",
+        Verdict::Agree => Status::Pass,
+        Verdict::Differ(_) => Status::Fail,
+        Verdict::Fault(Fault::Crashed(_)) => Status::Crashed,
+        Verdict::Fault(Fault::Hung(_)) => Status::Hang,
+        Verdict::Fault(Fault::Denied(_)) => Status::Denied,
+        Verdict::Malformed => Status::Malformed,
+        Verdict::Undefined(_) => Status::Undefined,
     }
 }
 
-/// The human report: failures explained, then a function × kernel table.
-pub fn human(vectors: &[Vector], runs: &[KernelRun]) -> String {
-    let mut s = String::new();
-    for r in runs {
-        if let Some(e) = &r.error {
-            let _ = writeln!(s, "ERROR [{}] could not run: {e}", r.label);
-        }
-        for (v, c) in vectors.iter().zip(&r.checks) {
-            if !c.verdict.ok() {
-                let _ = writeln!(s, "FAIL [{}] {}", r.label, runner::explain(v, c));
-            }
-        }
-        for m in &r.snapshots {
-            let _ = writeln!(
-                s,
-                "FAIL [{}] upstream outcomes differ from {}:",
-                r.label,
-                m.path.display()
-            );
-            for (n, a, b) in &m.rows {
-                let _ = writeln!(s, "  {n}\n    snapshot: {a}\n    now:      {b}");
-            }
-            let _ = writeln!(
-                s,
-                "  if the change is intended, accept it with `cargo insta review` after \
-                 `cargo insta test` (or INSTA_UPDATE=always cargo test), and say why in the commit"
-            );
-        }
+/// One line saying what a verdict is.
+fn message(v: &Verdict) -> Option<String> {
+    match v {
+        Verdict::Agree => None,
+        Verdict::Differ(d) => Some(format!(
+            "C and Rust differ in {}",
+            d.iter().map(|x| x.0).collect::<Vec<_>>().join(", ")
+        )),
+        Verdict::Fault(f) => Some(f.to_string()),
+        Verdict::Malformed => Some("the shim refused the call as malformed".into()),
+        Verdict::Undefined(u) => Some(format!(
+            "the model calls this undefined ({u}), yet C returned"
+        )),
     }
-    s.push_str(&table(vectors, runs));
-    let total: usize = runs.iter().map(|r| r.checks.len()).sum();
-    let failed: usize = runs.iter().map(KernelRun::failed).sum();
-    let snaps: usize = runs.iter().map(|r| r.snapshots.len()).sum();
-    let _ = writeln!(
-        s,
-        "{} vectors x {} kernel(s): {} agree, {} differ; {} snapshot mismatch(es)",
-        vectors.len(),
-        runs.len(),
-        total - failed,
-        failed,
-        snaps
-    );
-    let snap_files: usize = runs
-        .iter()
-        .map(|r| snapshot::by_family(vectors, &r.checks).len())
-        .sum();
-    let errors = runs.iter().filter(|r| r.error.is_some()).count();
-    if errors > 0 {
-        let _ = writeln!(s, "{errors} kernel(s) could not run (see ERROR above)");
-    }
-    let _ = writeln!(
-        s,
-        "{} passed, {} failed",
-        total - failed + snap_files - snaps,
-        failed + snaps + errors
-    );
-    s
 }
 
-/// Function × kernel: `agree/total` per cell, `snap!` when a snapshot of
-/// that kernel differs.
-pub fn table(vectors: &[Vector], runs: &[KernelRun]) -> String {
-    let mut s = String::new();
-    let heads: Vec<String> = runs
+/// A path as reports show it: relative to the project when inside it,
+/// without `..` detours.
+pub fn shown_path(p: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+    let (p, root) = (canon(p), canon(&root));
+    p.strip_prefix(&root)
+        .map(|r| r.display().to_string())
+        .unwrap_or_else(|_| p.display().to_string())
+}
+
+/// The report of a corpus run: a suite per kernel, a case per vector and
+/// per snapshot file.
+pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
+    let names = suite_names(runs.iter().map(|r| (r.series.as_str(), &r.sel)));
+    let suites = runs
         .iter()
-        .map(|r| {
-            if r.label == r.series {
-                r.version.clone()
-            } else {
-                format!("{} ({})", r.label, r.version)
+        .zip(names)
+        .map(|(r, name)| {
+            let mut cases: Vec<Case> = vectors
+                .iter()
+                .zip(&r.checks)
+                .map(|(v, c)| Case {
+                    name: v.id(),
+                    function: v.call.func.to_string(),
+                    file: Some(shown_path(&v.file)),
+                    line: Some(v.line),
+                    branch: (!v.branch.is_empty()).then(|| v.branch.clone()),
+                    status: status(&c.verdict),
+                    message: message(&c.verdict),
+                    detail: (!c.verdict.ok()).then(|| runner::explain(v, c)),
+                    differences: match &c.verdict {
+                        Verdict::Differ(d) => d
+                            .iter()
+                            .map(|(f, a, b)| Difference {
+                                field: (*f).to_owned(),
+                                c: a.clone(),
+                                rust: b.clone(),
+                            })
+                            .collect(),
+                        _ => vec![],
+                    },
+                    c: c.c.as_ref().map(OutcomeView::from),
+                    rust: c.rust.as_ref().ok().map(OutcomeView::from),
+                    snapshot_rows: vec![],
+                    findings: vec![],
+                    vectors: 1,
+                })
+                .collect();
+            for (fam, _) in snapshot::by_family(vectors, &r.checks) {
+                let m = r.snapshots.iter().find(|m| m.family == fam);
+                cases.push(Case {
+                    name: format!("snapshot::{fam}"),
+                    function: String::new(),
+                    file: Some(shown_path(
+                        &snapshot::snapshots_dir()
+                            .join(&r.series)
+                            .join(format!("{fam}.snap")),
+                    )),
+                    line: None,
+                    branch: None,
+                    status: if m.is_some() {
+                        Status::Fail
+                    } else {
+                        Status::Pass
+                    },
+                    message: m.map(|m| {
+                        format!(
+                            "upstream outcomes of {} vector(s) differ from {}",
+                            m.rows.len(),
+                            shown_path(&m.path)
+                        )
+                    }),
+                    detail: m.map(|m| {
+                        let mut d =
+                            format!("upstream outcomes differ from {}:\n", shown_path(&m.path));
+                        for (n, a, b) in &m.rows {
+                            d.push_str(&format!("  {n}\n    snapshot: {a}\n    now:      {b}\n"));
+                        }
+                        d.push_str(
+                            "  if the change is intended, write the new snapshots with \
+                             INSTA_UPDATE=always cargo test (HFI1_KERNELS=SERIES for another \
+                             series), review them with git diff, and say why in the commit\n",
+                        );
+                        d
+                    }),
+                    differences: vec![],
+                    c: None,
+                    rust: None,
+                    snapshot_rows: m
+                        .map(|m| {
+                            m.rows
+                                .iter()
+                                .map(|(n, a, b)| SnapshotRow {
+                                    vector: n.clone(),
+                                    old: a.clone(),
+                                    new: b.clone(),
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    findings: vec![],
+                    vectors: 1,
+                });
+            }
+            Suite {
+                name,
+                kernel: r.label.clone(),
+                version: r.version.clone(),
+                error: r.error.clone(),
+                cases,
+                seconds: r.seconds,
             }
         })
         .collect();
-    let fw = Func::ALL.iter().map(|f| f.name().len()).max().unwrap_or(8);
-    let _ = write!(s, "{:fw$}", "function");
-    for h in &heads {
-        let _ = write!(s, " | {h:>12}");
-    }
-    s.push('\n');
-    for f in Func::ALL {
-        let idx: Vec<usize> = vectors
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.call.func == *f)
-            .map(|(i, _)| i)
-            .collect();
-        if idx.is_empty() {
-            continue;
-        }
-        let _ = write!(s, "{:fw$}", f.name());
-        for r in runs {
-            let cell = if r.error.is_some() {
-                "error".to_owned()
+    Report::new("conformance", suites)
+}
+
+/// Suite names: the series of each kernel, never a path; a series that
+/// appears twice is told apart (`6.12 (tree 2)`), a kernel that could not
+/// be opened is `kernel N` unless it was named by series.
+pub fn suite_names<'a>(kernels: impl Iterator<Item = (&'a str, &'a KernelSel)>) -> Vec<String> {
+    let base: Vec<String> = kernels
+        .enumerate()
+        .map(|(i, (series, sel))| match (series, sel) {
+            ("", KernelSel::Series(s)) => s.clone(),
+            ("", KernelSel::Path(_)) => format!("kernel {}", i + 1),
+            (s, _) => s.to_owned(),
+        })
+        .collect();
+    base.iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let same = base[..i].iter().filter(|m| *m == n).count();
+            if same == 0 {
+                n.clone()
             } else {
-                let agree = idx
-                    .iter()
-                    .filter(|i| r.checks.get(**i).is_some_and(|c| c.verdict.ok()))
-                    .count();
-                format!("{agree}/{}", idx.len())
-            };
-            let _ = write!(s, " | {cell:>12}");
-        }
-        s.push('\n');
-    }
-    let _ = write!(s, "{:fw$}", "snapshots");
-    for r in runs {
-        let cell = if r.error.is_some() {
-            "error".to_owned()
-        } else if r.snapshots.is_empty() {
-            "match".to_owned()
-        } else {
-            format!("{} differ", r.snapshots.len())
-        };
-        let _ = write!(s, " | {cell:>12}");
-    }
-    s.push('\n');
-    s
-}
-
-fn ktap_escape(s: &str) -> String {
-    s.replace('#', "\\#")
-}
-
-/// KTAP (Documentation/dev-tools/ktap.rst): one subtest per kernel, one
-/// test per vector plus one per snapshot file.
-pub fn ktap(vectors: &[Vector], runs: &[KernelRun]) -> String {
-    let mut s = String::from("KTAP version 1\n");
-    let _ = writeln!(s, "1..{}", runs.len());
-    for (k, r) in runs.iter().enumerate() {
-        if let Some(e) = &r.error {
-            let _ = writeln!(s, "    KTAP version 1");
-            let _ = writeln!(s, "    # Subtest: {}", ktap_escape(&r.label));
-            for l in e.lines() {
-                let _ = writeln!(s, "    # could not run: {}", ktap_escape(l));
+                format!("{n} (tree {})", same + 1)
             }
-            let _ = writeln!(s, "    1..0");
-            let _ = writeln!(s, "not ok {} {}", k + 1, ktap_escape(&r.label));
-            continue;
-        }
-        let fams = snapshot::by_family(vectors, &r.checks);
-        let _ = writeln!(s, "    KTAP version 1");
-        let _ = writeln!(s, "    # Subtest: {}", ktap_escape(&r.label));
-        let _ = writeln!(s, "    1..{}", vectors.len() + fams.len());
-        let mut n = 0;
-        for (v, c) in vectors.iter().zip(&r.checks) {
-            n += 1;
-            if c.verdict.ok() {
-                let _ = writeln!(s, "    ok {n} {}", v.id());
-            } else {
-                for l in runner::explain(v, c).lines() {
-                    let _ = writeln!(s, "    # {l}");
-                }
-                let _ = writeln!(s, "    not ok {n} {}", v.id());
-            }
-        }
-        for (fam, _) in &fams {
-            n += 1;
-            match r.snapshots.iter().find(|m| &m.family == fam) {
-                None => {
-                    let _ = writeln!(s, "    ok {n} snapshot::{fam}");
-                }
-                Some(m) => {
-                    for (name, a, b) in &m.rows {
-                        let _ = writeln!(
-                            s,
-                            "    # {name}: snapshot {} now {}",
-                            ktap_escape(a),
-                            ktap_escape(b)
-                        );
-                    }
-                    let _ = writeln!(s, "    not ok {n} snapshot::{fam}");
-                }
-            }
-        }
-        let _ = writeln!(
-            s,
-            "{} {} {}",
-            if r.ok() { "ok" } else { "not ok" },
-            k + 1,
-            ktap_escape(&r.label)
-        );
-    }
-    s
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// JUnit XML: one testsuite per kernel.
-pub fn junit(vectors: &[Vector], runs: &[KernelRun]) -> String {
-    let mut s = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hfi1-conformance\">\n",
-    );
-    for r in runs {
-        if let Some(e) = &r.error {
-            let _ = writeln!(
-                s,
-                "  <testsuite name=\"{l}\" tests=\"1\" failures=\"0\" errors=\"1\">\n    \
-                 <testcase classname=\"{l}\" name=\"build and load\"><error message=\"could not \
-                 run\">{}</error></testcase>\n  </testsuite>",
-                xml(e),
-                l = xml(&r.label)
-            );
-            continue;
-        }
-        let fams = snapshot::by_family(vectors, &r.checks);
-        let _ = writeln!(
-            s,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">",
-            xml(&r.label),
-            vectors.len() + fams.len(),
-            r.failed() + r.snapshots.len()
-        );
-        for (v, c) in vectors.iter().zip(&r.checks) {
-            let _ = write!(
-                s,
-                "    <testcase classname=\"{}.{}\" name=\"{}\" file=\"{}\" line=\"{}\"",
-                xml(&r.label),
-                xml(&v.family),
-                xml(&v.name),
-                xml(&v.file.display().to_string()),
-                v.line
-            );
-            if c.verdict.ok() {
-                s.push_str("/>\n");
-            } else {
-                let _ = writeln!(
-                    s,
-                    "><failure message=\"{}\">{}</failure></testcase>",
-                    verdict_word(&c.verdict),
-                    xml(&runner::explain(v, c))
-                );
-            }
-        }
-        for (fam, _) in &fams {
-            let _ = write!(
-                s,
-                "    <testcase classname=\"{}.snapshot\" name=\"{}\"",
-                xml(&r.label),
-                xml(fam)
-            );
-            match r.snapshots.iter().find(|m| &m.family == fam) {
-                None => s.push_str("/>\n"),
-                Some(m) => {
-                    let body: String = m
-                        .rows
-                        .iter()
-                        .map(|(n, a, b)| format!("{n}: snapshot {a} / now {b}\n"))
-                        .collect();
-                    let _ = writeln!(
-                        s,
-                        "><failure message=\"snapshot differs\">{}</failure></testcase>",
-                        xml(&body)
-                    );
-                }
-            }
-        }
-        s.push_str("  </testsuite>\n");
-    }
-    s.push_str("</testsuites>\n");
-    s
-}
-
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-/// JSON: every kernel, every vector with its verdict and both outcomes.
-pub fn json(vectors: &[Vector], runs: &[KernelRun]) -> String {
-    let mut s = String::from("{\"kernels\":[");
-    for (k, r) in runs.iter().enumerate() {
-        if k > 0 {
-            s.push(',');
-        }
-        let _ = write!(
-            s,
-            "{{\"kernel\":{},\"version\":{},\"series\":{},\"ok\":{},\"error\":{},\"vectors\":[",
-            json_str(&r.label),
-            json_str(&r.version),
-            json_str(&r.series),
-            r.ok(),
-            r.error
-                .as_deref()
-                .map(json_str)
-                .unwrap_or_else(|| "null".into())
-        );
-        for (i, (v, c)) in vectors.iter().zip(&r.checks).enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            let o = |x: Option<&crate::outcome::Outcome>| {
-                x.map(|o| json_str(&o.to_string()))
-                    .unwrap_or_else(|| "null".into())
-            };
-            let _ = write!(
-                s,
-                "{{\"id\":{},\"file\":{},\"line\":{},\"verdict\":{},\"c\":{},\"rust\":{},\"detail\":{}}}",
-                json_str(&v.id()),
-                json_str(&v.file.display().to_string()),
-                v.line,
-                json_str(verdict_word(&c.verdict)),
-                o(c.c.as_ref()),
-                o(c.rust.as_ref().ok()),
-                if c.verdict.ok() {
-                    "null".into()
-                } else {
-                    json_str(&runner::explain(v, c))
-                }
-            );
-        }
-        s.push_str("],\"snapshot_mismatches\":[");
-        for (i, m) in r.snapshots.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            let _ = write!(
-                s,
-                "{{\"family\":{},\"path\":{},\"vectors\":[{}]}}",
-                json_str(&m.family),
-                json_str(&m.path.display().to_string()),
-                m.rows
-                    .iter()
-                    .map(|(n, _, _)| json_str(n))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            );
-        }
-        s.push_str("]}");
-    }
-    s.push_str("]}\n");
-    s
+        })
+        .collect()
 }
 
 /// Renders the report of a finished run.
 pub fn render(format: Format, vectors: &[Vector], runs: &[KernelRun]) -> String {
-    match format {
-        Format::Human => human(vectors, runs),
-        Format::Ktap => ktap(vectors, runs),
-        Format::Junit => junit(vectors, runs),
-        Format::Json => json(vectors, runs),
-    }
+    crate::report::render(format, &report(vectors, runs))
 }
 
 /// The vectors that disagree on a run, by id.

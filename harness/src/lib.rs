@@ -13,6 +13,7 @@ pub mod lock;
 pub mod model;
 pub mod outcome;
 pub mod random;
+pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod snapshot;

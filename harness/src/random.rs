@@ -280,3 +280,113 @@ impl Progress {
         }
     }
 }
+
+/// A kernel's random run, or why it could not run.
+pub struct KernelRandom {
+    pub sel: crate::conformance::KernelSel,
+    pub series: String,
+    pub version: String,
+    pub run: std::result::Result<RandomRun, String>,
+}
+
+/// The report of a random run: a suite per kernel, a case per function
+/// (`random::FUNCTION`), its findings listed.
+pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
+    use crate::report::{Case, Report, Status, Suite};
+    let names =
+        crate::conformance::suite_names(kernels.iter().map(|k| (k.series.as_str(), &k.sel)));
+    let suites = kernels
+        .iter()
+        .zip(names)
+        .map(|(k, name)| {
+            let (cases, error, seconds) = match &k.run {
+                Err(e) => (vec![], Some(e.clone()), 0.0),
+                Ok(run) => {
+                    let cases = run
+                        .per_func
+                        .iter()
+                        .map(|&(f, n, bad, faults)| {
+                            let found: Vec<&Finding> =
+                                run.findings.iter().filter(|x| x.func == f).collect();
+                            let status = if bad > 0 {
+                                Status::Fail
+                            } else if faults > 0 {
+                                let w = found.first().map(|x| x.what.as_str()).unwrap_or("");
+                                if w.starts_with("hang") {
+                                    Status::Hang
+                                } else if w.starts_with("denied") {
+                                    Status::Denied
+                                } else {
+                                    Status::Crashed
+                                }
+                            } else {
+                                Status::Pass
+                            };
+                            let detail = (!found.is_empty()).then(|| {
+                                found
+                                    .iter()
+                                    .map(|x| {
+                                        format!(
+                                            "vector {} (seed {}): {}\n  minimised vector: {}\n",
+                                            x.index,
+                                            x.seed,
+                                            x.what,
+                                            x.file
+                                                .as_ref()
+                                                .map(|p| crate::conformance::shown_path(p))
+                                                .unwrap_or_default()
+                                        )
+                                    })
+                                    .collect::<String>()
+                            });
+                            Case {
+                                name: format!("random::{f}"),
+                                function: f.to_string(),
+                                file: None,
+                                line: None,
+                                branch: None,
+                                status,
+                                message: (!found.is_empty()).then(|| {
+                                    format!(
+                                        "{} of {n} generated vectors: {} disagree, {} faulted",
+                                        bad + faults,
+                                        bad,
+                                        faults
+                                    )
+                                }),
+                                detail,
+                                differences: vec![],
+                                c: None,
+                                rust: None,
+                                snapshot_rows: vec![],
+                                findings: found
+                                    .iter()
+                                    .map(|x| crate::report::Finding {
+                                        seed: x.seed,
+                                        index: x.index,
+                                        what: x.what.clone(),
+                                        file: x
+                                            .file
+                                            .as_ref()
+                                            .map(|p| crate::conformance::shown_path(p)),
+                                    })
+                                    .collect(),
+                                vectors: n,
+                            }
+                        })
+                        .collect();
+                    (cases, None, run.seconds)
+                }
+            };
+            Suite {
+                name,
+                kernel: k.sel.label(),
+                version: k.version.clone(),
+                error,
+                cases,
+                seconds,
+            }
+        })
+        .collect();
+    Report::new("random", suites)
+}

@@ -7,6 +7,11 @@
 //! one kernel, trial names are prefixed with the kernel (`6.12::…`).
 //!
 //! `cargo test -- setup_wqe::` filters, `cargo nextest run` partitions.
+//! A process asked for one trial (`--exact NAME`, as nextest runs each
+//! trial) runs only that trial's vectors: its family for a snapshot trial,
+//! one vector otherwise; a process running many runs the corpus in one
+//! batch per kernel. The C world is built once and cached on disk either
+//! way.
 
 use std::sync::{Arc, OnceLock};
 
@@ -70,16 +75,41 @@ fn kernels() -> Vec<Kernel> {
 /// What one kernel gave: its series and the checked corpus.
 type Ran = Result<(String, Vec<Checked>), String>;
 
-fn run_kernel(k: &Kernel, vectors: &[Vector]) -> Ran {
+/// Runs the vectors `pick` selects (all when `None`); the others are
+/// left unchecked, as agreeing (no trial of this process reads them).
+fn run_kernel(k: &Kernel, vectors: &[Vector], pick: Option<&dyn Fn(&Vector) -> bool>) -> Ran {
     let tree = k.open().map_err(|e| format!("{e:#}"))?;
     let world = cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
-    let checks = runner::check_all(&world, vectors).map_err(|e| format!("{e:#}"))?;
+    let Some(pick) = pick else {
+        let checks = runner::check_all(&world, vectors).map_err(|e| format!("{e:#}"))?;
+        return Ok((tree.version.series(), checks));
+    };
+    let chosen: Vec<Vector> = vectors.iter().filter(|v| pick(v)).cloned().collect();
+    let mut done = runner::check_all(&world, &chosen)
+        .map_err(|e| format!("{e:#}"))?
+        .into_iter();
+    let checks = vectors
+        .iter()
+        .map(|v| {
+            if pick(v) {
+                done.next().ok_or_else(|| "a check went missing".to_owned())
+            } else {
+                Ok(runner::Checked {
+                    c: None,
+                    rust: Err(harness::model::Undefined("not run in this process".into())),
+                    verdict: Verdict::Agree,
+                })
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     Ok((tree.version.series(), checks))
 }
 
 fn main() {
     cworld::worker_main_if_requested();
     let args = Arguments::from_args();
+    // One trial asked for by its exact name (nextest's way): run only it.
+    let only: Option<String> = args.filter.clone().filter(|_| args.exact);
     let kernels = kernels();
     let many = kernels.len() > 1;
 
@@ -102,9 +132,21 @@ fn main() {
         let state: Arc<OnceLock<Ran>> = Arc::new(OnceLock::new());
         let get = {
             let (state, k, vectors) = (state.clone(), k.clone(), vectors.clone());
+            let (only, prefix) = (only.clone(), prefix.clone());
             Arc::new(move || -> Result<(String, Vec<Checked>), Failed> {
                 state
-                    .get_or_init(|| run_kernel(&k, &vectors))
+                    .get_or_init(|| match &only {
+                        None => run_kernel(&k, &vectors, None),
+                        Some(name) => {
+                            let name = name.strip_prefix(&prefix).unwrap_or(name);
+                            let fam = name.strip_prefix("snapshot::");
+                            let pick = |v: &Vector| match fam {
+                                Some(f) => v.family == f,
+                                None => v.id() == name,
+                            };
+                            run_kernel(&k, &vectors, Some(&pick))
+                        }
+                    })
                     .clone()
                     .map_err(|e| Failed::from(format!("kernel {}: {e}", k.label())))
             })
@@ -144,8 +186,9 @@ fn main() {
                 res.map_err(|_| {
                     Failed::from(format!(
                         "upstream outcomes of {fam} on {series} differ from snapshots/{series}/{fam}.snap; \
-                         if the change is intended, review it with `cargo insta review` \
-                         (or accept all with INSTA_UPDATE=always cargo test)"
+                         if the change is intended, write the new snapshots with \
+                         INSTA_UPDATE=always cargo test (HFI1_KERNELS={series} for that series), \
+                         review them with git diff, and say why in the commit"
                     ))
                 })
             }));

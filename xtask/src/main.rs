@@ -1,91 +1,240 @@
 //! `cargo xtask`: the project's build system (rust-analyzer style).
-//! Run `cargo xtask help` for the commands.
+//! Run `cargo xtask --help` for the commands.
 
 mod bindgen;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
-use harness::conformance::{self, Format, KernelSel};
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use harness::conformance::{self, KernelSel};
 use harness::cworld::{self, BuildOptions};
 use harness::model::types::Func;
+use harness::report::{self, Format};
 use harness::{kernel, random, snapshot, vector};
 
-const HELP: &str = "\
-cargo xtask — hfi1-conformance's build system
-
-USAGE:
-    cargo xtask <COMMAND> [OPTIONS]
-
-COMMANDS:
-    conformance     Run every vector on upstream C and on the Rust model, and
-                    check upstream against the snapshots of its series
-    kernel fetch S  Fetch Debian's linux-source-S (S = 6.1, 6.12, 7.2) into the
-                    cache; prints the tree's path as the last line of stdout
-    snapshots diff A B
-                    Print the vectors whose upstream outcome differs between
-                    the snapshots of series A and B
-    bindgen [--check]
-                    Regenerate harness/src/ffi/bindings.rs from c-shim/shim.h
-                    (--check: fail if the committed bindings are stale)
-    coverage [--kernel SERIES]
-                    Line and branch coverage of each upstream function in
-                    scope by the committed corpus (gcov + lcov), and an HTML
-                    report under target/coverage/SERIES/html
-    bench           Raw upstream call cost vs the whole differential check
-                    (vectors/s), for hfi1_setup_wqe and engine selection
-    help            This text; `cargo xtask <COMMAND> --help` for one command
-
-OPTIONS OF EVERY COMMAND THAT BUILDS OR RUNS C WORLDS:
-    --call-timeout SECS  The longest one upstream call may run before it is a
-                         `hang` finding (default 2; x4 for coverage worlds,
-                         x10 under --sanitize)
-    --no-sandbox         Compile and run trees without the sandbox (bubblewrap,
-                         an unprivileged uid, no network, seccomp). Only for
-                         trees whose code you have read: patched code runs
-                         with your rights.
+/// hfi1-conformance's build system: upstream hfi1 qp.c in userspace,
+/// checked vector by vector against the Rust model.
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    arg_required_else_help = true,
+    after_help = "EXAMPLES:
+    cargo xtask conformance                        # the corpus on 6.12 (fetched on first use)
+    cargo xtask conformance --kernel all --format ktap > out.ktap
+    cargo xtask conformance --kernel-src ~/linux   # any tree: a checkout, a patched copy
+    cargo xtask conformance --random 100000 --seed 7 --function hfi1_setup_wqe
+    cargo xtask kernel fetch 7.2
+    cargo xtask snapshots diff 6.1 7.2
 
 ENVIRONMENT:
     HFI1_CONFORMANCE_CACHE   where trees and C worlds are cached
                              (default ~/.cache/hfi1-conformance; empty = unset)
     HFI1_CALL_TIMEOUT        the call limit in seconds (--call-timeout wins)
     HFI1_BWRAP               the bubblewrap binary (default: bwrap on PATH)
-    CC                       the C compiler for C worlds (default gcc)
-";
+    CC                       the C compiler for C worlds (default gcc)"
+)]
+struct Cli {
+    #[command(flatten)]
+    sandbox: SandboxArgs,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
 
-const CONFORMANCE_HELP: &str = "\
-cargo xtask conformance — the corpus on upstream C and on the Rust model
+/// Options of every command that builds or runs C worlds.
+#[derive(Args)]
+struct SandboxArgs {
+    /// The longest one upstream call may run before it is a `hang` finding,
+    /// in seconds (default 2; x4 in coverage worlds, x10 under --sanitize)
+    #[arg(long, global = true, value_name = "SECS", value_parser = seconds)]
+    call_timeout: Option<f64>,
+    /// Compile and run trees without the sandbox (bubblewrap, an
+    /// unprivileged uid, no network, seccomp). Only for trees whose code
+    /// you have read: their code runs with your rights
+    #[arg(long, global = true)]
+    no_sandbox: bool,
+}
 
-USAGE:
-    cargo xtask conformance [--kernel SERIES | --kernel-src PATH]...
-                            [--format human|ktap|junit|json] [--vectors DIR]
+fn seconds(s: &str) -> std::result::Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| *v > 0.0 && v.is_finite())
+        .ok_or_else(|| format!("{s:?} is not a number of seconds (e.g. 2 or 0.5)"))
+}
 
-OPTIONS:
-    --kernel SERIES    6.1, 6.12 or 7.2, fetched from Debian on first use;
-                       `all` for the three. Repeatable. Default: 6.12
-    --kernel-src PATH  Any kernel tree root: a git checkout, an extracted
-                       tarball, a patched copy. Checked against the snapshots
-                       of its series (VERSION.PATCHLEVEL of its Makefile).
-    --format FORMAT    human (default), ktap (KTAP v1, for kernel CI),
-                       junit (XML) or json; written to stdout, progress to stderr
-    --vectors DIR      A vector corpus other than vectors/
-    --sanitize         Build the C worlds with ASan and UBSan (upstream UB
-                       aborts the worker: reported per vector as a crash)
-    --random N         Instead of the corpus: N generated vectors per function,
-                       run on both sides inside the worker; disagreements are
-                       minimised and written to target/findings/*.toml
-    --seed S           Seed of --random (default 1); same seed, same vectors
-    --function NAME    With --random: only this function (repeatable)
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run every vector on upstream C and on the Rust model, and check
+    /// upstream against the snapshots of its series
+    #[command(after_help = CONFORMANCE_AFTER)]
+    Conformance(ConformanceArgs),
+    /// Kernel trees from Debian's linux-source-* packages
+    Kernel {
+        #[command(subcommand)]
+        cmd: KernelCmd,
+    },
+    /// The committed snapshots of upstream behaviour
+    Snapshots {
+        #[command(subcommand)]
+        cmd: SnapshotsCmd,
+    },
+    /// Regenerate harness/src/ffi/bindings.rs from c-shim/shim.h (needs
+    /// libclang)
+    Bindgen {
+        /// Fail if the committed bindings are stale instead of writing them
+        #[arg(long)]
+        check: bool,
+    },
+    /// Write harness/report.schema.json, the JSON schema of the reports
+    Schema {
+        /// Fail if the committed schema is stale instead of writing it
+        #[arg(long)]
+        check: bool,
+    },
+    /// Line and branch coverage of each upstream function in scope by the
+    /// committed corpus (gcov + lcov), HTML under target/coverage/SERIES/html
+    #[command(after_help = COVERAGE_AFTER)]
+    Coverage {
+        /// The series to measure
+        #[arg(long, default_value = kernel::DEFAULT_SERIES, value_parser = series)]
+        kernel: String,
+    },
+    /// Raw upstream call cost vs the whole differential check (vectors/s)
+    #[command(after_help = BENCH_AFTER)]
+    Bench {
+        #[arg(long, default_value = kernel::DEFAULT_SERIES, value_parser = series)]
+        kernel: String,
+        /// Generated vectors per check repetition
+        #[arg(long, default_value_t = 200_000)]
+        vectors: u64,
+        /// Raw upstream calls in all
+        #[arg(long, default_value_t = 20_000_000)]
+        iters: u64,
+    },
+}
 
-    --call-timeout SECS  Per-call limit (see `cargo xtask help`)
-    --no-sandbox       Run the trees unsandboxed (see `cargo xtask help`)
+#[derive(Subcommand)]
+enum KernelCmd {
+    /// Fetch Debian's linux-source-SERIES with a private apt configuration
+    /// under the cache (the system's apt state is never touched), extract
+    /// what the C world needs, and print the tree's path as the last line of
+    /// stdout. A second call is instant.
+    #[command(after_help = "EXAMPLE:\n    cd \"$(cargo xtask kernel fetch 6.12 | tail -1)\"")]
+    Fetch {
+        /// 6.1, 6.12 or 7.2
+        #[arg(value_parser = series)]
+        series: String,
+    },
+}
 
+#[derive(Subcommand)]
+enum SnapshotsCmd {
+    /// Print the vectors whose upstream outcome differs between the
+    /// snapshots of two series (exit 1 when any does)
+    #[command(after_help = "EXAMPLE:\n    cargo xtask snapshots diff 6.1 7.2")]
+    Diff {
+        #[arg(value_parser = series)]
+        a: String,
+        #[arg(value_parser = series)]
+        b: String,
+    },
+}
+
+fn series(s: &str) -> std::result::Result<String, String> {
+    if kernel::SERIES.contains(&s) {
+        Ok(s.to_owned())
+    } else {
+        Err(format!(
+            "unknown series (expected {}; for another tree use --kernel-src PATH)",
+            kernel::SERIES.join(", ")
+        ))
+    }
+}
+
+fn series_or_all(s: &str) -> std::result::Result<String, String> {
+    if s == "all" {
+        Ok(s.to_owned())
+    } else {
+        series(s).map_err(|e| e.replace("(expected ", "(expected all, "))
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatArg {
+    /// Failures explained, a function x kernel table, totals
+    Human,
+    /// KTAP version 1, for kernel CI (kunit.py parse reads it)
+    Ktap,
+    /// JUnit XML
+    Junit,
+    /// JSON, schema harness/report.schema.json
+    Json,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Human => Format::Human,
+            FormatArg::Ktap => Format::Ktap,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+#[derive(Args)]
+struct ConformanceArgs {
+    /// A series (6.1, 6.12, 7.2) fetched from Debian on first use, or `all`.
+    /// Repeatable. Default: 6.12
+    #[arg(long, value_name = "SERIES|all", value_parser = series_or_all)]
+    kernel: Vec<String>,
+    /// Any kernel tree root: a git checkout, an extracted tarball, a patched
+    /// copy; checked against the snapshots of its series. Repeatable
+    #[arg(long, value_name = "PATH")]
+    kernel_src: Vec<PathBuf>,
+    /// The report on stdout (progress goes to stderr)
+    #[arg(long, value_enum, default_value = "human")]
+    format: FormatArg,
+    /// A vector corpus other than vectors/
+    #[arg(long, value_name = "DIR")]
+    vectors: Option<PathBuf>,
+    /// Build the C worlds with ASan and UBSan (upstream UB is a crash
+    /// finding for the vector, with the sanitizer's report)
+    #[arg(long)]
+    sanitize: bool,
+    /// Instead of the corpus: N generated vectors per function, run on both
+    /// sides in the worker; findings are minimised and written to
+    /// target/findings/*.toml
+    #[arg(long, value_name = "N")]
+    random: Option<u64>,
+    /// Seed of --random; same seed, same vectors
+    #[arg(long, default_value_t = 1, requires = "random")]
+    seed: u64,
+    /// With --random: only this function (repeatable)
+    #[arg(long, value_name = "NAME", requires = "random", value_parser = function)]
+    function: Vec<String>,
+}
+
+fn function(s: &str) -> std::result::Result<String, String> {
+    Func::from_name(s)
+        .map(|_| s.to_owned())
+        .ok_or_else(|| format!("unknown function (expected one of {})", Func::names()))
+}
+
+const CONFORMANCE_AFTER: &str = "\
 Every tree is compiled and run in a sandbox (bubblewrap): no network, no
 files but the tree, c-shim and the toolchain, an unprivileged uid, resource
 limits, and a seccomp filter on the worker. A call that never returns is a
 `hang` finding, one that tries what the sandbox refuses is `denied: CALL`,
 one that crashes the worker is `crashed`; the run goes on.
+
+EXAMPLES:
+    cargo xtask conformance --kernel all
+    cargo xtask conformance --kernel=6.1 --format=junit > report.xml
+    cargo xtask conformance --kernel-src ~/linux --format json | jq .totals
+    cargo xtask conformance --random 100000 --seed 7 --function hfi1_setup_wqe
 
 EXIT STATUS:
     0  C and Rust agree on every vector and every snapshot matches
@@ -93,20 +242,41 @@ EXIT STATUS:
     2  the run could not happen (bad arguments, no kernel, no sandbox, a
        build failure, a tree that cannot be judged: it needs a symbol the
        boundary lacks, or its world cannot be loaded); the reports of the
-       kernels that did run are still written, the others as errors
-";
+       kernels that did run are still written, the others as errors";
+
+const COVERAGE_AFTER: &str = "\
+Builds the C world with gcov, runs the committed corpus (vectors/) in a
+worker, and prints line and branch coverage per upstream function in scope
+(qp.c, the sdma/pio selection functions, the inline helpers of hfi.h, qp.h,
+tid_rdma.h and iowait.c). lcov/genhtml write target/coverage/SERIES/ (HTML
+report: html/index.html).
+
+Every line or branch arc the corpus misses must be explained in
+vectors/unreached.toml (function, line text, arcs, reason), and every entry
+there must still be missed: the command exits 1 on any disagreement, naming
+the upstream file:line or the manifest line.";
+
+const BENCH_AFTER: &str = "\
+Measures, in one run on one core (the worker process does the work while
+this process waits), each the best of several repetitions:
+  raw      the upstream call alone: hfi1_setup_wqe (or qp_to_sdma_engine +
+           qp_to_send_context) in a tight loop on a world built once
+  check    the whole differential check per vector: the flat call built from
+           the vector, the C world built and called, the Rust model called,
+           outcomes compared (vectors generated beforehand, not timed)
+and prints vectors/s and the ratio check/raw, for hfi1_setup_wqe and for the
+engine-selection pair.";
 
 fn main() -> ExitCode {
     cworld::worker_main_if_requested();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let args = match sandbox_options(args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            return ExitCode::from(2);
-        }
-    };
-    match dispatch(&args) {
+    let cli = Cli::parse();
+    if let Some(s) = cli.sandbox.call_timeout {
+        cworld::set_call_timeout(std::time::Duration::from_secs_f64(s));
+    }
+    if cli.sandbox.no_sandbox {
+        harness::sandbox::allow_unsandboxed();
+    }
+    match dispatch(cli.cmd) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -115,69 +285,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// The options every command that builds or runs C worlds takes:
-/// `--no-sandbox` and `--call-timeout SECS`. Returns the other arguments.
-fn sandbox_options(args: Vec<String>) -> Result<Vec<String>> {
-    let mut rest = vec![];
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        let timeout = if a == "--call-timeout" {
-            Some(
-                it.next()
-                    .context("--call-timeout needs a number of seconds")?,
-            )
-        } else {
-            a.strip_prefix("--call-timeout=").map(str::to_owned)
-        };
-        if let Some(t) = timeout {
-            let secs: f64 = t
-                .parse()
-                .ok()
-                .filter(|s: &f64| *s > 0.0 && s.is_finite())
-                .with_context(|| format!("--call-timeout {t}: expected seconds, e.g. 2 or 0.5"))?;
-            cworld::set_call_timeout(std::time::Duration::from_secs_f64(secs));
-        } else if a == "--no-sandbox" {
-            harness::sandbox::allow_unsandboxed();
-        } else {
-            rest.push(a);
-        }
-    }
-    Ok(rest)
-}
-
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    let r = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::canonicalize(&r).unwrap_or(r)
 }
 
-fn dispatch(args: &[String]) -> Result<ExitCode> {
-    let rest = args.get(1..).unwrap_or(&[]);
-    match args.first().map(String::as_str) {
-        None | Some("help" | "--help" | "-h") => {
-            print!("{HELP}");
-            Ok(ExitCode::SUCCESS)
-        }
-        Some("conformance") => conformance_cmd(rest),
-        Some("kernel") => kernel_cmd(rest),
-        Some("snapshots") => snapshots_cmd(rest),
-        Some("bench") => bench_cmd(rest),
-        Some("coverage") => coverage_cmd(rest),
-        Some("bindgen") => {
-            if rest.iter().any(|a| a == "--help" || a == "-h") {
-                println!("cargo xtask bindgen [--check]");
-                return Ok(ExitCode::SUCCESS);
-            }
-            bindgen::run(&root(), rest.iter().any(|a| a == "--check"))?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Some(other) => bail!("unknown command {other:?}; see `cargo xtask help`"),
-    }
-}
-
-fn kernel_cmd(args: &[String]) -> Result<ExitCode> {
-    match args {
-        [fetch, series] if fetch == "fetch" => {
+fn dispatch(cmd: Cmd) -> Result<ExitCode> {
+    match cmd {
+        Cmd::Conformance(a) => conformance_cmd(a),
+        Cmd::Kernel {
+            cmd: KernelCmd::Fetch { series },
+        } => {
             let t = std::time::Instant::now();
-            let tree = kernel::fetch(series)?;
+            let tree = kernel::fetch(&series)?;
             eprintln!(
                 "[kernel] {} ready in {:.1}s",
                 tree.version,
@@ -186,32 +306,39 @@ fn kernel_cmd(args: &[String]) -> Result<ExitCode> {
             println!("{}", tree.root.display());
             Ok(ExitCode::SUCCESS)
         }
-        _ => {
-            println!(
-                "cargo xtask kernel fetch SERIES\n\n\
-                 Fetches Debian's linux-source-SERIES ({}) with a private apt\n\
-                 configuration under the cache (the system's apt state is never touched),\n\
-                 extracts what the C world needs, and prints the tree's path last.\n\
-                 A second call is instant.",
-                kernel::SERIES.join(", ")
-            );
-            Ok(if args.iter().any(|a| a == "--help" || a == "-h") {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(2)
-            })
+        Cmd::Snapshots {
+            cmd: SnapshotsCmd::Diff { a, b },
+        } => snapshots_diff(&a, &b),
+        Cmd::Bindgen { check } => {
+            bindgen::run(&root(), check)?;
+            Ok(ExitCode::SUCCESS)
         }
+        Cmd::Schema { check } => {
+            let path = root().join("harness/report.schema.json");
+            let want = report::json_schema();
+            if check {
+                let have = std::fs::read_to_string(&path).unwrap_or_default();
+                if have != want {
+                    anyhow::bail!("{} is stale: run `cargo xtask schema`", path.display());
+                }
+                println!("{} is fresh", path.display());
+            } else {
+                std::fs::write(&path, want)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                println!("wrote {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Coverage { kernel } => coverage_cmd(kernel),
+        Cmd::Bench {
+            kernel,
+            vectors,
+            iters,
+        } => bench_cmd(kernel, vectors, iters),
     }
 }
 
-fn snapshots_cmd(args: &[String]) -> Result<ExitCode> {
-    let [diff, a, b] = args else {
-        println!("cargo xtask snapshots diff SERIES_A SERIES_B");
-        return Ok(ExitCode::from(2));
-    };
-    if diff != "diff" {
-        bail!("unknown snapshots command {diff:?} (expected diff)");
-    }
+fn snapshots_diff(a: &str, b: &str) -> Result<ExitCode> {
     let rows = snapshot::diff_series(a, b)
         .with_context(|| format!("reading snapshots/{a} and snapshots/{b}"))?;
     if rows.is_empty() {
@@ -225,83 +352,40 @@ fn snapshots_cmd(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::from(1))
 }
 
-fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
+fn conformance_cmd(a: ConformanceArgs) -> Result<ExitCode> {
     let mut kernels: Vec<KernelSel> = vec![];
-    let mut format = Format::Human;
-    let mut dir = vector::corpus_dir();
-    let mut opts = BuildOptions::default();
-    let mut random: Option<u64> = None;
-    let mut seed = 1u64;
-    let mut funcs: Vec<Func> = vec![];
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{name} needs a value; see --help"))
-        };
-        match a.as_str() {
-            "--help" | "-h" => {
-                print!("{CONFORMANCE_HELP}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            "--kernel" => {
-                let k = value("--kernel")?;
-                if k == "all" {
-                    kernels.extend(
-                        kernel::SERIES
-                            .iter()
-                            .map(|s| KernelSel::Series((*s).into())),
-                    );
-                } else if kernel::SERIES.contains(&k.as_str()) {
-                    kernels.push(KernelSel::Series(k));
-                } else {
-                    bail!(
-                        "--kernel {k}: unknown series (expected {} or all; for another tree use --kernel-src PATH)",
-                        kernel::SERIES.join(", ")
-                    );
-                }
-            }
-            "--kernel-src" => kernels.push(KernelSel::Path(value("--kernel-src")?.into())),
-            "--format" => {
-                let f = value("--format")?;
-                format = Format::parse(&f).with_context(|| {
-                    format!("--format {f}: expected human, ktap, junit or json")
-                })?;
-            }
-            "--vectors" => dir = value("--vectors")?.into(),
-            "--sanitize" => opts.sanitize = true,
-            "--random" => {
-                let n = value("--random")?;
-                random = Some(
-                    n.parse()
-                        .with_context(|| format!("--random {n}: not a count"))?,
-                );
-            }
-            "--seed" => {
-                let v = value("--seed")?;
-                seed = v
-                    .parse()
-                    .with_context(|| format!("--seed {v}: not a number"))?;
-            }
-            "--function" => {
-                let v = value("--function")?;
-                funcs.push(Func::from_name(&v).with_context(|| {
-                    format!("--function {v}: expected one of {}", Func::names())
-                })?);
-            }
-            other => bail!("unknown option {other:?}; see `cargo xtask conformance --help`"),
+    for k in &a.kernel {
+        if k == "all" {
+            kernels.extend(
+                kernel::SERIES
+                    .iter()
+                    .map(|s| KernelSel::Series((*s).into())),
+            );
+        } else {
+            kernels.push(KernelSel::Series(k.clone()));
         }
     }
+    kernels.extend(a.kernel_src.iter().cloned().map(KernelSel::Path));
     if kernels.is_empty() {
         kernels.push(KernelSel::Series(kernel::DEFAULT_SERIES.into()));
     }
-    if let Some(n) = random {
-        if funcs.is_empty() {
-            funcs = Func::ALL.to_vec();
-        }
-        return random_cmd(&kernels, &opts, &funcs, n, seed);
+    let opts = BuildOptions {
+        sanitize: a.sanitize,
+        ..Default::default()
+    };
+    let format = Format::from(a.format);
+    if let Some(n) = a.random {
+        let funcs: Vec<Func> = if a.function.is_empty() {
+            Func::ALL.to_vec()
+        } else {
+            a.function
+                .iter()
+                .filter_map(|f| Func::from_name(f))
+                .collect()
+        };
+        return random_cmd(&kernels, &opts, &funcs, n, a.seed, format);
     }
+    let dir = a.vectors.unwrap_or_else(vector::corpus_dir);
     let vectors = vector::load_corpus(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let started = std::time::Instant::now();
     let mut runs = vec![];
@@ -326,18 +410,13 @@ fn conformance_cmd(args: &[String]) -> Result<ExitCode> {
         );
         runs.push(run);
     }
-    print!("{}", conformance::render(format, &vectors, &runs));
+    let report = conformance::report(&vectors, &runs);
+    print!("{}", report::render(format, &report));
     eprintln!(
         "[conformance] finished in {:.2}s",
         started.elapsed().as_secs_f64()
     );
-    Ok(if runs.iter().any(|r| r.error.is_some()) {
-        ExitCode::from(2)
-    } else if runs.iter().all(|r| r.ok()) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(ExitCode::from(report.exit_code()))
 }
 
 fn random_cmd(
@@ -346,133 +425,55 @@ fn random_cmd(
     funcs: &[Func],
     n: u64,
     seed: u64,
+    format: Format,
 ) -> Result<ExitCode> {
-    let mut failed = false;
-    let mut table = vec![];
+    let mut out = vec![];
     for k in kernels {
-        let tree = k.open()?;
-        eprintln!(
-            "[random] kernel {}: building the C world of {}",
-            k.label(),
-            tree.version
-        );
-        let world = cworld::build(&tree, opts)?;
-        let mut bar = random::Progress::new();
-        let run = random::run(&world, funcs, n, seed, &mut |f, done, total| {
-            bar.update(f.name(), done, total)
-        })?;
-        for f in &run.findings {
-            failed = true;
-            println!(
-                "FINDING [{}] {} vector {} (seed {}): {}\n  minimised vector: {}",
+        let ran = (|| -> Result<(String, String, random::RandomRun)> {
+            let tree = k.open()?;
+            eprintln!(
+                "[random] kernel {}: building the C world of {}",
                 k.label(),
-                f.func,
-                f.index,
-                f.seed,
-                f.what,
-                f.file
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default()
+                tree.version
             );
-        }
-        let total: u64 = run.per_func.iter().map(|x| x.1).sum();
-        eprintln!(
-            "[random] kernel {}: {total} vectors in {:.2}s ({:.0} vectors/s)",
-            k.label(),
-            run.seconds,
-            total as f64 / run.seconds.max(1e-9)
-        );
-        table.push((k.label(), tree.version.to_string(), run));
+            let world = cworld::build(&tree, opts)?;
+            let mut bar = random::Progress::new();
+            let run = random::run(&world, funcs, n, seed, &mut |f, done, total| {
+                bar.update(f.name(), done, total)
+            })?;
+            let total: u64 = run.per_func.iter().map(|x| x.1).sum();
+            eprintln!(
+                "[random] kernel {}: {total} vectors in {:.2}s ({:.0} vectors/s)",
+                k.label(),
+                run.seconds,
+                total as f64 / run.seconds.max(1e-9)
+            );
+            Ok((tree.version.series(), tree.version.to_string(), run))
+        })();
+        out.push(match ran {
+            Ok((series, version, run)) => random::KernelRandom {
+                sel: k.clone(),
+                series,
+                version,
+                run: Ok(run),
+            },
+            Err(e) => {
+                eprintln!("error: kernel {}: {e:#}", k.label());
+                random::KernelRandom {
+                    sel: k.clone(),
+                    series: String::new(),
+                    version: String::new(),
+                    run: Err(format!("{e:#}")),
+                }
+            }
+        });
     }
-    println!(
-        "{:28} | {}",
-        "function (random, seed)",
-        table
-            .iter()
-            .map(|t| format!("{:>16}", t.1))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-    for f in funcs {
-        let cells: Vec<String> = table
-            .iter()
-            .map(|(_, _, run)| {
-                let (_, n, bad, crashed) = run
-                    .per_func
-                    .iter()
-                    .find(|x| x.0 == *f)
-                    .copied()
-                    .unwrap_or((*f, 0, 0, 0));
-                format!(
-                    "{:>16}",
-                    format!(
-                        "{}/{}{}",
-                        n - bad - crashed,
-                        n,
-                        if crashed > 0 {
-                            format!(" {crashed}!")
-                        } else {
-                            String::new()
-                        }
-                    )
-                )
-            })
-            .collect();
-        println!("{:28} | {}", f.name(), cells.join(" | "));
-    }
-    let vectors: u64 = table
-        .iter()
-        .flat_map(|t| t.2.per_func.iter().map(|x| x.1))
-        .sum();
-    let bad: u64 = table
-        .iter()
-        .flat_map(|t| t.2.per_func.iter().map(|x| x.2 + x.3))
-        .sum();
-    println!("{} passed, {} failed", vectors - bad, bad);
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    let report = random::report(&out);
+    print!("{}", report::render(format, &report));
+    Ok(ExitCode::from(report.exit_code()))
 }
 
-const BENCH_HELP: &str = "\
-cargo xtask bench [--kernel SERIES] [--vectors N] [--iters N]
-
-Measures, in one run on one core (the worker process does the work while
-this process waits), each the best of several repetitions:
-  raw      the upstream call alone: hfi1_setup_wqe (or qp_to_sdma_engine +
-           qp_to_send_context) in a tight loop on a world built once
-  check    the whole differential check per vector: the flat call built from
-           the vector, the C world built and called, the Rust model called,
-           outcomes compared (vectors generated beforehand, not timed)
-and prints vectors/s and the ratio check/raw, for hfi1_setup_wqe and for the
-engine-selection pair.
-";
-
-fn bench_cmd(args: &[String]) -> Result<ExitCode> {
-    let mut series = kernel::DEFAULT_SERIES.to_string();
-    let mut count = 200_000u64;
-    let mut iters = 20_000_000u64;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{name} needs a value"))
-        };
-        match a.as_str() {
-            "--help" | "-h" => {
-                print!("{BENCH_HELP}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            "--kernel" => series = value("--kernel")?,
-            "--vectors" => count = value("--vectors")?.parse().context("--vectors: a count")?,
-            "--iters" => iters = value("--iters")?.parse().context("--iters: a count")?,
-            other => bail!("unknown option {other:?}; see `cargo xtask bench --help`"),
-        }
-    }
+fn bench_cmd(series: String, count: u64, iters: u64) -> Result<ExitCode> {
     let tree = kernel::fetch(&series)?;
     let world = cworld::build(&tree, &BuildOptions::default())?;
     println!(
@@ -550,32 +551,7 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown cpu".into())
 }
 
-fn coverage_cmd(args: &[String]) -> Result<ExitCode> {
-    let mut series = kernel::DEFAULT_SERIES.to_string();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--help" | "-h" => {
-                println!(
-                    "cargo xtask coverage [--kernel SERIES]
-
-Builds the C world with gcov, runs the committed corpus (vectors/) in a
-worker, and prints line and branch coverage per upstream function in scope
-(qp.c, the sdma/pio selection functions, the inline helpers of hfi.h, qp.h,
-tid_rdma.h and iowait.c). lcov/genhtml write target/coverage/SERIES/ (HTML
-report: html/index.html).
-
-Every line or branch arc the corpus misses must be explained in
-vectors/unreached.toml (function, line text, arcs, reason), and every entry
-there must still be missed: the command exits 1 on any disagreement, naming
-the upstream file:line or the manifest line."
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
-            "--kernel" => series = it.next().cloned().context("--kernel needs a value")?,
-            other => bail!("unknown option {other:?}; see `cargo xtask coverage --help`"),
-        }
-    }
+fn coverage_cmd(series: String) -> Result<ExitCode> {
     let tree = kernel::fetch(&series)?;
     let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = harness::coverage::out_dir(&series);
