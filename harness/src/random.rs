@@ -162,21 +162,33 @@ pub fn run(
     seed: u64,
     progress: &mut dyn FnMut(Func, u64, u64),
 ) -> Result<RandomRun> {
+    run_jobs(world, funcs, n, seed, jobs(), progress)
+}
+
+/// [`run`] with `jobs` workers (the result does not depend on it).
+pub fn run_jobs(
+    world: &BuiltWorld,
+    funcs: &[Func],
+    n: u64,
+    seed: u64,
+    jobs: usize,
+    progress: &mut dyn FnMut(Func, u64, u64),
+) -> Result<RandomRun> {
     let started = std::time::Instant::now();
-    let mut worker = Worker::new(world)?;
+    let mut workers = (0..jobs.max(1))
+        .map(|_| Worker::new(world))
+        .collect::<Result<Vec<_>>>()?;
     let mut out = RandomRun::default();
-    let batch = 20_000u64;
     for &f in funcs {
         let (mut bad, mut crashed) = (0u64, 0u64);
-        let mut done = 0u64;
-        while done < n {
-            let count = batch.min(n - done);
-            let (found, crashes) = worker.run_random(f, seed, done, count)?;
+        let (found, crashes) = run_parallel(&mut workers, f, seed, n, progress)?;
+        let worker = &mut workers[0];
+        {
             for r in found {
                 bad += 1;
                 let c = seeded_call(seed, f, r.index);
-                let small = minimise(&mut worker, &c)?;
-                let verdict = verdict_of(&mut worker, &small)?;
+                let small = minimise(worker, &c)?;
+                let verdict = verdict_of(worker, &small)?;
                 let what = match &verdict {
                     Verdict::Differ(d) => d
                         .iter()
@@ -209,7 +221,7 @@ pub fn run(
             for (index, fault) in crashes {
                 crashed += 1;
                 // Minimised like any other finding, keeping its kind.
-                let small = minimise_fault(&mut worker, &seeded_call(seed, f, index), &fault)?;
+                let small = minimise_fault(worker, &seeded_call(seed, f, index), &fault)?;
                 let mut finding = Finding {
                     func: f,
                     seed,
@@ -221,13 +233,75 @@ pub fn run(
                 finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);
                 out.findings.push(finding);
             }
-            done += count;
-            progress(f, done, n);
         }
         out.per_func.push((f, n, bad, crashed));
     }
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Workers for `--random`: one per core (`HFI1_JOBS` sets another count).
+pub fn jobs() -> usize {
+    std::env::var("HFI1_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .filter(|j| *j > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Vectors `0..n` of `f`, run in chunks by every worker at once. What is
+/// found depends only on the indices, so the result (sorted by index) is
+/// the same for any number of workers.
+fn run_parallel(
+    workers: &mut [Worker],
+    f: Func,
+    seed: u64,
+    n: u64,
+    progress: &mut dyn FnMut(Func, u64, u64),
+) -> Result<crate::cworld::RandomReply> {
+    // Chunks small enough to keep every worker busy, large enough that a
+    // request's round trip is noise.
+    let chunk = (n / (workers.len() as u64 * 8)).clamp(1_000, 20_000);
+    // Started here, in the caller's thread: a sandbox dies with the thread
+    // that started it, and these threads end with this function.
+    for w in workers.iter_mut() {
+        w.ensure_started()?;
+    }
+    let chunks = n.div_ceil(chunk);
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut parts = vec![];
+    std::thread::scope(|s| -> Result<()> {
+        for w in workers.iter_mut() {
+            let (tx, next) = (tx.clone(), &next);
+            s.spawn(move || loop {
+                let c = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if c >= chunks {
+                    break;
+                }
+                let start = c * chunk;
+                let count = chunk.min(n - start);
+                let r = w.run_random(f, seed, start, count);
+                let failed = r.is_err();
+                if tx.send((count, r)).is_err() || failed {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut done = 0;
+        for (count, r) in rx {
+            parts.push(r?);
+            done += count;
+            progress(f, done, n);
+        }
+        Ok(())
+    })?;
+    let mut found: Vec<_> = parts.iter().flat_map(|p| p.0.iter().copied()).collect();
+    let mut faults: Vec<_> = parts.into_iter().flat_map(|p| p.1).collect();
+    found.sort_by_key(|x| x.index);
+    faults.sort_by_key(|x| x.0);
+    Ok((found, faults))
 }
 
 /// A progress bar on stderr: redrawn in place on a terminal, a line per

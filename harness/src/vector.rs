@@ -1273,7 +1273,9 @@ pub fn read_text(path: &Path) -> Result<String, VectorError> {
 
 /// The committed corpus directory.
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors");
+    // Canonical, so reports say /…/vectors/x.toml, not harness/../vectors.
+    std::fs::canonicalize(&d).unwrap_or(d)
 }
 
 /// Loads every `*.toml` of a corpus directory but `worlds.toml` (named

@@ -341,13 +341,16 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let mut out = shim_outcome::default();
     let mut buf = Box::<shim_call>::default();
     let mut ns = 0u64;
+    let mut gen_ns = 0u64;
     let mut bad = 0u64;
     let mut i = 0u64;
     while i < count {
         let n = 64.min(count - i);
+        let tg = std::time::Instant::now();
         let calls: Vec<_> = (i..i + n)
             .map(|k| crate::generate::seeded_call(seed, func, k))
             .collect();
+        gen_ns += tg.elapsed().as_nanos() as u64;
         let t = std::time::Instant::now();
         for (k, c) in calls.iter().enumerate() {
             heartbeat::beat(i + k as u64 + 1);
@@ -361,6 +364,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     wr.write_all(&ns.to_le_bytes())?;
     wr.write_all(&count.to_le_bytes())?;
     wr.write_all(&bad.to_le_bytes())?;
+    wr.write_all(&gen_ns.to_le_bytes())?;
     Ok(())
 }
 
@@ -733,6 +737,22 @@ impl Worker {
         }
     }
 
+    /// Starts the worker unless it is running. A worker that stopped
+    /// between requests (killed from outside, or with the thread that
+    /// started it: the sandbox dies with its parent thread) is started
+    /// again; nothing is blamed on a call.
+    pub fn ensure_started(&mut self) -> Result<()> {
+        if let Some((child, _, _)) = self.child.as_mut() {
+            if matches!(child.try_wait(), Ok(Some(_)) | Err(_)) {
+                self.child = None;
+            }
+        }
+        if self.child.is_none() {
+            self.start()?;
+        }
+        Ok(())
+    }
+
     fn kill(&mut self) -> Option<Child> {
         let (mut child, _, _) = self.child.take()?;
         let _ = child.kill();
@@ -823,9 +843,7 @@ impl Worker {
         calls: &[shim_call],
         out: &mut Vec<CallResult>,
     ) -> Result<Option<Lost>> {
-        if self.child.is_none() {
-            self.start()?;
-        }
+        self.ensure_started()?;
         self.heartbeat.set(0);
         let (_, stdin, stdout) = self.child.as_mut().context("worker")?;
         let sent: std::io::Result<()> = (|| {
@@ -901,9 +919,7 @@ impl Worker {
         request: &[u8],
         reply: impl FnOnce(&mut BufReader<Watched<ChildStdout>>) -> Result<T>,
     ) -> Result<Result<T, Lost>> {
-        if self.child.is_none() {
-            self.start()?;
-        }
+        self.ensure_started()?;
         self.heartbeat.set(0);
         let (_, stdin, stdout) = self.child.as_mut().context("worker")?;
         let r = stdin
@@ -998,19 +1014,22 @@ impl Worker {
         }
     }
 
-    /// The in-worker benchmark: (elapsed ns, vectors, disagreements).
+    /// The in-worker benchmark: (check ns, vectors, disagreements,
+    /// generation ns).
     pub fn bench(
         &mut self,
         func: crate::model::types::Func,
         seed: u64,
         count: u64,
-    ) -> Result<(u64, u64, u64)> {
+    ) -> Result<(u64, u64, u64, u64)> {
         let f = crate::model::types::Symbol::index(func);
         let mut req = vec![TAG_BENCH];
         req.extend_from_slice(&f.to_le_bytes());
         req.extend_from_slice(&seed.to_le_bytes());
         req.extend_from_slice(&count.to_le_bytes());
-        match self.roundtrip(&req, |rd| Ok((read_u64(rd)?, read_u64(rd)?, read_u64(rd)?)))? {
+        match self.roundtrip(&req, |rd| {
+            Ok((read_u64(rd)?, read_u64(rd)?, read_u64(rd)?, read_u64(rd)?))
+        })? {
             Ok(r) => Ok(r),
             Err(lost) => {
                 let fault = self.stop(matches!(lost, Lost::Hung(_)));
