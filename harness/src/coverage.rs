@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::cworld::{self, BuildOptions, BuiltWorld};
 use crate::extract;
@@ -157,8 +157,7 @@ pub fn report(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
     let mut out = vec![];
     for (rel, names) in in_scope() {
         let path = tree.path(rel);
-        let src = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
+        let src = tree.read_to_string(&path)?;
         let key = path.display().to_string();
         let fd = data.get(&key).cloned().unwrap_or_default();
         let defs = extract::definitions(&src).map_err(|e| anyhow::anyhow!("{rel}: {e}"))?;

@@ -73,6 +73,52 @@ impl fmt::Display for KernelVersion {
     }
 }
 
+/// The largest file of a tree the harness reads itself (outside the
+/// sandbox): upstream's largest C files are a few hundred KiB.
+pub const MAX_TREE_FILE: u64 = 16 << 20;
+
+/// Reads a file of the tree at `root` on the harness's side, where the
+/// sandbox does not hold: only a regular file inside the tree (a symlink
+/// must resolve inside it), of at most [`MAX_TREE_FILE`] bytes. A FIFO, a
+/// device or a link to `/etc/shadow` in a tree someone sent is refused with
+/// its name, never read.
+pub fn read_tree_file(root: &Path, path: &Path) -> Result<Vec<u8>> {
+    let real =
+        fs::canonicalize(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
+    if !real.starts_with(&root) {
+        bail!(
+            "{} leads outside the tree (to {}): refused",
+            path.display(),
+            real.display()
+        );
+    }
+    let meta = fs::metadata(&real).with_context(|| format!("{}: cannot open", path.display()))?;
+    if !meta.is_file() {
+        bail!("{} is not a regular file: refused", path.display());
+    }
+    if meta.len() > MAX_TREE_FILE {
+        bail!(
+            "{} has {} bytes, more than any upstream file ({MAX_TREE_FILE}): refused",
+            path.display(),
+            meta.len()
+        );
+    }
+    let mut f = fs::File::open(&real).with_context(|| format!("opening {}", path.display()))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    (&mut f)
+        .take(MAX_TREE_FILE + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// [`read_tree_file`] as text.
+pub fn read_tree_text(root: &Path, path: &Path) -> Result<String> {
+    String::from_utf8(read_tree_file(root, path)?)
+        .with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
 /// A verified kernel tree.
 #[derive(Debug, Clone)]
 pub struct KernelTree {
@@ -91,7 +137,8 @@ impl KernelTree {
         }
         for f in REQUIRED_FILES {
             let p = root.join(f);
-            if !p.is_file() {
+            let inside = fs::canonicalize(&p).is_ok_and(|r| r.starts_with(&root));
+            if !p.is_file() || !inside {
                 bail!(
                     "{} is not a usable kernel tree: missing {}\n\
                      (pass the root of a Linux source tree, the directory holding its top Makefile)",
@@ -101,8 +148,7 @@ impl KernelTree {
             }
         }
         let makefile = root.join("Makefile");
-        let text = fs::read_to_string(&makefile)
-            .with_context(|| format!("reading {}", makefile.display()))?;
+        let text = read_tree_text(&root, &makefile)?;
         let version = parse_makefile_version(&text)
             .with_context(|| format!("{}: not a kernel Makefile", makefile.display()))?;
         Ok(KernelTree { root, version })
@@ -112,10 +158,15 @@ impl KernelTree {
         self.root.join(rel)
     }
 
+    /// A file of this tree, read safely ([`read_tree_text`]).
+    pub fn read_to_string(&self, path: &Path) -> Result<String> {
+        read_tree_text(&self.root, path)
+    }
+
     /// The flags of the tree's top Makefile that change the meaning of C
     /// code (for example `-funsigned-char`, added in 6.2).
     pub fn semantic_cflags(&self) -> Result<Vec<String>> {
-        let text = fs::read_to_string(self.root.join("Makefile"))?;
+        let text = self.read_to_string(&self.root.join("Makefile"))?;
         let mut flags = vec![];
         for f in [
             "-funsigned-char",

@@ -344,6 +344,60 @@ fn includes_outside_the_tree_are_not_found() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Files of the tree the harness reads itself, outside the sandbox (to
+/// hash the tree, to extract definitions): a symlink out of the tree, a
+/// FIFO (which would block a read forever) and a link to `/` (which would
+/// walk the machine) are refused by name, at once.
+fn special_tree_files_are_refused() -> Result<(), Failed> {
+    type Plant = fn(&std::path::Path) -> std::io::Result<()>;
+    let hfi1 = "drivers/infiniband/hw/hfi1";
+    let cases: [(&str, Plant, &str); 3] = [
+        (
+            "symlink-out",
+            |d| {
+                std::fs::remove_file(d.join("qp.h"))?;
+                std::os::unix::fs::symlink("/etc/passwd", d.join("qp.h"))
+            },
+            "qp.h",
+        ),
+        (
+            "fifo",
+            |d| {
+                let c = std::ffi::CString::new(d.join("hostile.h").to_string_lossy().as_bytes())
+                    .map_err(std::io::Error::other)?;
+                // SAFETY: a valid NUL-terminated path.
+                match unsafe { libc::mkfifo(c.as_ptr(), 0o644) } {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            },
+            "hostile.h is not a regular file",
+        ),
+        (
+            "link-to-root",
+            |d| std::os::unix::fs::symlink("/", d.join("root.h")),
+            "root.h leads outside the tree",
+        ),
+    ];
+    for (name, plant, want) in cases {
+        let dir = hostile_tree(name, &Edit::Append(String::new()))?;
+        plant(&dir.join(hfi1)).map_err(|e| format!("{name}: {e}"))?;
+        let started = std::time::Instant::now();
+        let r = run(&dir, &BuildOptions::default());
+        let _ = std::fs::remove_dir_all(&dir);
+        match r {
+            Ok(_) => return Err(format!("{name}: the tree was run").into()),
+            Err(msg)
+                if msg.contains(want) && (msg.contains("refused") || msg.contains("missing")) => {}
+            Err(msg) => return Err(format!("{name}: {msg}").into()),
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            return Err(format!("{name}: took {:?}", started.elapsed()).into());
+        }
+    }
+    Ok(())
+}
+
 /// The corpus vector `mtu::path_mtu_bad` (mtu 4095), after `probe` was put
 /// into mtu_to_path_mtu for that mtu: its verdict, and every other vector
 /// agrees.
@@ -460,6 +514,10 @@ fn main() {
         ("loop_on_one_vector_is_a_hang", loop_on_one_vector_is_a_hang),
         ("denied_on_one_vector", denied_on_one_vector),
         ("random_run_reports_each_hang", random_run_reports_each_hang),
+        (
+            "special_tree_files_are_refused",
+            special_tree_files_are_refused,
+        ),
     ];
     let trials = cases
         .into_iter()

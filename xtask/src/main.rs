@@ -591,8 +591,7 @@ fn coverage_cmd(series: String) -> Result<ExitCode> {
     for c in &cov {
         if !sources.contains_key(&c.file) {
             let path = tree.path(&c.file);
-            let src = std::fs::read_to_string(&path)
-                .with_context(|| format!("reading {}", path.display()))?;
+            let src = tree.read_to_string(&path)?;
             sources.insert(c.file.clone(), src);
         }
     }

@@ -201,6 +201,9 @@ fn inputs(tree: &KernelTree, manifest: &Manifest) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Every file below `dir`, sorted. Symbolic links are not followed into
+/// directories (a tree's link to `/` would walk the whole machine); a link
+/// is listed as a file, and reading it checks where it leads.
 fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) -> Result<()> {
     let mut entries: Vec<_> = fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
@@ -209,7 +212,7 @@ fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) -> Result<()> {
     entries.sort_by_key(|e| e.path());
     for e in entries {
         let p = e.path();
-        if p.is_dir() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
             walk(&p, f)?;
         } else {
             f(&p);
@@ -246,7 +249,13 @@ fn cache_key(tree: &KernelTree, manifest: &Manifest, opts: &BuildOptions) -> Res
             .or_else(|_| f.strip_prefix(cshim_dir()))
             .unwrap_or(&f);
         h.write(rel.to_string_lossy().as_bytes());
-        h.write(&fs::read(&f).with_context(|| format!("reading {}", f.display()))?);
+        // Tree files are untrusted: read only regular files inside it.
+        let bytes = if f.starts_with(&tree.root) {
+            crate::kernel::read_tree_file(&tree.root, &f)?
+        } else {
+            fs::read(&f).with_context(|| format!("reading {}", f.display()))?
+        };
+        h.write(&bytes);
     }
     Ok(format!("{:016x}", h.finish()))
 }
@@ -285,8 +294,7 @@ fn write_extract_unit(tree: &KernelTree, manifest: &Manifest, dir: &Path) -> Res
     );
     for e in &manifest.upstream.extract {
         let path = tree.path(&e.file);
-        let src =
-            fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        let src = tree.read_to_string(&path)?;
         for sym in &e.symbols {
             let d = extract::extract(&src, sym)
                 .with_context(|| format!("{}: extracting {sym}", path.display()))?;
