@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use arbitrary::Unstructured;
+use harness::draw::Draw;
 use harness::cworld::{self, call, BuildOptions, Loaded};
 use harness::ffi::shim_outcome;
 use harness::model::{self, types::Func};
@@ -44,7 +44,7 @@ fuzz_target!(
         world();
     },
     |data: &[u8]| {
-        let mut u = Unstructured::new(data);
+        let mut u = Draw::new(data);
         let Ok(func) = u.choose(Func::ALL) else { return };
         let Ok(c) = harness::generate::call(*func, &mut u) else { return };
         let mut out = shim_outcome::default();

@@ -9,7 +9,7 @@
 //! written down — so a generated vector obeys exactly what a hand-written
 //! one must.
 
-use arbitrary::{Result, Unstructured};
+use crate::draw::{Draw, Result};
 
 use crate::model::types::*;
 use crate::vector::validate;
@@ -57,7 +57,7 @@ const BYTES: usize = 4096;
 /// Vector `index` of `func` in the run seeded `seed`: deterministic.
 pub fn seeded_call(seed: u64, func: Func, index: u64) -> Call {
     let mut rng = SplitMix64::new(vector_seed(seed, func, index));
-    let mut buf = [0u8; BYTES];
+    let mut prefix = [0u8; PREFIX];
     // Almost always the first draw is valid; a few retries cover the rest.
     // Draw `k` reads the stream's words [k * BYTES / 8, (k + 1) * BYTES / 8).
     // Most draws read far less than BYTES, and every read takes bytes from
@@ -67,13 +67,14 @@ pub fn seeded_call(seed: u64, func: Func, index: u64) -> Call {
     const PREFIX: usize = 1024;
     for _ in 0..16 {
         let start = rng.clone();
-        rng.fill(&mut buf[..PREFIX]);
-        let mut u = Unstructured::new(&buf[..PREFIX]);
+        rng.fill(&mut prefix);
+        let mut u = Draw::new(&prefix);
         let first = call(func, &mut u);
         let whole = if u.is_empty() {
             rng = start;
+            let mut buf = vec![0u8; BYTES];
             rng.fill(&mut buf);
-            call(func, &mut Unstructured::new(&buf))
+            call(func, &mut Draw::new(&buf))
         } else {
             rng.skip(((BYTES - PREFIX) / 8) as u64);
             first
@@ -84,13 +85,13 @@ pub fn seeded_call(seed: u64, func: Func, index: u64) -> Call {
     }
     // A draw from all-zero bytes is the simplest valid call.
     let zero = [0u8; BYTES];
-    call(func, &mut Unstructured::new(&zero)).unwrap_or_else(|_| fallback(func))
+    call(func, &mut Draw::new(&zero)).unwrap_or_else(|_| fallback(func))
 }
 
 /// The simplest call of `func` (all-zero choices), for when no draw works.
 fn fallback(func: Func) -> Call {
     let zero = [0u8; BYTES];
-    let mut u = Unstructured::new(&zero);
+    let mut u = Draw::new(&zero);
     let w = world(&mut u).unwrap_or_else(|_| crate::vector::empty_world());
     Call::new(
         func,
@@ -105,13 +106,13 @@ fn fallback(func: Func) -> Call {
     )
 }
 
-fn pick<T: Copy>(u: &mut Unstructured, xs: &[T]) -> Result<T> {
+fn pick<T: Copy>(u: &mut Draw, xs: &[T]) -> Result<T> {
     Ok(*u.choose(xs)?)
 }
 
 /// A u32 biased to 0, small values, the edges of its range, and `near`
 /// (each boundary value, one below and one above).
-fn u32_near(u: &mut Unstructured, near: &[u32]) -> Result<u32> {
+fn u32_near(u: &mut Draw, near: &[u32]) -> Result<u32> {
     Ok(match u.int_in_range(0..=7u8)? {
         0 => 0,
         1 | 2 if !near.is_empty() => {
@@ -128,8 +129,8 @@ fn u32_near(u: &mut Unstructured, near: &[u32]) -> Result<u32> {
     })
 }
 
-fn subset<T: Copy + Ord>(u: &mut Unstructured, all: &[T]) -> Result<Vec<T>> {
-    let mut v = vec![];
+fn subset<T: Copy + Ord>(u: &mut Draw, all: &[T]) -> Result<Vec<T>> {
+    let mut v = Vec::with_capacity(all.len());
     for x in all {
         if u.ratio(1, 4)? {
             v.push(*x);
@@ -139,11 +140,7 @@ fn subset<T: Copy + Ord>(u: &mut Unstructured, all: &[T]) -> Result<Vec<T>> {
     Ok(v)
 }
 
-fn vl_map<T: TableIdx>(
-    u: &mut Unstructured,
-    n: usize,
-    mk: impl Fn(u8) -> T,
-) -> Result<Option<VlMap<T>>> {
+fn vl_map<T: TableIdx>(u: &mut Draw, n: usize, mk: impl Fn(u8) -> T) -> Result<Option<VlMap<T>>> {
     if n == 0 || u.ratio(1, 8)? {
         return Ok(None);
     }
@@ -176,7 +173,7 @@ fn vl_map<T: TableIdx>(
 }
 
 /// A device within the invariants.
-pub fn world(u: &mut Unstructured) -> Result<World> {
+pub fn world(u: &mut Draw) -> Result<World> {
     let nports = u.int_in_range(1..=2usize)?;
     let nsdma = u.int_in_range(1..=16usize)?;
     let nsc: u8 = u.int_in_range(1..=64)?;
@@ -209,16 +206,16 @@ pub fn world(u: &mut Unstructured) -> Result<World> {
             Some(SendCtxIdx(u.int_in_range(0..=nsc - 1)?))
         };
     }
-    let mut sdma_cpus = vec![];
+    let mut sdma_cpus = Vec::with_capacity(nsdma);
     for _ in 0..nsdma {
         sdma_cpus.push(u.int_in_range(0..=63)?);
     }
-    let mut sl_to_sc = vec![];
-    let mut port_ibmtu = vec![];
-    let mut port_lid = vec![];
-    let mut port_gid_prefix = vec![];
-    let mut port_qp0 = vec![];
-    let mut port_qp1 = vec![];
+    let mut sl_to_sc = Vec::with_capacity(nports);
+    let mut port_ibmtu = Vec::with_capacity(nports);
+    let mut port_lid = Vec::with_capacity(nports);
+    let mut port_gid_prefix = Vec::with_capacity(nports);
+    let mut port_qp0 = Vec::with_capacity(nports);
+    let mut port_qp1 = Vec::with_capacity(nports);
     for _ in 0..nports {
         let mut t = [0u8; 32];
         for (i, x) in t.iter_mut().enumerate() {
@@ -281,7 +278,7 @@ pub fn world(u: &mut Unstructured) -> Result<World> {
     })
 }
 
-fn opt_idx<T>(u: &mut Unstructured, n: usize, mk: impl Fn(u8) -> T) -> Result<Option<T>> {
+fn opt_idx<T>(u: &mut Draw, n: usize, mk: impl Fn(u8) -> T) -> Result<Option<T>> {
     Ok(if u.ratio(1, 4)? {
         None
     } else {
@@ -289,7 +286,7 @@ fn opt_idx<T>(u: &mut Unstructured, n: usize, mk: impl Fn(u8) -> T) -> Result<Op
     })
 }
 
-fn qp(u: &mut Unstructured, w: &World, func: Func) -> Result<Qp> {
+fn qp(u: &mut Draw, w: &World, func: Func) -> Result<Qp> {
     let nports = w.sl_to_sc.len() as u32;
     let mut q = Qp::new(
         pick(u, QpType::ALL)?,
@@ -350,7 +347,7 @@ fn qp(u: &mut Unstructured, w: &World, func: Func) -> Result<Qp> {
     q.r_psn = u.arbitrary()?;
     // Ring pointers: often equal (an idle QP), each below 16.
     let base = u.int_in_range(0..=15)?;
-    let ring = |u: &mut Unstructured| -> Result<u32> {
+    let ring = |u: &mut Draw| -> Result<u32> {
         Ok(if u.ratio(2, 3)? {
             base
         } else {
@@ -414,7 +411,7 @@ fn qp(u: &mut Unstructured, w: &World, func: Func) -> Result<Qp> {
     Ok(q)
 }
 
-fn wqe(u: &mut Unstructured, w: &World, q: &Qp) -> Result<Wqe> {
+fn wqe(u: &mut Draw, w: &World, q: &Qp) -> Result<Wqe> {
     let needs_ah = matches!(q.qp_type, QpType::Ud | QpType::Gsi);
     let ah = if needs_ah || u.ratio(1, 4)? {
         Some(Ah {
@@ -443,7 +440,7 @@ fn wqe(u: &mut Unstructured, w: &World, q: &Qp) -> Result<Wqe> {
     })
 }
 
-fn attr_ah(u: &mut Unstructured, w: &World) -> Result<AttrAh> {
+fn attr_ah(u: &mut Draw, w: &World) -> Result<AttrAh> {
     Ok(AttrAh {
         sl: u.int_in_range(0..=31)?,
         port: u.int_in_range(1..=w.sl_to_sc.len() as u8)?,
@@ -452,7 +449,7 @@ fn attr_ah(u: &mut Unstructured, w: &World) -> Result<AttrAh> {
 
 /// One call of `func` within the invariants (or an error when the bytes
 /// run out or the draw breaks an invariant).
-pub fn call(func: Func, u: &mut Unstructured) -> Result<Call> {
+pub fn call(func: Func, u: &mut Draw) -> Result<Call> {
     let w = world(u)?;
     let q = qp(u, &w, func)?;
     let wq = wqe(u, &w, &q)?;
@@ -568,12 +565,12 @@ mod tests {
             let mut buf = [0u8; BYTES];
             for _ in 0..16 {
                 rng.fill(&mut buf);
-                if let Ok(c) = call(func, &mut Unstructured::new(&buf)) {
+                if let Ok(c) = call(func, &mut Draw::new(&buf)) {
                     return c;
                 }
             }
             let zero = [0u8; BYTES];
-            call(func, &mut Unstructured::new(&zero)).unwrap_or_else(|_| fallback(func))
+            call(func, &mut Draw::new(&zero)).unwrap_or_else(|_| fallback(func))
         };
         for f in Func::ALL {
             for i in 0..300 {
@@ -593,7 +590,7 @@ mod tests {
                 let mut rng = SplitMix64::new(vector_seed(1, *f, i));
                 let mut buf = [0u8; BYTES];
                 rng.fill(&mut buf);
-                if call(*f, &mut Unstructured::new(&buf)).is_ok() {
+                if call(*f, &mut Draw::new(&buf)).is_ok() {
                     direct += 1;
                 }
             }

@@ -5,6 +5,7 @@
 pub mod conformance;
 pub mod coverage;
 pub mod cworld;
+pub mod draw;
 pub mod extract;
 pub mod ffi;
 pub mod generate;
