@@ -87,9 +87,16 @@ impl<'a> Draw<'a> {
         }
         let bytes = (8 - (span.leading_zeros() as usize) / 8).min(T::BYTES.max(1));
         let x = self.take(bytes);
-        let off = match span.checked_add(1) {
-            Some(n) => x % n,
-            None => x,
+        // Up to 4 bytes (every range the generator draws from), a multiply
+        // and a shift map them onto the range (Lemire's reduction: no
+        // division, which would cost more than the rest of the draw).
+        let off = if bytes <= 4 {
+            (x * (span + 1)) >> (8 * bytes)
+        } else {
+            match span.checked_add(1) {
+                Some(n) => x % n,
+                None => x,
+            }
         };
         Ok(T::from_u64(lo.wrapping_add(off)))
     }
@@ -158,8 +165,10 @@ mod tests {
         assert!(lo && hi);
         let mut d = Draw::new(&[0xff, 0xff, 0xff, 0xff]);
         assert_eq!(d.int_in_range(0..=u32::MAX).expect("full"), u32::MAX);
-        let mut d = Draw::new(&[3]);
-        assert_eq!(d.int_in_range(-2..=2i32).expect("signed"), 1);
+        let mut d = Draw::new(&[0]);
+        assert_eq!(d.int_in_range(-2..=2i32).expect("signed"), -2);
+        let mut d = Draw::new(&[0xff]);
+        assert_eq!(d.int_in_range(-2..=2i32).expect("signed"), 2);
     }
 
     #[test]
