@@ -187,7 +187,7 @@ fn message(v: &Verdict) -> Option<String> {
 /// A path as reports show it: relative to the project when inside it,
 /// without `..` detours.
 pub fn shown_path(p: &Path) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = crate::project_path("");
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
     let (p, root) = (canon(p), canon(&root));
     p.strip_prefix(&root)

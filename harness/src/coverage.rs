@@ -266,7 +266,5 @@ pub fn render(tree: &KernelTree, cov: &[FuncCoverage], html: &Path) -> String {
 
 /// Where `cargo xtask coverage` writes its reports.
 pub fn out_dir(series: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/coverage")
-        .join(series)
+    crate::project_path("target/coverage").join(series)
 }

@@ -2,6 +2,13 @@
 //! (`drivers/infiniband/hw/hfi1/qp.c`) in userspace and checks it, vector by
 //! vector, against an independent Rust model. See ARCHITECTURE.md.
 
+/// A path of the project (`vectors`, `snapshots`, `c-shim`, `target/…`),
+/// absolute and without `..`: reports and the sandbox see it as it is.
+pub fn project_path(rel: &str) -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::canonicalize(&root).unwrap_or(root).join(rel)
+}
+
 pub mod conformance;
 pub mod coverage;
 pub mod cworld;

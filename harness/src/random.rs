@@ -128,7 +128,7 @@ fn minimise_while(worker: &mut Worker, c: &Call, keep: impl Fn(&Verdict) -> bool
 
 /// Where findings are written: `target/findings/`.
 pub fn findings_dir() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/findings")
+    crate::project_path("target/findings")
 }
 
 fn write_finding(f: &Finding, kernel: &str) -> Result<PathBuf> {

@@ -9,7 +9,7 @@ use crate::runner::Checked;
 use crate::vector::Vector;
 
 pub fn snapshots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots")
+    crate::project_path("snapshots")
 }
 
 /// The C outcome of one vector as the cells of a row.

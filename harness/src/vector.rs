@@ -1273,9 +1273,7 @@ pub fn read_text(path: &Path) -> Result<String, VectorError> {
 
 /// The committed corpus directory.
 pub fn corpus_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors");
-    // Canonical, so reports say /…/vectors/x.toml, not harness/../vectors.
-    std::fs::canonicalize(&d).unwrap_or(d)
+    crate::project_path("vectors")
 }
 
 /// Loads every `*.toml` of a corpus directory but `worlds.toml` (named

@@ -85,9 +85,8 @@ pub struct Mock {
 
 /// The project's `c-shim` directory.
 pub fn cshim_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../c-shim");
     // Canonical: the sandbox shows c-shim alone, not harness/ to go up from.
-    fs::canonicalize(&d).unwrap_or(d)
+    crate::project_path("c-shim")
 }
 
 impl Manifest {
