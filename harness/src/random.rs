@@ -9,7 +9,7 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
 use crate::generate::seeded_call;
@@ -133,7 +133,8 @@ pub fn findings_dir() -> PathBuf {
 
 fn write_finding(f: &Finding, kernel: &str) -> Result<PathBuf> {
     let dir = findings_dir();
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("creating {} for the findings", dir.display()))?;
     let name = format!("random_{}_{}_{}", f.func, f.seed, f.index);
     let path = dir.join(format!("{name}.toml"));
     let mut text = format!(
@@ -150,7 +151,8 @@ fn write_finding(f: &Finding, kernel: &str) -> Result<PathBuf> {
         &name,
         &format!("random finding: {}", f.func),
     ));
-    std::fs::write(&path, text)?;
+    std::fs::write(&path, text)
+        .with_context(|| format!("writing the finding {}", path.display()))?;
     Ok(path)
 }
 

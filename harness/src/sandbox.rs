@@ -167,7 +167,8 @@ pub fn allow_unsandboxed() {
 /// How steps are contained on this machine.
 #[derive(Debug)]
 pub enum Sandbox {
-    /// bubblewrap; `as_root`: the two-stage form described above.
+    /// bubblewrap; with `setpriv` (running as root): the two-stage form
+    /// described above.
     Bwrap {
         bwrap: PathBuf,
         setpriv: Option<PathBuf>,
