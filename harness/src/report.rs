@@ -713,6 +713,37 @@ mod tests {
         assert_eq!(v["suites"][0]["cases"][0]["function"], "hfi1_setup_wqe");
     }
 
+    /// A kernel that could not run is an error entry in every format.
+    #[test]
+    fn a_kernel_that_could_not_run_is_an_error_everywhere() {
+        let mut suites = report().suites;
+        suites.push(Suite {
+            name: "kernel 2".into(),
+            kernel: "/tmp/x".into(),
+            version: String::new(),
+            error: Some("cannot judge: needs `open`\nsecond line".into()),
+            cases: vec![],
+            seconds: 0.0,
+        });
+        let r = Report::new("conformance", suites);
+        assert_eq!(r.exit_code(), 2);
+        let k = ktap(&r);
+        assert!(
+            k.contains("not ok 2 kernel 2 # ERROR cannot judge: needs `open`\n"),
+            "{k}"
+        );
+        assert!(!k.contains("/tmp/x"), "a path as a KTAP name: {k}");
+        let j = junit(&r);
+        assert!(j.contains("<error message=\"could not run\""), "{j}");
+        let v: serde_json::Value = serde_json::from_str(&json(&r)).expect("JSON");
+        assert_eq!(
+            v["suites"][1]["error"],
+            "cannot judge: needs `open`\nsecond line"
+        );
+        assert_eq!(v["totals"]["suite_errors"], 1);
+        assert!(human(&r).contains("ERROR [kernel 2] could not run: cannot judge"));
+    }
+
     #[test]
     fn exit_codes() {
         assert_eq!(report().exit_code(), 1);

@@ -553,6 +553,9 @@ impl Worker {
             ));
         }
         let n = WORKERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if n == 0 {
+            remove_stale_logs();
+        }
         let log = std::env::temp_dir().join(format!(
             "hfi1-conformance-worker-{}-{n}.log",
             std::process::id()
@@ -1046,6 +1049,24 @@ impl Drop for Worker {
             let _ = child.wait();
         }
         let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// Removes the worker logs of processes that no longer run (a harness
+/// killed before it could remove its own).
+fn remove_stale_logs() {
+    let Ok(rd) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix("hfi1-conformance-worker-") else {
+            continue;
+        };
+        let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
+        if pid.is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists()) {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
 }
 
