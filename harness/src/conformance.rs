@@ -264,9 +264,10 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                             d.push_str(&format!("  {n}\n    snapshot: {a}\n    now:      {b}\n"));
                         }
                         d.push_str(
-                            "  if the change is intended, write the new snapshots with \
-                             INSTA_UPDATE=always cargo test (HFI1_KERNELS=SERIES for another \
-                             series), review them with git diff, and say why in the commit\n",
+                            "  if the change is intended: `cargo test` (HFI1_KERNELS=SERIES for \
+                             another series) leaves the new snapshots pending, `cargo insta \
+                             review` shows and accepts them (cargo install cargo-insta); say \
+                             why in the commit\n",
                         );
                         d
                     }),

@@ -186,9 +186,9 @@ fn main() {
                 res.map_err(|_| {
                     Failed::from(format!(
                         "upstream outcomes of {fam} on {series} differ from snapshots/{series}/{fam}.snap; \
-                         if the change is intended, write the new snapshots with \
-                         INSTA_UPDATE=always cargo test (HFI1_KERNELS={series} for that series), \
-                         review them with git diff, and say why in the commit"
+                         if the change is intended, `cargo insta review` shows the pending \
+                         snapshot and accepts it (cargo install cargo-insta; or \
+                         INSTA_UPDATE=always cargo test, then git diff); say why in the commit"
                     ))
                 })
             }));
