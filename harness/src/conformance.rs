@@ -41,14 +41,7 @@ impl KernelSel {
 
 pub use crate::report::Format;
 
-/// A snapshot that does not match.
-#[derive(Debug, Clone)]
-pub struct SnapshotMismatch {
-    pub family: String,
-    pub path: PathBuf,
-    /// `(vector, snapshot row, upstream row now)`.
-    pub rows: Vec<(String, String, String)>,
-}
+pub use crate::snapshot::SnapshotMismatch;
 
 /// What one kernel gave.
 #[derive(Debug, Clone)]
@@ -118,30 +111,7 @@ pub fn run_kernel(
     let series = tree.version.series();
     let mut snapshots = vec![];
     for (fam, rows) in snapshot::by_family(vectors, &checks) {
-        let path = snapshot::snapshots_dir()
-            .join(&series)
-            .join(format!("{fam}.snap"));
-        let now = snapshot::render(&rows);
-        let old = snapshot::read_snap(&path).unwrap_or_default();
-        if old != now {
-            let (t_old, t_now) = (snapshot::parse_table(&old), snapshot::parse_table(&now));
-            let mut names: Vec<&String> = t_old.keys().chain(t_now.keys()).collect();
-            names.sort();
-            names.dedup();
-            let rows = names
-                .into_iter()
-                .filter_map(|n| {
-                    let a = t_old.get(n).cloned().unwrap_or_else(|| "-".into());
-                    let b = t_now.get(n).cloned().unwrap_or_else(|| "-".into());
-                    (a != b).then(|| (n.clone(), a, b))
-                })
-                .collect();
-            snapshots.push(SnapshotMismatch {
-                family: fam,
-                path,
-                rows,
-            });
-        }
+        snapshots.extend(snapshot::compare(&series, &fam, &snapshot::render(&rows)));
     }
     Ok(KernelRun {
         sel: sel.clone(),

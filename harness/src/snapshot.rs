@@ -96,6 +96,43 @@ pub fn by_family<'a>(
     out
 }
 
+/// A snapshot that does not match.
+#[derive(Debug, Clone)]
+pub struct SnapshotMismatch {
+    pub family: String,
+    pub path: PathBuf,
+    /// `(vector, snapshot row, upstream row now)`.
+    pub rows: Vec<(String, String, String)>,
+}
+
+/// The one comparison of a family's table now with the committed snapshot
+/// of its series (`cargo xtask conformance` and the test suite both judge
+/// through it; the tests then let insta write the pending snapshot).
+pub fn compare(series: &str, family: &str, now: &str) -> Option<SnapshotMismatch> {
+    let path = snapshots_dir().join(series).join(format!("{family}.snap"));
+    let old = read_snap(&path).unwrap_or_default();
+    if old.trim_end() == now.trim_end() {
+        return None;
+    }
+    let (t_old, t_now) = (parse_table(&old), parse_table(now));
+    let mut names: Vec<&String> = t_old.keys().chain(t_now.keys()).collect();
+    names.sort();
+    names.dedup();
+    let rows = names
+        .into_iter()
+        .filter_map(|n| {
+            let a = t_old.get(n).cloned().unwrap_or_else(|| "-".into());
+            let b = t_now.get(n).cloned().unwrap_or_else(|| "-".into());
+            (a != b).then(|| (n.clone(), a, b))
+        })
+        .collect();
+    Some(SnapshotMismatch {
+        family: family.to_owned(),
+        path,
+        rows,
+    })
+}
+
 /// The content of an insta `.snap` file, without its header.
 pub fn read_snap(path: &Path) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
