@@ -1,167 +1,168 @@
 //! Writes a call as a vector file the corpus loads: every field explicit,
 //! so the file stands alone (it needs only `worlds.toml`'s `default` to
-//! exist). Used for minimised findings of `--random`.
+//! exist). Used for minimised findings of `--random`. The TOML is made by
+//! toml_edit (quoting and escaping are its job), with the corpus's layout:
+//! one `[[case]]`, dotted `world.` / `qp.` / `wqe.` keys.
 
-use std::fmt::Write as _;
+use toml_edit::{value, Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Value};
 
 use crate::model::types::*;
 
-fn flag_names<T: Symbol>(v: Flags<T>) -> String {
-    let items: Vec<String> = v.iter().map(|x| format!("\"{}\"", x.name())).collect();
-    format!("[{}]", items.join(", "))
+fn strings<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> Value {
+    Value::Array(v.into_iter().map(|x| x.to_string()).collect::<Array>())
 }
 
-fn names<T: std::fmt::Display>(v: &[T]) -> String {
-    let items: Vec<String> = v.iter().map(|x| format!("\"{x}\"")).collect();
-    format!("[{}]", items.join(", "))
+fn flag_names<T: Symbol>(v: Flags<T>) -> Value {
+    strings(v.iter().map(|x| x.name()))
 }
 
-fn idx(v: Option<u8>) -> String {
-    v.map_or("\"none\"".into(), |i| i.to_string())
+/// Integers (not bools, which `Into<i64>` would also take).
+fn ints<T: Copy + Into<i64> + IsInt>(v: &[T]) -> Value {
+    Value::Array(v.iter().map(|x| (*x).into()).collect::<Array>())
 }
 
-fn map<T: TableIdx>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> String {
+/// The integer types written as TOML integers.
+trait IsInt {}
+impl IsInt for u8 {}
+impl IsInt for u16 {}
+impl IsInt for u32 {}
+impl IsInt for i32 {}
+
+/// An index, or `"none"` for NULL.
+fn idx(v: Option<u8>) -> Value {
+    v.map_or_else(|| Value::from("none"), |i| Value::from(i64::from(i)))
+}
+
+fn inline(pairs: impl IntoIterator<Item = (&'static str, Value)>) -> Value {
+    let mut t = InlineTable::new();
+    for (k, v) in pairs {
+        t.insert(k, v);
+    }
+    Value::InlineTable(t)
+}
+
+fn map<T: TableIdx>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> Value {
     let Some(m) = m else {
-        return "\"none\"".into();
+        return Value::from("none");
     };
-    let elems: Vec<String> = m
+    let elems: Array = m
         .elems
         .iter()
         .map(|e| match e {
-            None => "\"none\"".into(),
-            Some(e) => format!(
-                "{{ mask = {}, entries = [{}] }}",
-                e.mask,
-                e.entries
-                    .iter()
-                    .map(|x| idx(x.get().map(&f)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            None => Value::from("none"),
+            Some(e) => inline([
+                ("mask", Value::from(i64::from(e.mask))),
+                (
+                    "entries",
+                    Value::Array(e.entries.iter().map(|x| idx(x.get().map(&f))).collect()),
+                ),
+            ]),
         })
         .collect();
-    format!("{{ mask = {}, elems = [{}] }}", m.mask, elems.join(", "))
+    inline([
+        ("mask", Value::from(i64::from(m.mask))),
+        ("elems", Value::Array(elems)),
+    ])
 }
 
-fn arr<T: std::fmt::Display>(v: &[T]) -> String {
-    format!(
-        "[{}]",
-        v.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+fn hex(v: u64) -> Value {
+    Value::from(format!("0x{v:x}"))
 }
 
 /// One `[[case]]` table for `c`.
 pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     let w = &c.world;
     let q = &c.qp;
-    let mut s = String::new();
-    let _ = writeln!(s, "[[case]]");
-    let _ = writeln!(s, "name = \"{name}\"");
-    let _ = writeln!(s, "branch = \"{}\"", branch.replace('"', "'"));
-    let _ = writeln!(s, "fn = \"{}\"", c.func);
-    let _ = writeln!(s, "preset = \"default\"");
-    let _ = writeln!(s, "call_send = {}", c.call_send);
-    let _ = writeln!(s, "sc5 = {}", c.sc5.0);
-    let _ = writeln!(s, "vl = {}", c.vl.0);
-    let _ = writeln!(s, "selector = {}", c.selector);
-    let _ = writeln!(s, "arg = {}", c.arg);
-    let _ = writeln!(s, "flags = {}", names(&c.flags_arg));
+    let mut t = Table::new();
+    t["name"] = value(name);
+    t["branch"] = value(branch);
+    t["fn"] = value(c.func.to_string());
+    t["preset"] = value("default");
+    t["call_send"] = value(c.call_send);
+    t["sc5"] = value(i64::from(c.sc5.0));
+    t["vl"] = value(i64::from(c.vl.0));
+    t["selector"] = value(i64::from(c.selector));
+    t["arg"] = value(i64::from(c.arg));
+    t["flags"] = Item::Value(strings(&c.flags_arg));
+    let ah = |a: &AttrAh| {
+        inline([
+            ("sl", Value::from(i64::from(a.sl))),
+            ("port", Value::from(i64::from(a.port))),
+        ])
+    };
     if c.attr_av {
-        let _ = writeln!(
-            s,
-            "attr_ah = {{ sl = {}, port = {} }}",
-            c.attr_ah.sl, c.attr_ah.port
-        );
+        t["attr_ah"] = Item::Value(ah(&c.attr_ah));
     }
     if c.attr_alt_path {
-        let _ = writeln!(
-            s,
-            "attr_alt_ah = {{ sl = {}, port = {} }}",
-            c.attr_alt_ah.sl, c.attr_alt_ah.port
-        );
+        t["attr_alt_ah"] = Item::Value(ah(&c.attr_alt_ah));
     }
     if let Some(m) = c.attr_path_mig {
-        let _ = writeln!(s, "path_mig_state = \"{m}\"");
+        t["path_mig_state"] = value(m.to_string());
     }
-    let _ = writeln!(s, "post_opcode = \"{}\"", c.post_opcode);
-    let iter: Vec<String> = c
-        .iter
-        .iter()
-        .map(|i| {
-            format!(
-                "{{ type = \"{}\", num = {}, port = {}, state = \"{}\", sl = {}, last_wqe = {} }}",
-                i.qp_type, i.num, i.port, i.state, i.remote_sl, i.error_qp_ret
-            )
-        })
-        .collect();
-    let _ = writeln!(s, "iter = [{}]", iter.join(", "));
-    let _ = writeln!(s, "world.dev_flags = {}", names(&w.dev_flags));
-    let _ = writeln!(s, "world.qos_shift = {}", w.qos_shift);
-    let _ = writeln!(s, "world.num_vls = {}", w.num_vls);
-    let _ = writeln!(s, "world.piothreshold = {}", w.piothreshold);
-    let _ = writeln!(s, "world.node = {}", w.node);
+    t["post_opcode"] = value(c.post_opcode.to_string());
+    t["iter"] = Item::Value(Value::Array(
+        c.iter
+            .iter()
+            .map(|i| {
+                inline([
+                    ("type", Value::from(i.qp_type.to_string())),
+                    ("num", Value::from(i64::from(i.num))),
+                    ("port", Value::from(i64::from(i.port))),
+                    ("state", Value::from(i.state.to_string())),
+                    ("sl", Value::from(i64::from(i.remote_sl))),
+                    ("last_wqe", Value::from(i.error_qp_ret)),
+                ])
+            })
+            .collect(),
+    ));
+
+    let mut wt = Table::new();
+    wt.set_dotted(true);
+    wt["dev_flags"] = Item::Value(strings(&w.dev_flags));
+    wt["qos_shift"] = value(i64::from(w.qos_shift));
+    wt["num_vls"] = value(i64::from(w.num_vls));
+    wt["piothreshold"] = value(i64::from(w.piothreshold));
+    wt["node"] = value(i64::from(w.node));
     let cpus: Vec<u32> = (0..64).filter(|i| w.node_cpus & (1 << i) != 0).collect();
-    let _ = writeln!(s, "world.node_cpus = {}", arr(&cpus));
-    let _ = writeln!(s, "world.sc_to_vl = {}", arr(&w.sc_to_vl));
-    let _ = writeln!(s, "world.vl_mtu = {}", arr(&w.vl_mtu));
-    let _ = writeln!(
-        s,
-        "world.vl_sc = [{}]",
-        w.vl_sc
-            .iter()
-            .map(|x| idx(x.map(|i| i.0)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let _ = writeln!(s, "world.sdma_cpus = {}", arr(&w.sdma_cpus));
-    let _ = writeln!(s, "world.num_send_contexts = {}", w.num_send_contexts);
-    let _ = writeln!(s, "world.sdma_map = {}", map(&w.sdma_map, |e| e.0));
-    let _ = writeln!(s, "world.pio_map = {}", map(&w.pio_map, |e| e.0));
-    let _ = writeln!(
-        s,
-        "world.sl_to_sc = [{}]",
-        w.sl_to_sc
-            .iter()
-            .map(|t| arr(t))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let _ = writeln!(s, "world.port_ibmtu = {}", arr(&w.port_ibmtu));
-    let _ = writeln!(s, "world.port_lid = {}", arr(&w.port_lid));
-    let _ = writeln!(
-        s,
-        "world.port_gid_prefix = [{}]",
-        w.port_gid_prefix
-            .iter()
-            .map(|p| format!("\"0x{p:x}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let _ = writeln!(s, "world.port_qp0 = {}", arr(&w.port_qp0));
-    let _ = writeln!(s, "world.port_qp1 = {}", arr(&w.port_qp1));
-    let _ = writeln!(s, "world.max_rdma_atomic = {}", w.max_rdma_atomic);
-    let _ = writeln!(s, "world.extra_rdma_atomic = {}", w.extra_rdma_atomic);
-    let _ = writeln!(s, "world.queue_work_ret = {}", w.queue_work_ret);
-    let _ = writeln!(s, "world.tid_send_ret = {}", w.tid_send_ret);
-    let _ = writeln!(s, "world.cancel_work_ret = {}", w.cancel_work_ret);
-    let _ = writeln!(s, "world.alloc_fail = {}", w.alloc_fail);
-    let _ = writeln!(s, "qp.type = \"{}\"", q.qp_type);
-    let _ = writeln!(s, "qp.num = {}", q.num);
-    let _ = writeln!(s, "qp.port = {}", q.port);
-    let _ = writeln!(s, "qp.pmtu = {}", q.pmtu);
-    let _ = writeln!(s, "qp.state = \"{}\"", q.state);
-    let _ = writeln!(s, "qp.s_flags = {}", flag_names(q.s_flags));
-    let _ = writeln!(s, "qp.priv_flags = {}", flag_names(q.priv_flags));
-    let _ = writeln!(s, "qp.iowait_flags = {}", flag_names(q.iowait_flags));
-    let _ = writeln!(s, "qp.s_sde = {}", idx(q.s_sde.map(|e| e.0)));
-    let _ = writeln!(
-        s,
-        "qp.s_sendcontext = {}",
-        idx(q.s_sendcontext.map(|e| e.0))
-    );
+    wt["node_cpus"] = Item::Value(ints(&cpus));
+    wt["sc_to_vl"] = Item::Value(ints(&w.sc_to_vl));
+    wt["vl_mtu"] = Item::Value(ints(&w.vl_mtu));
+    wt["vl_sc"] = Item::Value(Value::Array(
+        w.vl_sc.iter().map(|x| idx(x.map(|i| i.0))).collect(),
+    ));
+    wt["sdma_cpus"] = Item::Value(ints(&w.sdma_cpus));
+    wt["num_send_contexts"] = value(i64::from(w.num_send_contexts));
+    wt["sdma_map"] = Item::Value(map(&w.sdma_map, |e| e.0));
+    wt["pio_map"] = Item::Value(map(&w.pio_map, |e| e.0));
+    wt["sl_to_sc"] = Item::Value(Value::Array(w.sl_to_sc.iter().map(|t| ints(t)).collect()));
+    wt["port_ibmtu"] = Item::Value(ints(&w.port_ibmtu));
+    wt["port_lid"] = Item::Value(ints(&w.port_lid));
+    wt["port_gid_prefix"] = Item::Value(Value::Array(
+        w.port_gid_prefix.iter().map(|p| hex(*p)).collect(),
+    ));
+    let bools = |v: &[bool]| Value::Array(v.iter().map(|b| Value::from(*b)).collect());
+    wt["port_qp0"] = Item::Value(bools(&w.port_qp0));
+    wt["port_qp1"] = Item::Value(bools(&w.port_qp1));
+    wt["max_rdma_atomic"] = value(i64::from(w.max_rdma_atomic));
+    wt["extra_rdma_atomic"] = value(i64::from(w.extra_rdma_atomic));
+    wt["queue_work_ret"] = value(w.queue_work_ret);
+    wt["tid_send_ret"] = value(w.tid_send_ret);
+    wt["cancel_work_ret"] = value(w.cancel_work_ret);
+    wt["alloc_fail"] = value(i64::from(w.alloc_fail));
+    t["world"] = Item::Table(wt);
+
+    let mut qt = Table::new();
+    qt.set_dotted(true);
+    qt["type"] = value(q.qp_type.to_string());
+    qt["num"] = value(i64::from(q.num));
+    qt["port"] = value(i64::from(q.port));
+    qt["pmtu"] = value(i64::from(q.pmtu));
+    qt["state"] = value(q.state.to_string());
+    qt["s_flags"] = Item::Value(flag_names(q.s_flags));
+    qt["priv_flags"] = Item::Value(flag_names(q.priv_flags));
+    qt["iowait_flags"] = Item::Value(flag_names(q.iowait_flags));
+    qt["s_sde"] = Item::Value(idx(q.s_sde.map(|e| e.0)));
+    qt["s_sendcontext"] = Item::Value(idx(q.s_sendcontext.map(|e| e.0)));
     for (k, v) in [
         ("s_sc", i64::from(q.s_sc)),
         ("sdma_busy", i64::from(q.sdma_busy)),
@@ -206,66 +207,74 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
         ("s_pkey_index", i64::from(q.s_pkey_index)),
         ("s_alt_pkey_index", i64::from(q.s_alt_pkey_index)),
     ] {
-        let _ = writeln!(s, "qp.{k} = {v}");
+        qt[k] = value(v);
     }
-    let _ = writeln!(s, "qp.ib_tx_queued = {}", q.ib_tx_queued);
-    let _ = writeln!(s, "qp.on_wait_list = {}", q.on_wait_list);
-    let _ = writeln!(s, "qp.wait_lock_stale = {}", q.wait_lock_stale);
-    let _ = writeln!(s, "qp.cq_user = {}", q.cq_user);
-    let _ = writeln!(s, "qp.remote_grh = {}", q.remote_grh);
-    let _ = writeln!(s, "qp.remote_gid_prefix = \"0x{:x}\"", q.remote_gid_prefix);
-    let _ = writeln!(s, "qp.remote_gid_iid = \"0x{:x}\"", q.remote_gid_iid);
-    let _ = writeln!(s, "qp.remote_make_grd = {}", q.remote_make_grd);
+    qt["ib_tx_queued"] = value(q.ib_tx_queued);
+    qt["on_wait_list"] = value(q.on_wait_list);
+    qt["wait_lock_stale"] = value(q.wait_lock_stale);
+    qt["cq_user"] = value(q.cq_user);
+    qt["remote_grh"] = value(q.remote_grh);
+    qt["remote_gid_prefix"] = Item::Value(hex(q.remote_gid_prefix));
+    qt["remote_gid_iid"] = Item::Value(hex(q.remote_gid_iid));
+    qt["remote_make_grd"] = value(q.remote_make_grd);
     if let Some(n) = q.rdma_mr_refs {
-        let _ = writeln!(s, "qp.rdma_mr_refs = {n}");
+        qt["rdma_mr_refs"] = value(i64::from(n));
     }
-    let _ = writeln!(s, "qp.mig_state = \"{}\"", q.mig_state);
-    let _ = writeln!(
-        s,
-        "qp.srq_size = {}",
-        q.srq_size.map_or("\"none\"".into(), |n| n.to_string())
+    qt["mig_state"] = value(q.mig_state.to_string());
+    qt["srq_size"] = Item::Value(
+        q.srq_size
+            .map_or_else(|| Value::from("none"), |n| Value::from(i64::from(n))),
     );
-    match &q.ack_queue {
-        None => {
-            let _ = writeln!(s, "qp.ack_queue = \"none\"");
-        }
+    qt["ack_queue"] = Item::Value(match &q.ack_queue {
+        None => Value::from("none"),
         Some(a) => {
-            let e: Vec<String> = a
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    format!(
-                        "{i} = {{ opcode = {}, psn = {}, lpsn = {} }}",
-                        e.opcode, e.psn, e.lpsn
-                    )
-                })
-                .collect();
-            let _ = writeln!(s, "qp.ack_queue = {{ {} }}", e.join(", "));
+            let mut it = InlineTable::new();
+            for (i, e) in a.iter().enumerate() {
+                it.insert(
+                    i.to_string(),
+                    inline([
+                        ("opcode", Value::from(i64::from(e.opcode))),
+                        ("psn", Value::from(i64::from(e.psn))),
+                        ("lpsn", Value::from(i64::from(e.lpsn))),
+                    ]),
+                );
+            }
+            Value::InlineTable(it)
         }
+    });
+    let mut sq = InlineTable::new();
+    for (i, e) in q.send_queue.iter().enumerate() {
+        sq.insert(
+            i.to_string(),
+            inline([
+                ("opcode", Value::from(e.opcode.to_string())),
+                ("ssn", Value::from(i64::from(e.ssn))),
+            ]),
+        );
     }
-    let sq: Vec<String> = q
-        .send_queue
-        .iter()
-        .enumerate()
-        .map(|(i, e)| format!("{i} = {{ opcode = \"{}\", ssn = {} }}", e.opcode, e.ssn))
-        .collect();
-    let _ = writeln!(s, "qp.send_queue = {{ {} }}", sq.join(", "));
-    let _ = writeln!(s, "wqe.length = {}", c.wqe.length);
-    let _ = writeln!(s, "wqe.opcode = \"{}\"", c.wqe.opcode);
-    let _ = writeln!(s, "wqe.priv = {}", c.wqe.has_priv);
-    match c.wqe.ah {
-        None => {
-            let _ = writeln!(s, "wqe.ah = \"none\"");
-        }
-        Some(a) => {
-            let _ = writeln!(
-                s,
-                "wqe.ah = {{ log_pmtu = {}, sl = {}, port = {} }}",
-                a.log_pmtu, a.sl.0, a.port
-            );
-        }
-    }
-    s
+    qt["send_queue"] = Item::Value(Value::InlineTable(sq));
+    t["qp"] = Item::Table(qt);
+
+    let mut wq = Table::new();
+    wq.set_dotted(true);
+    wq["length"] = value(i64::from(c.wqe.length));
+    wq["opcode"] = value(c.wqe.opcode.to_string());
+    wq["priv"] = value(c.wqe.has_priv);
+    wq["ah"] = Item::Value(match c.wqe.ah {
+        None => Value::from("none"),
+        Some(a) => inline([
+            ("log_pmtu", Value::from(i64::from(a.log_pmtu))),
+            ("sl", Value::from(i64::from(a.sl.0))),
+            ("port", Value::from(i64::from(a.port))),
+        ]),
+    });
+    t["wqe"] = Item::Table(wq);
+
+    let mut cases = ArrayOfTables::new();
+    cases.push(t);
+    let mut doc = DocumentMut::new();
+    doc.insert("case", Item::ArrayOfTables(cases));
+    doc.to_string()
 }
 
 #[cfg(test)]
@@ -289,5 +298,17 @@ mod tests {
                 assert_eq!(v[0].call, c, "{f} #{i}\n{text}");
             }
         }
+    }
+
+    /// Names and branches are quoted by toml_edit: any text survives.
+    #[test]
+    fn any_branch_text_survives() {
+        let presets =
+            Presets::load(&crate::vector::corpus_dir().join("worlds.toml")).expect("worlds.toml");
+        let c = seeded_call(5, Func::SetupWqe, 0);
+        let branch = "a \"quoted\" \\ branch # with\ttab";
+        let text = case_toml(&c, "x", branch);
+        let v = parse_file(Path::new("found.toml"), &text, &presets).expect("parses");
+        assert_eq!(v[0].branch, branch, "{text}");
     }
 }
