@@ -19,7 +19,9 @@ sed -i 's/if (wqe->length <= piothreshold)/if (wqe->length < piothreshold)/' \
 pending() {
     # INSTA_UPDATE=new: leave .snap.new files even under CI (insta writes
     # none there by default).
-    INSTA_UPDATE=new HFI1_KERNEL_SRC="$work/mutant" cargo test -q -p harness --test conformance -- \
+    # Only the mutant: HFI1_KERNELS (set by CI) would add series and
+    # prefix the trial names.
+    env -u HFI1_KERNELS INSTA_UPDATE=new HFI1_KERNEL_SRC="$work/mutant" cargo test -q -p harness --test conformance -- \
         --exact snapshot::setup_wqe >/dev/null 2>&1 && { echo "[insta] the mutant matched the snapshot"; exit 1; }
     cargo insta pending-snapshots 2>&1 | grep -q "$snap" || {
         echo "[insta] cargo insta pending-snapshots does not list $snap"; exit 1; }
