@@ -9,6 +9,7 @@ pub fn project_path(rel: &str) -> std::path::PathBuf {
     std::fs::canonicalize(&root).unwrap_or(root).join(rel)
 }
 
+pub mod compare;
 pub mod conformance;
 pub mod coverage;
 pub mod cworld;

@@ -52,11 +52,11 @@ fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
 }
 
 /// A named simplification of a call.
-type Step = (&'static str, fn(&mut Call));
+pub(crate) type Step = (&'static str, fn(&mut Call));
 
 /// The simplifications tried, in order: each sets one part of the call to
 /// its simplest value.
-fn shrink_steps() -> Vec<Step> {
+pub(crate) fn shrink_steps() -> Vec<Step> {
     vec![
         ("iter", |c| c.iter.clear()),
         ("flags", |c| c.flags_arg.clear()),

@@ -26,7 +26,8 @@ pub struct Report {
     pub schema: String,
     /// The schema version.
     pub version: u32,
-    /// What made it: `conformance` (the corpus) or `random`.
+    /// What made it: `conformance` (the corpus), `random`, or `diff` (two
+    /// trees, C against C).
     pub kind: String,
     /// One suite per kernel.
     pub suites: Vec<Suite>,
@@ -51,7 +52,8 @@ pub struct Suite {
     pub seconds: f64,
 }
 
-/// One test: a vector, a snapshot file, or (for `--random`) a function.
+/// One test: a vector, a snapshot file, or (for `--random` and `diff`) a
+/// function.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Case {
     /// `FAMILY::VECTOR`, `snapshot::FAMILY`, or `random::FUNCTION`.
@@ -129,11 +131,14 @@ impl Status {
     }
 }
 
-/// A field where C and the model differ.
+/// A field where C and the model differ (or, in a `diff` report, where
+/// tree A and tree B do).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Difference {
     pub field: String,
+    /// Upstream C (tree A in a `diff` report).
     pub c: String,
+    /// The Rust model (tree B in a `diff` report).
     pub rust: String,
 }
 

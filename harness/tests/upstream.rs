@@ -553,6 +553,48 @@ fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
     Ok(())
 }
 
+/// C against C: a tree compared with itself differs nowhere; with the
+/// piothreshold mutant (`<=` → `<`), exactly hfi1_setup_wqe's call_send
+/// differs, on the corpus vector that pins it and on generated vectors, and
+/// the minimal reproducer still shows it with the send at the threshold.
+fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
+    let m = &MUTATIONS[0];
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
+    let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let funcs = [Func::SetupWqe, Func::QpToSdmaEngine];
+    let same = harness::compare::compare(&base, &base, &vectors, &funcs, 300, 1, &mut |_| {})
+        .map_err(|e| format!("{e:#}"))?;
+    if same.differs() {
+        return Err(format!("a tree differs from itself: {:?}", same.groups).into());
+    }
+    let dir =
+        std::env::temp_dir().join(format!("hfi1-diff-{}-{}", tree.version, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
+    let path = dir.join(m.file);
+    let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
+    let mutant = KernelTree::open(&dir)
+        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+        .map_err(|e| format!("{e:#}"));
+    let c = mutant.and_then(|w| {
+        harness::compare::compare(&base, &w, &vectors, &funcs, 300, 1, &mut |_| {})
+            .map_err(|e| format!("{e:#}"))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let c = c?;
+    let shapes: Vec<(Func, Vec<String>)> =
+        c.groups.iter().map(|g| (g.func, g.shape.clone())).collect();
+    if shapes != vec![(Func::SetupWqe, vec!["call_send".to_owned()])] {
+        return Err(format!("groups {shapes:?}").into());
+    }
+    let g = &c.groups[0];
+    if g.count < 2 || g.minimal.wqe.length != u32::from(g.minimal.world.piothreshold) {
+        return Err(format!("count {}, minimal {:?}", g.count, g.minimal.wqe).into());
+    }
+    Ok(())
+}
+
 fn main() {
     cworld::worker_main_if_requested();
     let args = Arguments::from_args();
@@ -612,6 +654,13 @@ fn main() {
             trials.push(Trial::test(
                 format!("{s}::isolation::reused_flat_call_buffer"),
                 move || reused_flat_call_buffer(&get()?),
+            ));
+        }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(
+                format!("{s}::diff::finds_the_mutant"),
+                move || diff_finds_the_mutant(&get()?.tree),
             ));
         }
         for m in MUTATIONS {

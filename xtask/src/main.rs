@@ -93,6 +93,11 @@ enum Cmd {
         #[arg(long)]
         check: bool,
     },
+    /// Compare two trees, C against C (no model): the corpus and N
+    /// generated vectors per function on both; every difference grouped by
+    /// function and shape, each group with a minimal reproducer
+    #[command(after_help = DIFF_AFTER)]
+    Diff(DiffArgs),
     /// Line and branch coverage of each upstream function in scope by the
     /// committed corpus (gcov + lcov), HTML under target/coverage/SERIES/html
     #[command(after_help = COVERAGE_AFTER)]
@@ -217,6 +222,37 @@ struct ConformanceArgs {
     function: Vec<String>,
 }
 
+#[derive(Args)]
+struct DiffArgs {
+    /// A series (6.1, 6.12, 7.2) or the path of a kernel tree
+    a: String,
+    /// A series or the path of a kernel tree
+    b: String,
+    /// Generated vectors per function, besides the corpus
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    random: u64,
+    /// Seed of the generated vectors
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Only this function's generated vectors (repeatable)
+    #[arg(long, value_name = "NAME", value_parser = function)]
+    function: Vec<String>,
+    /// The report on stdout (progress goes to stderr)
+    #[arg(long, value_enum, default_value = "human")]
+    format: FormatArg,
+}
+
+const DIFF_AFTER: &str = "\
+EXAMPLES:
+    cargo xtask diff 6.1 6.12                   # did upstream change between series?
+    cargo xtask diff 6.12 ~/linux --random 50000
+    cargo xtask diff 6.12 ~/patched --format json | jq '.totals'
+
+EXIT STATUS:
+    0  the two trees behave the same on every call
+    1  they differ (the report groups the calls, with minimal reproducers)
+    2  a tree could not be opened, built or judged";
+
 fn function(s: &str) -> std::result::Result<String, String> {
     Func::from_name(s)
         .map(|_| s.to_owned())
@@ -330,12 +366,74 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Coverage { kernel } => coverage_cmd(kernel),
+        Cmd::Diff(a) => diff_cmd(a),
         Cmd::Bench {
             kernel,
             vectors,
             iters,
         } => bench_cmd(kernel, vectors, iters),
     }
+}
+
+/// A tree named on the command line: a series, or else a path.
+fn tree_arg(s: &str) -> KernelSel {
+    if kernel::SERIES.contains(&s) {
+        KernelSel::Series(s.to_owned())
+    } else {
+        KernelSel::Path(PathBuf::from(s))
+    }
+}
+
+fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
+    let funcs: Vec<Func> = if a.function.is_empty() {
+        Func::ALL.to_vec()
+    } else {
+        a.function
+            .iter()
+            .filter_map(|f| Func::from_name(f))
+            .collect()
+    };
+    let (sa, sb) = (tree_arg(&a.a), tree_arg(&a.b));
+    let build = |s: &KernelSel| -> Result<(String, cworld::BuiltWorld)> {
+        let tree = s.open()?;
+        eprintln!(
+            "[diff] {}: building the C world of {}",
+            s.label(),
+            tree.version
+        );
+        let w = cworld::build(&tree, &BuildOptions::default())?;
+        Ok((tree.version.series(), w))
+    };
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let result = build(&sa).and_then(|(na, wa)| {
+        let (nb, wb) = build(&sb)?;
+        let names = conformance::suite_names([(na.as_str(), &sa), (nb.as_str(), &sb)].into_iter());
+        let c =
+            harness::compare::compare(&wa, &wb, &vectors, &funcs, a.random, a.seed, &mut |m| {
+                eprintln!("[diff] {m}")
+            })?;
+        Ok((names, c))
+    });
+    let report = match result {
+        Ok((n, c)) => harness::compare::report(&format!("{} vs {}", n[0], n[1]), &n[0], &n[1], &c),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            let n = conformance::suite_names([("", &sa), ("", &sb)].into_iter());
+            harness::report::Report::new(
+                "diff",
+                vec![harness::report::Suite {
+                    name: format!("{} vs {}", n[0], n[1]),
+                    kernel: format!("{} vs {}", sa.label(), sb.label()),
+                    version: String::new(),
+                    error: Some(format!("{e:#}")),
+                    cases: vec![],
+                    seconds: 0.0,
+                }],
+            )
+        }
+    };
+    print!("{}", report::render(Format::from(a.format), &report));
+    Ok(ExitCode::from(report.exit_code()))
 }
 
 fn snapshots_diff(a: &str, b: &str) -> Result<ExitCode> {

@@ -1,0 +1,332 @@
+//! C against C: two worlds (two trees, or a tree before and after a patch)
+//! run on the same calls — the committed corpus and `n` generated vectors
+//! per function — and every call whose outcome differs is found, grouped by
+//! the shape of the difference (the function and which fields differ, or
+//! which fault), and each group gets one minimal reproducer. No model is
+//! involved, so this works for any two trees, including ones that already
+//! differ from the model. `cargo xtask diff` is built on it (and the patch
+//! gate will be).
+
+use anyhow::Result;
+
+use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
+use crate::generate::seeded_call;
+use crate::model::types::{Call, Func};
+use crate::outcome::Outcome;
+use crate::vector::{validate, Vector};
+
+/// What one side did with a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    Done(Outcome),
+    Fault(Fault),
+    Malformed,
+}
+
+impl Seen {
+    fn of(r: &CallResult) -> Seen {
+        match r {
+            CallResult::Done(o) => Seen::Done(call::from_shim(o)),
+            CallResult::Fault(f) => Seen::Fault(f.clone()),
+            CallResult::Malformed => Seen::Malformed,
+        }
+    }
+
+    fn kind(&self) -> String {
+        match self {
+            Seen::Done(_) => "returned".into(),
+            Seen::Fault(f) => f.word().into(),
+            Seen::Malformed => "malformed".into(),
+        }
+    }
+
+    /// One line for reports.
+    pub fn text(&self) -> String {
+        match self {
+            Seen::Done(o) => o.to_string(),
+            Seen::Fault(f) => f.to_string(),
+            Seen::Malformed => "refused by the shim".into(),
+        }
+    }
+}
+
+/// How two outcomes differ: the differing fields (`ret`, `flags`, …), or
+/// the two kinds of ending (`returned` → `hang`).
+pub fn shape(a: &Seen, b: &Seen) -> Vec<String> {
+    match (a, b) {
+        (Seen::Done(x), Seen::Done(y)) => x.diff(y).into_iter().map(|d| d.0.to_owned()).collect(),
+        _ => vec![format!("{} -> {}", a.kind(), b.kind())],
+    }
+}
+
+/// Field by field: `(field, A, B)`.
+pub fn fields(a: &Seen, b: &Seen) -> Vec<(String, String, String)> {
+    match (a, b) {
+        (Seen::Done(x), Seen::Done(y)) => x
+            .diff(y)
+            .into_iter()
+            .map(|(f, p, q)| (f.to_owned(), p, q))
+            .collect(),
+        _ => vec![("ending".into(), a.text(), b.text())],
+    }
+}
+
+/// Where a differing call came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A vector of the corpus, by id (`family::name`).
+    Corpus(String),
+    /// Generated vector `index` of its function from `seed`.
+    Generated { seed: u64, index: u64 },
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Corpus(id) => write!(f, "{id}"),
+            Source::Generated { seed, index } => write!(f, "generated #{index} (seed {seed})"),
+        }
+    }
+}
+
+/// The calls that differ in one way.
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub func: Func,
+    pub shape: Vec<String>,
+    /// How many calls differ this way.
+    pub count: u64,
+    /// The first of them.
+    pub first: Source,
+    /// It, minimised while it still differs the same way.
+    pub minimal: Call,
+    /// The minimal call, field by field: `(field, A, B)`.
+    pub fields: Vec<(String, String, String)>,
+}
+
+/// What a comparison found.
+#[derive(Debug, Clone, Default)]
+pub struct Comparison {
+    /// `(function, calls compared, calls that differ)`, every function.
+    pub per_func: Vec<(Func, u64, u64)>,
+    pub groups: Vec<Group>,
+    pub seconds: f64,
+}
+
+impl Comparison {
+    pub fn differs(&self) -> bool {
+        !self.groups.is_empty()
+    }
+}
+
+/// Both sides' outcomes of `calls`.
+fn run_both(a: &mut Worker, b: &mut Worker, calls: &[Call]) -> Result<Vec<(Seen, Seen)>> {
+    let flat: Vec<_> = calls.iter().map(call::to_shim).collect();
+    let (ra, rb) = (a.run_batch(&flat)?, b.run_batch(&flat)?);
+    Ok(ra
+        .iter()
+        .zip(&rb)
+        .map(|(x, y)| (Seen::of(x), Seen::of(y)))
+        .collect())
+}
+
+/// Shrinks `c` while the two worlds still differ on it with `want`'s shape.
+fn minimise(a: &mut Worker, b: &mut Worker, c: &Call, want: &[String]) -> Result<Call> {
+    let mut best = c.clone();
+    for _ in 0..4 {
+        let mut changed = false;
+        for (_, step) in crate::random::shrink_steps() {
+            let mut cand = best.clone();
+            step(&mut cand);
+            if cand == best || validate(&cand).is_err() {
+                continue;
+            }
+            let r = run_both(a, b, std::slice::from_ref(&cand))?;
+            if let Some((x, y)) = r.first() {
+                if x != y && shape(x, y) == want {
+                    best = cand;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok(best)
+}
+
+/// Compares world `a` with world `b` on `vectors` and on `n` generated
+/// vectors of each of `funcs` from `seed`.
+pub fn compare(
+    a: &BuiltWorld,
+    b: &BuiltWorld,
+    vectors: &[Vector],
+    funcs: &[Func],
+    n: u64,
+    seed: u64,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Comparison> {
+    let started = std::time::Instant::now();
+    let (mut wa, mut wb) = (Worker::new(a)?, Worker::new(b)?);
+    // (function, shape) -> group; per function: compared, differing.
+    let mut groups: Vec<Group> = vec![];
+    let mut per_func: Vec<(Func, u64, u64)> = funcs.iter().map(|f| (*f, 0, 0)).collect();
+    let mut note =
+        |func: Func, src: Source, call: &Call, x: &Seen, y: &Seen, groups: &mut Vec<Group>| {
+            if let Some(p) = per_func.iter_mut().find(|p| p.0 == func) {
+                p.1 += 1;
+                if x != y {
+                    p.2 += 1;
+                }
+            }
+            if x == y {
+                return;
+            }
+            let s = shape(x, y);
+            match groups.iter_mut().find(|g| g.func == func && g.shape == s) {
+                Some(g) => g.count += 1,
+                None => groups.push(Group {
+                    func,
+                    shape: s,
+                    count: 1,
+                    first: src,
+                    minimal: call.clone(),
+                    fields: fields(x, y),
+                }),
+            }
+        };
+    progress(&format!("{} corpus vectors", vectors.len()));
+    for chunk in vectors.chunks(4096) {
+        let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
+        for (v, (x, y)) in chunk.iter().zip(run_both(&mut wa, &mut wb, &calls)?) {
+            note(
+                v.call.func,
+                Source::Corpus(v.id()),
+                &v.call,
+                &x,
+                &y,
+                &mut groups,
+            );
+        }
+    }
+    for &f in funcs {
+        if n > 0 {
+            progress(&format!("{n} generated vectors of {f}"));
+        }
+        let mut i = 0;
+        while i < n {
+            let count = 4096.min(n - i);
+            let calls: Vec<Call> = (i..i + count).map(|k| seeded_call(seed, f, k)).collect();
+            for (k, (x, y)) in run_both(&mut wa, &mut wb, &calls)?.into_iter().enumerate() {
+                let index = i + k as u64;
+                note(
+                    f,
+                    Source::Generated { seed, index },
+                    &calls[k],
+                    &x,
+                    &y,
+                    &mut groups,
+                );
+            }
+            i += count;
+        }
+    }
+    for g in &mut groups {
+        progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
+        g.minimal = minimise(&mut wa, &mut wb, &g.minimal, &g.shape)?;
+        if let Some((x, y)) = run_both(&mut wa, &mut wb, std::slice::from_ref(&g.minimal))?.first()
+        {
+            g.fields = fields(x, y);
+        }
+    }
+    Ok(Comparison {
+        per_func,
+        groups,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The report of a comparison: one suite (`A vs B`), a case per function
+/// (`diff::FUNCTION`), failing with its groups: how many calls, the first,
+/// the minimal reproducer as a ready-to-commit `[[case]]`, and A against B
+/// field by field.
+pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Report {
+    use crate::report::{Case, Difference, Report, Status, Suite};
+    let cases = c
+        .per_func
+        .iter()
+        .map(|&(f, compared, differing)| {
+            let groups: Vec<&Group> = c.groups.iter().filter(|g| g.func == f).collect();
+            let detail = (!groups.is_empty()).then(|| {
+                let mut d = String::new();
+                for g in &groups {
+                    d.push_str(&format!(
+                        "{} call(s) of {f} differ in {} (first: {})\n",
+                        g.count,
+                        g.shape.join(", "),
+                        g.first
+                    ));
+                    for (field, x, y) in &g.fields {
+                        d.push_str(&format!("  {field}\n    {a}: {x}\n    {b}: {y}\n"));
+                    }
+                    d.push_str("  minimal reproducer:\n");
+                    let name = format!(
+                        "diff_{f}_{}",
+                        g.shape.join("_").replace([' ', '>', '-'], "")
+                    );
+                    for l in crate::vecwrite::case_toml(&g.minimal, &name, &format!("{a} vs {b}"))
+                        .lines()
+                    {
+                        d.push_str(&format!("    {l}\n"));
+                    }
+                }
+                d
+            });
+            Case {
+                name: format!("diff::{f}"),
+                function: f.to_string(),
+                file: None,
+                line: None,
+                branch: None,
+                status: if groups.is_empty() {
+                    Status::Pass
+                } else {
+                    Status::Fail
+                },
+                message: (!groups.is_empty()).then(|| {
+                    format!(
+                        "{differing} of {compared} calls differ between {a} and {b}, in {} way(s)",
+                        groups.len()
+                    )
+                }),
+                detail,
+                differences: groups
+                    .iter()
+                    .flat_map(|g| g.fields.iter())
+                    .map(|(field, x, y)| Difference {
+                        field: field.clone(),
+                        c: x.clone(),
+                        rust: y.clone(),
+                    })
+                    .collect(),
+                c: None,
+                rust: None,
+                snapshot_rows: vec![],
+                findings: vec![],
+                vectors: compared,
+            }
+        })
+        .collect();
+    Report::new(
+        "diff",
+        vec![Suite {
+            name: name.to_owned(),
+            kernel: format!("{a} vs {b}"),
+            version: String::new(),
+            error: None,
+            cases,
+            seconds: c.seconds,
+        }],
+    )
+}
