@@ -327,6 +327,8 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             error: None,
             cases,
             seconds: c.seconds,
+            verdict: None,
+            not_judged: vec![],
         }],
     )
 }

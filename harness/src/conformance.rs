@@ -267,6 +267,8 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                 error: r.error.clone(),
                 cases,
                 seconds: r.seconds,
+                verdict: None,
+                not_judged: vec![],
             }
         })
         .collect();

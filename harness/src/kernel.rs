@@ -182,6 +182,25 @@ impl KernelTree {
     }
 }
 
+/// Copies a tree (regular files and directories; links are not followed,
+/// so a tree's link out of itself is not copied as what it points at).
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(to)?;
+    for e in fs::read_dir(from)? {
+        let e = e?;
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        let t = e.file_type()?;
+        if t.is_dir() {
+            copy_tree(&src, &dst)?;
+        } else if t.is_symlink() {
+            std::os::unix::fs::symlink(fs::read_link(&src)?, &dst)?;
+        } else if t.is_file() {
+            fs::copy(&src, &dst)?;
+        }
+    }
+    Ok(())
+}
+
 /// Parses `VERSION = 6` … `EXTRAVERSION =` from a top-level Makefile.
 pub fn parse_makefile_version(text: &str) -> Result<KernelVersion> {
     let get = |key: &str| -> Option<String> {

@@ -16,6 +16,7 @@ pub mod cworld;
 pub mod draw;
 pub mod extract;
 pub mod ffi;
+pub mod gate;
 pub mod generate;
 pub mod kernel;
 pub mod lock;

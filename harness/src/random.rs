@@ -461,6 +461,8 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                 error,
                 cases,
                 seconds,
+                verdict: None,
+                not_judged: vec![],
             }
         })
         .collect();

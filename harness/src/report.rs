@@ -26,8 +26,9 @@ pub struct Report {
     pub schema: String,
     /// The schema version.
     pub version: u32,
-    /// What made it: `conformance` (the corpus), `random`, or `diff` (two
-    /// trees, C against C).
+    /// What made it: `conformance` (the corpus), `random`, `diff` (two
+    /// trees, C against C) or `gate` (patches, each against the tree
+    /// before it).
     pub kind: String,
     /// One suite per kernel.
     pub suites: Vec<Suite>,
@@ -50,6 +51,13 @@ pub struct Suite {
     pub cases: Vec<Case>,
     /// Wall time of the suite, in seconds.
     pub seconds: f64,
+    /// For a `gate` report: the patch's verdict on this base (`preserves`,
+    /// `changes-as-declared`, `changes`, `breaks-build`, `does-not-apply`,
+    /// `cannot-judge`).
+    pub verdict: Option<String>,
+    /// For a `gate` report: files the patch touches that no world compiles
+    /// (listed, not judged).
+    pub not_judged: Vec<String>,
 }
 
 /// One test: a vector, a snapshot file, or (for `--random` and `diff`) a
@@ -659,6 +667,8 @@ mod tests {
                     case("fam::sock", Status::Denied),
                 ],
                 seconds: 0.5,
+                verdict: None,
+                not_judged: vec![],
             }],
         )
     }
@@ -729,6 +739,8 @@ mod tests {
             error: Some("cannot judge: needs `open`\nsecond line".into()),
             cases: vec![],
             seconds: 0.0,
+            verdict: None,
+            not_judged: vec![],
         });
         let r = Report::new("conformance", suites);
         assert_eq!(r.exit_code(), 2);

@@ -595,6 +595,124 @@ fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
     Ok(())
 }
 
+/// A patch of `file` in `tree` that replaces `from` by `to` (a unified
+/// diff made by diff(1), as a reviewer would get it).
+fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
+    let old = std::fs::read_to_string(tree.path(file)).unwrap_or_default();
+    let new = old.replacen(from, to, 1);
+    let dir = std::env::temp_dir().join(format!("hfi1-mkpatch-{}-{subject}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let _ = std::fs::write(&a, &old);
+    let _ = std::fs::write(&b, &new);
+    let out = std::process::Command::new("diff")
+        .args(["-u", "--label"])
+        .arg(format!("a/{file}"))
+        .arg("--label")
+        .arg(format!("b/{file}"))
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    format!("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] {subject}\n\n---\n{out}")
+}
+
+/// The gate on hand-made patches, each verdict with its attribution.
+fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
+    use harness::gate::{self, Verdict};
+    let qp = "drivers/infiniband/hw/hfi1/qp.c";
+    let le = "if (wqe->length <= piothreshold)";
+    let lt = "if (wqe->length < piothreshold)";
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
+    let opts = gate::Options {
+        random: 200,
+        seed: 1,
+        funcs: Func::ALL.to_vec(),
+        expect: vec![],
+    };
+    let run = |text: String| -> Result<Vec<gate::Judged>, Failed> {
+        let patches = gate::parse(&text, "t.mbox");
+        gate::judge(tree, "base", &patches, &vectors, &opts, &mut |_| {})
+            .map_err(|e| format!("{e:#}").into())
+    };
+    let verdicts = |j: &[gate::Judged]| j.iter().map(|x| x.verdict.word()).collect::<Vec<_>>();
+    // A comment only: preserves.
+    let j = run(make_patch(
+        tree,
+        qp,
+        le,
+        &format!("/* threshold */ {le}"),
+        "comment",
+    ))?;
+    if verdicts(&j) != ["preserves"] {
+        return Err(format!("comment: {:?}", verdicts(&j)).into());
+    }
+    // A changed comparison: changes, in hfi1_setup_wqe's call_send only.
+    let change = make_patch(tree, qp, le, lt, "threshold");
+    let j = run(change.clone())?;
+    let groups: Vec<(Func, Vec<String>)> = j[0]
+        .comparison
+        .as_ref()
+        .map(|c| c.groups.iter().map(|g| (g.func, g.shape.clone())).collect())
+        .unwrap_or_default();
+    if verdicts(&j) != ["changes"] || groups != [(Func::SetupWqe, vec!["call_send".to_owned()])] {
+        return Err(format!("change: {:?} {groups:?}", verdicts(&j)).into());
+    }
+    // Declared: changes-as-declared.
+    let declared = change.replacen(
+        "\n\n---\n",
+        "\n\nConformance-Changes: hfi1_setup_wqe\n---\n",
+        1,
+    );
+    let j = run(declared)?;
+    if verdicts(&j) != ["changes-as-declared"] {
+        return Err(format!("declared: {:?}", verdicts(&j)).into());
+    }
+    // A series whose second patch reverts the first: each one changes
+    // behaviour against the tree before it.
+    let revert = change
+        .replace("-\tif (wqe->length <= piothreshold)", "-\tTMP")
+        .replace(
+            "+\tif (wqe->length < piothreshold)",
+            "-\tif (wqe->length < piothreshold)",
+        )
+        .replace("-\tTMP", "+\tif (wqe->length <= piothreshold)")
+        .replace("[PATCH] threshold", "[PATCH] revert");
+    let j = run(format!("{change}\n{revert}"))?;
+    if verdicts(&j) != ["changes", "changes"] {
+        return Err(format!("series: {:?}", verdicts(&j)).into());
+    }
+    // Context that is not there: does not apply (and nothing after it runs).
+    let bad = change.replace(" \t", " \tNOT THERE ");
+    let j = run(format!("{bad}\n{change}"))?;
+    if !matches!(j[0].verdict, Verdict::DoesNotApply(_))
+        || !matches!(j[1].verdict, Verdict::CannotJudge(_))
+    {
+        return Err(format!("does not apply: {:?}", verdicts(&j)).into());
+    }
+    // A syntax error in qp.c: breaks the build, naming qp.c.
+    let j = run(make_patch(
+        tree,
+        qp,
+        le,
+        "if (wqe->length <= piothreshold))",
+        "syntax",
+    ))?;
+    match &j[0].verdict {
+        Verdict::BreaksBuild(m) if m.contains("qp.c") => {}
+        v => return Err(format!("syntax: {v:?}").into()),
+    }
+    // Only rc.c: nothing a world compiles; preserves, and rc.c is listed.
+    let rc = "drivers/infiniband/hw/hfi1/rc.c";
+    let j = run(make_patch(tree, rc, "#include", "/* rc */\n#include", "rc"))?;
+    if verdicts(&j) != ["preserves"] || j[0].not_judged != [rc] {
+        return Err(format!("rc.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    Ok(())
+}
+
 fn main() {
     cworld::worker_main_if_requested();
     let args = Arguments::from_args();
@@ -655,6 +773,12 @@ fn main() {
                 format!("{s}::isolation::reused_flat_call_buffer"),
                 move || reused_flat_call_buffer(&get()?),
             ));
+        }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(format!("{s}::gate::verdicts"), move || {
+                gate_verdicts(&get()?.tree)
+            }));
         }
         {
             let get = get.clone();

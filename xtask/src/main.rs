@@ -93,6 +93,10 @@ enum Cmd {
         #[arg(long)]
         check: bool,
     },
+    /// Judge patches: each applied to the tree with the patches before it,
+    /// C against C; a verdict per patch, grouped minimal reproducers
+    #[command(after_help = GATE_AFTER)]
+    Gate(GateArgs),
     /// Compare two trees, C against C (no model): the corpus and N
     /// generated vectors per function on both; every difference grouped by
     /// function and shape, each group with a minimal reproducer
@@ -221,6 +225,49 @@ struct ConformanceArgs {
     #[arg(long, value_name = "NAME", requires = "random", value_parser = function)]
     function: Vec<String>,
 }
+
+#[derive(Args)]
+struct GateArgs {
+    /// `git format-patch` files, an mbox holding a series, plain diffs, or
+    /// `-` for stdin; applied in order
+    #[arg(required = true, value_name = "PATCH")]
+    patches: Vec<String>,
+    /// The series to apply to (6.1, 6.12, 7.2, or all; repeatable). Default
+    /// 6.12
+    #[arg(long, value_name = "SERIES|all", value_parser = series_or_all)]
+    base: Vec<String>,
+    /// A tree to apply to instead (repeatable)
+    #[arg(long, value_name = "PATH")]
+    kernel_src: Vec<PathBuf>,
+    /// Generated vectors per function, besides the corpus
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    random: u64,
+    /// Seed of the generated vectors
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A function every patch means to change (as a `Conformance-Changes:`
+    /// trailer says for one patch); repeatable
+    #[arg(long, value_name = "FUNCTION", value_parser = function)]
+    expect_change: Vec<String>,
+    /// The report on stdout; the patchwork line goes to stderr
+    #[arg(long, value_enum, default_value = "human")]
+    format: FormatArg,
+}
+
+const GATE_AFTER: &str = "\
+VERDICTS (per patch and base; the series exits with the worst):
+    preserves            0  no call behaves differently
+    changes-as-declared  0  only functions the patch declares changed
+                            (Conformance-Changes: FUNCTION ... trailer)
+    changes              1  calls behave differently (grouped, reproducers)
+    breaks-build         1  the patched upstream code does not compile
+    does-not-apply       2  the patch does not apply to the tree
+    cannot-judge         2  the harness lacks something (a header, a symbol)
+
+EXAMPLES:
+    cargo xtask gate 0001-IB-hfi1-fix.patch
+    b4 am -o - MSGID | cargo xtask gate --base all --format ktap -
+    cargo xtask gate --expect-change hfi1_setup_wqe fix.diff";
 
 #[derive(Args)]
 struct DiffArgs {
@@ -367,12 +414,93 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode> {
         }
         Cmd::Coverage { kernel } => coverage_cmd(kernel),
         Cmd::Diff(a) => diff_cmd(a),
+        Cmd::Gate(a) => gate_cmd(a),
         Cmd::Bench {
             kernel,
             vectors,
             iters,
         } => bench_cmd(kernel, vectors, iters),
     }
+}
+
+fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
+    let mut patches = vec![];
+    for p in &a.patches {
+        let (text, name) = if p == "-" {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                .context("reading the patch from stdin")?;
+            (s, "stdin".to_owned())
+        } else {
+            let path = PathBuf::from(p);
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading the patch {}", path.display()))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.clone());
+            (text, name)
+        };
+        let found = harness::gate::parse(&text, &name);
+        if found.is_empty() {
+            anyhow::bail!(
+                "{p}: no patch in it (expected a diff, a git format-patch file or an mbox)"
+            );
+        }
+        patches.extend(found);
+    }
+    let mut bases: Vec<KernelSel> = vec![];
+    for b in &a.base {
+        if b == "all" {
+            bases.extend(
+                kernel::SERIES
+                    .iter()
+                    .map(|s| KernelSel::Series((*s).into())),
+            );
+        } else {
+            bases.push(KernelSel::Series(b.clone()));
+        }
+    }
+    bases.extend(a.kernel_src.iter().cloned().map(KernelSel::Path));
+    if bases.is_empty() {
+        bases.push(KernelSel::Series(kernel::DEFAULT_SERIES.into()));
+    }
+    let opts = harness::gate::Options {
+        random: a.random,
+        seed: a.seed,
+        funcs: Func::ALL.to_vec(),
+        expect: a.expect_change.clone(),
+    };
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut judged = vec![];
+    for (i, b) in bases.iter().enumerate() {
+        let tree = b.open()?;
+        let name = if matches!(b, KernelSel::Series(_)) {
+            tree.version.series()
+        } else {
+            format!("{} (tree {})", tree.version.series(), i + 1)
+        };
+        judged.extend(harness::gate::judge(
+            &tree,
+            &name,
+            &patches,
+            &vectors,
+            &opts,
+            &mut |m| eprintln!("[gate] {m}"),
+        )?);
+    }
+    for j in &judged {
+        eprintln!(
+            "[gate] {}: {}: {}",
+            j.base,
+            j.patch.subject,
+            j.verdict.word()
+        );
+    }
+    let report = harness::gate::report(&judged);
+    print!("{}", report::render(Format::from(a.format), &report));
+    eprintln!("patchwork: {}", harness::gate::patchwork_line(&judged));
+    Ok(ExitCode::from(harness::gate::exit_code(&judged)))
 }
 
 /// A tree named on the command line: a series, or else a path.
@@ -428,6 +556,8 @@ fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
                     error: Some(format!("{e:#}")),
                     cases: vec![],
                     seconds: 0.0,
+                    verdict: None,
+                    not_judged: vec![],
                 }],
             )
         }

@@ -167,6 +167,20 @@ fn compiler_version() -> String {
         .unwrap_or_default()
 }
 
+/// The files of a tree whose content goes into its world, relative to the
+/// tree's root: an edit anywhere else is not judged.
+pub fn tree_inputs(tree: &KernelTree) -> Result<Vec<String>> {
+    let manifest = Manifest::load()?;
+    Ok(inputs(tree, &manifest)?
+        .into_iter()
+        .filter_map(|p| {
+            p.strip_prefix(&tree.root)
+                .ok()
+                .map(|r| r.display().to_string())
+        })
+        .collect())
+}
+
 /// Every file whose content goes into the world, for the cache key.
 fn inputs(tree: &KernelTree, manifest: &Manifest) -> Result<Vec<PathBuf>> {
     let mut files = vec![tree.path("Makefile")];

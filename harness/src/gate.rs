@@ -1,0 +1,483 @@
+//! The patch gate: a patch (or a series) in, a behaviour verdict per patch
+//! out. Each patch is applied to a copy of the base tree holding the
+//! patches before it, and judged C against C ([`crate::compare`]) against
+//! that tree, so a behaviour change is attributed to the patch that made
+//! it. Everything untrusted — `patch`, the compiler, the worlds — runs in
+//! the [sandbox](crate::sandbox).
+//!
+//! Verdicts and exit codes: `preserves` and `changes-as-declared` (0),
+//! `changes` and `breaks-build` (1), `does-not-apply` and `cannot-judge`
+//! (2). A patch declares the functions it means to change with a
+//! `Conformance-Changes: FUNCTION …` trailer (or `--expect-change`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::compare::{self, Comparison};
+use crate::cworld::{self, build::CannotJudge, BuildOptions, BuiltWorld};
+use crate::kernel::{self, KernelTree};
+use crate::model::types::Func;
+use crate::report::{Report, Suite};
+use crate::sandbox::{Limits, Sandbox, Spec};
+use crate::vector::Vector;
+
+/// One patch of a series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Patch {
+    /// The subject without `[PATCH n/m]`, or the file name of a plain diff.
+    pub subject: String,
+    /// Functions the patch says it changes (`Conformance-Changes:`).
+    pub declared: Vec<String>,
+    /// The files its diff touches (paths in the tree, `b/` side).
+    pub files: Vec<String>,
+    /// The whole text, message and diff.
+    pub text: String,
+}
+
+/// Splits `input` (a `git format-patch` file, an mbox of a series, or a
+/// plain diff) into patches, in order.
+pub fn parse(input: &str, name: &str) -> Vec<Patch> {
+    let mut messages: Vec<String> = vec![];
+    let mut cur = String::new();
+    for line in input.split_inclusive('\n') {
+        let mbox_from = line.starts_with("From ") && (cur.is_empty() || cur.ends_with("\n\n"));
+        if mbox_from && !cur.trim().is_empty() {
+            messages.push(std::mem::take(&mut cur));
+        }
+        cur.push_str(line);
+    }
+    if !cur.trim().is_empty() {
+        messages.push(cur);
+    }
+    messages
+        .into_iter()
+        .filter(|m| m.contains("\n+++ ") || m.starts_with("+++ ") || m.contains("diff --git "))
+        .map(|m| {
+            let head = m.split("\ndiff --git ").next().unwrap_or(&m);
+            let head = head.split("\n--- ").next().unwrap_or(head);
+            let mut subject = String::new();
+            let mut in_subject = false;
+            let mut declared = vec![];
+            for l in head.lines() {
+                if let Some(s) = l.strip_prefix("Subject:") {
+                    subject = s.trim().to_owned();
+                    in_subject = true;
+                    continue;
+                }
+                if in_subject && (l.starts_with(' ') || l.starts_with('\t')) {
+                    subject.push(' ');
+                    subject.push_str(l.trim());
+                    continue;
+                }
+                in_subject = false;
+                if let Some(v) = l.trim().strip_prefix("Conformance-Changes:") {
+                    declared.extend(
+                        v.split([',', ' '])
+                            .map(str::trim)
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_owned),
+                    );
+                }
+            }
+            while subject.starts_with('[') {
+                match subject.find(']') {
+                    Some(i) => subject = subject[i + 1..].trim().to_owned(),
+                    None => break,
+                }
+            }
+            if subject.is_empty() {
+                subject = name.to_owned();
+            }
+            let mut files = vec![];
+            for l in m.lines() {
+                if let Some(p) = l.strip_prefix("+++ ") {
+                    let p = p.split('\t').next().unwrap_or(p).trim();
+                    let p = p.strip_prefix("b/").unwrap_or(p);
+                    if p != "/dev/null" && !files.iter().any(|f| f == p) {
+                        files.push(p.to_owned());
+                    }
+                }
+            }
+            Patch {
+                subject,
+                declared,
+                files,
+                text: m,
+            }
+        })
+        .collect()
+}
+
+/// A patch's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Preserves,
+    ChangesAsDeclared,
+    Changes,
+    BreaksBuild(String),
+    DoesNotApply(String),
+    CannotJudge(String),
+}
+
+impl Verdict {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Preserves => "preserves",
+            Verdict::ChangesAsDeclared => "changes-as-declared",
+            Verdict::Changes => "changes",
+            Verdict::BreaksBuild(_) => "breaks-build",
+            Verdict::DoesNotApply(_) => "does-not-apply",
+            Verdict::CannotJudge(_) => "cannot-judge",
+        }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Verdict::Preserves | Verdict::ChangesAsDeclared => 0,
+            Verdict::Changes | Verdict::BreaksBuild(_) => 1,
+            Verdict::DoesNotApply(_) | Verdict::CannotJudge(_) => 2,
+        }
+    }
+
+    /// The patchwork check state: success, warning or fail.
+    pub fn patchwork(&self) -> &'static str {
+        match self {
+            Verdict::Preserves | Verdict::ChangesAsDeclared => "success",
+            Verdict::Changes | Verdict::CannotJudge(_) => "warning",
+            Verdict::BreaksBuild(_) | Verdict::DoesNotApply(_) => "fail",
+        }
+    }
+}
+
+/// One patch judged on one base.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub base: String,
+    pub patch: Patch,
+    pub verdict: Verdict,
+    pub comparison: Option<Comparison>,
+    /// Touched files no world compiles (listed, not judged).
+    pub not_judged: Vec<String>,
+}
+
+/// What to compare with.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub random: u64,
+    pub seed: u64,
+    pub funcs: Vec<Func>,
+    /// Functions every patch may change (`--expect-change`).
+    pub expect: Vec<String>,
+}
+
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!(
+            "hfi1-gate-{name}-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ))
+        .to_string_lossy()
+        .replace(['(', ')'], "")
+        .into()
+}
+
+/// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;
+/// a dry run first, so that a patch that does not apply changes nothing.
+fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Result<(), String>> {
+    let file = tmp.join("patch.diff");
+    std::fs::write(&file, &patch.text).with_context(|| format!("writing {}", file.display()))?;
+    for dry in [true, false] {
+        let spec = Spec::new(Limits::TOOL)
+            .writable(dir)
+            .read_only(&file)
+            .cwd(dir);
+        let mut c = sb.command(&spec, Path::new("/usr/bin/patch"))?;
+        c.args([
+            "-p1",
+            "--batch",
+            "--forward",
+            "--no-backup-if-mismatch",
+            "-i",
+        ])
+        .arg(crate::sandbox::absolute(&file));
+        if dry {
+            c.arg("--dry-run");
+        }
+        let out = c
+            .output()
+            .context("running patch (apt-get install patch)")?;
+        if !out.status.success() {
+            let mut msg = String::from_utf8_lossy(&out.stdout).into_owned();
+            msg.push_str(&String::from_utf8_lossy(&out.stderr));
+            return Ok(Err(msg.trim().to_owned()));
+        }
+    }
+    Ok(Ok(()))
+}
+
+/// Whether a build error is the patched upstream code's (the compiler
+/// names a file of the tree) rather than the harness's.
+fn upstream_error(err: &anyhow::Error, tree: &Path) -> bool {
+    if err.downcast_ref::<CannotJudge>().is_some() {
+        return false;
+    }
+    let text = format!("{err:#}");
+    let root = tree.display().to_string();
+    text.lines().any(|l| {
+        (l.contains("error:") || l.contains("undefined reference")) && l.starts_with(&root)
+    })
+}
+
+/// Judges `patches` in order on `base`.
+pub fn judge(
+    base: &KernelTree,
+    base_name: &str,
+    patches: &[Patch],
+    vectors: &[Vector],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Judged>> {
+    let sb = Sandbox::get()?;
+    let dir = scratch("tree");
+    let tmp = scratch("tmp");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    kernel::copy_tree(&base.root, &dir).context("copying the base tree")?;
+    let result = judge_in(
+        sb, base, base_name, patches, vectors, opts, &dir, &tmp, progress,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&tmp);
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn judge_in(
+    sb: &Sandbox,
+    base: &KernelTree,
+    base_name: &str,
+    patches: &[Patch],
+    vectors: &[Vector],
+    opts: &Options,
+    dir: &Path,
+    tmp: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Judged>> {
+    let bopts = BuildOptions::default();
+    let inputs = cworld::build::tree_inputs(base)?;
+    let mut prev: Result<BuiltWorld, String> =
+        cworld::build(base, &bopts).map_err(|e| format!("the base tree: {e:#}"));
+    let mut out = vec![];
+    let mut blocked: Option<String> = None;
+    for (k, p) in patches.iter().enumerate() {
+        let judged = |verdict, comparison| Judged {
+            base: base_name.to_owned(),
+            patch: p.clone(),
+            verdict,
+            comparison,
+            not_judged: p
+                .files
+                .iter()
+                .filter(|f| !inputs.contains(f))
+                .cloned()
+                .collect(),
+        };
+        progress(&format!(
+            "{base_name}: patch {} of {}: {}",
+            k + 1,
+            patches.len(),
+            p.subject
+        ));
+        if let Some(why) = &blocked {
+            out.push(judged(Verdict::CannotJudge(why.clone()), None));
+            continue;
+        }
+        if let Err(e) = apply(sb, dir, p, tmp)? {
+            blocked = Some(format!("patch {} did not apply", k + 1));
+            out.push(judged(Verdict::DoesNotApply(e), None));
+            continue;
+        }
+        let tree = KernelTree::open(dir)?;
+        let built = cworld::build(&tree, &bopts);
+        let world = match built {
+            Ok(w) => w,
+            Err(e) => {
+                let msg = format!("{e:#}");
+                blocked = Some(format!("patch {} left a tree that does not build", k + 1));
+                out.push(judged(
+                    if upstream_error(&e, dir) {
+                        Verdict::BreaksBuild(msg)
+                    } else {
+                        Verdict::CannotJudge(msg)
+                    },
+                    None,
+                ));
+                continue;
+            }
+        };
+        let before = match &prev {
+            Ok(w) => w.clone(),
+            Err(e) => {
+                out.push(judged(Verdict::CannotJudge(e.clone()), None));
+                prev = Ok(world);
+                continue;
+            }
+        };
+        let c = compare::compare(
+            &before,
+            &world,
+            vectors,
+            &opts.funcs,
+            opts.random,
+            opts.seed,
+            &mut |m| progress(m),
+        );
+        let c = match c {
+            Ok(c) => c,
+            Err(e) => {
+                out.push(judged(Verdict::CannotJudge(format!("{e:#}")), None));
+                prev = Ok(world);
+                continue;
+            }
+        };
+        let declared: Vec<&String> = p.declared.iter().chain(&opts.expect).collect();
+        let verdict = if !c.differs() {
+            Verdict::Preserves
+        } else if c
+            .groups
+            .iter()
+            .all(|g| declared.iter().any(|d| *d == g.func.name()))
+        {
+            Verdict::ChangesAsDeclared
+        } else {
+            Verdict::Changes
+        };
+        out.push(judged(verdict, Some(c)));
+        prev = Ok(world);
+    }
+    Ok(out)
+}
+
+/// The gate's report: a suite per patch and base (`6.12: subject`), its
+/// verdict, the files not judged, and the comparison's cases.
+pub fn report(judged: &[Judged]) -> Report {
+    let suites = judged
+        .iter()
+        .map(|j| {
+            let name = format!("{}: {}", j.base, j.patch.subject);
+            let mut suite = match &j.comparison {
+                Some(c) => {
+                    let mut r = compare::report(&name, "before", "after", c);
+                    r.suites.remove(0)
+                }
+                None => Suite {
+                    name: name.clone(),
+                    kernel: j.base.clone(),
+                    version: String::new(),
+                    error: None,
+                    cases: vec![],
+                    seconds: 0.0,
+                    verdict: None,
+                    not_judged: vec![],
+                },
+            };
+            suite.kernel = j.base.clone();
+            suite.verdict = Some(j.verdict.word().to_owned());
+            suite.not_judged = j.not_judged.clone();
+            match &j.verdict {
+                Verdict::BreaksBuild(m) | Verdict::DoesNotApply(m) | Verdict::CannotJudge(m) => {
+                    suite.error = Some(format!("{}: {m}", j.verdict.word()));
+                }
+                _ => {}
+            }
+            suite
+        })
+        .collect();
+    Report::new("gate", suites)
+}
+
+/// The series' exit code: the worst of its patches'.
+pub fn exit_code(judged: &[Judged]) -> u8 {
+    judged
+        .iter()
+        .map(|j| j.verdict.exit_code())
+        .max()
+        .unwrap_or(0)
+}
+
+/// The line a patchwork bot posts: state, context, description.
+pub fn patchwork_line(judged: &[Judged]) -> String {
+    let worst = judged.iter().max_by_key(|j| match j.verdict.patchwork() {
+        "fail" => 2,
+        "warning" => 1,
+        _ => 0,
+    });
+    let state = worst.map_or("success", |j| j.verdict.patchwork());
+    let desc: Vec<String> = judged
+        .iter()
+        .map(|j| format!("{} {}", j.base, j.verdict.word()))
+        .collect();
+    format!(
+        "state={state} context=hfi1-conformance description=\"{}\"",
+        desc.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SERIES: &str = "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
+From: A <a@example.org>
+Subject: [PATCH 1/2] IB/hfi1: post sends at the threshold
+ later
+Conformance-Changes: hfi1_setup_wqe
+
+Conformance-Changes: mtu_to_path_mtu, hfi1_qp_wakeup
+---
+ drivers/infiniband/hw/hfi1/qp.c | 2 +-
+
+diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c
+--- a/drivers/infiniband/hw/hfi1/qp.c
++++ b/drivers/infiniband/hw/hfi1/qp.c
+@@ -1 +1 @@
+-a
++b
+
+From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001
+Subject: [PATCH 2/2] IB/hfi1: rc
+---
+--- a/drivers/infiniband/hw/hfi1/rc.c\t2024-01-01
++++ b/drivers/infiniband/hw/hfi1/rc.c\t2024-01-01
+@@ -1 +1 @@
+-a
++b
+";
+
+    #[test]
+    fn an_mbox_series_splits_into_its_patches() {
+        let p = parse(SERIES, "series.mbox");
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].subject, "IB/hfi1: post sends at the threshold later");
+        assert_eq!(
+            p[0].declared,
+            ["hfi1_setup_wqe", "mtu_to_path_mtu", "hfi1_qp_wakeup"]
+        );
+        assert_eq!(p[0].files, ["drivers/infiniband/hw/hfi1/qp.c"]);
+        assert_eq!(p[1].subject, "IB/hfi1: rc");
+        assert_eq!(p[1].files, ["drivers/infiniband/hw/hfi1/rc.c"]);
+    }
+
+    #[test]
+    fn a_plain_diff_is_one_patch_named_by_its_file() {
+        let d = "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n";
+        let p = parse(d, "fix.diff");
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].subject, "fix.diff");
+        assert_eq!(p[0].files, ["x.c"]);
+        assert!(parse("no diff here\n", "x").is_empty());
+    }
+}
