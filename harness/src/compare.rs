@@ -329,6 +329,7 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             seconds: c.seconds,
             verdict: None,
             not_judged: vec![],
+            warnings: vec![],
         }],
     )
 }

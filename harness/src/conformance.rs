@@ -269,6 +269,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                 seconds: r.seconds,
                 verdict: None,
                 not_judged: vec![],
+                warnings: vec![],
             }
         })
         .collect();

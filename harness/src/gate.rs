@@ -159,6 +159,31 @@ pub struct Judged {
     pub comparison: Option<Comparison>,
     /// Touched files no world compiles (listed, not judged).
     pub not_judged: Vec<String>,
+    /// Compiler warnings the patch adds.
+    pub new_warnings: Vec<String>,
+}
+
+/// A warning as `path-in-tree:line:col: warning: …`, and its key (the path
+/// and the message, without the line: lines shift under a patch).
+fn warning_key(w: &str) -> (String, String) {
+    let rel = ["/drivers/", "/include/"]
+        .iter()
+        .find_map(|m| w.find(m).map(|i| w[i + 1..].to_owned()))
+        .unwrap_or_else(|| w.to_owned());
+    let file = rel.split(':').next().unwrap_or("").to_owned();
+    let msg = rel.split(": warning: ").nth(1).unwrap_or("").to_owned();
+    (rel, format!("{file}|{msg}"))
+}
+
+/// Warnings of `after` whose file and message `before` does not have.
+pub fn added_warnings(before: &[String], after: &[String]) -> Vec<String> {
+    let old: std::collections::HashSet<String> = before.iter().map(|w| warning_key(w).1).collect();
+    after
+        .iter()
+        .map(|w| warning_key(w))
+        .filter(|(_, k)| !old.contains(k))
+        .map(|(rel, _)| rel)
+        .collect()
 }
 
 /// What to compare with.
@@ -273,7 +298,7 @@ fn judge_in(
     let mut out = vec![];
     let mut blocked: Option<String> = None;
     for (k, p) in patches.iter().enumerate() {
-        let judged = |verdict, comparison| Judged {
+        let judged = |verdict, comparison, new_warnings| Judged {
             base: base_name.to_owned(),
             patch: p.clone(),
             verdict,
@@ -284,6 +309,7 @@ fn judge_in(
                 .filter(|f| !inputs.contains(f))
                 .cloned()
                 .collect(),
+            new_warnings,
         };
         progress(&format!(
             "{base_name}: patch {} of {}: {}",
@@ -292,12 +318,12 @@ fn judge_in(
             p.subject
         ));
         if let Some(why) = &blocked {
-            out.push(judged(Verdict::CannotJudge(why.clone()), None));
+            out.push(judged(Verdict::CannotJudge(why.clone()), None, vec![]));
             continue;
         }
         if let Err(e) = apply(sb, dir, p, tmp)? {
             blocked = Some(format!("patch {} did not apply", k + 1));
-            out.push(judged(Verdict::DoesNotApply(e), None));
+            out.push(judged(Verdict::DoesNotApply(e), None, vec![]));
             continue;
         }
         let tree = KernelTree::open(dir)?;
@@ -314,6 +340,7 @@ fn judge_in(
                         Verdict::CannotJudge(msg)
                     },
                     None,
+                    vec![],
                 ));
                 continue;
             }
@@ -321,11 +348,12 @@ fn judge_in(
         let before = match &prev {
             Ok(w) => w.clone(),
             Err(e) => {
-                out.push(judged(Verdict::CannotJudge(e.clone()), None));
+                out.push(judged(Verdict::CannotJudge(e.clone()), None, vec![]));
                 prev = Ok(world);
                 continue;
             }
         };
+        let new_warnings = added_warnings(&before.warnings(), &world.warnings());
         let c = compare::compare(
             &before,
             &world,
@@ -338,7 +366,11 @@ fn judge_in(
         let c = match c {
             Ok(c) => c,
             Err(e) => {
-                out.push(judged(Verdict::CannotJudge(format!("{e:#}")), None));
+                out.push(judged(
+                    Verdict::CannotJudge(format!("{e:#}")),
+                    None,
+                    new_warnings,
+                ));
                 prev = Ok(world);
                 continue;
             }
@@ -355,7 +387,7 @@ fn judge_in(
         } else {
             Verdict::Changes
         };
-        out.push(judged(verdict, Some(c)));
+        out.push(judged(verdict, Some(c), new_warnings));
         prev = Ok(world);
     }
     Ok(out)
@@ -382,11 +414,13 @@ pub fn report(judged: &[Judged]) -> Report {
                     seconds: 0.0,
                     verdict: None,
                     not_judged: vec![],
+                    warnings: vec![],
                 },
             };
             suite.kernel = j.base.clone();
             suite.verdict = Some(j.verdict.word().to_owned());
             suite.not_judged = j.not_judged.clone();
+            suite.warnings = j.new_warnings.clone();
             match &j.verdict {
                 Verdict::BreaksBuild(m) | Verdict::DoesNotApply(m) | Verdict::CannotJudge(m) => {
                     suite.error = Some(format!("{}: {m}", j.verdict.word()));

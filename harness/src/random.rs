@@ -463,6 +463,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                 seconds,
                 verdict: None,
                 not_judged: vec![],
+                warnings: vec![],
             }
         })
         .collect();

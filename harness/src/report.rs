@@ -58,6 +58,9 @@ pub struct Suite {
     /// For a `gate` report: files the patch touches that no world compiles
     /// (listed, not judged).
     pub not_judged: Vec<String>,
+    /// For a `gate` report: compiler warnings about upstream code that the
+    /// patch adds (`file:line:col: warning: …`, paths in the tree).
+    pub warnings: Vec<String>,
 }
 
 /// One test: a vector, a snapshot file, or (for `--random` and `diff`) a
@@ -334,6 +337,15 @@ pub fn ktap(r: &Report) -> String {
     for (k, suite) in r.suites.iter().enumerate() {
         let _ = writeln!(s, "    KTAP version 1");
         let _ = writeln!(s, "    # Subtest: {}", ktap_name(&suite.name));
+        if let Some(v) = &suite.verdict {
+            let _ = writeln!(s, "    # verdict: {}", ktap_diag(v));
+        }
+        for w in &suite.warnings {
+            let _ = writeln!(s, "    # warning added: {}", ktap_diag(w));
+        }
+        for f in &suite.not_judged {
+            let _ = writeln!(s, "    # not judged: {}", ktap_diag(f));
+        }
         if let Some(e) = &suite.error {
             for l in e.lines() {
                 let _ = writeln!(s, "    # could not run: {}", ktap_diag(l));
@@ -523,6 +535,15 @@ pub fn junit(r: &Report) -> String {
 pub fn human(r: &Report) -> String {
     let mut s = String::new();
     for suite in &r.suites {
+        if let Some(v) = &suite.verdict {
+            let _ = writeln!(s, "VERDICT [{}] {v}", suite.name);
+        }
+        for w in &suite.warnings {
+            let _ = writeln!(s, "WARNING [{}] added: {w}", suite.name);
+        }
+        for f in &suite.not_judged {
+            let _ = writeln!(s, "NOT JUDGED [{}] {f} (no world compiles it)", suite.name);
+        }
         if let Some(e) = &suite.error {
             let _ = writeln!(s, "ERROR [{}] could not run: {e}", suite.name);
         }
@@ -669,6 +690,7 @@ mod tests {
                 seconds: 0.5,
                 verdict: None,
                 not_judged: vec![],
+                warnings: vec![],
             }],
         )
     }
@@ -741,6 +763,7 @@ mod tests {
             seconds: 0.0,
             verdict: None,
             not_judged: vec![],
+            warnings: vec![],
         });
         let r = Report::new("conformance", suites);
         assert_eq!(r.exit_code(), 2);

@@ -704,6 +704,23 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
         Verdict::BreaksBuild(m) if m.contains("qp.c") => {}
         v => return Err(format!("syntax: {v:?}").into()),
     }
+    // An unused variable: preserves, and the new warning is reported with
+    // its place in qp.c.
+    let j = run(make_patch(
+        tree,
+        qp,
+        "int mtu_to_path_mtu(u32 mtu)\n{\n",
+        "int mtu_to_path_mtu(u32 mtu)\n{\n\tint unused_by_patch;\n\n",
+        "unused",
+    ))?;
+    let w = &j[0].new_warnings;
+    if verdicts(&j) != ["preserves"]
+        || w.len() != 1
+        || !w[0].starts_with("drivers/infiniband/hw/hfi1/qp.c:")
+        || !w[0].contains("unused_by_patch")
+    {
+        return Err(format!("unused: {:?} {w:?}", verdicts(&j)).into());
+    }
     // Only rc.c: nothing a world compiles; preserves, and rc.c is listed.
     let rc = "drivers/infiniband/hw/hfi1/rc.c";
     let j = run(make_patch(tree, rc, "#include", "/* rc */\n#include", "rc"))?;

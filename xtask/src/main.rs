@@ -558,6 +558,7 @@ fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
                     seconds: 0.0,
                     verdict: None,
                     not_judged: vec![],
+                    warnings: vec![],
                 }],
             )
         }
