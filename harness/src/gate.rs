@@ -161,6 +161,8 @@ pub struct Judged {
     pub not_judged: Vec<String>,
     /// Compiler warnings the patch adds.
     pub new_warnings: Vec<String>,
+    /// Seconds per phase: apply, build, compare.
+    pub timings: Vec<(&'static str, f64)>,
 }
 
 /// A warning as `path-in-tree:line:col: warning: …`, and its key (the path
@@ -310,6 +312,7 @@ fn judge_in(
                 .cloned()
                 .collect(),
             new_warnings,
+            timings: vec![],
         };
         progress(&format!(
             "{base_name}: patch {} of {}: {}",
@@ -317,78 +320,91 @@ fn judge_in(
             patches.len(),
             p.subject
         ));
-        if let Some(why) = &blocked {
-            out.push(judged(Verdict::CannotJudge(why.clone()), None, vec![]));
-            continue;
+        let mut times: Vec<(&'static str, f64)> = vec![];
+        'patch: {
+            if let Some(why) = &blocked {
+                out.push(judged(Verdict::CannotJudge(why.clone()), None, vec![]));
+                break 'patch;
+            }
+            let t = std::time::Instant::now();
+            let applied = apply(sb, dir, p, tmp)?;
+            times.push(("apply", t.elapsed().as_secs_f64()));
+            if let Err(e) = applied {
+                blocked = Some(format!("patch {} did not apply", k + 1));
+                out.push(judged(Verdict::DoesNotApply(e), None, vec![]));
+                break 'patch;
+            }
+            let tree = KernelTree::open(dir)?;
+            let t = std::time::Instant::now();
+            let built = cworld::build(&tree, &bopts);
+            times.push(("build", t.elapsed().as_secs_f64()));
+            let world = match built {
+                Ok(w) => w,
+                Err(e) => {
+                    let msg = format!("{e:#}");
+                    blocked = Some(format!("patch {} left a tree that does not build", k + 1));
+                    out.push(judged(
+                        if upstream_error(&e, dir) {
+                            Verdict::BreaksBuild(msg)
+                        } else {
+                            Verdict::CannotJudge(msg)
+                        },
+                        None,
+                        vec![],
+                    ));
+                    break 'patch;
+                }
+            };
+            let before = match &prev {
+                Ok(w) => w.clone(),
+                Err(e) => {
+                    out.push(judged(Verdict::CannotJudge(e.clone()), None, vec![]));
+                    prev = Ok(world);
+                    break 'patch;
+                }
+            };
+            let new_warnings = added_warnings(&before.warnings(), &world.warnings());
+            let t = std::time::Instant::now();
+            let c = compare::compare(
+                &before,
+                &world,
+                vectors,
+                &opts.funcs,
+                opts.random,
+                opts.seed,
+                &mut |m| progress(m),
+            );
+            times.push(("compare", t.elapsed().as_secs_f64()));
+            let c = match c {
+                Ok(c) => c,
+                Err(e) => {
+                    out.push(judged(
+                        Verdict::CannotJudge(format!("{e:#}")),
+                        None,
+                        new_warnings,
+                    ));
+                    prev = Ok(world);
+                    break 'patch;
+                }
+            };
+            let declared: Vec<&String> = p.declared.iter().chain(&opts.expect).collect();
+            let verdict = if !c.differs() {
+                Verdict::Preserves
+            } else if c
+                .groups
+                .iter()
+                .all(|g| declared.iter().any(|d| *d == g.func.name()))
+            {
+                Verdict::ChangesAsDeclared
+            } else {
+                Verdict::Changes
+            };
+            out.push(judged(verdict, Some(c), new_warnings));
+            prev = Ok(world);
         }
-        if let Err(e) = apply(sb, dir, p, tmp)? {
-            blocked = Some(format!("patch {} did not apply", k + 1));
-            out.push(judged(Verdict::DoesNotApply(e), None, vec![]));
-            continue;
+        if let Some(last) = out.last_mut() {
+            last.timings = times;
         }
-        let tree = KernelTree::open(dir)?;
-        let built = cworld::build(&tree, &bopts);
-        let world = match built {
-            Ok(w) => w,
-            Err(e) => {
-                let msg = format!("{e:#}");
-                blocked = Some(format!("patch {} left a tree that does not build", k + 1));
-                out.push(judged(
-                    if upstream_error(&e, dir) {
-                        Verdict::BreaksBuild(msg)
-                    } else {
-                        Verdict::CannotJudge(msg)
-                    },
-                    None,
-                    vec![],
-                ));
-                continue;
-            }
-        };
-        let before = match &prev {
-            Ok(w) => w.clone(),
-            Err(e) => {
-                out.push(judged(Verdict::CannotJudge(e.clone()), None, vec![]));
-                prev = Ok(world);
-                continue;
-            }
-        };
-        let new_warnings = added_warnings(&before.warnings(), &world.warnings());
-        let c = compare::compare(
-            &before,
-            &world,
-            vectors,
-            &opts.funcs,
-            opts.random,
-            opts.seed,
-            &mut |m| progress(m),
-        );
-        let c = match c {
-            Ok(c) => c,
-            Err(e) => {
-                out.push(judged(
-                    Verdict::CannotJudge(format!("{e:#}")),
-                    None,
-                    new_warnings,
-                ));
-                prev = Ok(world);
-                continue;
-            }
-        };
-        let declared: Vec<&String> = p.declared.iter().chain(&opts.expect).collect();
-        let verdict = if !c.differs() {
-            Verdict::Preserves
-        } else if c
-            .groups
-            .iter()
-            .all(|g| declared.iter().any(|d| *d == g.func.name()))
-        {
-            Verdict::ChangesAsDeclared
-        } else {
-            Verdict::Changes
-        };
-        out.push(judged(verdict, Some(c), new_warnings));
-        prev = Ok(world);
     }
     Ok(out)
 }

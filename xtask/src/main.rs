@@ -252,6 +252,10 @@ struct GateArgs {
     /// The report on stdout; the patchwork line goes to stderr
     #[arg(long, value_enum, default_value = "human")]
     format: FormatArg,
+    /// Print the seconds of each phase (apply, build, compare) per patch
+    /// on stderr
+    #[arg(long)]
+    timings: bool,
 }
 
 const GATE_AFTER: &str = "\
@@ -496,6 +500,19 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
             j.patch.subject,
             j.verdict.word()
         );
+        if a.timings {
+            let phases: Vec<String> = j
+                .timings
+                .iter()
+                .map(|(p, s)| format!("{p} {s:.2} s"))
+                .collect();
+            eprintln!(
+                "[timings] {}: {}: {}",
+                j.base,
+                j.patch.subject,
+                phases.join(", ")
+            );
+        }
     }
     let report = harness::gate::report(&judged);
     print!("{}", report::render(Format::from(a.format), &report));
