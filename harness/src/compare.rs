@@ -4,7 +4,9 @@
 //! the shape of the difference (the function and which fields differ, or
 //! which fault), and each group gets one minimal reproducer. No model is
 //! involved, so this works for any two trees, including ones that already
-//! differ from the model. `cargo xtask diff` is built on it (and the patch
+//! differ from the model. Generated vectors are compared by digests the
+//! workers compute (see `Worker::digests`): only the differing ones travel
+//! whole, to be grouped and minimised. `cargo xtask diff` is built on it (and the patch
 //! gate will be).
 
 use anyhow::Result;
@@ -172,35 +174,41 @@ pub fn compare(
     // (function, shape) -> group; per function: compared, differing.
     let mut groups: Vec<Group> = vec![];
     let mut per_func: Vec<(Func, u64, u64)> = funcs.iter().map(|f| (*f, 0, 0)).collect();
-    let mut note =
-        |func: Func, src: Source, call: &Call, x: &Seen, y: &Seen, groups: &mut Vec<Group>| {
-            if let Some(p) = per_func.iter_mut().find(|p| p.0 == func) {
-                p.1 += 1;
-                if x != y {
-                    p.2 += 1;
-                }
+    let note = |per_func: &mut Vec<(Func, u64, u64)>,
+                func: Func,
+                src: Source,
+                call: &Call,
+                x: &Seen,
+                y: &Seen,
+                groups: &mut Vec<Group>| {
+        if let Some(p) = per_func.iter_mut().find(|p| p.0 == func) {
+            p.1 += 1;
+            if x != y {
+                p.2 += 1;
             }
-            if x == y {
-                return;
-            }
-            let s = shape(x, y);
-            match groups.iter_mut().find(|g| g.func == func && g.shape == s) {
-                Some(g) => g.count += 1,
-                None => groups.push(Group {
-                    func,
-                    shape: s,
-                    count: 1,
-                    first: src,
-                    minimal: call.clone(),
-                    fields: fields(x, y),
-                }),
-            }
-        };
+        }
+        if x == y {
+            return;
+        }
+        let s = shape(x, y);
+        match groups.iter_mut().find(|g| g.func == func && g.shape == s) {
+            Some(g) => g.count += 1,
+            None => groups.push(Group {
+                func,
+                shape: s,
+                count: 1,
+                first: src,
+                minimal: call.clone(),
+                fields: fields(x, y),
+            }),
+        }
+    };
     progress(&format!("{} corpus vectors", vectors.len()));
     for chunk in vectors.chunks(4096) {
         let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
         for (v, (x, y)) in chunk.iter().zip(run_both(&mut wa, &mut wb, &calls)?) {
             note(
+                &mut per_func,
                 v.call.func,
                 Source::Corpus(v.id()),
                 &v.call,
@@ -216,14 +224,40 @@ pub fn compare(
         }
         let mut i = 0;
         while i < n {
-            let count = 4096.min(n - i);
-            let calls: Vec<Call> = (i..i + count).map(|k| seeded_call(seed, f, k)).collect();
-            for (k, (x, y)) in run_both(&mut wa, &mut wb, &calls)?.into_iter().enumerate() {
-                let index = i + k as u64;
+            let count = 20_000.min(n - i);
+            // Both worlds digest the same vectors at once (one worker
+            // each, in its own thread); only the vectors whose digests
+            // differ cross the pipes whole, to be grouped.
+            wa.ensure_started()?;
+            wb.ensure_started()?;
+            let (da, db) = std::thread::scope(|s| {
+                let ta = s.spawn(|| wa.digests(f, seed, i, count));
+                let tb = s.spawn(|| wb.digests(f, seed, i, count));
+                (ta.join(), tb.join())
+            });
+            let joined = |r: std::thread::Result<Result<Vec<Option<u64>>>>| {
+                r.map_err(|_| anyhow::anyhow!("a comparison thread panicked"))?
+            };
+            let (da, db) = (joined(da)?, joined(db)?);
+            let odd: Vec<u64> = (0..count)
+                .filter(|k| {
+                    let k = *k as usize;
+                    da.get(k) != db.get(k) || da.get(k).is_some_and(|d| d.is_none())
+                })
+                .map(|k| i + k)
+                .collect();
+            let calls: Vec<Call> = odd.iter().map(|k| seeded_call(seed, f, *k)).collect();
+            // Equal digests: the same outcome on both sides.
+            if let Some(p) = per_func.iter_mut().find(|p| p.0 == f) {
+                p.1 += count - odd.len() as u64;
+            }
+            for (pos, (x, y)) in run_both(&mut wa, &mut wb, &calls)?.into_iter().enumerate() {
+                let index = odd[pos];
                 note(
+                    &mut per_func,
                     f,
                     Source::Generated { seed, index },
-                    &calls[k],
+                    &calls[pos],
                     &x,
                     &y,
                     &mut groups,

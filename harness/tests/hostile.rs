@@ -344,6 +344,47 @@ fn includes_outside_the_tree_are_not_found() -> Result<(), Failed> {
     Ok(())
 }
 
+/// C against C with a tree that hangs where the base returns: the
+/// comparison (digests in the workers) finds exactly the generated vectors
+/// that hang, as one group `returned -> hang`, and ends.
+fn compare_reports_hangs_as_a_difference() -> Result<(), Failed> {
+    let pred = |c: &harness::model::types::Call| c.arg % 64 == 1;
+    let seed = 5;
+    let mut n = 0;
+    let mut want = 0;
+    while want < 2 && n < 20_000 {
+        if pred(&harness::generate::seeded_call(seed, Func::MtuToPathMtu, n)) {
+            want += 1;
+        }
+        n += 1;
+    }
+    let base = kernel::fetch(kernel::DEFAULT_SERIES)
+        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+        .map_err(|e| format!("{e:#}"))?;
+    let dir = hostile_tree(
+        "compare-loop",
+        &Edit::InMtuToPathMtu("if (mtu % 64 == 1)\n\t\tfor (;;)\n\t\t\t__asm__ volatile(\"\");"),
+    )?;
+    let world = kernel::KernelTree::open(&dir)
+        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+        .map_err(|e| format!("{e:#}"));
+    let c = world.and_then(|w| {
+        harness::compare::compare(&base, &w, &[], &[Func::MtuToPathMtu], n, seed, &mut |_| {})
+            .map_err(|e| format!("{e:#}"))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let c = c?;
+    let groups: Vec<(Vec<String>, u64)> = c
+        .groups
+        .iter()
+        .map(|g| (g.shape.clone(), g.count))
+        .collect();
+    if groups != [(vec!["returned -> hang".to_owned()], want)] {
+        return Err(format!("want {want} hangs in one group, got {groups:?}").into());
+    }
+    Ok(())
+}
+
 /// Files of the tree the harness reads itself, outside the sandbox (to
 /// hash the tree, to extract definitions): a symlink out of the tree, a
 /// FIFO (which would block a read forever) and a link to `/` (which would
@@ -517,6 +558,10 @@ fn main() {
         (
             "special_tree_files_are_refused",
             special_tree_files_are_refused,
+        ),
+        (
+            "compare_reports_hangs_as_a_difference",
+            compare_reports_hangs_as_a_difference,
         ),
     ];
     let trials = cases

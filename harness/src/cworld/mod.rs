@@ -216,6 +216,33 @@ const TAG_CALLS: u8 = 0;
 const TAG_RANDOM: u8 = 1;
 const TAG_BENCH: u8 = 2;
 const TAG_RAW: u8 = 3;
+const TAG_DIGEST: u8 = 4;
+
+/// A digest of everything an outcome holds (FNV-1a over its fields and
+/// the used part of its text and journal): two worlds agree on a call when
+/// their digests are equal.
+fn digest(ok: bool, o: &shim_outcome) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: &[u8]| {
+        for x in b {
+            h ^= u64::from(*x);
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    eat(&[u8::from(ok), o.call_send]);
+    eat(&o.ret.to_le_bytes());
+    eat(&o.sdma_engine.to_le_bytes());
+    eat(&o.send_context.to_le_bytes());
+    for f in [o.s_flags, o.s_flags_unknown, o.priv_flags, o.iowait_flags] {
+        eat(&f.to_le_bytes());
+    }
+    let tlen = (o.text_len as usize).min(o.text.len());
+    let jlen = (o.journal_len as usize).min(o.journal.len());
+    eat(&ffi::as_bytes(&o.text)[..tlen]);
+    eat(&[0xff]);
+    eat(&ffi::as_bytes(&o.journal)[..jlen]);
+    h
+}
 
 /// What a random range gave: the vectors where C and Rust parted, and the
 /// vectors that did not return, each with its fault.
@@ -262,6 +289,7 @@ fn serve(lib: &Loaded) -> Result<()> {
             TAG_RANDOM => serve_random(lib, &mut rd, &mut wr)?,
             TAG_BENCH => serve_bench(lib, &mut rd, &mut wr)?,
             TAG_RAW => serve_raw(lib, &mut rd, &mut wr)?,
+            TAG_DIGEST => serve_digest(lib, &mut rd, &mut wr)?,
             t => bail!("unknown request {t}"),
         }
         wr.flush()?;
@@ -304,6 +332,25 @@ fn check_here(
         Ok(r) => (!call::agrees(out, &r) && call::from_shim(out) != r).then_some(0),
         Err(_) => Some(1),
     }
+}
+
+/// Generated vectors `start..start + count` of a function, run in this
+/// world only; replies one digest per vector.
+fn serve_digest(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
+    let func = func_at(read_u32(rd)?)?;
+    let seed = read_u64(rd)?;
+    let start = read_u64(rd)?;
+    let count = read_u64(rd)?;
+    let mut out = shim_outcome::default();
+    let mut buf = Box::<shim_call>::default();
+    for i in start..start + count {
+        let c = crate::generate::seeded_call(seed, func, i);
+        call::fill_shim(&c, &mut buf);
+        heartbeat::beat(i - start + 1);
+        let ok = lib.call(&buf, &mut out);
+        wr.write_all(&digest(ok, &out).to_le_bytes())?;
+    }
+    Ok(())
 }
 
 fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
@@ -1015,6 +1062,47 @@ impl Worker {
                 bail!("the worker stopped during the benchmark: {fault}")
             }
         }
+    }
+
+    /// Digests of generated vectors `start..start + count` of `func` from
+    /// `seed` in this world (see `digest`); `None` for a vector that did
+    /// not return (its fault is found again when it is run alone).
+    pub fn digests(
+        &mut self,
+        func: crate::model::types::Func,
+        seed: u64,
+        start: u64,
+        count: u64,
+    ) -> Result<Vec<Option<u64>>> {
+        let f = crate::model::types::Symbol::index(func);
+        let mut req = vec![TAG_DIGEST];
+        req.extend_from_slice(&f.to_le_bytes());
+        req.extend_from_slice(&seed.to_le_bytes());
+        req.extend_from_slice(&start.to_le_bytes());
+        req.extend_from_slice(&count.to_le_bytes());
+        let r = self.roundtrip(&req, |rd| {
+            (0..count).map(|_| Ok(Some(read_u64(rd)?))).collect()
+        })?;
+        let lost = match r {
+            Ok(v) => return Ok(v),
+            Err(lost) => lost,
+        };
+        let (beat, hung) = match lost {
+            Lost::Died(b) => (b, false),
+            Lost::Hung(b) => (b, true),
+        };
+        self.stop(hung);
+        let culprit = beat.saturating_sub(1).min(count.saturating_sub(1));
+        let mut out = if culprit > 0 {
+            self.digests(func, seed, start, culprit)?
+        } else {
+            vec![]
+        };
+        out.push(None);
+        if culprit + 1 < count {
+            out.extend(self.digests(func, seed, start + culprit + 1, count - culprit - 1)?);
+        }
+        Ok(out)
     }
 
     /// The in-worker benchmark: (check ns, vectors, disagreements,
