@@ -514,6 +514,11 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
             );
         }
     }
+    // Worlds built for patches pile up: keep the cache under its cap.
+    let evicted = cworld::build::evict(cworld::build::worlds_cap());
+    if evicted > 0 {
+        eprintln!("[gate] evicted {evicted} least recently used world(s) from the cache");
+    }
     let report = harness::gate::report(&judged);
     print!("{}", report::render(Format::from(a.format), &report));
     eprintln!("patchwork: {}", harness::gate::patchwork_line(&judged));

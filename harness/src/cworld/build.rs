@@ -351,6 +351,7 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         opts: opts.clone(),
     };
     if verified(&so) {
+        mark_used(&dir);
         return Ok(built(so, dir));
     }
     // One builder per world: others wait, then find it built.
@@ -407,6 +408,77 @@ pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         Err(e) => return Err(e).with_context(|| format!("moving world to {}", dir.display())),
     }
     Ok(built(so, dir))
+}
+
+/// Notes that a cached world was used (for [`evict`]); a read-only cache
+/// keeps no such note, which is fine.
+fn mark_used(dir: &Path) {
+    let _ = fs::File::create(dir.join("used"));
+}
+
+/// When a world was last used: its `used` note, or when it was built.
+fn last_used(dir: &Path) -> std::time::SystemTime {
+    fs::metadata(dir.join("used"))
+        .or_else(|_| fs::metadata(dir.join("libhfi1world.so")))
+        .and_then(|m| m.modified())
+        .unwrap_or(std::time::UNIX_EPOCH)
+}
+
+fn size_of(dir: &Path) -> u64 {
+    let mut n = 0;
+    let _ = walk(dir, &mut |p| {
+        n += fs::symlink_metadata(p).map(|m| m.len()).unwrap_or(0)
+    });
+    n
+}
+
+/// The cap on the cache's worlds (`HFI1_WORLDS_MAX_MB`, default 2048 MiB).
+pub fn worlds_cap() -> u64 {
+    std::env::var("HFI1_WORLDS_MAX_MB")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(2048)
+        << 20
+}
+
+/// Removes the least recently used worlds of the cache until they take at
+/// most `cap` bytes (a patch bot builds a world per patch, for weeks).
+/// Worlds used in the last minute stay whatever the cap: they may be in
+/// use. Returns how many were removed.
+pub fn evict(cap: u64) -> usize {
+    evict_in(&cache_dir().join("worlds"), cap)
+}
+
+/// [`evict`] in the worlds directory `root`.
+pub fn evict_in(root: &Path, cap: u64) -> usize {
+    let Ok(rd) = fs::read_dir(root) else {
+        return 0;
+    };
+    let mut worlds: Vec<(std::time::SystemTime, u64, PathBuf)> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_dir()
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .map(|p| (last_used(&p), size_of(&p), p))
+        .collect();
+    worlds.sort();
+    let mut total: u64 = worlds.iter().map(|w| w.1).sum();
+    let recent = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    let mut removed = 0;
+    for (used, size, p) in worlds {
+        if total <= cap || used > recent {
+            break;
+        }
+        if fs::remove_dir_all(&p).is_ok() {
+            total -= size;
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// The FNV-1a hash of a file, as hex.
