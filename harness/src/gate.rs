@@ -210,11 +210,141 @@ fn scratch(name: &str) -> PathBuf {
         .into()
 }
 
+/// The parts of the tree the harness extracts: an edit anywhere else is
+/// outside the tree it has, listed and not applied.
+const EXTRACTED: &[&str] = &[
+    "Makefile",
+    "drivers/infiniband/hw/hfi1/",
+    "drivers/infiniband/sw/rdmavt/",
+    "include/rdma/",
+    "include/uapi/rdma/",
+];
+
+/// A patch's diff cut into file sections: `(path, section text)`, in
+/// order; the text before the first section is dropped.
+fn sections(text: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut starts = vec![];
+    for (i, l) in lines.iter().enumerate() {
+        let next = lines.get(i + 1).copied().unwrap_or("");
+        if l.starts_with("diff --git ")
+            || (l.starts_with("--- ")
+                && next.starts_with("+++ ")
+                && !(i > 0 && lines[i - 1].starts_with("diff --git ")))
+        {
+            starts.push(i);
+        }
+    }
+    let mut out = vec![];
+    for (k, &s) in starts.iter().enumerate() {
+        let e = starts.get(k + 1).copied().unwrap_or(lines.len());
+        let body: String = lines[s..e].concat();
+        let path = body
+            .lines()
+            .find_map(|l| l.strip_prefix("+++ "))
+            .map(|p| p.split('\t').next().unwrap_or(p).trim())
+            .map(|p| p.strip_prefix("b/").unwrap_or(p).to_owned())
+            .unwrap_or_default();
+        out.push((path, body));
+    }
+    out
+}
+
+/// The lines of the new file each section touches (added lines, and the
+/// line where a removal was): `(path, lines)`.
+fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
+    sections(text)
+        .into_iter()
+        .map(|(path, body)| {
+            let mut lines = vec![];
+            let mut new = 0usize;
+            for l in body.lines() {
+                if let Some(h) = l.strip_prefix("@@ ") {
+                    // @@ -a,b +c,d @@
+                    new = h
+                        .split_whitespace()
+                        .find_map(|w| w.strip_prefix('+'))
+                        .and_then(|w| w.split(',').next())
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(0);
+                } else if new > 0 && l.starts_with('+') && !l.starts_with("+++") {
+                    lines.push(new);
+                    new += 1;
+                } else if new > 0 && l.starts_with('-') && !l.starts_with("---") {
+                    lines.push(new);
+                } else if new > 0 && (l.starts_with(' ') || l.is_empty()) {
+                    new += 1;
+                }
+            }
+            lines.dedup();
+            (path, lines)
+        })
+        .collect()
+}
+
+/// Where each edit of a patch falls, for the files it does not judge:
+/// outside the extracted tree, in a file no world compiles, or in a
+/// function of a compiled file that no world runs. An edit inside a
+/// function in scope, or in a header the world compiles, is judged.
+fn scope(tree: &Path, patch: &Patch, inputs: &[String]) -> Vec<String> {
+    let in_scope = crate::coverage::in_scope();
+    let mut out = vec![];
+    for (path, lines) in touched_lines(&patch.text) {
+        if !EXTRACTED.iter().any(|p| path == *p || path.starts_with(p)) {
+            out.push(format!(
+                "{path}: outside the tree the harness extracts (not judged)"
+            ));
+            continue;
+        }
+        if !inputs.contains(&path) {
+            out.push(format!("{path}: no world compiles it (not judged)"));
+            continue;
+        }
+        let Some((_, names)) = in_scope.iter().find(|(f, _)| *f == path) else {
+            continue; // a header the world compiles: judged through the build
+        };
+        let Ok(src) = crate::kernel::read_tree_text(tree, &tree.join(&path)) else {
+            continue;
+        };
+        let defs = crate::extract::definitions(&src).unwrap_or_default();
+        let mut outside = vec![];
+        for l in lines {
+            let def = defs
+                .iter()
+                .find(|d| l >= d.line && l < d.line + d.text.lines().count().max(1));
+            match def {
+                Some(d) if names.is_empty() || names.contains(&d.name.as_str()) => {}
+                // Another inline of a compiled header: through the build.
+                Some(_) if path.ends_with(".h") => {}
+                Some(d) => outside.push(format!("{} (line {l})", d.name)),
+                None if path.ends_with(".c") && !names.is_empty() => {
+                    outside.push(format!("line {l}, outside any function"))
+                }
+                None => {}
+            }
+        }
+        outside.dedup();
+        for o in outside {
+            out.push(format!("{path}: {o}: no world runs it (not judged)"));
+        }
+    }
+    out
+}
+
 /// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;
 /// a dry run first, so that a patch that does not apply changes nothing.
+/// File sections outside the tree the harness extracts are left out.
 fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Result<(), String>> {
     let file = tmp.join("patch.diff");
-    std::fs::write(&file, &patch.text).with_context(|| format!("writing {}", file.display()))?;
+    let kept: String = sections(&patch.text)
+        .into_iter()
+        .filter(|(path, _)| EXTRACTED.iter().any(|p| path == p || path.starts_with(p)))
+        .map(|(_, body)| body)
+        .collect();
+    if kept.is_empty() {
+        return Ok(Ok(()));
+    }
+    std::fs::write(&file, kept).with_context(|| format!("writing {}", file.display()))?;
     for dry in [true, false] {
         let spec = Spec::new(Limits::TOOL)
             .writable(dir)
@@ -305,12 +435,7 @@ fn judge_in(
             patch: p.clone(),
             verdict,
             comparison,
-            not_judged: p
-                .files
-                .iter()
-                .filter(|f| !inputs.contains(f))
-                .cloned()
-                .collect(),
+            not_judged: scope(dir, p, &inputs),
             new_warnings,
             timings: vec![],
         };

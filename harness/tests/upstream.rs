@@ -724,8 +724,38 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     // Only rc.c: nothing a world compiles; preserves, and rc.c is listed.
     let rc = "drivers/infiniband/hw/hfi1/rc.c";
     let j = run(make_patch(tree, rc, "#include", "/* rc */\n#include", "rc"))?;
-    if verdicts(&j) != ["preserves"] || j[0].not_judged != [rc] {
+    if verdicts(&j) != ["preserves"]
+        || j[0].not_judged != [format!("{rc}: no world compiles it (not judged)")]
+    {
         return Err(format!("rc.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    // sdma.c, but in a function no world runs: listed by function.
+    let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
+    let j = run(make_patch(
+        tree,
+        sdma,
+        "void sdma_exit(struct hfi1_devdata *dd)\n{\n",
+        "void sdma_exit(struct hfi1_devdata *dd)\n{\n\t/* exit */\n",
+        "sdma",
+    ))?;
+    if verdicts(&j) != ["preserves"]
+        || j[0].not_judged.len() != 1
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_exit (line "))
+    {
+        return Err(format!("sdma.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    // A file outside the extracted tree next to a qp.c edit: that section
+    // is left out and listed, the rest is judged.
+    let outside = "--- a/include/linux/list.h\n+++ b/include/linux/list.h\n@@ -1,1 +1,2 @@\n /* x */\n+/* y */\n";
+    let j = run(format!(
+        "{}{outside}",
+        make_patch(tree, qp, le, lt, "with-outside")
+    ))?;
+    if verdicts(&j) != ["changes"]
+        || j[0].not_judged
+            != ["include/linux/list.h: outside the tree the harness extracts (not judged)"]
+    {
+        return Err(format!("outside: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
     Ok(())
 }
