@@ -364,6 +364,7 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             verdict: None,
             not_judged: vec![],
             warnings: vec![],
+            patch_coverage: None,
         }],
     )
 }

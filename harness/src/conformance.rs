@@ -270,6 +270,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                 verdict: None,
                 not_judged: vec![],
                 warnings: vec![],
+                patch_coverage: None,
             }
         })
         .collect();

@@ -150,6 +150,16 @@ pub fn collect(tree: &KernelTree, vectors: &[Vector]) -> Result<BuiltWorld> {
     Ok(world)
 }
 
+/// Line hits of the source file whose path ends with `rel`, from an lcov
+/// tracefile: line -> hits, executable lines only.
+pub fn line_hits(info: &str, rel: &str) -> BTreeMap<usize, u64> {
+    parse_info(info)
+        .into_iter()
+        .filter(|(f, _)| f.ends_with(&format!("/{rel}")))
+        .flat_map(|(_, d)| d.lines)
+        .collect()
+}
+
 /// Reads an lcov tracefile back per upstream function in scope.
 pub fn report(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
     let data = parse_info(info);

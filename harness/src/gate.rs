@@ -161,8 +161,11 @@ pub struct Judged {
     pub not_judged: Vec<String>,
     /// Compiler warnings the patch adds.
     pub new_warnings: Vec<String>,
-    /// Seconds per phase: apply, build, compare.
+    /// Seconds per phase: apply, build, compare, coverage.
     pub timings: Vec<(&'static str, f64)>,
+    /// Of the changed lines inside functions in scope, those the vectors
+    /// ran.
+    pub coverage: Option<crate::report::PatchCoverage>,
 }
 
 /// A warning as `path-in-tree:line:col: warning: …`, and its key (the path
@@ -287,8 +290,15 @@ fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
 /// function of a compiled file that no world runs. An edit inside a
 /// function in scope, or in a header the world compiles, is judged.
 fn scope(tree: &Path, patch: &Patch, inputs: &[String]) -> Vec<String> {
+    classify(tree, patch, inputs).0
+}
+
+/// [`scope`]'s list, and the changed lines inside functions in scope
+/// (`(path, line)`), whose coverage the gate measures.
+fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> (Vec<String>, Vec<(String, usize)>) {
     let in_scope = crate::coverage::in_scope();
     let mut out = vec![];
+    let mut judged_lines = vec![];
     for (path, lines) in touched_lines(&patch.text) {
         if !EXTRACTED.iter().any(|p| path == *p || path.starts_with(p)) {
             out.push(format!(
@@ -313,7 +323,9 @@ fn scope(tree: &Path, patch: &Patch, inputs: &[String]) -> Vec<String> {
                 .iter()
                 .find(|d| l >= d.line && l < d.line + d.text.lines().count().max(1));
             match def {
-                Some(d) if names.is_empty() || names.contains(&d.name.as_str()) => {}
+                Some(d) if names.is_empty() || names.contains(&d.name.as_str()) => {
+                    judged_lines.push((path.clone(), l));
+                }
                 // Another inline of a compiled header: through the build.
                 Some(_) if path.ends_with(".h") => {}
                 Some(d) => outside.push(format!("{} (line {l})", d.name)),
@@ -328,7 +340,67 @@ fn scope(tree: &Path, patch: &Patch, inputs: &[String]) -> Vec<String> {
             out.push(format!("{path}: {o}: no world runs it (not judged)"));
         }
     }
-    out
+    (out, judged_lines)
+}
+
+/// Patch coverage: builds the patched tree's coverage world (gcov, -O0),
+/// runs the corpus and the generated vectors in it, reads the counters back
+/// with lcov, and counts the changed executable lines inside functions in
+/// scope that ran. `None` when the patch changes no such line (no coverage
+/// world is built then) or lcov is missing.
+fn patch_coverage(
+    tree: &KernelTree,
+    lines: &[(String, usize)],
+    vectors: &[Vector],
+    opts: &Options,
+) -> Result<Option<crate::report::PatchCoverage>> {
+    if lines.is_empty() || crate::sandbox::which("lcov").is_none() {
+        return Ok(None);
+    }
+    let world = crate::coverage::collect(tree, vectors)?;
+    {
+        let mut w = cworld::Worker::new(&world)?;
+        for f in &opts.funcs {
+            w.digests(*f, opts.seed, 0, opts.random)?;
+        }
+    } // the worker exits: gcov writes its counters
+    let obj = world.dir.join("obj");
+    let info = world.dir.join("gate.info");
+    let out = std::process::Command::new("lcov")
+        .args(["--quiet", "--capture", "--directory"])
+        .arg(&obj)
+        .arg("--output-file")
+        .arg(&info)
+        .output()
+        .context("running lcov")?;
+    if !out.status.success() {
+        anyhow::bail!("lcov failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let text = std::fs::read_to_string(&info).context("reading the lcov tracefile")?;
+    let mut files: std::collections::BTreeMap<&str, std::collections::BTreeMap<usize, u64>> =
+        Default::default();
+    let mut pc = crate::report::PatchCoverage {
+        changed: 0,
+        executed: 0,
+        missed: vec![],
+    };
+    for (path, line) in lines {
+        let hits = files
+            .entry(path.as_str())
+            .or_insert_with(|| crate::coverage::line_hits(&text, path));
+        match hits.get(line) {
+            None => {} // not an executable line
+            Some(0) => {
+                pc.changed += 1;
+                pc.missed.push(format!("{path}:{line}"));
+            }
+            Some(_) => {
+                pc.changed += 1;
+                pc.executed += 1;
+            }
+        }
+    }
+    Ok(Some(pc))
 }
 
 /// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;
@@ -438,6 +510,7 @@ fn judge_in(
             not_judged: scope(dir, p, &inputs),
             new_warnings,
             timings: vec![],
+            coverage: None,
         };
         progress(&format!(
             "{base_name}: patch {} of {}: {}",
@@ -524,7 +597,18 @@ fn judge_in(
             } else {
                 Verdict::Changes
             };
-            out.push(judged(verdict, Some(c), new_warnings));
+            let mut j = judged(verdict, Some(c), new_warnings);
+            let t = std::time::Instant::now();
+            let (_, lines) = classify(dir, p, &inputs);
+            j.coverage = match patch_coverage(&tree, &lines, vectors, opts) {
+                Ok(c) => c,
+                Err(e) => {
+                    progress(&format!("patch coverage not measured: {e:#}"));
+                    None
+                }
+            };
+            times.push(("coverage", t.elapsed().as_secs_f64()));
+            out.push(j);
             prev = Ok(world);
         }
         if let Some(last) = out.last_mut() {
@@ -556,12 +640,14 @@ pub fn report(judged: &[Judged]) -> Report {
                     verdict: None,
                     not_judged: vec![],
                     warnings: vec![],
+                    patch_coverage: None,
                 },
             };
             suite.kernel = j.base.clone();
             suite.verdict = Some(j.verdict.word().to_owned());
             suite.not_judged = j.not_judged.clone();
             suite.warnings = j.new_warnings.clone();
+            suite.patch_coverage = j.coverage.clone();
             match &j.verdict {
                 Verdict::BreaksBuild(m) | Verdict::DoesNotApply(m) | Verdict::CannotJudge(m) => {
                     suite.error = Some(format!("{}: {m}", j.verdict.word()));

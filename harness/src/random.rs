@@ -464,6 +464,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                 verdict: None,
                 not_judged: vec![],
                 warnings: vec![],
+                patch_coverage: None,
             }
         })
         .collect();

@@ -61,6 +61,19 @@ pub struct Suite {
     /// For a `gate` report: compiler warnings about upstream code that the
     /// patch adds (`file:line:col: warning: …`, paths in the tree).
     pub warnings: Vec<String>,
+    /// For a `gate` report: how many of the changed lines inside functions
+    /// in scope the corpus and the generated vectors executed.
+    pub patch_coverage: Option<PatchCoverage>,
+}
+
+/// Of the changed, executable lines inside functions in scope, those the
+/// vectors ran (gcov).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PatchCoverage {
+    pub changed: usize,
+    pub executed: usize,
+    /// `file:line` of every changed line no vector ran.
+    pub missed: Vec<String>,
 }
 
 /// One test: a vector, a snapshot file, or (for `--random` and `diff`) a
@@ -346,6 +359,15 @@ pub fn ktap(r: &Report) -> String {
         for f in &suite.not_judged {
             let _ = writeln!(s, "    # not judged: {}", ktap_diag(f));
         }
+        if let Some(pc) = &suite.patch_coverage {
+            let _ = writeln!(
+                s,
+                "    # patch coverage: {} of {} changed lines executed {}",
+                pc.executed,
+                pc.changed,
+                ktap_diag(&pc.missed.join(", "))
+            );
+        }
         if let Some(e) = &suite.error {
             for l in e.lines() {
                 let _ = writeln!(s, "    # could not run: {}", ktap_diag(l));
@@ -542,7 +564,21 @@ pub fn human(r: &Report) -> String {
             let _ = writeln!(s, "WARNING [{}] added: {w}", suite.name);
         }
         for f in &suite.not_judged {
-            let _ = writeln!(s, "NOT JUDGED [{}] {f} (no world compiles it)", suite.name);
+            let _ = writeln!(s, "NOT JUDGED [{}] {f}", suite.name);
+        }
+        if let Some(pc) = &suite.patch_coverage {
+            let _ = writeln!(
+                s,
+                "COVERAGE [{}] {} of {} changed lines executed{}",
+                suite.name,
+                pc.executed,
+                pc.changed,
+                if pc.missed.is_empty() {
+                    String::new()
+                } else {
+                    format!("; not executed: {}", pc.missed.join(", "))
+                }
+            );
         }
         if let Some(e) = &suite.error {
             let _ = writeln!(s, "ERROR [{}] could not run: {e}", suite.name);
@@ -691,6 +727,7 @@ mod tests {
                 verdict: None,
                 not_judged: vec![],
                 warnings: vec![],
+                patch_coverage: None,
             }],
         )
     }
@@ -764,6 +801,7 @@ mod tests {
             verdict: None,
             not_judged: vec![],
             warnings: vec![],
+            patch_coverage: None,
         });
         let r = Report::new("conformance", suites);
         assert_eq!(r.exit_code(), 2);

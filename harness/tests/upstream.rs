@@ -660,6 +660,11 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["changes"] || groups != [(Func::SetupWqe, vec!["call_send".to_owned()])] {
         return Err(format!("change: {:?} {groups:?}", verdicts(&j)).into());
     }
+    // The changed line is executable and the vectors ran it (gcov).
+    match &j[0].coverage {
+        Some(c) if c.changed == 1 && c.executed == 1 && c.missed.is_empty() => {}
+        other => return Err(format!("patch coverage: {other:?}").into()),
+    }
     // Declared: changes-as-declared.
     let declared = change.replacen(
         "\n\n---\n",

@@ -581,6 +581,7 @@ fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
                     verdict: None,
                     not_judged: vec![],
                     warnings: vec![],
+                    patch_coverage: None,
                 }],
             )
         }
