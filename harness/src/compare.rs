@@ -104,6 +104,94 @@ pub struct Group {
     pub minimal: Call,
     /// The minimal call, field by field: `(field, A, B)`.
     pub fields: Vec<(String, String, String)>,
+    /// The reproducer as a `[[case]]` for `family`: only the keys that
+    /// matter, the rest left at that file's `[defaults]`.
+    pub case: Option<String>,
+    /// The corpus file the case belongs in (the first holding a vector of
+    /// the function).
+    pub family: Option<std::path::PathBuf>,
+}
+
+/// The `key = value` lines of a written case, without its header keys.
+fn key_lines(case: &str) -> Vec<String> {
+    case.lines()
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with("[[case]]")
+                && !["name ", "branch ", "fn ", "preset "]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Writes `call` as a case of the corpus file `file` holding only the keys
+/// that differ from that file's `[defaults]`, then drops each of those keys
+/// that the difference (`want`) does not need. `None` when the file's
+/// defaults cannot express the call (it is then written whole).
+fn trim(
+    a: &mut Worker,
+    b: &mut Worker,
+    call: &Call,
+    want: &[String],
+    file: &std::path::Path,
+    name: &str,
+) -> Result<Option<(Call, String)>> {
+    let text = std::fs::read_to_string(file)?;
+    let head = match text.find("[[case]]") {
+        Some(i) => &text[..i],
+        None => &text[..],
+    };
+    let dir = file.parent().unwrap_or(std::path::Path::new("."));
+    let presets = crate::vector::Presets::load(&dir.join("worlds.toml"))?;
+    let header = {
+        let full = crate::vecwrite::case_toml(call, name, "reproducer");
+        full.lines()
+            .filter(|l| {
+                l.starts_with("[[case]]")
+                    || ["name ", "branch ", "fn "].iter().any(|k| l.starts_with(k))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    let parse = |keys: &[String]| -> Option<Call> {
+        let case = format!("{head}\n{header}{}\n", keys.join("\n"));
+        crate::vector::parse_file(file, &case, &presets)
+            .ok()?
+            .into_iter()
+            .next()
+            .map(|v| v.call)
+    };
+    let Some(base) = parse(&[]) else {
+        return Ok(None);
+    };
+    let base_lines = key_lines(&crate::vecwrite::case_toml(&base, name, "reproducer"));
+    let mut kept: Vec<String> = key_lines(&crate::vecwrite::case_toml(call, name, "reproducer"))
+        .into_iter()
+        .filter(|l| !base_lines.contains(l))
+        .collect();
+    if parse(&kept).as_ref() != Some(call) {
+        return Ok(None);
+    }
+    let mut i = 0;
+    while i < kept.len() {
+        let mut cand = kept.clone();
+        cand.remove(i);
+        if let Some(c) = parse(&cand) {
+            if let Some((x, y)) = run_both(a, b, std::slice::from_ref(&c))?.first() {
+                if x != y && shape(x, y) == want {
+                    kept = cand;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    let Some(c) = parse(&kept) else {
+        return Ok(None);
+    };
+    Ok(Some((c, format!("{header}{}\n", kept.join("\n")))))
 }
 
 /// What a comparison found.
@@ -200,6 +288,8 @@ pub fn compare(
                 first: src,
                 minimal: call.clone(),
                 fields: fields(x, y),
+                case: None,
+                family: None,
             }),
         }
     };
@@ -269,6 +359,18 @@ pub fn compare(
     for g in &mut groups {
         progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
         g.minimal = minimise(&mut wa, &mut wb, &g.minimal, &g.shape)?;
+        // Then as a case of its family's file, only the keys that matter.
+        g.family = vectors
+            .iter()
+            .find(|v| v.call.func == g.func)
+            .map(|v| v.file.clone());
+        if let Some(file) = g.family.clone() {
+            let name = format!("diff_{}", g.func);
+            if let Some((c, case)) = trim(&mut wa, &mut wb, &g.minimal, &g.shape, &file, &name)? {
+                g.minimal = c;
+                g.case = Some(case);
+            }
+        }
         if let Some((x, y)) = run_both(&mut wa, &mut wb, std::slice::from_ref(&g.minimal))?.first()
         {
             g.fields = fields(x, y);
@@ -309,9 +411,17 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                         "diff_{f}_{}",
                         g.shape.join("_").replace([' ', '>', '-'], "")
                     );
-                    for l in crate::vecwrite::case_toml(&g.minimal, &name, &format!("{a} vs {b}"))
-                        .lines()
-                    {
+                    let case = match (&g.case, &g.family) {
+                        (Some(case), Some(file)) => {
+                            d.push_str(&format!(
+                                "    (for {}; its [defaults] give every key not written)\n",
+                                crate::conformance::shown_path(file)
+                            ));
+                            case.clone()
+                        }
+                        _ => crate::vecwrite::case_toml(&g.minimal, &name, &format!("{a} vs {b}")),
+                    };
+                    for l in case.lines() {
                         d.push_str(&format!("    {l}\n"));
                     }
                 }

@@ -600,7 +600,11 @@ fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
 fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
     let old = std::fs::read_to_string(tree.path(file)).unwrap_or_default();
     let new = old.replacen(from, to, 1);
-    let dir = std::env::temp_dir().join(format!("hfi1-mkpatch-{}-{subject}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-mkpatch-{}-{}-{subject}",
+        std::process::id(),
+        tree.version
+    ));
     let _ = std::fs::create_dir_all(&dir);
     let (a, b) = (dir.join("a"), dir.join("b"));
     let _ = std::fs::write(&a, &old);
@@ -659,6 +663,26 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
         .unwrap_or_default();
     if verdicts(&j) != ["changes"] || groups != [(Func::SetupWqe, vec!["call_send".to_owned()])] {
         return Err(format!("change: {:?} {groups:?}", verdicts(&j)).into());
+    }
+    // The reproducer, as a case of setup_wqe.toml, needs one key: a send
+    // of exactly the threshold.
+    let case = j[0]
+        .comparison
+        .as_ref()
+        .and_then(|c| c.groups.first())
+        .and_then(|g| g.case.clone())
+        .unwrap_or_default();
+    let keys: Vec<&str> = case
+        .lines()
+        .filter(|l| {
+            !l.starts_with("[[case]]")
+                && !l.starts_with("name ")
+                && !l.starts_with("branch ")
+                && !l.starts_with("fn ")
+        })
+        .collect();
+    if keys != ["wqe.length = 256"] {
+        return Err(format!("reproducer: {case}").into());
     }
     // The changed line is executable and the vectors ran it (gcov).
     match &j[0].coverage {
