@@ -270,6 +270,13 @@ fn cache_key(tree: &KernelTree, manifest: &Manifest, opts: &BuildOptions) -> Res
     // The recipe itself: a change to how worlds are built rebuilds them.
     h.write(include_str!("build.rs").as_bytes());
     h.write(format!("{opts:?}").as_bytes());
+    if opts.coverage {
+        // A coverage world is bound to its tree's place: gcov notes the
+        // sources' absolute paths, which lcov and genhtml read back. Two
+        // copies of one tree (a gate's scratch copy and the cached tree)
+        // must not share one.
+        h.write(tree.root.to_string_lossy().as_bytes());
+    }
     for f in inputs(tree, manifest)? {
         // Paths relative to their root, so a copied tree hashes the same.
         let rel = f
