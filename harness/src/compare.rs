@@ -67,10 +67,41 @@ pub fn fields(a: &Seen, b: &Seen) -> Vec<(String, String, String)> {
         (Seen::Done(x), Seen::Done(y)) => x
             .diff(y)
             .into_iter()
-            .map(|(f, p, q)| (f.to_owned(), p, q))
+            .map(|(f, p, q)| {
+                if f == "text" {
+                    let (p, q) = mark_span(&p, &q);
+                    (f.to_owned(), p, q)
+                } else {
+                    (f.to_owned(), p, q)
+                }
+            })
             .collect(),
         _ => vec![("ending".into(), a.text(), b.text())],
     }
+}
+
+/// Two texts with the part where they differ marked `[-…-]` and `{+…+}`
+/// (the common beginning and end left as they are).
+pub fn mark_span(a: &str, b: &str) -> (String, String) {
+    let pre = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    let (ra, rb) = (&a[pre..], &b[pre..]);
+    let mut suf = 0;
+    for (x, y) in ra.chars().rev().zip(rb.chars().rev()) {
+        if x != y || suf + x.len_utf8() > ra.len().min(rb.len()) {
+            break;
+        }
+        suf += x.len_utf8();
+    }
+    let (ma, mb) = (&ra[..ra.len() - suf], &rb[..rb.len() - suf]);
+    let tail = &ra[ra.len() - suf..];
+    (
+        format!("{}[-{ma}-]{tail}", &a[..pre]),
+        format!("{}{{+{mb}+}}{tail}", &b[..pre]),
+    )
 }
 
 /// Where a differing call came from.
@@ -477,4 +508,28 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             patch_coverage: None,
         }],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_differing_span_of_a_text_is_marked() {
+        assert_eq!(
+            mark_span("qp 0x40 sc#1 busy", "qp 0x40 sc#2 busy"),
+            (
+                "qp 0x40 sc#[-1-] busy".into(),
+                "qp 0x40 sc#{+2+} busy".into()
+            )
+        );
+        assert_eq!(
+            mark_span("abc", "abcd"),
+            ("abc[--]".into(), "abc{+d+}".into())
+        );
+        assert_eq!(
+            mark_span("é-x", "é-y"),
+            ("é-[-x-]".into(), "é-{+y+}".into())
+        );
+    }
 }

@@ -166,6 +166,21 @@ pub struct Judged {
     /// Of the changed lines inside functions in scope, those the vectors
     /// ran.
     pub coverage: Option<crate::report::PatchCoverage>,
+    /// The corpus vectors where the tree parts from the Rust model, before
+    /// and after the patch (reported apart from the verdict: a patch can
+    /// move upstream away from the model, or toward it).
+    pub model: Option<(Vec<String>, Vec<String>)>,
+}
+
+/// The corpus vectors on which `world` and the Rust model disagree.
+fn model_disagreements(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<String>> {
+    let checks = crate::runner::check_all(world, vectors)?;
+    Ok(vectors
+        .iter()
+        .zip(&checks)
+        .filter(|(_, c)| !c.verdict.ok())
+        .map(|(v, _)| v.id())
+        .collect())
 }
 
 /// A warning as `path-in-tree:line:col: warning: …`, and its key (the path
@@ -511,6 +526,7 @@ fn judge_in(
             new_warnings,
             timings: vec![],
             coverage: None,
+            model: None,
         };
         progress(&format!(
             "{base_name}: patch {} of {}: {}",
@@ -598,6 +614,13 @@ fn judge_in(
                 Verdict::Changes
             };
             let mut j = judged(verdict, Some(c), new_warnings);
+            j.model = match (
+                model_disagreements(&before, vectors),
+                model_disagreements(&world, vectors),
+            ) {
+                (Ok(b), Ok(a)) => Some((b, a)),
+                _ => None,
+            };
             let t = std::time::Instant::now();
             let (_, lines) = classify(dir, p, &inputs);
             j.coverage = match patch_coverage(&tree, &lines, vectors, opts) {
@@ -648,6 +671,9 @@ pub fn report(judged: &[Judged]) -> Report {
             suite.not_judged = j.not_judged.clone();
             suite.warnings = j.new_warnings.clone();
             suite.patch_coverage = j.coverage.clone();
+            if let Some((before, after)) = &j.model {
+                suite.cases.push(model_case(before, after));
+            }
             match &j.verdict {
                 Verdict::BreaksBuild(m) | Verdict::DoesNotApply(m) | Verdict::CannotJudge(m) => {
                     suite.error = Some(format!("{}: {m}", j.verdict.word()));
@@ -658,6 +684,61 @@ pub fn report(judged: &[Judged]) -> Report {
         })
         .collect();
     Report::new("gate", suites)
+}
+
+/// The patched tree against the Rust model on the corpus, as a case of its
+/// own: it fails when the patch moves upstream away from the model on some
+/// vector (the model or the patch is wrong), and says where it moves toward.
+fn model_case(before: &[String], after: &[String]) -> crate::report::Case {
+    use crate::report::{Case, Status};
+    let away: Vec<&String> = after.iter().filter(|v| !before.contains(v)).collect();
+    let toward: Vec<&String> = before.iter().filter(|v| !after.contains(v)).collect();
+    let mut detail = String::new();
+    if !away.is_empty() {
+        detail.push_str(&format!(
+            "after the patch upstream parts from the Rust model on: {}\n",
+            away.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !toward.is_empty() {
+        detail.push_str(&format!(
+            "after the patch upstream agrees with the Rust model again on: {}\n",
+            toward
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Case {
+        name: "model::corpus".into(),
+        function: "(rust model)".into(),
+        file: None,
+        line: None,
+        branch: None,
+        status: if away.is_empty() {
+            Status::Pass
+        } else {
+            Status::Fail
+        },
+        message: (!detail.is_empty()).then(|| {
+            format!(
+                "the Rust model: {} corpus vector(s) disagree before the patch, {} after",
+                before.len(),
+                after.len()
+            )
+        }),
+        detail: (!detail.is_empty()).then_some(detail),
+        differences: vec![],
+        c: None,
+        rust: None,
+        snapshot_rows: vec![],
+        findings: vec![],
+        vectors: 1,
+    }
 }
 
 /// The series' exit code: the worst of its patches'.

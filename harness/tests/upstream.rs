@@ -684,6 +684,14 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     if keys != ["wqe.length = 256"] {
         return Err(format!("reproducer: {case}").into());
     }
+    // Against the Rust model, reported apart: the patch moves upstream away
+    // from it on the vector that pins the threshold.
+    match &j[0].model {
+        Some((before, after))
+            if before.is_empty()
+                && after.contains(&"setup_wqe::rc_at_piothreshold_sets_call_send".to_owned()) => {}
+        other => return Err(format!("model: {other:?}").into()),
+    }
     // The changed line is executable and the vectors ran it (gcov).
     match &j[0].coverage {
         Some(c) if c.changed == 1 && c.executed == 1 && c.missed.is_empty() => {}
@@ -712,6 +720,11 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     let j = run(format!("{change}\n{revert}"))?;
     if verdicts(&j) != ["changes", "changes"] {
         return Err(format!("series: {:?}", verdicts(&j)).into());
+    }
+    // The revert brings upstream back to the model.
+    match &j[1].model {
+        Some((before, after)) if !before.is_empty() && after.is_empty() => {}
+        other => return Err(format!("revert vs model: {other:?}").into()),
     }
     // Context that is not there: does not apply (and nothing after it runs).
     let bad = change.replace(" \t", " \tNOT THERE ");
