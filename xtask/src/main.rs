@@ -453,22 +453,7 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
         }
         patches.extend(found);
     }
-    let mut bases: Vec<KernelSel> = vec![];
-    for b in &a.base {
-        if b == "all" {
-            bases.extend(
-                kernel::SERIES
-                    .iter()
-                    .map(|s| KernelSel::Series((*s).into())),
-            );
-        } else {
-            bases.push(KernelSel::Series(b.clone()));
-        }
-    }
-    bases.extend(a.kernel_src.iter().cloned().map(KernelSel::Path));
-    if bases.is_empty() {
-        bases.push(KernelSel::Series(kernel::DEFAULT_SERIES.into()));
-    }
+    let bases = kernels(&a.base, &a.kernel_src);
     let opts = harness::gate::Options {
         random: a.random,
         seed: a.seed,
@@ -604,23 +589,30 @@ fn snapshots_diff(a: &str, b: &str) -> Result<ExitCode> {
     Ok(ExitCode::from(1))
 }
 
-fn conformance_cmd(a: ConformanceArgs) -> Result<ExitCode> {
-    let mut kernels: Vec<KernelSel> = vec![];
-    for k in &a.kernel {
+/// The kernels named by `--kernel`/`--base` (series, or `all`) and
+/// `--kernel-src` (paths), in that order; the default series when none.
+fn kernels(series: &[String], paths: &[PathBuf]) -> Vec<KernelSel> {
+    let mut out: Vec<KernelSel> = vec![];
+    for k in series {
         if k == "all" {
-            kernels.extend(
+            out.extend(
                 kernel::SERIES
                     .iter()
                     .map(|s| KernelSel::Series((*s).into())),
             );
         } else {
-            kernels.push(KernelSel::Series(k.clone()));
+            out.push(KernelSel::Series(k.clone()));
         }
     }
-    kernels.extend(a.kernel_src.iter().cloned().map(KernelSel::Path));
-    if kernels.is_empty() {
-        kernels.push(KernelSel::Series(kernel::DEFAULT_SERIES.into()));
+    out.extend(paths.iter().cloned().map(KernelSel::Path));
+    if out.is_empty() {
+        out.push(KernelSel::Series(kernel::DEFAULT_SERIES.into()));
     }
+    out
+}
+
+fn conformance_cmd(a: ConformanceArgs) -> Result<ExitCode> {
+    let kernels = kernels(&a.kernel, &a.kernel_src);
     let opts = BuildOptions {
         sanitize: a.sanitize,
         ..Default::default()
