@@ -704,8 +704,7 @@ impl Worker {
             });
         }
         self.heartbeat.set(0);
-        let mut child = cmd
-            .spawn()
+        let mut child = spawn_from_keeper(cmd)
             .with_context(|| format!("starting a worker ({})", self.exe.display()))?;
         let pipe = child.stdin.take().context("stdin")?;
         {
@@ -1138,6 +1137,43 @@ impl Drop for Worker {
         }
         let _ = std::fs::remove_file(&self.log);
     }
+}
+
+/// Spawns `cmd` from one thread that lives as long as the process. A
+/// sandbox dies with its parent (`--die-with-parent`), and Linux counts the
+/// parent *thread*: a worker spawned by a short-lived thread (a scoped
+/// thread of `--random` or of a comparison) would be killed when that
+/// thread ends, and its next call would look like a crash.
+fn spawn_from_keeper(cmd: std::process::Command) -> std::io::Result<Child> {
+    type Job = (
+        std::process::Command,
+        std::sync::mpsc::Sender<std::io::Result<Child>>,
+    );
+    static KEEPER: std::sync::OnceLock<std::sync::Mutex<std::sync::mpsc::Sender<Job>>> =
+        std::sync::OnceLock::new();
+    let keeper = KEEPER.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("hfi1-worker-keeper".into())
+            .spawn(move || {
+                for (mut cmd, reply) in rx {
+                    let _ = reply.send(cmd.spawn());
+                }
+            })
+            .map(|_| ())
+            .unwrap_or(());
+        std::sync::Mutex::new(tx)
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    let sent = keeper
+        .lock()
+        .map_err(|_| std::io::Error::other("the worker keeper's lock is poisoned"))?
+        .send((cmd, tx));
+    if sent.is_err() {
+        return Err(std::io::Error::other("the worker keeper thread is gone"));
+    }
+    rx.recv()
+        .map_err(|_| std::io::Error::other("the worker keeper thread is gone"))?
 }
 
 /// Removes the worker logs of processes that no longer run (a harness
