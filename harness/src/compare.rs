@@ -502,10 +502,7 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             error: None,
             cases,
             seconds: c.seconds,
-            verdict: None,
-            not_judged: vec![],
-            warnings: vec![],
-            patch_coverage: None,
+            ..Default::default()
         }],
     )
 }

@@ -267,10 +267,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                 error: r.error.clone(),
                 cases,
                 seconds: r.seconds,
-                verdict: None,
-                not_judged: vec![],
-                warnings: vec![],
-                patch_coverage: None,
+                ..Default::default()
             }
         })
         .collect();

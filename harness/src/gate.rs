@@ -660,10 +660,7 @@ pub fn report(judged: &[Judged]) -> Report {
                     error: None,
                     cases: vec![],
                     seconds: 0.0,
-                    verdict: None,
-                    not_judged: vec![],
-                    warnings: vec![],
-                    patch_coverage: None,
+                    ..Default::default()
                 },
             };
             suite.kernel = j.base.clone();

@@ -461,10 +461,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                 error,
                 cases,
                 seconds,
-                verdict: None,
-                not_judged: vec![],
-                warnings: vec![],
-                patch_coverage: None,
+                ..Default::default()
             }
         })
         .collect();

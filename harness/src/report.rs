@@ -35,8 +35,10 @@ pub struct Report {
     pub totals: Totals,
 }
 
+// A new field gets its empty value from `Default`: producers that do not
+// fill it need no change (`..Default::default()`).
 /// One kernel's results.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Suite {
     /// The kernel series (`6.12`), or `SERIES (tree N)` for a tree named by
     /// path when the series is not unique in the run; never a path.
@@ -724,10 +726,7 @@ mod tests {
                     case("fam::sock", Status::Denied),
                 ],
                 seconds: 0.5,
-                verdict: None,
-                not_judged: vec![],
-                warnings: vec![],
-                patch_coverage: None,
+                ..Default::default()
             }],
         )
     }
@@ -798,10 +797,7 @@ mod tests {
             error: Some("cannot judge: needs `open`\nsecond line".into()),
             cases: vec![],
             seconds: 0.0,
-            verdict: None,
-            not_judged: vec![],
-            warnings: vec![],
-            patch_coverage: None,
+            ..Default::default()
         });
         let r = Report::new("conformance", suites);
         assert_eq!(r.exit_code(), 2);

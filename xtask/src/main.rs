@@ -520,14 +520,7 @@ fn tree_arg(s: &str) -> KernelSel {
 }
 
 fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
-    let funcs: Vec<Func> = if a.function.is_empty() {
-        Func::ALL.to_vec()
-    } else {
-        a.function
-            .iter()
-            .filter_map(|f| Func::from_name(f))
-            .collect()
-    };
+    let funcs = functions(&a.function);
     let (sa, sb) = (tree_arg(&a.a), tree_arg(&a.b));
     let build = |s: &KernelSel| -> Result<(String, cworld::BuiltWorld)> {
         let tree = s.open()?;
@@ -563,10 +556,7 @@ fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
                     error: Some(format!("{e:#}")),
                     cases: vec![],
                     seconds: 0.0,
-                    verdict: None,
-                    not_judged: vec![],
-                    warnings: vec![],
-                    patch_coverage: None,
+                    ..Default::default()
                 }],
             )
         }
@@ -611,6 +601,15 @@ fn kernels(series: &[String], paths: &[PathBuf]) -> Vec<KernelSel> {
     out
 }
 
+/// The functions named by `--function` (already checked by clap), or all.
+fn functions(names: &[String]) -> Vec<Func> {
+    if names.is_empty() {
+        Func::ALL.to_vec()
+    } else {
+        names.iter().filter_map(|f| Func::from_name(f)).collect()
+    }
+}
+
 fn conformance_cmd(a: ConformanceArgs) -> Result<ExitCode> {
     let kernels = kernels(&a.kernel, &a.kernel_src);
     let opts = BuildOptions {
@@ -619,14 +618,7 @@ fn conformance_cmd(a: ConformanceArgs) -> Result<ExitCode> {
     };
     let format = Format::from(a.format);
     if let Some(n) = a.random {
-        let funcs: Vec<Func> = if a.function.is_empty() {
-            Func::ALL.to_vec()
-        } else {
-            a.function
-                .iter()
-                .filter_map(|f| Func::from_name(f))
-                .collect()
-        };
+        let funcs = functions(&a.function);
         return random_cmd(&kernels, &opts, &funcs, n, a.seed, format);
     }
     let dir = a.vectors.unwrap_or_else(vector::corpus_dir);
