@@ -41,6 +41,8 @@ pub const REQUIRED_FILES: &[&str] = &[
 /// the package's top directory).
 const EXTRACT: &[&str] = &[
     "Makefile",
+    // Makefile.extrawarn, or Makefile.warn (7.x): kbuild.rs.
+    "scripts/Makefile.*warn",
     "drivers/infiniband/hw/hfi1/*",
     "drivers/infiniband/sw/rdmavt/*",
     "include/rdma/*",
@@ -180,6 +182,20 @@ impl KernelTree {
         }
         Ok(flags)
     }
+
+    /// The warning flags the tree's own kbuild compiles C code with
+    /// ([`crate::kbuild::warning_flags`]).
+    pub fn warning_cflags(&self) -> Result<Vec<String>> {
+        let top = self.read_to_string(&self.root.join("Makefile"))?;
+        let mut extrawarn = None;
+        for f in crate::kbuild::WARN_FILES {
+            let x = self.root.join("scripts").join(f);
+            if x.exists() {
+                extrawarn = Some(self.read_to_string(&x)?);
+            }
+        }
+        Ok(crate::kbuild::warning_flags(&top, extrawarn.as_deref()))
+    }
 }
 
 /// Copies a tree (regular files and directories; links are not followed,
@@ -244,6 +260,12 @@ pub fn cache_dir() -> PathBuf {
 /// tree: a cached tree is used only while it still has all of them.
 const FILE_LIST: &str = ".hfi1-conformance-files";
 
+/// The first line of a tree's file list: the patterns it was extracted
+/// with.
+fn extract_header() -> String {
+    format!("# extract {}", EXTRACT.join(" "))
+}
+
 fn list_files(root: &Path) -> Result<String> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
         for e in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
@@ -264,6 +286,7 @@ fn list_files(root: &Path) -> Result<String> {
     let mut out = vec![];
     walk(root, root, &mut out)?;
     out.sort();
+    out.insert(0, extract_header());
     Ok(out.join("\n") + "\n")
 }
 
@@ -273,7 +296,11 @@ fn cached_tree_is_whole(dest: &Path) -> bool {
     let Ok(want) = fs::read_to_string(dest.join(FILE_LIST)) else {
         return false;
     };
-    want.lines().all(|l| {
+    // A tree extracted with other EXTRACT patterns is extracted again.
+    let Some((head, want)) = want.split_once('\n') else {
+        return false;
+    };
+    head == extract_header() && want.lines().all(|l| {
         l.split_once(' ').is_some_and(|(size, rel)| {
             fs::metadata(dest.join(rel)).is_ok_and(|m| m.is_file() && m.len().to_string() == size)
         })

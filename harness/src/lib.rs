@@ -17,6 +17,7 @@ pub mod draw;
 pub mod extract;
 pub mod ffi;
 pub mod gate;
+pub mod kbuild;
 pub mod generate;
 pub mod kernel;
 pub mod lock;

@@ -763,6 +763,24 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     {
         return Err(format!("unused: {:?} {w:?}", verdicts(&j)).into());
     }
+    // A global function without a prototype: the tree's own kbuild flags
+    // decide. -Wmissing-prototypes is in every default build since 6.8
+    // (scripts/Makefile.extrawarn, "Makefile.warn" in 7.x), W=1 before.
+    let j = run(make_patch(
+        tree,
+        qp,
+        "int mtu_to_path_mtu(u32 mtu)\n{\n",
+        "int gate_unprototyped(void)\n{\n\treturn 0;\n}\n\nint mtu_to_path_mtu(u32 mtu)\n{\n",
+        "unprototyped",
+    ))?;
+    let w = &j[0].new_warnings;
+    let default_since_6_8 = (tree.version.version, tree.version.patchlevel) >= (6, 8);
+    let warned = w
+        .iter()
+        .any(|x| x.contains("gate_unprototyped") && x.contains("-Wmissing-prototypes"));
+    if verdicts(&j) != ["preserves"] || warned != default_since_6_8 {
+        return Err(format!("missing prototype ({}): {w:?}", tree.version).into());
+    }
     // Two fields of a struct swapped in a header: the layout changes, the
     // behaviour does not.
     let verbs_h = "drivers/infiniband/hw/hfi1/verbs.h";

@@ -627,7 +627,8 @@ fn compile_into(
         b.flag("-fsanitize=fuzzer-no-link")
             .flag("-Wno-gnu-variable-sized-type-not-at-end");
     }
-    let objects = compile_units(sb, &spec, &b, &units, &dir.join("obj"), &tree.root)?;
+    let warn = supported(sb, &spec, &b, &dir, tree.warning_cflags()?)?;
+    let objects = compile_units(sb, &spec, &b, &warn, &units, &dir.join("obj"), &tree.root)?;
     if !opts.fuzz {
         check_boundary(sb, &spec, manifest, &objects, tree)?;
     }
@@ -666,6 +667,7 @@ fn compile_units(
     sb: &Sandbox,
     spec: &Spec,
     b: &cc::Build,
+    warn: &[String],
     units: &[(PathBuf, String)],
     obj: &Path,
     root: &Path,
@@ -686,10 +688,10 @@ fn compile_units(
             let o = obj.join(name);
             let mut bare = tool.to_command();
             if name_is_upstream(&o) {
-                // The kernel's own warning for an unannotated fall-through
-                // (its Makefile has it since 5.3), for the gate's report
-                // of warnings a patch adds.
-                bare.arg("-Wimplicit-fallthrough=5");
+                // The tree's own warning flags (its Makefiles', read by
+                // kbuild.rs), for the gate's report of warnings a patch
+                // adds: after the project's, so they win.
+                bare.args(warn);
             }
             bare.arg("-c").arg(u).arg("-o").arg(&o);
             let mut cmd = contained(sb, spec, &bare)?;
@@ -740,6 +742,53 @@ fn compile_units(
     fs::write(obj.join("../warnings.txt"), text.trim_start())
         .with_context(|| format!("writing {}", obj.join("../warnings.txt").display()))?;
     Ok(objects)
+}
+
+/// The flags of `want` this compiler knows: kbuild's `cc-option` drops a
+/// flag the compiler rejects, and so does this (one probe compile; a
+/// rejected flag is named in the compiler's error).
+fn supported(
+    sb: &Sandbox,
+    spec: &Spec,
+    b: &cc::Build,
+    out_dir: &Path,
+    mut want: Vec<String>,
+) -> Result<Vec<String>> {
+    let tool = b
+        .try_get_compiler()
+        .map_err(|e| anyhow::anyhow!("no C compiler: {e}"))?;
+    let empty = out_dir.join("probe.c");
+    fs::write(&empty, "").with_context(|| format!("writing {}", empty.display()))?;
+    for _ in 0..4 {
+        let mut probe = tool.to_command();
+        probe
+            .args(&want)
+            .arg("-c")
+            .arg(&empty)
+            .arg("-o")
+            .arg(out_dir.join("probe.o"));
+        let out = contained(sb, spec, &probe)?
+            .output()
+            .context("probing the compiler's warning flags")?;
+        if out.status.success() {
+            return Ok(want);
+        }
+        let msg = String::from_utf8_lossy(&out.stderr);
+        let bad: Vec<String> = want
+            .iter()
+            .filter(|f| {
+                msg.lines().any(|l| {
+                    l.contains("unrecognized") && l.contains("error") && l.contains(f.as_str())
+                })
+            })
+            .cloned()
+            .collect();
+        if bad.is_empty() {
+            bail!("the compiler rejects the tree's warning flags {want:?}:\n{msg}");
+        }
+        want.retain(|f| !bad.contains(f));
+    }
+    Ok(want)
 }
 
 /// `upstream-qp.o`, `shim-mocks-hfi1.o`: an object name from a path.
