@@ -141,6 +141,10 @@ pub struct Group {
     /// The corpus file the case belongs in (the first holding a vector of
     /// the function).
     pub family: Option<std::path::PathBuf>,
+    /// The world fields the minimal call's outcome depends on, on either
+    /// side (`world.KEY = VALUE`): a field is listed when giving it
+    /// another value changes what A or B does.
+    pub reads: Vec<String>,
 }
 
 /// The `key = value` lines of a written case, without its header keys.
@@ -223,6 +227,91 @@ fn trim(
         return Ok(None);
     };
     Ok(Some((c, format!("{header}{}\n", kept.join("\n")))))
+}
+
+/// The `world.*` keys of `call` whose value matters to either world:
+/// each is given, alone, the value other calls of the function have (a few
+/// generated ones, and the family's `[defaults]`), and is listed when that
+/// changes the outcome of A or of B. The world is flat plain data, so
+/// this is the dynamic answer to "which world state did the call read".
+fn reads(
+    a: &mut Worker,
+    b: &mut Worker,
+    call: &Call,
+    file: &std::path::Path,
+    seed: u64,
+) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(file)?;
+    let head = match text.find("[[case]]") {
+        Some(i) => &text[..i],
+        None => &text[..],
+    };
+    let dir = file.parent().unwrap_or(std::path::Path::new("."));
+    let presets = crate::vector::Presets::load(&dir.join("worlds.toml"))?;
+    let full = crate::vecwrite::case_toml(call, "reads", "reads");
+    let parse = |case: &str| -> Option<Call> {
+        crate::vector::parse_file(file, &format!("{head}\n{case}"), &presets)
+            .ok()?
+            .into_iter()
+            .next()
+            .map(|v| v.call)
+    };
+    let Some(same) = parse(&full) else {
+        return Ok(vec![]);
+    };
+    let Some((x0, y0)) = run_both(a, b, std::slice::from_ref(&same))?
+        .into_iter()
+        .next()
+    else {
+        return Ok(vec![]);
+    };
+    let lines: Vec<&str> = full.lines().collect();
+    // Other values for each key: from generated calls of the function.
+    let others: Vec<String> = (0..6)
+        .map(|k| {
+            crate::vecwrite::case_toml(
+                &crate::generate::seeded_call(seed ^ 0x5eed, call.func, k),
+                "reads",
+                "reads",
+            )
+        })
+        .collect();
+    let key = |l: &str| l.split_once(" = ").map(|(k, _)| k.trim().to_owned());
+    let mut out = vec![];
+    for (i, l) in lines.iter().enumerate() {
+        let Some(k) = key(l).filter(|k| k.starts_with("world.")) else {
+            continue;
+        };
+        let mut cands = vec![];
+        for o in &others {
+            if let Some(alt) = o.lines().find(|x| key(x).as_deref() == Some(k.as_str())) {
+                if alt != *l && !cands.iter().any(|c: &String| c == alt) {
+                    cands.push(alt.to_owned());
+                }
+            }
+        }
+        let mut changed = false;
+        for alt in cands {
+            let mut ls = lines.clone();
+            ls[i] = &alt;
+            let Some(c) = parse(&(ls.join("\n") + "\n")) else {
+                continue;
+            };
+            if validate(&c).is_err() {
+                continue;
+            }
+            if let Some((x, y)) = run_both(a, b, std::slice::from_ref(&c))?.first() {
+                if *x != x0 || *y != y0 {
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        if changed {
+            out.push(l.to_string());
+        }
+    }
+    Ok(out)
 }
 
 /// What a comparison found.
@@ -321,6 +410,7 @@ pub fn compare(
                 fields: fields(x, y),
                 case: None,
                 family: None,
+                reads: vec![],
             }),
         }
     };
@@ -406,6 +496,9 @@ pub fn compare(
         {
             g.fields = fields(x, y);
         }
+        if let Some(file) = &g.family {
+            g.reads = reads(&mut wa, &mut wb, &g.minimal, file, seed)?;
+        }
     }
     Ok(Comparison {
         per_func,
@@ -434,6 +527,13 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                         g.shape.join(", "),
                         g.first
                     ));
+                    d.push_str(&format!(
+                        "  call: {}\n",
+                        crate::runner::describe_call(&g.minimal)
+                    ));
+                    if !g.reads.is_empty() {
+                        d.push_str(&format!("  reading: {}\n", g.reads.join(", ")));
+                    }
                     for (field, x, y) in &g.fields {
                         d.push_str(&format!("  {field}\n    {a}: {x}\n    {b}: {y}\n"));
                     }

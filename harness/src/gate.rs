@@ -747,6 +747,29 @@ pub fn exit_code(judged: &[Judged]) -> u8 {
         .unwrap_or(0)
 }
 
+/// The judgements of the bases the series applies to, for `--base all`
+/// ("does it change behaviour on every series it applies to?"): a base
+/// where some patch does not apply drops out (its report still says so),
+/// unless it applies nowhere, when all are kept (and the series' verdict
+/// is does-not-apply).
+pub fn where_it_applies(judged: &[Judged]) -> Vec<Judged> {
+    let applies = |base: &str| {
+        !judged
+            .iter()
+            .any(|j| j.base == base && matches!(j.verdict, Verdict::DoesNotApply(_)))
+    };
+    let kept: Vec<Judged> = judged
+        .iter()
+        .filter(|j| applies(&j.base))
+        .cloned()
+        .collect();
+    if kept.is_empty() {
+        judged.to_vec()
+    } else {
+        kept
+    }
+}
+
 /// The line a patchwork bot posts: state, context, description.
 pub fn patchwork_line(judged: &[Judged]) -> String {
     let worst = judged.iter().max_by_key(|j| match j.verdict.patchwork() {
@@ -768,6 +791,39 @@ pub fn patchwork_line(judged: &[Judged]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn judged_on(base: &str, verdict: Verdict) -> Judged {
+        Judged {
+            base: base.into(),
+            patch: parse("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", "p")
+                .into_iter()
+                .next()
+                .expect("a patch"),
+            verdict,
+            comparison: None,
+            not_judged: vec![],
+            new_warnings: vec![],
+            timings: vec![],
+            coverage: None,
+            model: None,
+        }
+    }
+
+    #[test]
+    fn base_all_judges_the_series_where_it_applies() {
+        let j = vec![
+            judged_on("6.1", Verdict::DoesNotApply("hunk 1 failed".into())),
+            judged_on("6.12", Verdict::Changes),
+            judged_on("7.2", Verdict::Preserves),
+        ];
+        let kept = where_it_applies(&j);
+        let bases: Vec<&str> = kept.iter().map(|j| j.base.as_str()).collect();
+        assert_eq!(bases, ["6.12", "7.2"]);
+        assert_eq!(exit_code(&kept), 1);
+        // Applying nowhere is still does-not-apply.
+        let none = vec![judged_on("6.1", Verdict::DoesNotApply("x".into()))];
+        assert_eq!(exit_code(&where_it_applies(&none)), 2);
+    }
 
     const SERIES: &str = "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
 From: A <a@example.org>

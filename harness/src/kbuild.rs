@@ -114,7 +114,10 @@ fn walk(text: &str, extrawarn: Option<&str>, conds: &mut Vec<Cond>, flags: &mut 
         // `include $(srctree)/scripts/Makefile.extrawarn` (≤6.6),
         // `include-y := scripts/Makefile.extrawarn` (later), and the file
         // renamed `Makefile.warn` (7.x): read where it is named.
-        if WARN_FILES.iter().any(|f| l.contains(&format!("scripts/{f}"))) {
+        if WARN_FILES
+            .iter()
+            .any(|f| l.contains(&format!("scripts/{f}")))
+        {
             if let Some(x) = extrawarn {
                 let mut inner = vec![];
                 walk(x, None, &mut inner, flags);

@@ -300,11 +300,13 @@ fn cached_tree_is_whole(dest: &Path) -> bool {
     let Some((head, want)) = want.split_once('\n') else {
         return false;
     };
-    head == extract_header() && want.lines().all(|l| {
-        l.split_once(' ').is_some_and(|(size, rel)| {
-            fs::metadata(dest.join(rel)).is_ok_and(|m| m.is_file() && m.len().to_string() == size)
+    head == extract_header()
+        && want.lines().all(|l| {
+            l.split_once(' ').is_some_and(|(size, rel)| {
+                fs::metadata(dest.join(rel))
+                    .is_ok_and(|m| m.is_file() && m.len().to_string() == size)
+            })
         })
-    })
 }
 
 fn check_series(series: &str) -> Result<()> {

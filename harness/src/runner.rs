@@ -100,7 +100,7 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
         v.line,
         v.id(),
         if v.branch.is_empty() { "-" } else { &v.branch },
-        describe_call(v)
+        describe_call(&v.call)
     );
     match &c.verdict {
         Verdict::Agree => s.push_str("  C and Rust agree\n"),
@@ -122,8 +122,7 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
 }
 
 /// One line saying what a vector calls with what.
-pub fn describe_call(v: &Vector) -> String {
-    let c = &v.call;
+pub fn describe_call(c: &crate::model::types::Call) -> String {
     format!(
         "{}(qp {} num=0x{:x} port={} pmtu={} {}; wqe len={} {} priv={} ah={}; call_send={} sc5={} vl={} selector=0x{:x})",
         c.func,

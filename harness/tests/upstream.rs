@@ -684,6 +684,17 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     if keys != ["wqe.length = 256"] {
         return Err(format!("reproducer: {case}").into());
     }
+    // The call line names the world state the outcome depends on: the
+    // module parameter the changed comparison reads.
+    let reads = j[0]
+        .comparison
+        .as_ref()
+        .and_then(|c| c.groups.first())
+        .map(|g| g.reads.clone())
+        .unwrap_or_default();
+    if !reads.iter().any(|r| r.starts_with("world.piothreshold = ")) {
+        return Err(format!("reads: {reads:?}").into());
+    }
     // Against the Rust model, reported apart: the patch moves upstream away
     // from it on the vector that pins the threshold.
     match &j[0].model {

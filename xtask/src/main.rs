@@ -232,8 +232,9 @@ struct GateArgs {
     /// `-` for stdin; applied in order
     #[arg(required = true, value_name = "PATCH")]
     patches: Vec<String>,
-    /// The series to apply to (6.1, 6.12, 7.2, or all; repeatable). Default
-    /// 6.12
+    /// The series to apply to (repeatable; default 6.12). `all`: every
+    /// series the patch applies to (the exit code and the patchwork line
+    /// leave out the series where it does not; the report lists them)
     #[arg(long, value_name = "SERIES|all", value_parser = series_or_all)]
     base: Vec<String>,
     /// A tree to apply to instead (repeatable)
@@ -506,8 +507,15 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
     }
     let report = harness::gate::report(&judged);
     print!("{}", report::render(Format::from(a.format), &report));
-    eprintln!("patchwork: {}", harness::gate::patchwork_line(&judged));
-    Ok(ExitCode::from(harness::gate::exit_code(&judged)))
+    // `--base all` asks about every series the patch applies to; the
+    // report above still lists the ones it does not.
+    let verdicts = if a.base.iter().any(|b| b == "all") {
+        harness::gate::where_it_applies(&judged)
+    } else {
+        judged
+    };
+    eprintln!("patchwork: {}", harness::gate::patchwork_line(&verdicts));
+    Ok(ExitCode::from(harness::gate::exit_code(&verdicts)))
 }
 
 /// A tree named on the command line: a series, or else a path.
