@@ -627,7 +627,7 @@ fn compile_into(
         b.flag("-fsanitize=fuzzer-no-link")
             .flag("-Wno-gnu-variable-sized-type-not-at-end");
     }
-    let warn = supported(sb, &spec, &b, &dir, tree.warning_cflags()?)?;
+    let warn = supported(sb, &spec, &b, dir, tree.warning_cflags()?)?;
     let objects = compile_units(sb, &spec, &b, &warn, &units, &dir.join("obj"), &tree.root)?;
     if !opts.fuzz {
         check_boundary(sb, &spec, manifest, &objects, tree)?;
