@@ -590,6 +590,7 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                 snapshot_rows: vec![],
                 findings: vec![],
                 vectors: compared,
+                failed: differing,
             }
         })
         .collect();

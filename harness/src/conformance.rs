@@ -201,6 +201,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                     snapshot_rows: vec![],
                     findings: vec![],
                     vectors: 1,
+                    failed: u64::from(!c.verdict.ok()),
                 })
                 .collect();
             for (fam, _) in snapshot::by_family(vectors, &r.checks) {
@@ -258,6 +259,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                         .unwrap_or_default(),
                     findings: vec![],
                     vectors: 1,
+                    failed: u64::from(m.is_some()),
                 });
             }
             Suite {

@@ -169,7 +169,17 @@ pub struct Judged {
     /// The corpus vectors where the tree parts from the Rust model, before
     /// and after the patch (reported apart from the verdict: a patch can
     /// move upstream away from the model, or toward it).
-    pub model: Option<(Vec<String>, Vec<String>)>,
+    pub model: Option<ModelDrift>,
+}
+
+/// The corpus vectors on which a tree parts from the Rust model, before and
+/// after a patch.
+#[derive(Debug, Clone, Default)]
+pub struct ModelDrift {
+    pub before: Vec<String>,
+    pub after: Vec<String>,
+    /// How many corpus vectors were compared.
+    pub corpus: usize,
 }
 
 /// The corpus vectors on which `world` and the Rust model disagree.
@@ -618,7 +628,11 @@ fn judge_in(
                 model_disagreements(&before, vectors),
                 model_disagreements(&world, vectors),
             ) {
-                (Ok(b), Ok(a)) => Some((b, a)),
+                (Ok(before), Ok(after)) => Some(ModelDrift {
+                    before,
+                    after,
+                    corpus: vectors.len(),
+                }),
                 _ => None,
             };
             let t = std::time::Instant::now();
@@ -668,8 +682,8 @@ pub fn report(judged: &[Judged]) -> Report {
             suite.not_judged = j.not_judged.clone();
             suite.warnings = j.new_warnings.clone();
             suite.patch_coverage = j.coverage.clone();
-            if let Some((before, after)) = &j.model {
-                suite.cases.push(model_case(before, after));
+            if let Some(m) = &j.model {
+                suite.cases.push(model_case(&m.before, &m.after, m.corpus));
             }
             match &j.verdict {
                 Verdict::BreaksBuild(m) | Verdict::DoesNotApply(m) | Verdict::CannotJudge(m) => {
@@ -686,7 +700,7 @@ pub fn report(judged: &[Judged]) -> Report {
 /// The patched tree against the Rust model on the corpus, as a case of its
 /// own: it fails when the patch moves upstream away from the model on some
 /// vector (the model or the patch is wrong), and says where it moves toward.
-fn model_case(before: &[String], after: &[String]) -> crate::report::Case {
+fn model_case(before: &[String], after: &[String], corpus: usize) -> crate::report::Case {
     use crate::report::{Case, Status};
     let away: Vec<&String> = after.iter().filter(|v| !before.contains(v)).collect();
     let toward: Vec<&String> = before.iter().filter(|v| !after.contains(v)).collect();
@@ -734,7 +748,8 @@ fn model_case(before: &[String], after: &[String]) -> crate::report::Case {
         rust: None,
         snapshot_rows: vec![],
         findings: vec![],
-        vectors: 1,
+        vectors: corpus as u64,
+        failed: away.len() as u64,
     }
 }
 

@@ -448,6 +448,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                                     })
                                     .collect(),
                                 vectors: n,
+                                failed: found.len() as u64,
                             }
                         })
                         .collect();

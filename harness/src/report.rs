@@ -108,6 +108,8 @@ pub struct Case {
     pub findings: Vec<Finding>,
     /// Vectors run (1 for a corpus vector).
     pub vectors: u64,
+    /// Of those, the ones that failed (disagreed, differed or faulted).
+    pub failed: u64,
 }
 
 /// How a case ended.
@@ -657,11 +659,7 @@ fn table(r: &Report) -> String {
         }
         let cases: Vec<&Case> = suite.cases.iter().filter(|c| pick(c)).collect();
         let n: u64 = cases.iter().map(|c| c.vectors).sum();
-        let bad: u64 = cases
-            .iter()
-            .filter(|c| !c.status.passed())
-            .map(|c| c.findings.len().max(1) as u64)
-            .sum();
+        let bad: u64 = cases.iter().map(|c| c.failed).sum();
         format!("{}/{n}", n.saturating_sub(bad))
     };
     for f in &funcs {
@@ -708,6 +706,7 @@ mod tests {
             snapshot_rows: vec![],
             findings: vec![],
             vectors: 1,
+            failed: u64::from(!status.passed()),
         }
     }
 
@@ -816,6 +815,25 @@ mod tests {
         );
         assert_eq!(v["totals"]["suite_errors"], 1);
         assert!(human(&r).contains("ERROR [kernel 2] could not run: cannot judge"));
+    }
+
+    #[test]
+    fn the_table_counts_vectors_not_cases() {
+        // A diff case stands for many calls; 37 of 10,000 differ.
+        let mut c = case("diff::hfi1_setup_wqe", Status::Fail);
+        c.function = "hfi1_setup_wqe".into();
+        c.vectors = 10_000;
+        c.failed = 37;
+        let r = Report::new(
+            "diff",
+            vec![Suite {
+                name: "6.1 vs 6.12".into(),
+                cases: vec![c],
+                ..Default::default()
+            }],
+        );
+        let t = table(&r);
+        assert!(t.contains("9963/10000"), "{t}");
     }
 
     #[test]

@@ -698,7 +698,7 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     // Against the Rust model, reported apart: the patch moves upstream away
     // from it on the vector that pins the threshold.
     match &j[0].model {
-        Some((before, after))
+        Some(harness::gate::ModelDrift { before, after, .. })
             if before.is_empty()
                 && after.contains(&"setup_wqe::rc_at_piothreshold_sets_call_send".to_owned()) => {}
         other => return Err(format!("model: {other:?}").into()),
@@ -734,7 +734,8 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     }
     // The revert brings upstream back to the model.
     match &j[1].model {
-        Some((before, after)) if !before.is_empty() && after.is_empty() => {}
+        Some(harness::gate::ModelDrift { before, after, .. })
+            if !before.is_empty() && after.is_empty() => {}
         other => return Err(format!("revert vs model: {other:?}").into()),
     }
     // Context that is not there: does not apply (and nothing after it runs).
