@@ -53,6 +53,10 @@ pub struct KernelRun {
     pub series: String,
     pub checks: Vec<Checked>,
     pub snapshots: Vec<SnapshotMismatch>,
+    /// For a tree of a series without snapshots: the nearest series that
+    /// has them, and how the tree differs from them (a report, not a
+    /// failure: `snapshots` is then empty).
+    pub stand_in: Option<(String, Vec<SnapshotMismatch>)>,
     /// Why this kernel could not be run (no tree, a build failure, a world
     /// that cannot be judged); its checks are then empty.
     pub error: Option<String>,
@@ -71,6 +75,7 @@ impl KernelRun {
             series: String::new(),
             checks: vec![],
             snapshots: vec![],
+            stand_in: None,
             error: Some(format!("{error:#}")),
             seconds: 0.0,
         }
@@ -109,10 +114,19 @@ pub fn run_kernel(
     ));
     let checks = runner::check_all(&world, vectors)?;
     let series = tree.version.series();
+    let against = snapshot::snapshot_series(&series).unwrap_or_else(|| series.clone());
     let mut snapshots = vec![];
     for (fam, rows) in snapshot::by_family(vectors, &checks) {
-        snapshots.extend(snapshot::compare(&series, &fam, &snapshot::render(&rows)));
+        snapshots.extend(snapshot::compare(&against, &fam, &snapshot::render(&rows)));
     }
+    let stand_in = (against != series).then(|| {
+        progress(&format!(
+            "kernel {}: the project has no snapshots for series {series}: compared with \
+             {against}'s, the nearest series that has them (not a failure)",
+            sel.label()
+        ));
+        (against, std::mem::take(&mut snapshots))
+    });
     Ok(KernelRun {
         sel: sel.clone(),
         label: sel.label(),
@@ -120,6 +134,7 @@ pub fn run_kernel(
         series,
         checks,
         snapshots,
+        stand_in,
         error: None,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -262,6 +277,9 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                     failed: u64::from(m.is_some()),
                 });
             }
+            if let Some((other, ms)) = &r.stand_in {
+                cases.push(stand_in_case(&r.series, other, ms));
+            }
             Suite {
                 name,
                 kernel: r.label.clone(),
@@ -274,6 +292,57 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
         })
         .collect();
     Report::new("conformance", suites)
+}
+
+/// The one case a tree of a series without snapshots gets: a pass that
+/// says so, with how it differs from the nearest series' snapshots.
+fn stand_in_case(series: &str, other: &str, ms: &[SnapshotMismatch]) -> Case {
+    let rows: Vec<SnapshotRow> = ms
+        .iter()
+        .flat_map(|m| {
+            m.rows.iter().map(|(n, a, b)| SnapshotRow {
+                vector: format!("{}::{n}", m.family),
+                old: a.clone(),
+                new: b.clone(),
+            })
+        })
+        .collect();
+    let mut detail = format!(
+        "the project has no snapshots for series {series}; against {other}'s (the nearest \
+         series that has them) {} vector(s) behave differently\n",
+        rows.len()
+    );
+    for r in &rows {
+        detail.push_str(&format!(
+            "  {}\n    {other}: {}\n    now: {}\n",
+            r.vector, r.old, r.new
+        ));
+    }
+    detail.push_str(&format!(
+        "  to pin series {series} with snapshots of its own: `cargo xtask kernel update {series}`, \
+         then `HFI1_KERNELS={series} cargo test` and `cargo insta review`\n"
+    ));
+    Case {
+        name: format!("snapshot::none-for-{series}"),
+        function: String::new(),
+        file: None,
+        line: None,
+        branch: None,
+        status: Status::Pass,
+        message: Some(format!(
+            "no snapshots for series {series}: {} vector(s) differ from {other}'s snapshots \
+             (reported, not judged)",
+            rows.len()
+        )),
+        detail: Some(detail),
+        differences: vec![],
+        c: None,
+        rust: None,
+        snapshot_rows: rows,
+        findings: vec![],
+        vectors: 1,
+        failed: 0,
+    }
 }
 
 /// Suite names: the series of each kernel, never a path; a series that

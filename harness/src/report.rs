@@ -587,6 +587,13 @@ pub fn human(r: &Report) -> String {
         if let Some(e) = &suite.error {
             let _ = writeln!(s, "ERROR [{}] could not run: {e}", suite.name);
         }
+        // A passing case with something to say (a tree whose series has
+        // no snapshots of its own).
+        for c in suite.cases.iter().filter(|c| c.status.passed()) {
+            if let Some(d) = c.detail.as_deref().or(c.message.as_deref()) {
+                let _ = writeln!(s, "NOTE [{}] {}", suite.name, d);
+            }
+        }
         for c in suite.cases.iter().filter(|c| !c.status.passed()) {
             let _ = writeln!(
                 s,

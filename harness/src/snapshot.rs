@@ -12,6 +12,37 @@ pub fn snapshots_dir() -> PathBuf {
     crate::project_path("snapshots")
 }
 
+/// The series whose snapshots a tree of `series` is compared with: its
+/// own, or, when the project has none for it (a series newer or older than
+/// any pinned one), the nearest series that has snapshots (the newest older
+/// one, else the oldest newer one). `None`: no snapshots at all.
+pub fn snapshot_series(series: &str) -> Option<String> {
+    let dir = snapshots_dir();
+    let has = |s: &str| {
+        std::fs::read_dir(dir.join(s)).is_ok_and(|rd| {
+            rd.flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "snap"))
+        })
+    };
+    if has(series) {
+        return Some(series.to_owned());
+    }
+    let order = crate::kernel::series_order;
+    let mut all: Vec<String> = std::fs::read_dir(&dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|s| crate::kernel::KernelSpec::parse(s).is_ok() && has(s))
+        .collect();
+    all.sort_by_key(|s| order(s));
+    let me = order(series);
+    all.iter()
+        .rev()
+        .find(|s| order(s) < me)
+        .or_else(|| all.iter().find(|s| order(s) > me))
+        .cloned()
+}
+
 /// The C outcome of one vector as the cells of a row.
 fn cells(v: &Vector, c: &Checked) -> [String; 8] {
     match &c.c {

@@ -48,9 +48,7 @@ impl Kernel {
 fn kernels() -> Vec<Kernel> {
     let mut out = vec![];
     match std::env::var("HFI1_KERNELS") {
-        Ok(k) if k.trim() == "all" => {
-            out.extend(kernel::SERIES.iter().map(|s| Kernel::Series((*s).into())))
-        }
+        Ok(k) if k.trim() == "all" => out.extend(kernel::series().into_iter().map(Kernel::Series)),
         Ok(k) if !k.trim().is_empty() => out.extend(
             k.split(',')
                 .map(str::trim)

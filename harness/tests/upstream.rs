@@ -849,7 +849,7 @@ fn main() {
     cworld::worker_main_if_requested();
     let args = Arguments::from_args();
     let series: Vec<String> = match std::env::var("HFI1_KERNELS") {
-        Ok(k) if k.trim() == "all" => kernel::SERIES.iter().map(|s| s.to_string()).collect(),
+        Ok(k) if k.trim() == "all" => kernel::series(),
         Ok(k) if !k.trim().is_empty() => k.split(',').map(|s| s.trim().to_string()).collect(),
         _ => vec![kernel::DEFAULT_SERIES.to_string()],
     };

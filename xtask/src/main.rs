@@ -130,10 +130,32 @@ enum KernelCmd {
     /// under the cache (the system's apt state is never touched), extract
     /// what the C world needs, and print the tree's path as the last line of
     /// stdout. A second call is instant.
-    #[command(after_help = "EXAMPLE:\n    cd \"$(cargo xtask kernel fetch 6.12 | tail -1)\"")]
+    #[command(
+        after_help = "EXAMPLES:\n    cd \"$(cargo xtask kernel fetch 6.12 | tail -1)\"\n    \
+                            cargo xtask kernel fetch 6.1=6.1.180-1~deb11u1"
+    )]
     Fetch {
-        /// 6.1, 6.12 or 7.2
-        #[arg(value_parser = series)]
+        /// A pinned series (snapshots/kernels.lock), or SERIES=VERSION for
+        /// an exact Debian version (cached apart from the pin)
+        #[arg(value_parser = series, value_name = "SERIES[=VERSION]")]
+        series: String,
+    },
+    /// List every version of linux-source-* Debian publishes (all its
+    /// suites, bullseye to experimental), marking the pinned and cached ones
+    #[command(
+        after_help = "EXAMPLES:\n    cargo xtask kernel list\n    cargo xtask kernel list 6.1 6.12"
+    )]
+    List {
+        /// Only these series (default: every series Debian has)
+        series: Vec<String>,
+    },
+    /// Pin a series to the newest version Debian publishes (or pin a new
+    /// series): fetch it, write snapshots/kernels.lock, and print the
+    /// corpus's differences from the series' snapshots (the upgrade report).
+    /// Review and commit the lock file with the snapshots
+    #[command(after_help = "EXAMPLE:\n    cargo xtask kernel update 6.12 && cargo insta review")]
+    Update {
+        /// The series (6.12, or one not pinned yet such as 5.10)
         series: String,
     },
 }
@@ -151,13 +173,20 @@ enum SnapshotsCmd {
     },
 }
 
+/// A kernel name: a pinned series (`6.12`) or an exact Debian version
+/// of a series (`6.1=6.1.180-1~deb11u1`).
 fn series(s: &str) -> std::result::Result<String, String> {
-    if kernel::SERIES.contains(&s) {
+    let spec = kernel::KernelSpec::parse(s).map_err(|e| format!("{e:#}"))?;
+    if spec.version.is_some() || kernel::series().contains(&spec.series) {
         Ok(s.to_owned())
     } else {
         Err(format!(
-            "unknown series (expected {}; for another tree use --kernel-src PATH)",
-            kernel::SERIES.join(", ")
+            "series {} is not pinned (pinned: {}; name an exact version as {}=VERSION, \
+             see `cargo xtask kernel list {}`; for another tree use --kernel-src PATH)",
+            spec.series,
+            kernel::series().join(", "),
+            spec.series,
+            spec.series
         ))
     }
 }
@@ -382,6 +411,12 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode> {
     match cmd {
         Cmd::Conformance(a) => conformance_cmd(a),
         Cmd::Kernel {
+            cmd: KernelCmd::List { series },
+        } => kernel_list(&series),
+        Cmd::Kernel {
+            cmd: KernelCmd::Update { series },
+        } => kernel_update(&series),
+        Cmd::Kernel {
             cmd: KernelCmd::Fetch { series },
         } => {
             let t = std::time::Instant::now();
@@ -518,9 +553,86 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(harness::gate::exit_code(&verdicts)))
 }
 
+fn kernel_list(only: &[String]) -> Result<ExitCode> {
+    for s in only {
+        kernel::KernelSpec::parse(s)?;
+    }
+    let all = kernel::published(only)?;
+    let w = all.iter().map(|p| p.version.len()).max().unwrap_or(8);
+    for p in &all {
+        let mut marks = vec![];
+        if p.pinned {
+            marks.push("pinned");
+        }
+        if p.cached {
+            marks.push("cached");
+        }
+        println!(
+            "{:6} {:w$}  {:40} {}",
+            p.series,
+            p.version,
+            p.suites,
+            marks.join(" ")
+        );
+    }
+    if all.is_empty() {
+        eprintln!("[kernel] Debian publishes no linux-source package of {only:?}");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn kernel_update(series: &str) -> Result<ExitCode> {
+    let (old, new) = kernel::update(series)?;
+    match &old {
+        Some(o) if o.version == new.version => {
+            eprintln!("[kernel] {series} is pinned to {}, the newest", new.version);
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(o) => eprintln!(
+            "[kernel] {series}: {} -> {} (snapshots/kernels.lock)",
+            o.version, new.version
+        ),
+        None => eprintln!(
+            "[kernel] {series} pinned to {} (snapshots/kernels.lock)",
+            new.version
+        ),
+    }
+    // The upgrade report: the corpus on the new version against the
+    // series' snapshots.
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let sel = KernelSel::Series(series.to_owned());
+    let run = conformance::run_kernel(&sel, &vectors, &BuildOptions::default(), &mut |m| {
+        eprintln!("[kernel] {m}")
+    })?;
+    let (against, mismatches) = match &run.stand_in {
+        Some((other, ms)) => (other.clone(), ms),
+        None => (series.to_owned(), &run.snapshots),
+    };
+    let changed: usize = mismatches.iter().map(|m| m.rows.len()).sum();
+    for m in mismatches {
+        for (n, a, b) in &m.rows {
+            println!("{}::{n}\n  snapshot: {a}\n  {}: {b}", m.family, new.version);
+        }
+    }
+    println!(
+        "{changed} vector(s) of {} behave differently on {} than in snapshots/{against}/{}; \
+         `HFI1_KERNELS={series} cargo test` then `cargo insta review` writes the snapshots \
+         of {series}; commit them with snapshots/kernels.lock",
+        vectors.len(),
+        new.version,
+        if against == series {
+            String::new()
+        } else {
+            format!(" (series {series} has no snapshots yet)")
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// A tree named on the command line: a series, or else a path.
 fn tree_arg(s: &str) -> KernelSel {
-    if kernel::SERIES.contains(&s) {
+    if series(s).is_ok() && !std::path::Path::new(s).exists() {
         KernelSel::Series(s.to_owned())
     } else {
         KernelSel::Path(PathBuf::from(s))
@@ -593,11 +705,7 @@ fn kernels(series: &[String], paths: &[PathBuf]) -> Vec<KernelSel> {
     let mut out: Vec<KernelSel> = vec![];
     for k in series {
         if k == "all" {
-            out.extend(
-                kernel::SERIES
-                    .iter()
-                    .map(|s| KernelSel::Series((*s).into())),
-            );
+            out.extend(kernel::series().into_iter().map(KernelSel::Series));
         } else {
             out.push(KernelSel::Series(k.clone()));
         }

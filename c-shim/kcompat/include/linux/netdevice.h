@@ -7,6 +7,8 @@
 #include <linux/device.h>
 #include <linux/if_link.h>
 #include <linux/refcount.h>
+#include <linux/percpu.h>
+#include <linux/u64_stats_sync.h>
 
 #define IFNAMSIZ	16
 #define MAX_ADDR_LEN	32
@@ -37,6 +39,15 @@ struct napi_struct {
 
 struct sk_buff;
 struct net_device_stats;
+
+/* 5.10's ipoib.h counts packets in these (later kernels: dev_sw_netstats_*). */
+struct pcpu_sw_netstats {
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 tx_packets;
+	u64 tx_bytes;
+	struct u64_stats_sync syncp;
+};
 struct rtnl_link_stats64 {
 	__u64 rx_packets;
 	__u64 tx_packets;

@@ -15,6 +15,8 @@ int strcmp(const char *s1, const char *s2);
 int strncmp(const char *s1, const char *s2, size_t n);
 char *strncpy(char *dest, const char *src, size_t n);
 size_t strscpy(char *dest, const char *src, size_t count);
+/* Removed in 6.8; 5.10's rdma_vt.h still calls it (not reached). */
+size_t strlcpy(char *dest, const char *src, size_t size);
 
 /*
  * The x86-64 kernel is built without -ffreestanding, so the compiler

@@ -14,8 +14,20 @@ use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
-/// The kernel series the project knows how to fetch.
-pub const SERIES: &[&str] = &["6.1", "6.12", "7.2"];
+pub mod lock;
+
+/// The series the project pins (`snapshots/kernels.lock`), oldest first.
+/// Each has snapshots; `--kernel all` and `HFI1_KERNELS=all` mean these.
+pub fn series() -> Vec<String> {
+    match lock::pins() {
+        Ok(p) => p.into_iter().map(|p| p.series).collect(),
+        Err(e) => {
+            progress(&format!("{e:#}"));
+            vec![]
+        }
+    }
+}
+
 /// The series `cargo xtask conformance` and `cargo test` use by default.
 pub const DEFAULT_SERIES: &str = "6.12";
 
@@ -126,6 +138,9 @@ pub fn read_tree_text(root: &Path, path: &Path) -> Result<String> {
 pub struct KernelTree {
     pub root: PathBuf,
     pub version: KernelVersion,
+    /// The Debian package version it was extracted from
+    /// (`6.12.117-1~deb12u1`), for a fetched tree.
+    pub package: Option<String>,
 }
 
 impl KernelTree {
@@ -153,7 +168,11 @@ impl KernelTree {
         let text = read_tree_text(&root, &makefile)?;
         let version = parse_makefile_version(&text)
             .with_context(|| format!("{}: not a kernel Makefile", makefile.display()))?;
-        Ok(KernelTree { root, version })
+        Ok(KernelTree {
+            root,
+            version,
+            package: None,
+        })
     }
 
     pub fn path(&self, rel: &str) -> PathBuf {
@@ -309,25 +328,88 @@ fn cached_tree_is_whole(dest: &Path) -> bool {
         })
 }
 
-fn check_series(series: &str) -> Result<()> {
-    if !SERIES.contains(&series) {
-        bail!(
-            "unknown kernel series {series:?}: the project fetches {}; \
-             for any other tree pass --kernel-src PATH",
-            SERIES.join(", ")
-        );
-    }
-    Ok(())
+/// A kernel as a user names it: a series (`6.12`, its pinned version) or
+/// an exact Debian version of one (`6.1=6.1.180-1~deb11u1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelSpec {
+    pub series: String,
+    /// `None`: the series' pinned version.
+    pub version: Option<String>,
 }
 
-/// The Debian suites that carry `linux-source-SERIES`.
-fn suites(series: &str) -> &'static [(&'static str, bool)] {
-    // (suite, from the security archive)
-    match series {
-        "6.1" | "6.12" => &[("bookworm", false), ("bookworm-security", true)],
-        _ => &[("sid", false)],
+impl KernelSpec {
+    pub fn parse(s: &str) -> Result<KernelSpec> {
+        let (series, version) = match s.split_once('=') {
+            Some((a, b)) => (a.trim(), Some(b.trim())),
+            None => (s.trim(), None),
+        };
+        let numeric = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+        let ok_series = series
+            .split_once('.')
+            .is_some_and(|(a, b)| numeric(a) && numeric(b));
+        if !ok_series {
+            bail!(
+                "{s:?} is not a kernel: name a series (one of {}) or an exact Debian version \
+                 as SERIES=VERSION (say 6.1=6.1.180-1~deb11u1; `cargo xtask kernel list` shows \
+                 them); for any other tree pass --kernel-src PATH",
+                self::series().join(", ")
+            );
+        }
+        if let Some(v) = version {
+            let allowed = |c: char| c.is_ascii_alphanumeric() || ".+~:-".contains(c);
+            if v.is_empty()
+                || !v.chars().all(allowed)
+                || !v.starts_with(|c: char| c.is_ascii_digit())
+            {
+                bail!("{v:?} is not a Debian version (e.g. 6.1.180-1~deb11u1)");
+            }
+            if !version_fits_series(v, series) {
+                bail!("{v:?} is not a version of series {series} (it should start with {series}.)");
+            }
+        }
+        Ok(KernelSpec {
+            series: series.to_owned(),
+            version: version.map(str::to_owned),
+        })
     }
 }
+
+impl fmt::Display for KernelSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.version {
+            Some(v) => write!(f, "{}={v}", self.series),
+            None => write!(f, "{}", self.series),
+        }
+    }
+}
+
+/// Whether Debian version `v` is one of `series` (`6.1.180-1` and
+/// `7.3~rc7-1~exp1` are; `6.12.1-1` is not of 6.1).
+pub(crate) fn version_fits_series(v: &str, series: &str) -> bool {
+    v.strip_prefix(series)
+        .is_some_and(|rest| rest.starts_with(['.', '~', '-']))
+}
+
+/// A series name as a sortable pair (`5.10` before `6.1`).
+pub fn series_order(s: &str) -> (u32, u32) {
+    let (a, b) = s.split_once('.').unwrap_or((s, "0"));
+    (a.parse().unwrap_or(u32::MAX), b.parse().unwrap_or(u32::MAX))
+}
+
+/// The Debian suites searched for `linux-source-*` (with whether each is
+/// on the security archive): every version Debian still publishes, from
+/// 5.10 (bullseye) to experimental's release candidates.
+const SUITES: &[(&str, bool)] = &[
+    ("bullseye", false),
+    ("bullseye-security", true),
+    ("bookworm", false),
+    ("bookworm-security", true),
+    ("bookworm-backports", false),
+    ("trixie", false),
+    ("trixie-security", true),
+    ("sid", false),
+    ("experimental", false),
+];
 
 /// The system's Debian mirror and security mirror, read from its apt
 /// sources (only the host is reused; the system's apt state is never
@@ -373,26 +455,31 @@ fn mirrors() -> (String, String) {
     (main, security)
 }
 
-/// A private apt configuration for one series: its own sources list,
-/// lists, cache and status file under the project's cache.
+/// The project's private apt configuration: its own sources list (every
+/// suite of [`SUITES`]), lists, cache and status file under the cache.
 struct PrivateApt {
     dir: PathBuf,
 }
 
 impl PrivateApt {
-    fn new(series: &str) -> Result<PrivateApt> {
-        let dir = cache_dir().join("apt").join(series);
+    fn new() -> Result<PrivateApt> {
+        let dir = cache_dir().join("apt").join("debian");
         for d in ["etc", "lists/partial", "archives/partial", "cache", "debs"] {
             fs::create_dir_all(dir.join(d))
                 .with_context(|| format!("creating {}", dir.join(d).display()))?;
         }
         let (main, security) = mirrors();
         let mut list = String::new();
-        for (suite, sec) in suites(series) {
+        for (suite, sec) in SUITES {
             let uri = if *sec { &security } else { &main };
             list.push_str(&format!("deb {uri} {suite} main\n"));
         }
-        fs::write(dir.join("etc/sources.list"), list)?;
+        let sources = dir.join("etc/sources.list");
+        if fs::read_to_string(&sources).ok().as_deref() != Some(list.as_str()) {
+            fs::write(&sources, list)?;
+            // Lists of other sources are stale.
+            let _ = fs::remove_file(dir.join("updated"));
+        }
         let status = dir.join("status");
         if !status.exists() {
             fs::write(&status, "")?;
@@ -417,6 +504,90 @@ impl PrivateApt {
         }
         c
     }
+
+    /// `apt-get update`, unless it ran in the last `max_age` (`None`:
+    /// always).
+    fn update(&self, max_age: Option<std::time::Duration>) -> Result<()> {
+        let stamp = self.dir.join("updated");
+        let fresh = fs::metadata(&stamp)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .zip(max_age)
+            .is_some_and(|(age, max)| age < max);
+        if fresh {
+            return Ok(());
+        }
+        if which("apt-get").is_none() || which("dpkg-deb").is_none() {
+            bail!(
+                "apt-get and dpkg-deb are needed to fetch linux-source packages and this machine \
+                 has no Debian packaging tools; pass a kernel tree with --kernel-src PATH instead"
+            );
+        }
+        progress(&format!(
+            "refreshing Debian's package lists ({} suites, private configuration in {})",
+            SUITES.len(),
+            self.dir.display()
+        ));
+        run(
+            self.command("apt-get")
+                .args(["-q", "update"])
+                .stdout(Stdio::null()),
+            "apt-get update (private configuration)",
+        )?;
+        fs::write(&stamp, "")?;
+        Ok(())
+    }
+
+    /// `(version, suite)` of every published `linux-source-SERIES`, newest
+    /// first (apt's order).
+    fn versions(&self, series: &str) -> Result<Vec<(String, String)>> {
+        let out = self
+            .command("apt-cache")
+            .args(["madison", &format!("linux-source-{series}")])
+            .output()
+            .context("running apt-cache madison")?;
+        let mut v: Vec<(String, String)> = vec![];
+        for l in String::from_utf8_lossy(&out.stdout).lines() {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            if cells.len() < 3 {
+                continue;
+            }
+            // "http://… bookworm-security/main amd64 Packages"
+            let suite = cells[2]
+                .split_whitespace()
+                .nth(1)
+                .and_then(|s| s.split('/').next())
+                .unwrap_or("")
+                .to_owned();
+            match v.iter_mut().find(|(ver, _)| ver == cells[1]) {
+                Some((_, s)) => {
+                    s.push(',');
+                    s.push_str(&suite);
+                }
+                None => v.push((cells[1].to_owned(), suite)),
+            }
+        }
+        Ok(v)
+    }
+
+    /// Every `linux-source-X.Y` Debian publishes.
+    fn all_series(&self) -> Result<Vec<String>> {
+        let out = self
+            .command("apt-cache")
+            .args(["pkgnames", "linux-source-"])
+            .output()
+            .context("running apt-cache pkgnames")?;
+        let mut v: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("linux-source-"))
+            .filter(|s| KernelSpec::parse(s).is_ok() && !s.contains('='))
+            .map(str::to_owned)
+            .collect();
+        v.sort_by_key(|s| series_order(s));
+        v.dedup();
+        Ok(v)
+    }
 }
 
 fn whoami() -> String {
@@ -438,27 +609,123 @@ pub(crate) fn progress(msg: &str) {
     eprintln!("[kernel] {msg}");
 }
 
-/// Returns the cached tree of `series`, fetching and extracting Debian's
-/// `linux-source-SERIES` package first if it is not cached yet.
-pub fn fetch(series: &str) -> Result<KernelTree> {
-    check_series(series)?;
-    let kernels = cache_dir().join("kernels");
-    let dest = kernels.join(series);
-    if cached_tree_is_whole(&dest) {
-        return KernelTree::open(&dest);
+/// One published version of a series, as `cargo xtask kernel list` shows
+/// it.
+#[derive(Debug, Clone)]
+pub struct Published {
+    pub series: String,
+    pub version: String,
+    /// The suites carrying it (`bookworm-security,trixie`).
+    pub suites: String,
+    /// It is the series' pin.
+    pub pinned: bool,
+    /// Its tree is in the cache.
+    pub cached: bool,
+}
+
+/// Every version of every series Debian publishes (`only`: of these
+/// series), newest first within a series; the lists are refreshed when
+/// older than a day.
+pub fn published(only: &[String]) -> Result<Vec<Published>> {
+    let apt = PrivateApt::new()?;
+    apt.update(Some(std::time::Duration::from_secs(24 * 3600)))?;
+    let pins = lock::pins()?;
+    let names = if only.is_empty() {
+        apt.all_series()?
+    } else {
+        only.to_vec()
+    };
+    let mut out = vec![];
+    for s in names {
+        for (version, suites) in apt.versions(&s)? {
+            out.push(Published {
+                pinned: pins.iter().any(|p| p.series == s && p.version == version),
+                cached: cached_tree_is_whole(&tree_dir(&version)),
+                series: s.clone(),
+                version,
+                suites,
+            });
+        }
     }
-    let _lock = crate::lock::FileLock::acquire(&kernels.join(format!(".lock-{series}")))?;
+    Ok(out)
+}
+
+/// Where the tree of Debian version `version` is cached.
+fn tree_dir(version: &str) -> PathBuf {
+    cache_dir()
+        .join("kernels")
+        .join(version.replace(':', "%3a"))
+}
+
+fn sha256_file(path: &Path) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut f = fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(h.finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>())
+}
+
+/// Returns the tree a kernel name stands for ([`KernelSpec`]): a series
+/// at its pinned version (checked against the pin's SHA-256), or an exact
+/// Debian version, each cached apart; fetching and extracting the package
+/// first if it is not cached yet.
+pub fn fetch(name: &str) -> Result<KernelTree> {
+    let spec = KernelSpec::parse(name)?;
+    let pin = lock::pin(&spec.series)?;
+    let (version, sha) = match (&spec.version, &pin) {
+        (Some(v), Some(p)) if *v == p.version => (v.clone(), Some(p.sha256.clone())),
+        (Some(v), _) => (v.clone(), None),
+        (None, Some(p)) => (p.version.clone(), Some(p.sha256.clone())),
+        (None, None) => bail!(
+            "the project does not pin kernel series {}: it pins {}; name an exact version \
+             ({}=VERSION, see `cargo xtask kernel list {}`), pin the series with \
+             `cargo xtask kernel update {}`, or pass --kernel-src PATH",
+            spec.series,
+            series().join(", "),
+            spec.series,
+            spec.series,
+            spec.series
+        ),
+    };
+    fetch_version(&spec.series, &version, sha.as_deref())
+}
+
+/// The tree of `linux-source-SERIES` at Debian version `version`;
+/// `sha256`, when given, is what the package must hash to.
+pub fn fetch_version(series: &str, version: &str, sha256: Option<&str>) -> Result<KernelTree> {
+    let kernels = cache_dir().join("kernels");
+    let dest = tree_dir(version);
+    let opened = |dest: &Path| -> Result<KernelTree> {
+        let mut t = KernelTree::open(dest)?;
+        t.package = Some(version.to_owned());
+        Ok(t)
+    };
     if cached_tree_is_whole(&dest) {
-        return KernelTree::open(&dest);
+        return opened(&dest);
+    }
+    fs::create_dir_all(&kernels)?;
+    let _lock = crate::lock::FileLock::acquire(
+        &kernels.join(format!(".lock-{}", version.replace(':', "%3a"))),
+    )?;
+    if cached_tree_is_whole(&dest) {
+        return opened(&dest);
     }
     // Extractions happen under this lock: what an interrupted one left is
     // rubbish now.
+    let tmp_prefix = format!(".extract-{series}-");
     if let Ok(rd) = fs::read_dir(&kernels) {
         for e in rd.flatten() {
-            if e.file_name()
-                .to_string_lossy()
-                .starts_with(&format!(".extract-{series}-"))
-            {
+            if e.file_name().to_string_lossy().starts_with(&tmp_prefix) {
                 let _ = fs::remove_dir_all(e.path());
             }
         }
@@ -470,16 +737,34 @@ pub fn fetch(series: &str) -> Result<KernelTree> {
         ));
         fs::remove_dir_all(&dest).with_context(|| format!("removing {}", dest.display()))?;
     }
-    let apt_debs = cache_dir().join("apt").join(series).join("debs");
-    let kept = fs::read_dir(&apt_debs).ok().and_then(|rd| {
-        rd.flatten()
-            .map(|e| e.path())
-            .find(|p| p.extension().is_some_and(|x| x == "deb"))
-    });
-    if let Some(deb) = kept {
+    let apt = PrivateApt::new()?;
+    let debs = apt.dir.join("debs").join(version.replace(':', "%3a"));
+    fs::create_dir_all(&debs)?;
+    let find_deb = || {
+        fs::read_dir(&debs).ok().and_then(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .find(|p| p.extension().is_some_and(|x| x == "deb"))
+        })
+    };
+    let check_sum = |deb: &Path| -> Result<()> {
+        let Some(want) = sha256 else { return Ok(()) };
+        let got = sha256_file(deb)?;
+        if got != want {
+            bail!(
+                "{} has SHA-256 {got}, but snapshots/kernels.lock pins {want} for \
+                 linux-source-{series} {version}: the archive changed the package; \
+                 `cargo xtask kernel update {series}` pins what it publishes now (review \
+                 the snapshot diff it prints)",
+                deb.display()
+            );
+        }
+        Ok(())
+    };
+    if let Some(deb) = find_deb() {
         progress(&format!("unpacking the kept {}", deb.display()));
-        if extract_deb(&deb, series, &dest).is_ok() {
-            if let Ok(tree) = KernelTree::open(&dest) {
+        if check_sum(&deb).is_ok() && extract_deb(&deb, series, &dest).is_ok() {
+            if let Ok(tree) = opened(&dest) {
                 if tree.version.series() == series {
                     return Ok(tree);
                 }
@@ -488,47 +773,53 @@ pub fn fetch(series: &str) -> Result<KernelTree> {
         let _ = fs::remove_dir_all(&dest);
         let _ = fs::remove_file(&deb);
     }
-    if which("apt-get").is_none() || which("dpkg-deb").is_none() {
-        bail!(
-            "apt-get and dpkg-deb are needed to fetch linux-source-{series} and this machine \
-             has no Debian packaging tools; pass a kernel tree with --kernel-src PATH instead"
-        );
-    }
     if which("xz").is_none() {
         bail!("xz is needed to unpack linux-source-{series}: install xz-utils, or pass --kernel-src PATH");
     }
-    let apt = PrivateApt::new(series)?;
-    progress(&format!(
-        "refreshing package lists for linux-source-{series} ({})",
-        apt.dir.display()
-    ));
-    run(
-        apt.command("apt-get")
-            .args(["-q", "update"])
-            .stdout(Stdio::null()),
-        "apt-get update (private configuration)",
-    )?;
     let pkg = format!("linux-source-{series}");
-    progress(&format!("downloading {pkg}"));
-    let debs = apt.dir.join("debs");
+    // Lists from the last hour are good enough when they carry the
+    // version; otherwise they are refreshed once.
+    apt.update(Some(std::time::Duration::from_secs(3600)))?;
+    if !apt.versions(series)?.iter().any(|(v, _)| v == version) {
+        apt.update(None)?;
+        let known = apt.versions(series)?;
+        if !known.iter().any(|(v, _)| v == version) {
+            bail!(
+                "Debian does not publish {pkg} {version} (any more): it has {}; \
+                 `cargo xtask kernel update {series}` pins the newest",
+                if known.is_empty() {
+                    "no version of it".to_owned()
+                } else {
+                    known
+                        .iter()
+                        .map(|(v, _)| v.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            );
+        }
+    }
+    progress(&format!("downloading {pkg} {version}"));
     for e in fs::read_dir(&debs)?.flatten() {
         let _ = fs::remove_file(e.path());
     }
     // apt-get's progress goes to stderr: stdout carries reports only.
     run(
         apt.command("apt-get")
-            .args(["-q", "download", &pkg])
+            .args(["-q", "download", &format!("{pkg}={version}")])
             .current_dir(&debs)
             .stdout(std::io::stderr()),
-        &format!("apt-get download {pkg}"),
+        &format!("apt-get download {pkg}={version}"),
     )?;
-    let deb = fs::read_dir(&debs)?
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "deb"))
-        .with_context(|| format!("apt-get download {pkg} left no .deb in {}", debs.display()))?;
+    let deb = find_deb().with_context(|| {
+        format!(
+            "apt-get download {pkg}={version} left no .deb in {}",
+            debs.display()
+        )
+    })?;
+    check_sum(&deb)?;
     extract_deb(&deb, series, &dest)?;
-    let tree = KernelTree::open(&dest)?;
+    let tree = opened(&dest)?;
     if tree.version.series() != series {
         bail!(
             "{} is version {}, not a {series} kernel",
@@ -539,6 +830,37 @@ pub fn fetch(series: &str) -> Result<KernelTree> {
     // The package is kept (under the cache's apt directory), so that a
     // damaged tree is unpacked again without a download.
     Ok(tree)
+}
+
+/// Pins `series` to the newest version Debian publishes (adding the
+/// series if the project did not pin it): fetches it, hashes the package
+/// and rewrites `snapshots/kernels.lock`. Returns the old pin and the
+/// new.
+pub fn update(series: &str) -> Result<(Option<lock::Pin>, lock::Pin)> {
+    KernelSpec::parse(series)?;
+    let apt = PrivateApt::new()?;
+    apt.update(None)?;
+    let newest = apt
+        .versions(series)?
+        .into_iter()
+        .next()
+        .map(|(v, _)| v)
+        .with_context(|| format!("Debian publishes no linux-source-{series}"))?;
+    let old = lock::pin(series)?;
+    fetch_version(series, &newest, None)?;
+    let debs = apt.dir.join("debs").join(newest.replace(':', "%3a"));
+    let deb = fs::read_dir(&debs)?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "deb"))
+        .with_context(|| format!("no kept package in {}", debs.display()))?;
+    let new = lock::Pin {
+        series: series.to_owned(),
+        version: newest,
+        sha256: sha256_file(&deb)?,
+    };
+    lock::write(&new)?;
+    Ok((old, new))
 }
 
 fn which(tool: &str) -> Option<PathBuf> {
