@@ -27,7 +27,9 @@ python3 -c 'import junitparser, jsonschema' 2>/dev/null ||
 
 tree="$(cargo xtask kernel fetch 6.12 | tail -1)"
 cache="${HFI1_CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hfi1-conformance}"
-deb="$(ls "$cache"/apt/6.12/debs/*.deb | head -1)"
+# The package of the pinned 6.12 (snapshots/kernels.lock), kept by the fetch.
+version="$(sed -n '/^\[series\."6.12"\]$/,/^version/s/^version = "\(.*\)"$/\1/p' snapshots/kernels.lock)"
+deb="$(ls "$cache/apt/debian/debs/$version"/*.deb | head -1)"
 echo "[formats] kunit.py from $deb"
 dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.12.tar.xz |
     xz -dc | tar -x -C "$work" --wildcards 'linux-source-6.12/tools/testing/kunit/*'

@@ -28,6 +28,7 @@ pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod snapshot;
+pub mod sweep;
 pub mod unreached;
 pub mod vector;
 pub mod vecwrite;

@@ -185,31 +185,43 @@ pub fn parse_table(content: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// `(family, vector, row in A, row in B)` for every vector whose upstream
-/// outcome differs between two series' snapshots (a missing row is "-").
-pub fn diff_series(a: &str, b: &str) -> std::io::Result<Vec<(String, String, String, String)>> {
-    let dir = snapshots_dir();
-    let mut fams: Vec<String> = vec![];
-    for s in [a, b] {
-        for e in std::fs::read_dir(dir.join(s))?.flatten() {
-            let p = e.path();
-            if p.extension().is_some_and(|x| x == "snap") {
-                if let Some(stem) = p.file_stem() {
-                    fams.push(stem.to_string_lossy().into_owned());
-                }
+/// Upstream's outcome rows, by family and vector name: a series'
+/// committed snapshots, or a tree's outcomes now.
+pub type Tables = BTreeMap<String, BTreeMap<String, String>>;
+
+/// The committed snapshots of `series`.
+pub fn series_tables(series: &str) -> std::io::Result<Tables> {
+    let dir = snapshots_dir().join(series);
+    let mut out = Tables::new();
+    for e in std::fs::read_dir(&dir)?.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "snap") {
+            if let (Some(stem), Some(c)) = (p.file_stem(), read_snap(&p)) {
+                out.insert(stem.to_string_lossy().into_owned(), parse_table(&c));
             }
         }
     }
+    Ok(out)
+}
+
+/// The tables of checked vectors, as the snapshots would hold them.
+pub fn checked_tables(vectors: &[Vector], checks: &[Checked]) -> Tables {
+    by_family(vectors, checks)
+        .into_iter()
+        .map(|(fam, rows)| (fam, parse_table(&render(&rows))))
+        .collect()
+}
+
+/// `(family, vector, row in A, row in B)` for every vector whose upstream
+/// outcome differs between two tables (a missing row is "-").
+pub fn diff_tables(a: &Tables, b: &Tables) -> Vec<(String, String, String, String)> {
+    let mut fams: Vec<&String> = a.keys().chain(b.keys()).collect();
     fams.sort();
     fams.dedup();
+    let empty = BTreeMap::new();
     let mut out = vec![];
     for f in fams {
-        let load = |s: &str| {
-            read_snap(&dir.join(s).join(format!("{f}.snap")))
-                .map(|c| parse_table(&c))
-                .unwrap_or_default()
-        };
-        let (ta, tb) = (load(a), load(b));
+        let (ta, tb) = (a.get(f).unwrap_or(&empty), b.get(f).unwrap_or(&empty));
         let mut names: Vec<&String> = ta.keys().chain(tb.keys()).collect();
         names.sort();
         names.dedup();
@@ -221,5 +233,10 @@ pub fn diff_series(a: &str, b: &str) -> std::io::Result<Vec<(String, String, Str
             }
         }
     }
-    Ok(out)
+    out
+}
+
+/// [`diff_tables`] of two series' snapshots.
+pub fn diff_series(a: &str, b: &str) -> std::io::Result<Vec<(String, String, String, String)>> {
+    Ok(diff_tables(&series_tables(a)?, &series_tables(b)?))
 }

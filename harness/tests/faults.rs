@@ -127,6 +127,41 @@ fn damaged_tree_is_extracted_again() -> Result<(), Failed> {
     Ok(())
 }
 
+/// An exact Debian version (`SERIES=VERSION`) is fetched and cached apart
+/// from the series' pin; the pin spelled out is the pin's tree.
+fn exact_version_is_cached_apart() -> Result<(), Failed> {
+    let s = kernel::DEFAULT_SERIES;
+    let pin = kernel::lock::pin(s)
+        .map_err(|e| format!("{e:#}"))?
+        .ok_or("the default series is not pinned")?;
+    let pinned = kernel::fetch(s).map_err(|e| format!("{e:#}"))?;
+    if pinned.package.as_deref() != Some(pin.version.as_str()) {
+        return Err(format!("{s} fetched {:?}, pinned {}", pinned.package, pin.version).into());
+    }
+    let spelled = kernel::fetch(&format!("{s}={}", pin.version)).map_err(|e| format!("{e:#}"))?;
+    if spelled.root != pinned.root {
+        return Err(format!("{} vs {}", spelled.root.display(), pinned.root.display()).into());
+    }
+    let other = kernel::published(&[s.to_owned()])
+        .map_err(|e| format!("{e:#}"))?
+        .into_iter()
+        .find(|p| p.version != pin.version)
+        .ok_or("Debian publishes only the pinned version of the default series")?;
+    let t = kernel::fetch(&format!("{s}={}", other.version)).map_err(|e| format!("{e:#}"))?;
+    if t.root == pinned.root
+        || t.package.as_deref() != Some(other.version.as_str())
+        || t.version.series() != s
+    {
+        return Err(format!("{}: {:?} {}", t.root.display(), t.package, t.version).into());
+    }
+    // The pin's tree is still there, untouched.
+    let again = kernel::fetch(s).map_err(|e| format!("{e:#}"))?;
+    if again.root != pinned.root || !again.path("drivers/infiniband/hw/hfi1/qp.c").is_file() {
+        return Err("the pinned tree moved".into());
+    }
+    Ok(())
+}
+
 /// Every file under `dir` with its size and modification time.
 fn listing(dir: &Path, out: &mut Vec<(PathBuf, u64, std::time::SystemTime)>) {
     if let Ok(rd) = std::fs::read_dir(dir) {
@@ -267,6 +302,10 @@ fn main() {
         (
             "eviction_keeps_the_recent_worlds",
             eviction_keeps_the_recent_worlds,
+        ),
+        (
+            "exact_version_is_cached_apart",
+            exact_version_is_cached_apart,
         ),
     ];
     let trials = cases

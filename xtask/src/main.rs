@@ -102,6 +102,12 @@ enum Cmd {
     /// function and shape, each group with a minimal reproducer
     #[command(after_help = DIFF_AFTER)]
     Diff(DiffArgs),
+    /// Every published Debian version of each series, oldest to newest,
+    /// each compared with the one before it (C against C: the corpus and
+    /// generated vectors); prints per function the versions where upstream
+    /// behaviour changed
+    #[command(after_help = SWEEP_AFTER)]
+    Sweep(SweepArgs),
     /// Line and branch coverage of each upstream function in scope by the
     /// committed corpus (gcov + lcov), HTML under target/coverage/SERIES/html
     #[command(after_help = COVERAGE_AFTER)]
@@ -162,13 +168,17 @@ enum KernelCmd {
 
 #[derive(Subcommand)]
 enum SnapshotsCmd {
-    /// Print the vectors whose upstream outcome differs between the
-    /// snapshots of two series (exit 1 when any does)
-    #[command(after_help = "EXAMPLE:\n    cargo xtask snapshots diff 6.1 7.2")]
+    /// Print the vectors whose upstream outcome differs between two
+    /// series' snapshots, or between a series' snapshots and a tree (a
+    /// path or SERIES=VERSION, whose outcomes are computed) (exit 1 when
+    /// any does)
+    #[command(after_help = "EXAMPLES:\n    cargo xtask snapshots diff 6.1 7.2\n    \
+                            cargo xtask snapshots diff 6.12 ~/linux\n    \
+                            cargo xtask snapshots diff 6.1 6.1=6.1.176-1")]
     Diff {
-        #[arg(value_parser = series)]
+        /// A series, SERIES=VERSION, or the path of a kernel tree
         a: String,
-        #[arg(value_parser = series)]
+        /// A series, SERIES=VERSION, or the path of a kernel tree
         b: String,
     },
 }
@@ -323,6 +333,37 @@ struct DiffArgs {
     format: FormatArg,
 }
 
+#[derive(Args)]
+struct SweepArgs {
+    /// A series to sweep (repeatable; default: every pinned series)
+    #[arg(long, value_name = "SERIES")]
+    series: Vec<String>,
+    /// Only the newest N versions of each series (0: all)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    limit: usize,
+    /// Generated vectors per function per step, besides the corpus
+    #[arg(long, default_value_t = 2_000, value_name = "N")]
+    random: u64,
+    /// Seed of the generated vectors
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The report on stdout (progress goes to stderr)
+    #[arg(long, value_enum, default_value = "human")]
+    format: FormatArg,
+}
+
+const SWEEP_AFTER: &str = "\
+Each version is downloaded once (about 150 MB) and kept in the cache.
+
+EXAMPLES:
+    cargo xtask sweep --series 6.1               # every 6.1 Debian publishes
+    cargo xtask sweep --limit 3 --format json > sweep.json
+
+EXIT STATUS:
+    0  no function changed behaviour between consecutive versions
+    1  some did (listed per function, with grouped minimal reproducers)
+    2  a version could not be fetched or built";
+
 const DIFF_AFTER: &str = "\
 EXAMPLES:
     cargo xtask diff 6.1 6.12                   # did upstream change between series?
@@ -454,6 +495,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode> {
         }
         Cmd::Coverage { kernel } => coverage_cmd(kernel),
         Cmd::Diff(a) => diff_cmd(a),
+        Cmd::Sweep(a) => sweep_cmd(a),
         Cmd::Gate(a) => gate_cmd(a),
         Cmd::Bench {
             kernel,
@@ -553,6 +595,37 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(harness::gate::exit_code(&verdicts)))
 }
 
+fn sweep_cmd(a: SweepArgs) -> Result<ExitCode> {
+    for s in &a.series {
+        kernel::KernelSpec::parse(s)?;
+    }
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let opts = harness::sweep::Options {
+        series: a.series,
+        limit: a.limit,
+        random: a.random,
+        seed: a.seed,
+        funcs: Func::ALL.to_vec(),
+    };
+    let started = std::time::Instant::now();
+    let steps = harness::sweep::run(&opts, &vectors, &mut |m| eprintln!("[sweep] {m}"))?;
+    let report = harness::sweep::report(&steps);
+    print!("{}", report::render(Format::from(a.format), &report));
+    let changes = harness::sweep::changes(&steps);
+    for (f, at) in &changes {
+        eprintln!("[sweep] {f} changed behaviour at: {}", at.join("; "));
+    }
+    if changes.is_empty() {
+        eprintln!("[sweep] no function in scope changed behaviour between consecutive versions");
+    }
+    eprintln!(
+        "[sweep] {} step(s) in {:.1}s",
+        steps.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::from(report.exit_code()))
+}
+
 fn kernel_list(only: &[String]) -> Result<ExitCode> {
     for s in only {
         kernel::KernelSpec::parse(s)?;
@@ -567,13 +640,14 @@ fn kernel_list(only: &[String]) -> Result<ExitCode> {
         if p.cached {
             marks.push("cached");
         }
-        println!(
+        let line = format!(
             "{:6} {:w$}  {:40} {}",
             p.series,
             p.version,
             p.suites,
             marks.join(" ")
         );
+        println!("{}", line.trim_end());
     }
     if all.is_empty() {
         eprintln!("[kernel] Debian publishes no linux-source package of {only:?}");
@@ -631,17 +705,26 @@ fn kernel_update(series: &str) -> Result<ExitCode> {
 }
 
 /// A tree named on the command line: a series, or else a path.
-fn tree_arg(s: &str) -> KernelSel {
-    if series(s).is_ok() && !std::path::Path::new(s).exists() {
-        KernelSel::Series(s.to_owned())
-    } else {
-        KernelSel::Path(PathBuf::from(s))
+fn tree_arg(s: &str) -> Result<KernelSel> {
+    if std::path::Path::new(s).exists() {
+        return Ok(KernelSel::Path(PathBuf::from(s)));
+    }
+    match series(s) {
+        Ok(_) => Ok(KernelSel::Series(s.to_owned())),
+        // Looks like a kernel name, is not a directory: say why it is
+        // neither.
+        Err(e) if kernel::KernelSpec::parse(s).is_ok() => anyhow::bail!("{s}: {e}"),
+        Err(_) => anyhow::bail!(
+            "{s}: no such directory, and not a kernel name (a pinned series such as {}, or \
+             SERIES=VERSION)",
+            kernel::DEFAULT_SERIES
+        ),
     }
 }
 
 fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
     let funcs = functions(&a.function);
-    let (sa, sb) = (tree_arg(&a.a), tree_arg(&a.b));
+    let (sa, sb) = (tree_arg(&a.a)?, tree_arg(&a.b)?);
     let build = |s: &KernelSel| -> Result<(String, cworld::BuiltWorld)> {
         let tree = s.open()?;
         eprintln!(
@@ -686,10 +769,29 @@ fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
 }
 
 fn snapshots_diff(a: &str, b: &str) -> Result<ExitCode> {
-    let rows = snapshot::diff_series(a, b)
-        .with_context(|| format!("reading snapshots/{a} and snapshots/{b}"))?;
+    // A pinned series is its committed snapshots; anything else (a path, an
+    // exact version) is a tree whose outcomes are computed now.
+    let tables = |s: &str| -> Result<(String, snapshot::Tables)> {
+        if kernel::series().iter().any(|x| x == s) && !std::path::Path::new(s).exists() {
+            let t = snapshot::series_tables(s).with_context(|| format!("reading snapshots/{s}"))?;
+            return Ok((format!("snapshots/{s}"), t));
+        }
+        let sel = tree_arg(s)?;
+        let vectors =
+            vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let run = conformance::run_kernel(&sel, &vectors, &BuildOptions::default(), &mut |m| {
+            eprintln!("[snapshots] {m}")
+        })?;
+        Ok((
+            format!("{} ({})", s, run.version),
+            snapshot::checked_tables(&vectors, &run.checks),
+        ))
+    };
+    let ((na, ta), (nb, tb)) = (tables(a)?, tables(b)?);
+    let rows = snapshot::diff_tables(&ta, &tb);
+    let (a, b) = (na.as_str(), nb.as_str());
     if rows.is_empty() {
-        println!("snapshots/{a} and snapshots/{b} agree on every vector");
+        println!("{a} and {b} agree on every vector");
         return Ok(ExitCode::SUCCESS);
     }
     for (fam, name, ra, rb) in &rows {

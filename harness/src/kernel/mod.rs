@@ -1005,6 +1005,28 @@ mod tests {
     }
 
     #[test]
+    fn kernel_names() {
+        let p = |s: &str| KernelSpec::parse(s).map(|k| k.to_string());
+        assert_eq!(p("6.12").ok().as_deref(), Some("6.12"));
+        assert_eq!(
+            p("6.1=6.1.180-1~deb11u1").ok().as_deref(),
+            Some("6.1=6.1.180-1~deb11u1")
+        );
+        assert_eq!(
+            p("7.3=7.3~rc7-1~exp1").ok().as_deref(),
+            Some("7.3=7.3~rc7-1~exp1")
+        );
+        // A version of another series, a path, a shell word: refused.
+        for bad in ["6.1=6.12.1-1", "6.1=", "../x", "6", "6.1=6.1.1;rm", "all"] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+        assert!(version_fits_series("5.10.262-1", "5.10"));
+        assert!(!version_fits_series("5.100.1-1", "5.10"));
+        assert!(series_order("5.10") < series_order("6.1"));
+        assert!(series_order("6.1") < series_order("6.12"));
+    }
+
+    #[test]
     fn unknown_series_says_what_to_do() {
         let e = fetch("5.4").expect_err("unknown");
         assert!(e.to_string().contains("--kernel-src"), "{e}");

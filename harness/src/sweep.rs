@@ -1,0 +1,155 @@
+//! `cargo xtask sweep`: every published Debian version of each series,
+//! oldest to newest, each compared with the one before it, C against C
+//! (the gate's and `diff`'s comparison: the corpus and generated
+//! vectors). A stable update that changes the behaviour of a function in
+//! scope shows up as the pair of versions where it changed, with grouped
+//! minimal reproducers.
+
+use anyhow::Result;
+
+use crate::compare::{self, Comparison};
+use crate::cworld::{self, BuildOptions};
+use crate::kernel::{self, Published};
+use crate::model::types::Func;
+use crate::report::{Report, Suite};
+use crate::vector::Vector;
+
+/// What to sweep.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The series (default: the pinned ones).
+    pub series: Vec<String>,
+    /// At most this many versions per series, the newest (0: all).
+    pub limit: usize,
+    pub random: u64,
+    pub seed: u64,
+    pub funcs: Vec<Func>,
+}
+
+/// One step of a sweep: version `from` to version `to` of a series.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub series: String,
+    pub from: String,
+    pub to: String,
+    /// The comparison, or why it could not be made (a version that does
+    /// not build: a finding too).
+    pub result: std::result::Result<Comparison, String>,
+}
+
+/// The versions a sweep visits, per series oldest first.
+pub fn plan(opts: &Options) -> Result<Vec<(String, Vec<Published>)>> {
+    let series = if opts.series.is_empty() {
+        kernel::series()
+    } else {
+        opts.series.clone()
+    };
+    let all = kernel::published(&series)?;
+    let mut out = vec![];
+    for s in series {
+        let mut v: Vec<Published> = all.iter().filter(|p| p.series == s).cloned().collect();
+        // apt lists newest first.
+        if opts.limit > 0 {
+            v.truncate(opts.limit);
+        }
+        v.reverse();
+        out.push((s, v));
+    }
+    Ok(out)
+}
+
+/// Runs a sweep: fetch and build each version, compare it with the
+/// previous one of its series.
+pub fn run(
+    opts: &Options,
+    vectors: &[Vector],
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Step>> {
+    let mut steps = vec![];
+    for (series, versions) in plan(opts)? {
+        progress(&format!(
+            "series {series}: {} version(s): {}",
+            versions.len(),
+            versions
+                .iter()
+                .map(|p| p.version.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let mut prev: Option<(String, std::result::Result<cworld::BuiltWorld, String>)> = None;
+        for p in versions {
+            progress(&format!("{series}: fetching and building {}", p.version));
+            let world = kernel::fetch_version(&series, &p.version, None)
+                .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+                .map_err(|e| format!("{e:#}"));
+            if let Some((from, before)) = &prev {
+                let result = match (before, &world) {
+                    (Ok(a), Ok(b)) => {
+                        progress(&format!("{series}: {from} -> {}", p.version));
+                        compare::compare(
+                            a,
+                            b,
+                            vectors,
+                            &opts.funcs,
+                            opts.random,
+                            opts.seed,
+                            progress,
+                        )
+                        .map_err(|e| format!("{e:#}"))
+                    }
+                    (Err(e), _) => Err(format!("{from}: {e}")),
+                    (_, Err(e)) => Err(format!("{}: {e}", p.version)),
+                };
+                steps.push(Step {
+                    series: series.clone(),
+                    from: from.clone(),
+                    to: p.version.clone(),
+                    result,
+                });
+            }
+            prev = Some((p.version.clone(), world));
+        }
+    }
+    Ok(steps)
+}
+
+/// The sweep's report: a suite per step (`6.1: 6.1.176-1 -> 6.1.177-1`),
+/// with `diff`'s cases (one per function, failing with its groups when
+/// the function's behaviour changed between the two versions).
+pub fn report(steps: &[Step]) -> Report {
+    let mut suites = vec![];
+    for s in steps {
+        let name = format!("{}: {} -> {}", s.series, s.from, s.to);
+        match &s.result {
+            Ok(c) => {
+                let mut r = compare::report(&name, &s.from, &s.to, c);
+                suites.append(&mut r.suites);
+            }
+            Err(e) => suites.push(Suite {
+                name: name.clone(),
+                kernel: name,
+                error: Some(e.clone()),
+                ..Default::default()
+            }),
+        }
+    }
+    Report::new("sweep", suites)
+}
+
+/// Per function, the steps where its behaviour changed: the summary a
+/// sweep ends with.
+pub fn changes(steps: &[Step]) -> Vec<(Func, Vec<String>)> {
+    let mut out: Vec<(Func, Vec<String>)> = vec![];
+    for s in steps {
+        let Ok(c) = &s.result else { continue };
+        for g in &c.groups {
+            let at = format!("{} -> {}", s.from, s.to);
+            match out.iter_mut().find(|(f, _)| *f == g.func) {
+                Some((_, v)) if v.contains(&at) => {}
+                Some((_, v)) => v.push(at),
+                None => out.push((g.func, vec![at])),
+            }
+        }
+    }
+    out
+}
