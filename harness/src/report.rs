@@ -80,7 +80,7 @@ pub struct PatchCoverage {
 
 /// One test: a vector, a snapshot file, or (for `--random` and `diff`) a
 /// function.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Case {
     /// `FAMILY::VECTOR`, `snapshot::FAMILY`, or `random::FUNCTION`.
     pub name: String,
@@ -113,10 +113,11 @@ pub struct Case {
 }
 
 /// How a case ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// C and Rust agree (and the snapshot matches).
+    #[default]
     Pass,
     /// They differ, or the snapshot does.
     Fail,

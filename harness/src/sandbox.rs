@@ -95,6 +95,9 @@ impl Limits {
 #[derive(Debug, Clone)]
 pub struct Spec {
     read_only: Vec<PathBuf>,
+    /// Where a bind's content comes from when it is not its own path
+    /// (destination, source).
+    sources: Vec<(PathBuf, PathBuf)>,
     writable: Vec<PathBuf>,
     env: Vec<(OsString, OsString)>,
     cwd: Option<PathBuf>,
@@ -105,6 +108,7 @@ impl Spec {
     pub fn new(limits: Limits) -> Spec {
         Spec {
             read_only: vec![],
+            sources: vec![],
             writable: vec![],
             env: vec![],
             cwd: None,
@@ -116,6 +120,16 @@ impl Spec {
     /// absolute path.
     pub fn read_only(mut self, path: impl AsRef<Path>) -> Spec {
         self.read_only.push(absolute(path.as_ref()));
+        self
+    }
+
+    /// Makes the file `source` visible read-only at `path` (say the running
+    /// executable, bound from `/proc/PID/exe`, which stays the same file
+    /// when a rebuild replaces the one at its path).
+    pub fn read_only_from(mut self, path: impl AsRef<Path>, source: impl AsRef<Path>) -> Spec {
+        let path = absolute(path.as_ref());
+        self.sources.push((path.clone(), source.as_ref().to_owned()));
+        self.read_only.push(path);
         self
     }
 
@@ -360,7 +374,12 @@ impl Sandbox {
                     c.args(["--perms", "0755", "--dir"]).arg(d);
                 }
                 for (p, how) in &binds {
-                    c.arg(how).arg(p).arg(p);
+                    let src = spec
+                        .sources
+                        .iter()
+                        .find(|(d, _)| d == *p)
+                        .map_or(p.as_path(), |(_, s)| s.as_path());
+                    c.arg(how).arg(src).arg(p);
                 }
                 for (link, to) in [
                     ("/bin", "usr/bin"),

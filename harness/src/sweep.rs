@@ -11,7 +11,7 @@ use crate::compare::{self, Comparison};
 use crate::cworld::{self, BuildOptions};
 use crate::kernel::{self, Published};
 use crate::model::types::Func;
-use crate::report::{Report, Suite};
+use crate::report::{Case, Report, Status, Suite};
 use crate::vector::Vector;
 
 /// What to sweep.
@@ -58,14 +58,22 @@ pub fn plan(opts: &Options) -> Result<Vec<(String, Vec<Published>)>> {
     Ok(out)
 }
 
+/// What a sweep did.
+#[derive(Debug, Clone, Default)]
+pub struct Sweep {
+    pub steps: Vec<Step>,
+    /// `(series, version, why)`: published versions the archive would not
+    /// hand over (a package listed but gone from the pool). They are left
+    /// out of the chain, not counted as failures.
+    pub unavailable: Vec<(String, String, String)>,
+}
+
 /// Runs a sweep: fetch and build each version, compare it with the
-/// previous one of its series.
-pub fn run(
-    opts: &Options,
-    vectors: &[Vector],
-    progress: &mut dyn FnMut(&str),
-) -> Result<Vec<Step>> {
-    let mut steps = vec![];
+/// previous one of its series that could be built. A version that does
+/// not build is a failed step (a finding); one that cannot be downloaded
+/// is listed and skipped.
+pub fn run(opts: &Options, vectors: &[Vector], progress: &mut dyn FnMut(&str)) -> Result<Sweep> {
+    let mut out = Sweep::default();
     for (series, versions) in plan(opts)? {
         progress(&format!(
             "series {series}: {} version(s): {}",
@@ -76,31 +84,43 @@ pub fn run(
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        let mut prev: Option<(String, std::result::Result<cworld::BuiltWorld, String>)> = None;
+        let mut prev: Option<(String, cworld::BuiltWorld)> = None;
         for p in versions {
             progress(&format!("{series}: fetching and building {}", p.version));
-            let world = kernel::fetch_version(&series, &p.version, None)
-                .and_then(|t| cworld::build(&t, &BuildOptions::default()))
-                .map_err(|e| format!("{e:#}"));
+            let tree = match kernel::fetch_version(&series, &p.version, None) {
+                Ok(t) => t,
+                Err(e) => {
+                    progress(&format!("{series}: {} is not available: {e:#}", p.version));
+                    out.unavailable
+                        .push((series.clone(), p.version.clone(), format!("{e:#}")));
+                    continue;
+                }
+            };
+            let world = match cworld::build(&tree, &BuildOptions::default()) {
+                Ok(w) => w,
+                Err(e) => {
+                    out.steps.push(Step {
+                        series: series.clone(),
+                        from: prev.as_ref().map(|x| x.0.clone()).unwrap_or_default(),
+                        to: p.version.clone(),
+                        result: Err(format!("{}: {e:#}", p.version)),
+                    });
+                    continue;
+                }
+            };
             if let Some((from, before)) = &prev {
-                let result = match (before, &world) {
-                    (Ok(a), Ok(b)) => {
-                        progress(&format!("{series}: {from} -> {}", p.version));
-                        compare::compare(
-                            a,
-                            b,
-                            vectors,
-                            &opts.funcs,
-                            opts.random,
-                            opts.seed,
-                            progress,
-                        )
-                        .map_err(|e| format!("{e:#}"))
-                    }
-                    (Err(e), _) => Err(format!("{from}: {e}")),
-                    (_, Err(e)) => Err(format!("{}: {e}", p.version)),
-                };
-                steps.push(Step {
+                progress(&format!("{series}: {from} -> {}", p.version));
+                let result = compare::compare(
+                    before,
+                    &world,
+                    vectors,
+                    &opts.funcs,
+                    opts.random,
+                    opts.seed,
+                    progress,
+                )
+                .map_err(|e| format!("{e:#}"));
+                out.steps.push(Step {
                     series: series.clone(),
                     from: from.clone(),
                     to: p.version.clone(),
@@ -110,15 +130,16 @@ pub fn run(
             prev = Some((p.version.clone(), world));
         }
     }
-    Ok(steps)
+    Ok(out)
 }
 
 /// The sweep's report: a suite per step (`6.1: 6.1.176-1 -> 6.1.177-1`),
 /// with `diff`'s cases (one per function, failing with its groups when
-/// the function's behaviour changed between the two versions).
-pub fn report(steps: &[Step]) -> Report {
+/// the function's behaviour changed between the two versions), and a note
+/// per version the archive would not hand over.
+pub fn report(sweep: &Sweep) -> Report {
     let mut suites = vec![];
-    for s in steps {
+    for s in &sweep.steps {
         let name = format!("{}: {} -> {}", s.series, s.from, s.to);
         match &s.result {
             Ok(c) => {
@@ -133,14 +154,35 @@ pub fn report(steps: &[Step]) -> Report {
             }),
         }
     }
+    if !sweep.unavailable.is_empty() {
+        suites.push(Suite {
+            name: "unavailable".into(),
+            kernel: "unavailable".into(),
+            cases: sweep
+                .unavailable
+                .iter()
+                .map(|(series, version, why)| Case {
+                    name: format!("unavailable::{series}={version}"),
+                    status: Status::Pass,
+                    message: Some(format!(
+                        "{series}={version} is listed by Debian but could not be fetched \
+                         (left out of the sweep): {why}"
+                    )),
+                    vectors: 0,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        });
+    }
     Report::new("sweep", suites)
 }
 
 /// Per function, the steps where its behaviour changed: the summary a
 /// sweep ends with.
-pub fn changes(steps: &[Step]) -> Vec<(Func, Vec<String>)> {
+pub fn changes(sweep: &Sweep) -> Vec<(Func, Vec<String>)> {
     let mut out: Vec<(Func, Vec<String>)> = vec![];
-    for s in steps {
+    for s in &sweep.steps {
         let Ok(c) = &s.result else { continue };
         for g in &c.groups {
             let at = format!("{} -> {}", s.from, s.to);

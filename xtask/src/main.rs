@@ -608,10 +608,10 @@ fn sweep_cmd(a: SweepArgs) -> Result<ExitCode> {
         funcs: Func::ALL.to_vec(),
     };
     let started = std::time::Instant::now();
-    let steps = harness::sweep::run(&opts, &vectors, &mut |m| eprintln!("[sweep] {m}"))?;
-    let report = harness::sweep::report(&steps);
+    let sweep = harness::sweep::run(&opts, &vectors, &mut |m| eprintln!("[sweep] {m}"))?;
+    let report = harness::sweep::report(&sweep);
     print!("{}", report::render(Format::from(a.format), &report));
-    let changes = harness::sweep::changes(&steps);
+    let changes = harness::sweep::changes(&sweep);
     for (f, at) in &changes {
         eprintln!("[sweep] {f} changed behaviour at: {}", at.join("; "));
     }
@@ -619,8 +619,9 @@ fn sweep_cmd(a: SweepArgs) -> Result<ExitCode> {
         eprintln!("[sweep] no function in scope changed behaviour between consecutive versions");
     }
     eprintln!(
-        "[sweep] {} step(s) in {:.1}s",
-        steps.len(),
+        "[sweep] {} step(s), {} version(s) unavailable, in {:.1}s",
+        sweep.steps.len(),
+        sweep.unavailable.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::from(report.exit_code()))

@@ -610,7 +610,7 @@ impl Worker {
         Ok(Worker {
             so: world.so.clone(),
             world_dir: world.dir.clone(),
-            exe: std::env::current_exe().context("locating this executable")?,
+            exe: running_exe()?,
             opts: world.opts.clone(),
             child: None,
             env,
@@ -665,8 +665,11 @@ impl Worker {
         if self.opts.sanitize {
             limits.address_space = None;
         }
+        // The worker runs this very program, even when a rebuild has
+        // replaced the file at its path (a bot upgraded while a long sweep
+        // runs): then a private copy of it is bound there.
         let mut spec = Spec::new(limits)
-            .read_only(&self.exe)
+            .read_only_from(&self.exe, exe_source(&self.exe)?)
             .env(WORKER_ENV, &self.so)
             .env(HEARTBEAT_ENV, HEARTBEAT_FD.to_string());
         // A coverage world's counters are written next to its objects.
@@ -1207,4 +1210,39 @@ fn signal_name(sig: i32) -> &'static str {
         libc::SIGXFSZ => "SIGXFSZ: file size limit",
         _ => "signal",
     }
+}
+
+/// The file holding the running program: its path while that is still
+/// the same file (same inode), else a copy of `/proc/self/exe` made once per
+/// process in the temporary directory (removed with the worker logs once
+/// the process is gone).
+fn exe_source(path: &Path) -> Result<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    static COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let me = std::fs::metadata("/proc/self/exe").context("reading /proc/self/exe")?;
+    let same = std::fs::metadata(path).is_ok_and(|m| m.ino() == me.ino() && m.dev() == me.dev());
+    if same {
+        return Ok(path.to_owned());
+    }
+    if let Some(p) = COPY.get() {
+        return Ok(p.clone());
+    }
+    let copy = std::env::temp_dir().join(format!(
+        "hfi1-conformance-worker-{}-exe",
+        std::process::id()
+    ));
+    std::fs::copy("/proc/self/exe", &copy)
+        .with_context(|| format!("copying the running program to {}", copy.display()))?;
+    Ok(COPY.get_or_init(|| copy).clone())
+}
+
+/// The running program's path (without the " (deleted)" Linux appends
+/// once a rebuild has replaced the file).
+fn running_exe() -> Result<PathBuf> {
+    let p = std::env::current_exe().context("locating this executable")?;
+    let s = p.to_string_lossy();
+    Ok(match s.strip_suffix(" (deleted)") {
+        Some(stripped) => PathBuf::from(stripped),
+        None => p,
+    })
 }
