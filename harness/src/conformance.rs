@@ -19,8 +19,15 @@ use crate::vector::Vector;
 /// A kernel named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelSel {
+    /// A series or `SERIES=VERSION`.
     Series(String),
     Path(PathBuf),
+    /// A vendor tree composed on a base (`kernel::overlay`).
+    Overlay {
+        dir: PathBuf,
+        on: Box<KernelSel>,
+        profile: Option<PathBuf>,
+    },
 }
 
 impl KernelSel {
@@ -28,6 +35,7 @@ impl KernelSel {
         match self {
             KernelSel::Series(s) => s.clone(),
             KernelSel::Path(p) => p.display().to_string(),
+            KernelSel::Overlay { dir, on, .. } => format!("{} on {}", dir.display(), on.label()),
         }
     }
 
@@ -35,7 +43,21 @@ impl KernelSel {
         match self {
             KernelSel::Series(s) => kernel::fetch(s),
             KernelSel::Path(p) => KernelTree::open(p),
+            KernelSel::Overlay { dir, on, profile } => {
+                let base = on.open()?;
+                let profile = match profile {
+                    Some(p) => kernel::overlay::Profile::load(p)?,
+                    None => kernel::overlay::Profile::default(),
+                };
+                kernel::overlay::compose(&base, dir, &profile)
+            }
         }
+    }
+
+    /// Whether a directory is shaped like a vendor overlay rather than a
+    /// kernel tree: the hfi1 driver without a top-level kernel Makefile.
+    pub fn looks_like_overlay(dir: &Path) -> bool {
+        dir.join("drivers/infiniband/hw/hfi1/qp.c").is_file() && !dir.join("Makefile").is_file()
     }
 }
 
@@ -353,7 +375,15 @@ pub fn suite_names<'a>(kernels: impl Iterator<Item = (&'a str, &'a KernelSel)>) 
         .enumerate()
         .map(|(i, (series, sel))| match (series, sel) {
             ("", KernelSel::Series(s)) => s.clone(),
-            ("", KernelSel::Path(_)) => format!("kernel {}", i + 1),
+            ("", _) => format!("kernel {}", i + 1),
+            // A vendor tree is named by its directory: never a temporary
+            // path, and never mistaken for its base series.
+            (s, KernelSel::Overlay { dir, .. }) => format!(
+                "{} on {s}",
+                dir.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "overlay".into())
+            ),
             (s, _) => s.to_owned(),
         })
         .collect();

@@ -69,6 +69,11 @@ fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
     let mut saw_paren = false;
     let mut saw_assign = false;
     let mut at_line_start = true;
+    // Conditionals opened inside a definition: whether each one's current
+    // branch is skipped. Only the first branch of an `#if … #else …
+    // #endif` inside a definition is counted (vendor code duplicates a
+    // line's opening `if (` in both branches); the text keeps them all.
+    let mut pp: Vec<bool> = vec![];
 
     while i < b.len() {
         let c = b[i];
@@ -83,7 +88,7 @@ fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
                 i += 1;
                 continue;
             }
-            b'#' if at_line_start && depth == 0 && start.is_none() => {
+            b'#' if at_line_start && depth == 0 && start.is_none() && pp.is_empty() => {
                 // A preprocessor line, with backslash continuations.
                 while i < b.len() && b[i] != b'\n' {
                     if b[i] == b'\\' && i + 1 < b.len() && b[i + 1] == b'\n' {
@@ -115,6 +120,23 @@ fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
             }
             b'#' if at_line_start => {
                 // A preprocessor line inside a definition: part of it.
+                let word: String = src[i + 1..]
+                    .trim_start_matches([' ', '\t'])
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .collect();
+                match word.as_str() {
+                    "if" | "ifdef" | "ifndef" => pp.push(false),
+                    "elif" | "else" => {
+                        if let Some(top) = pp.last_mut() {
+                            *top = true;
+                        }
+                    }
+                    "endif" => {
+                        pp.pop();
+                    }
+                    _ => {}
+                }
                 while i < b.len() && b[i] != b'\n' {
                     if b[i] == b'\\' && i + 1 < b.len() && b[i + 1] == b'\n' {
                         line += 1;
@@ -125,6 +147,13 @@ fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
                 continue;
             }
             _ => {}
+        }
+        if pp.iter().any(|&skipped| skipped) {
+            // A later branch of a conditional: not counted.
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
         }
         at_line_start = false;
         if c == b'/' && i + 1 < b.len() && b[i + 1] == b'/' {
@@ -445,6 +474,16 @@ int proto(int a)
                 lines: vec![1, 5]
             })
         );
+    }
+
+    #[test]
+    fn counts_the_first_branch_of_a_conditional() {
+        // Vendor code opens `if (` in both branches of an #ifdef.
+        let src = "int f(int a)\n{\n#ifdef X\n\tif (a > 1 ||\n#else\n\tif (a > 2 ||\n#endif\n\t    a < 0)\n\t\treturn 1;\n\treturn 0;\n}\n\nint g(void)\n{\n\treturn 2;\n}\n";
+        let d = extract(src, "f").expect("f");
+        assert!(d.text.ends_with("return 0;\n}"), "{}", d.text);
+        assert!(d.text.contains("#else"), "{}", d.text);
+        assert_eq!(extract(src, "g").expect("g").line, 13);
     }
 
     #[test]

@@ -128,7 +128,8 @@ impl Spec {
     /// when a rebuild replaces the one at its path).
     pub fn read_only_from(mut self, path: impl AsRef<Path>, source: impl AsRef<Path>) -> Spec {
         let path = absolute(path.as_ref());
-        self.sources.push((path.clone(), source.as_ref().to_owned()));
+        self.sources
+            .push((path.clone(), source.as_ref().to_owned()));
         self.read_only.push(path);
         self
     }

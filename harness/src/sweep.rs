@@ -163,6 +163,7 @@ pub fn report(sweep: &Sweep) -> Report {
                 .iter()
                 .map(|(series, version, why)| Case {
                     name: format!("unavailable::{series}={version}"),
+                    function: "(unavailable)".into(),
                     status: Status::Pass,
                     message: Some(format!(
                         "{series}={version} is listed by Debian but could not be fetched \

@@ -234,14 +234,17 @@ impl From<FormatArg> for Format {
 
 #[derive(Args)]
 struct ConformanceArgs {
-    /// A series (6.1, 6.12, 7.2) fetched from Debian on first use, or `all`.
-    /// Repeatable. Default: 6.12
-    #[arg(long, value_name = "SERIES|all", value_parser = series_or_all)]
+    /// A pinned series (snapshots/kernels.lock) fetched from Debian on first
+    /// use, SERIES=VERSION for an exact Debian version, or `all` (every
+    /// pinned series). Repeatable. Default: 6.12
+    #[arg(long, value_name = "SERIES[=VERSION]|all", value_parser = series_or_all)]
     kernel: Vec<String>,
     /// Any kernel tree root: a git checkout, an extracted tarball, a patched
     /// copy; checked against the snapshots of its series. Repeatable
     #[arg(long, value_name = "PATH")]
     kernel_src: Vec<PathBuf>,
+    #[command(flatten)]
+    overlay: OverlayArgs,
     /// The report on stdout (progress goes to stderr)
     #[arg(long, value_enum, default_value = "human")]
     format: FormatArg,
@@ -315,10 +318,13 @@ EXAMPLES:
 
 #[derive(Args)]
 struct DiffArgs {
-    /// A series (6.1, 6.12, 7.2) or the path of a kernel tree
+    /// A series, SERIES=VERSION, the path of a kernel tree, or of a vendor
+    /// tree (no top Makefile: composed on --on)
     a: String,
-    /// A series or the path of a kernel tree
+    /// Like A
     b: String,
+    #[command(flatten)]
+    overlay: OverlayArgs,
     /// Generated vectors per function, besides the corpus
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     random: u64,
@@ -331,6 +337,36 @@ struct DiffArgs {
     /// The report on stdout (progress goes to stderr)
     #[arg(long, value_enum, default_value = "human")]
     format: FormatArg,
+}
+
+/// A vendor driver tree (opa-hfi1 or shaped like it) as an overlay on a
+/// base kernel.
+#[derive(Args)]
+struct OverlayArgs {
+    /// A vendor hfi1 tree without a kernel around it (its own
+    /// drivers/infiniband/hw/hfi1, header overlays, compat headers),
+    /// composed on the --on kernel. Repeatable
+    #[arg(long, value_name = "DIR")]
+    overlay: Vec<PathBuf>,
+    /// The base kernel of --overlay (and of an overlay-shaped tree given to
+    /// `diff`): a series, SERIES=VERSION or a path. Default: 6.12
+    #[arg(long, value_name = "KERNEL", default_value = kernel::DEFAULT_SERIES)]
+    on: String,
+    /// The overlay's compat profile (TOML: include, force_include, defines,
+    /// [have]; see README "Vendor trees"). Default: the overlay's
+    /// include/ and include/uapi/ first, nothing forced or defined
+    #[arg(long, value_name = "FILE")]
+    profile: Option<PathBuf>,
+}
+
+impl OverlayArgs {
+    fn sel(&self, dir: &std::path::Path) -> Result<KernelSel> {
+        Ok(KernelSel::Overlay {
+            dir: dir.to_owned(),
+            on: Box::new(tree_arg(&self.on)?),
+            profile: self.profile.clone(),
+        })
+    }
 }
 
 #[derive(Args)]
@@ -725,7 +761,15 @@ fn tree_arg(s: &str) -> Result<KernelSel> {
 
 fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
     let funcs = functions(&a.function);
-    let (sa, sb) = (tree_arg(&a.a)?, tree_arg(&a.b)?);
+    let side = |s: &str| -> Result<KernelSel> {
+        let p = std::path::Path::new(s);
+        if KernelSel::looks_like_overlay(p) {
+            a.overlay.sel(p)
+        } else {
+            tree_arg(s)
+        }
+    };
+    let (sa, sb) = (side(&a.a)?, side(&a.b)?);
     let build = |s: &KernelSel| -> Result<(String, cworld::BuiltWorld)> {
         let tree = s.open()?;
         eprintln!(
@@ -830,7 +874,15 @@ fn functions(names: &[String]) -> Vec<Func> {
 }
 
 fn conformance_cmd(a: ConformanceArgs) -> Result<ExitCode> {
-    let kernels = kernels(&a.kernel, &a.kernel_src);
+    let mut kernels =
+        if a.kernel.is_empty() && a.kernel_src.is_empty() && !a.overlay.overlay.is_empty() {
+            vec![]
+        } else {
+            kernels(&a.kernel, &a.kernel_src)
+        };
+    for d in &a.overlay.overlay {
+        kernels.push(a.overlay.sel(d)?);
+    }
     let opts = BuildOptions {
         sanitize: a.sanitize,
         ..Default::default()

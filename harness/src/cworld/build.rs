@@ -210,7 +210,12 @@ fn inputs(tree: &KernelTree, manifest: &Manifest) -> Result<Vec<PathBuf>> {
         "drivers/infiniband/sw/rdmavt",
         "include/rdma",
         "include/uapi/rdma",
+        // A composed vendor tree's own headers (kernel/overlay.rs).
+        "overlay",
     ] {
+        if !tree.path(dir).exists() {
+            continue;
+        }
         walk(&tree.path(dir), &mut |p| {
             if p.extension().is_some_and(|x| x == "h") {
                 files.push(p.to_owned());
@@ -270,6 +275,18 @@ fn cache_key(tree: &KernelTree, manifest: &Manifest, opts: &BuildOptions) -> Res
     // The recipe itself: a change to how worlds are built rebuilds them.
     h.write(include_str!("build.rs").as_bytes());
     h.write(format!("{opts:?}").as_bytes());
+    if let Some(o) = &tree.overlay {
+        // The overlay's flags, with paths relative to the tree.
+        let rel = |p: &PathBuf| {
+            p.strip_prefix(&tree.root)
+                .unwrap_or(p)
+                .display()
+                .to_string()
+        };
+        let inc: Vec<String> = o.include.iter().map(rel).collect();
+        let force: Vec<String> = o.force_include.iter().map(rel).collect();
+        h.write(format!("overlay {inc:?} {force:?} {:?}", o.defines).as_bytes());
+    }
     if opts.coverage {
         // A coverage world is bound to its tree's place: gcov notes the
         // sources' absolute paths, which lcov and genhtml read back. Two
@@ -565,6 +582,13 @@ fn compile_into(
 
     let target = env!("HARNESS_TARGET");
     let mut b = cc::Build::new();
+    // A vendor overlay's header directories come first, as its Makefile's
+    // `-I${M}/include` does (its `#include_next` reaches the base's).
+    if let Some(o) = &tree.overlay {
+        for d in &o.include {
+            b.include(d);
+        }
+    }
     b.cargo_metadata(false)
         .cargo_warnings(false)
         .extra_warnings(false)
@@ -595,6 +619,16 @@ fn compile_into(
             "SHIM_KERNEL_VERSION",
             Some(format!("\"{}\"", tree.version).as_str()),
         )
+        .define(
+            "SHIM_LINUX_VERSION_CODE",
+            Some(
+                (tree.version.version << 16
+                    | tree.version.patchlevel << 8
+                    | tree.version.sublevel.min(255))
+                .to_string()
+                .as_str(),
+            ),
+        )
         .flag("-fno-common")
         .flag("-fshort-wchar")
         .flag("-Wall")
@@ -605,6 +639,17 @@ fn compile_into(
         .flag("-Werror=int-conversion");
     for f in tree.semantic_cflags()? {
         b.flag(&f);
+    }
+    if let Some(o) = &tree.overlay {
+        for f in &o.force_include {
+            b.flag("-include").flag(f.display().to_string());
+        }
+        for d in &o.defines {
+            match d.split_once('=') {
+                Some((k, v)) => b.define(k, Some(v)),
+                None => b.define(d, None),
+            };
+        }
     }
     if opts.sanitize {
         // Upstream UB aborts the worker: a crash finding for that vector,
@@ -760,7 +805,9 @@ fn supported(
     let empty = out_dir.join("probe.c");
     fs::write(&empty, "").with_context(|| format!("writing {}", empty.display()))?;
     for _ in 0..4 {
-        let mut probe = tool.to_command();
+        // The bare compiler: the world's own flags (includes, a vendor's
+        // force-included header) are not on trial here.
+        let mut probe = Command::new(tool.path());
         probe
             .args(&want)
             .arg("-c")

@@ -15,6 +15,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context, Result};
 
 pub mod lock;
+pub mod overlay;
 
 /// The series the project pins (`snapshots/kernels.lock`), oldest first.
 /// Each has snapshots; `--kernel all` and `HFI1_KERNELS=all` mean these.
@@ -141,6 +142,9 @@ pub struct KernelTree {
     /// The Debian package version it was extracted from
     /// (`6.12.117-1~deb12u1`), for a fetched tree.
     pub package: Option<String>,
+    /// For a vendor overlay composed on a base ([`overlay::compose`]): its
+    /// include directories, force-included headers and macros.
+    pub overlay: Option<overlay::OverlayFlags>,
 }
 
 impl KernelTree {
@@ -156,6 +160,15 @@ impl KernelTree {
             let p = root.join(f);
             let inside = fs::canonicalize(&p).is_ok_and(|r| r.starts_with(&root));
             if !p.is_file() || !inside {
+                if *f == "Makefile" && root.join("drivers/infiniband/hw/hfi1/qp.c").is_file() {
+                    bail!(
+                        "{} has an hfi1 driver but no top-level kernel Makefile: a vendor tree \
+                         (such as opa-hfi1) is an overlay on a kernel; pass it as \
+                         `--overlay {} --on SERIES` (or to `cargo xtask diff` as is, with --on)",
+                        root.display(),
+                        root.display()
+                    );
+                }
                 bail!(
                     "{} is not a usable kernel tree: missing {}\n\
                      (pass the root of a Linux source tree, the directory holding its top Makefile)",
@@ -172,6 +185,7 @@ impl KernelTree {
             root,
             version,
             package: None,
+            overlay: None,
         })
     }
 
