@@ -11,6 +11,8 @@
 //! goes both ways: a miss no entry explains is an error (add a vector, or
 //! an entry saying why none can reach it), and so is an entry that explains
 //! nothing (the corpus reaches it now, or the line changed: remove it).
+//! `since = "X.Y"` limits an entry to trees of that series and later (code
+//! that upstream changed in between).
 
 use std::ops::Range;
 use std::path::Path;
@@ -27,6 +29,18 @@ pub struct Entry {
     pub lines: Vec<String>,
     pub branches: usize,
     pub reason: String,
+    /// The oldest series the entry applies to (`None`: every series).
+    pub since: Option<String>,
+}
+
+/// The entries that apply to a tree of `series`.
+pub fn applicable(entries: &[Entry], series: &str) -> Vec<Entry> {
+    let order = crate::kernel::series_order;
+    entries
+        .iter()
+        .filter(|e| e.since.as_deref().is_none_or(|s| order(series) >= order(s)))
+        .cloned()
+        .collect()
 }
 
 /// A manifest entry that could not be read, or a disagreement with the
@@ -68,10 +82,11 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
         for (k, _) in t.iter() {
             if !matches!(
                 k,
-                "function" | "line" | "lines" | "whole" | "branches" | "reason"
+                "function" | "line" | "lines" | "whole" | "branches" | "reason" | "since"
             ) {
                 return Err(bad(format!(
-                    "unknown key {k:?} (expected function, line, lines, whole, branches, reason)"
+                    "unknown key {k:?} (expected function, line, lines, whole, branches, reason, \
+                     since)"
                 )));
             }
         }
@@ -113,12 +128,19 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
             }
             _ => {}
         }
+        let since = s("since");
+        if let Some(v) = &since {
+            if crate::kernel::KernelSpec::parse(v).map_or(true, |k| k.version.is_some()) {
+                return Err(bad(format!("since = {v:?}: a series such as \"6.1\"")));
+            }
+        }
         out.push(Entry {
             at,
             function,
             lines: lines.iter().map(|l| l.trim().to_owned()).collect(),
             branches,
             reason,
+            since,
         });
     }
     Ok(out)
@@ -237,6 +259,20 @@ mod tests {
 
     fn entries(t: &str) -> Vec<Entry> {
         parse(t).expect("parses")
+    }
+
+    #[test]
+    fn since_limits_an_entry_to_later_series() {
+        let e = entries(
+            "[[unreached]]\nfunction = \"f\"\nlines = [\"b();\"]\nsince = \"6.1\"\nreason = \"r\"\n",
+        );
+        assert_eq!(applicable(&e, "6.12").len(), 1);
+        assert_eq!(applicable(&e, "6.1").len(), 1);
+        assert!(applicable(&e, "5.10").is_empty());
+        assert!(parse(
+            "[[unreached]]\nfunction = \"f\"\nwhole = true\nsince = \"x\"\nreason = \"r\"\n"
+        )
+        .is_err());
     }
 
     #[test]

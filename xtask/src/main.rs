@@ -1094,6 +1094,7 @@ fn coverage_cmd(series: String) -> Result<ExitCode> {
     let shown = manifest.display();
     let entries = harness::unreached::parse(&text)
         .map_err(|p| anyhow::anyhow!("{shown}:{}: {}", p.line, p.msg))?;
+    let entries = harness::unreached::applicable(&entries, &tree.version.series());
     let mut sources = std::collections::BTreeMap::new();
     for c in &cov {
         if !sources.contains_key(&c.file) {

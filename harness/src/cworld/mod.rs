@@ -343,8 +343,9 @@ fn serve_digest(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
     let count = read_u64(rd)?;
     let mut out = shim_outcome::default();
     let mut buf = Box::<shim_call>::default();
+    let mut c = crate::generate::seeded_call(seed, func, start);
     for i in start..start + count {
-        let c = crate::generate::seeded_call(seed, func, i);
+        crate::generate::seeded_call_into(seed, func, i, &mut c);
         call::fill_shim(&c, &mut buf);
         heartbeat::beat(i - start + 1);
         let ok = lib.call(&buf, &mut out);
@@ -361,8 +362,9 @@ fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
     let mut out = shim_outcome::default();
     let mut buf = Box::<shim_call>::default();
     let mut found = vec![];
+    let mut c = crate::generate::seeded_call(seed, func, start);
     for i in start..start + count {
-        let c = crate::generate::seeded_call(seed, func, i);
+        crate::generate::seeded_call_into(seed, func, i, &mut c);
         heartbeat::beat(i - start + 1);
         if let Some(kind) = check_here(lib, &c, &mut buf, &mut out) {
             found.push(RandomFinding { index: i, kind });
@@ -391,15 +393,18 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let mut gen_ns = 0u64;
     let mut bad = 0u64;
     let mut i = 0u64;
+    let mut calls: Vec<_> = (0..64)
+        .map(|k| crate::generate::seeded_call(seed, func, k))
+        .collect();
     while i < count {
         let n = 64.min(count - i);
         let tg = std::time::Instant::now();
-        let calls: Vec<_> = (i..i + n)
-            .map(|k| crate::generate::seeded_call(seed, func, k))
-            .collect();
+        for (k, c) in calls.iter_mut().take(n as usize).enumerate() {
+            crate::generate::seeded_call_into(seed, func, i + k as u64, c);
+        }
         gen_ns += tg.elapsed().as_nanos() as u64;
         let t = std::time::Instant::now();
-        for (k, c) in calls.iter().enumerate() {
+        for (k, c) in calls.iter().take(n as usize).enumerate() {
             heartbeat::beat(i + k as u64 + 1);
             if check_here(lib, c, &mut buf, &mut out).is_some() {
                 bad += 1;

@@ -446,6 +446,11 @@ impl<T: Copy + Default, const N: usize> Slots<T, N> {
         }
     }
 
+    /// Empties it: every slot back to `T::default()`.
+    pub fn clear(&mut self) {
+        *self = Self::new();
+    }
+
     /// Appends `v`; gives it back when all `N` slots are taken.
     pub fn push(&mut self, v: T) -> Result<(), T> {
         match self.slots.get_mut(self.len as usize) {
