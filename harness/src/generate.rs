@@ -132,6 +132,7 @@ fn pick<S: Source, T: Copy>(u: &mut Draw<S>, xs: &[T]) -> T {
 
 /// A u32 biased to 0, small values, the edges of its range, and `near`
 /// (each boundary value, one below and one above).
+#[inline]
 fn u32_near<S: Source>(u: &mut Draw<S>, near: &[u32]) -> u32 {
     match u.int_in_range(0..=7u8) {
         0 => 0,
@@ -370,9 +371,11 @@ fn opt_idx<S: Source, T>(u: &mut Draw<S>, n: usize, mk: impl Fn(u8) -> T) -> Opt
     }
 }
 
-fn qp<S: Source>(u: &mut Draw<S>, w: &World, func: Func) -> Qp {
+/// A QP within the invariants, written into `q` (every field: it starts
+/// from `Qp::new`).
+fn qp_into<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &mut Qp) {
     let nports = w.sl_to_sc.len() as u32;
-    let mut q = Qp::new(
+    *q = Qp::new(
         pick(u, QpType::ALL),
         if u.ratio(1, 2) {
             u.int_in_range(0..=0x100)
@@ -492,7 +495,6 @@ fn qp<S: Source>(u: &mut Draw<S>, w: &World, func: Func) -> Qp {
     q.alt_dlid = u32_near(u, &[0xc000, 0xffff, 0xf000_0000, 0xffff_ffff]);
     q.s_pkey_index = u.arbitrary();
     q.s_alt_pkey_index = u.arbitrary();
-    q
 }
 
 fn wqe<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp) -> Wqe {
@@ -569,7 +571,7 @@ pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result
     } = c;
     *f = func;
     world_into(u, w);
-    *q = qp(u, w, func);
+    qp_into(u, w, func, q);
     *wq = wqe(u, w, q);
     *arg = match func {
         Func::MtuToPathMtu => u32_near(u, &[256, 512, 1024, 2048, 4096, 8192, 10240]),
