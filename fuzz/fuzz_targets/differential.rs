@@ -12,8 +12,8 @@
 
 use std::sync::OnceLock;
 
-use harness::draw::Draw;
 use harness::cworld::{self, call, BuildOptions, Loaded};
+use harness::draw::Draw;
 use harness::ffi::shim_outcome;
 use harness::model::{self, types::Func};
 use libfuzzer_sys::fuzz_target;
@@ -45,7 +45,7 @@ fuzz_target!(
     },
     |data: &[u8]| {
         let mut u = Draw::new(data);
-        let Ok(func) = u.choose(Func::ALL) else { return };
+        let func = u.choose(Func::ALL);
         let Ok(c) = harness::generate::call(*func, &mut u) else { return };
         let mut out = shim_outcome::default();
         assert!(world().call(&call::to_shim(&c), &mut out), "the shim refused a valid call");

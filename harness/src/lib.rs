@@ -9,6 +9,10 @@ pub fn project_path(rel: &str) -> std::path::PathBuf {
     std::fs::canonicalize(&root).unwrap_or(root).join(rel)
 }
 
+/// The model and the call/outcome vocabulary: the `hfi1-model` crate.
+pub use hfi1_model as model;
+pub use hfi1_model::outcome;
+
 pub mod compare;
 pub mod conformance;
 pub mod coverage;
@@ -18,11 +22,10 @@ pub mod extract;
 pub mod ffi;
 pub mod gate;
 pub mod generate;
+pub mod implementation;
 pub mod kbuild;
 pub mod kernel;
 pub mod lock;
-pub mod model;
-pub mod outcome;
 pub mod random;
 pub mod report;
 pub mod runner;

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 
 use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
 use crate::generate::seeded_call;
-use crate::model::{self, types::*};
+use crate::model::types::*;
 use crate::runner::{judge, Verdict};
 use crate::vector::validate;
 use crate::vecwrite::case_toml;
@@ -48,7 +48,7 @@ fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
         .into_iter()
         .next()
         .unwrap_or(CallResult::Fault(Fault::Crashed("no reply".into())));
-    Ok(judge(&first, model::run(c)).verdict)
+    Ok(judge(&first, crate::implementation::get().run(c)).verdict)
 }
 
 /// A named simplification of a call.

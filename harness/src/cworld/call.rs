@@ -395,7 +395,14 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::types::{IowaitFlag, PrivFlag};
+    use crate::model::types::{EngineIdx, IowaitFlag, NullableIdx, PrivFlag};
+
+    /// The model's NULL index is the shim's SHIM_NONE byte.
+    #[test]
+    fn null_index_is_shim_none() {
+        let null = NullableIdx::<EngineIdx>::default();
+        assert_eq!(null.raw() as i8, crate::ffi::SHIM_NONE as i8);
+    }
 
     fn outcome(text: &[u8], journal: &[u8]) -> shim_outcome {
         let mut o = shim_outcome::default();

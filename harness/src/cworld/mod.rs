@@ -318,6 +318,7 @@ fn func_at(i: u32) -> Result<crate::model::types::Func> {
 /// Runs one call on both sides in this (worker) process and judges it.
 /// `s` is a flat-call buffer reused from vector to vector.
 fn check_here(
+    imp: &dyn crate::implementation::Implementation,
     lib: &Loaded,
     c: &crate::model::types::Call,
     s: &mut shim_call,
@@ -327,7 +328,7 @@ fn check_here(
     if !lib.call(s, out) {
         return Some(2);
     }
-    match crate::model::run(c) {
+    match imp.run(c) {
         // Allocation-free first; from_shim only to confirm a difference.
         Ok(r) => (!call::agrees(out, &r) && call::from_shim(out) != r).then_some(0),
         Err(_) => Some(1),
@@ -362,11 +363,12 @@ fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
     let mut out = shim_outcome::default();
     let mut buf = Box::<shim_call>::default();
     let mut found = vec![];
+    let imp = crate::implementation::get();
     let mut c = crate::generate::seeded_call(seed, func, start);
     for i in start..start + count {
         crate::generate::seeded_call_into(seed, func, i, &mut c);
         heartbeat::beat(i - start + 1);
-        if let Some(kind) = check_here(lib, &c, &mut buf, &mut out) {
+        if let Some(kind) = check_here(imp, lib, &c, &mut buf, &mut out) {
             found.push(RandomFinding { index: i, kind });
         }
     }
@@ -393,6 +395,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let mut gen_ns = 0u64;
     let mut bad = 0u64;
     let mut i = 0u64;
+    let imp = crate::implementation::get();
     let mut calls: Vec<_> = (0..64)
         .map(|k| crate::generate::seeded_call(seed, func, k))
         .collect();
@@ -406,7 +409,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
         let t = std::time::Instant::now();
         for (k, c) in calls.iter().take(n as usize).enumerate() {
             heartbeat::beat(i + k as u64 + 1);
-            if check_here(lib, c, &mut buf, &mut out).is_some() {
+            if check_here(imp, lib, c, &mut buf, &mut out).is_some() {
                 bad += 1;
             }
         }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::model::types::{EngineIdx, Flags, IowaitFlag, PrivFlag, Ptr, SFlag, SendCtxIdx};
+use crate::types::{EngineIdx, Flags, IowaitFlag, PrivFlag, Ptr, SFlag, SendCtxIdx};
 
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

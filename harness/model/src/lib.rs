@@ -1,4 +1,9 @@
-//! An independent Rust model of the upstream functions in scope.
+//! hfi1-model: an independent Rust model of the upstream functions in
+//! scope, and the vocabulary the harness judges any implementation in
+//! (calls, worlds, outcomes, [`Implementation`]).
+//!
+//! This crate has no FFI and no dependency on the harness: the crate graph
+//! states the layering (the harness depends on it, never the reverse).
 //!
 //! Written from reading the C (qp.c, sdma.c, pio.c, hfi.h, tid_rdma.h of
 //! Linux 6.1 to 7.2), function by function; each function's doc comment
@@ -7,7 +12,8 @@
 //!
 //! Where the C would read out of bounds the model returns
 //! [`Undefined`]: the vector broke one of the world's invariants
-//! (`crate::vector::validate`), and there is no defined behaviour to mirror.
+//! (the harness's `vector::validate`), and there is no defined behaviour to
+//! mirror.
 
 pub mod flags;
 pub mod hfi;
@@ -15,6 +21,7 @@ pub mod iter;
 pub mod lifecycle;
 pub mod modify;
 pub mod mtu;
+pub mod outcome;
 pub mod pio;
 pub mod print;
 pub mod qp;
@@ -25,6 +32,31 @@ pub mod types;
 
 use crate::outcome::Outcome;
 use types::{Call, Func, Ptr};
+
+/// An implementation of the driver's QP logic the harness judges against
+/// upstream C: the project's model ([`Model`]) is one; a Rust port of the
+/// driver is another (README: "Judging your own Rust port").
+pub trait Implementation: Send + Sync {
+    /// A short name for reports.
+    fn name(&self) -> &str;
+    /// What it does for `call` (every effect the outcome records), or
+    /// [`Undefined`] when upstream's behaviour is undefined for the input.
+    fn run(&self, call: &Call) -> Result<Outcome, Undefined>;
+}
+
+/// The project's model as an [`Implementation`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Model;
+
+impl Implementation for Model {
+    fn name(&self) -> &str {
+        "the Rust model"
+    }
+
+    fn run(&self, call: &Call) -> Result<Outcome, Undefined> {
+        run(call)
+    }
+}
 
 /// Upstream behaviour is undefined for this input (named in the message).
 #[derive(Debug, Clone, PartialEq, Eq)]
