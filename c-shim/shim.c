@@ -21,6 +21,7 @@
 
 #include "shim.h"
 #include "mocks/journal.h"
+#include "world.h"
 
 /*
  * Module parameters defined in files this world does not compile

@@ -15,6 +15,7 @@
 #include "verbs_txreq.h"
 
 #include "journal.h"
+#include "world.h"
 
 void setup_tid_rdma_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {

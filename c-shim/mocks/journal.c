@@ -5,6 +5,7 @@
 
 #include "shim.h"
 #include "journal.h"
+#include "world.h"
 
 void abort(void) __attribute__((__noreturn__));
 

@@ -22,16 +22,4 @@ void journal_printf(const char *fmt, ...) __printf(1, 2);
 /* The symbolic name of a pointer, valid until the next few calls. */
 const char *jp(const void *p);
 
-/* shim.c: the world the mocks answer from */
-struct rvt_qp;
-int shim_ptr_name(const void *p, char *buf, size_t len);
-const struct cpumask *shim_node_mask(int node);
-bool shim_queue_work_ret(void);
-bool shim_tid_send_ret(void);
-bool shim_cancel_work_ret(void);
-bool shim_alloc_fails(void);
-int shim_iter_count(void);
-struct rvt_qp *shim_iter_qp(int i);
-int shim_error_qp_ret(const struct rvt_qp *qp);
-
 #endif

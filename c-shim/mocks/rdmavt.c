@@ -7,6 +7,7 @@
 #include <rdma/rdmavt_qp.h>
 
 #include "journal.h"
+#include "world.h"
 
 /* Returns what the vector says for this QP (the "last WQE" answer). */
 int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err)

@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 
 #include "journal.h"
+#include "world.h"
 
 void *calloc(size_t nmemb, size_t size);
 void free(void *ptr);

@@ -7,6 +7,7 @@
 #include <linux/workqueue.h>
 
 #include "journal.h"
+#include "world.h"
 
 struct workqueue_struct *system_wq;
 

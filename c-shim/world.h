@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * world.h - what the mocks may ask of the world of the call being run.
+ *
+ * shim.c builds a world from each flat call; the mocks answer upstream's
+ * boundary calls from it (never deciding anything themselves). This is the
+ * whole of what they may ask: names of the world's objects for the journal,
+ * and the answers the vector chose for the boundary.
+ */
+#ifndef HFI1_CONFORMANCE_WORLD_H
+#define HFI1_CONFORMANCE_WORLD_H
+
+#include <linux/types.h>
+
+struct rvt_qp;
+struct cpumask;
+
+/* The symbolic name of a pointer into the world ("sde#3", "qp#0x40"). */
+int shim_ptr_name(const void *p, char *buf, size_t len);
+/* The CPUs of a NUMA node. */
+const struct cpumask *shim_node_mask(int node);
+/* What queue_work_on(), hfi1_schedule_tid_send() and cancel_work_sync()
+ * return. */
+bool shim_queue_work_ret(void);
+bool shim_tid_send_ret(void);
+bool shim_cancel_work_ret(void);
+/* Whether the next allocation of the call fails. */
+bool shim_alloc_fails(void);
+/* The QPs rvt_qp_iter() walks, and what rvt_error_qp() returns for each. */
+int shim_iter_count(void);
+struct rvt_qp *shim_iter_qp(int i);
+int shim_error_qp_ret(const struct rvt_qp *qp);
+
+#endif
