@@ -498,7 +498,9 @@ fn qp_into<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &mut Qp) {
 }
 
 fn wqe<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp) -> Wqe {
-    let needs_ah = matches!(q.qp_type, QpType::Ud | QpType::Gsi);
+    // rdmavt posts SMI, GSI and UD work requests with an AH
+    // (vector::validate).
+    let needs_ah = matches!(q.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi);
     let ah = if needs_ah || u.ratio(1, 4) {
         Some(Ah {
             log_pmtu: u.int_in_range(0..=30),

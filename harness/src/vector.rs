@@ -1329,11 +1329,17 @@ pub fn validate(c: &Call) -> Result<(), String> {
             w.qos_shift
         ));
     }
-    // hfi1_setup_wqe(): GSI/UD read rvt_get_swqe_ah(wqe) unconditionally;
-    // rdmavt never posts a UD wqe without an AH.
-    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi) && c.func == Func::SetupWqe {
+    // rdmavt's rvt_qp_valid_operation() dereferences ud_wr(wr)->ah for
+    // every QP type but RC and UC before hfi1_setup_wqe() sees the wqe (and
+    // GSI/UD read rvt_get_swqe_ah(wqe) there): an SMI, GSI or UD wqe always
+    // has an AH.
+    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi) && c.func == Func::SetupWqe {
         let Some(ah) = c.wqe.ah else {
-            return Err("a UD/GSI wqe needs wqe.ah (hfi1_setup_wqe dereferences it)".into());
+            return Err(format!(
+                "a {} wqe needs wqe.ah (rdmavt's rvt_qp_valid_operation() dereferences \
+                 ud_wr(wr)->ah for every QP type but RC and UC)",
+                c.qp.qp_type
+            ));
         };
         // 1 << ah->log_pmtu is an int shift.
         if ah.log_pmtu > 30 {

@@ -167,6 +167,13 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             //   if (wqe->length > dd->vld[15].mtu) return -EINVAL;
             let mut c = call(Func::SetupWqe, QpType::Smi, 2049);
             c.qp.num = 0;
+            // rdmavt posts SMI work requests with an AH; hfi1 ignores it
+            // for SMI (an MTU of 256 here would reject 2048 if it counted).
+            c.wqe.ah = Some(Ah {
+                log_pmtu: 8,
+                sl: Sl(0),
+                port: 1,
+            });
             check("ret", run_c(w, &c)?.ret, -22)?;
             c.wqe.length = 2048;
             check("ret at vld[15].mtu", run_c(w, &c)?.ret, 0)
