@@ -147,6 +147,36 @@ pub struct Group {
     pub reads: Vec<String>,
 }
 
+/// A corpus file's head (its `[defaults]`, before the first case) and the
+/// presets it may name: what a case written for it is read against.
+struct Family {
+    file: std::path::PathBuf,
+    head: String,
+    presets: crate::vector::Presets,
+}
+
+impl Family {
+    fn load(file: &std::path::Path) -> Result<Family> {
+        let text = std::fs::read_to_string(file)?;
+        let head = text.find("[[case]]").map_or(&text[..], |i| &text[..i]);
+        let dir = file.parent().unwrap_or(std::path::Path::new("."));
+        Ok(Family {
+            file: file.to_owned(),
+            head: head.to_owned(),
+            presets: crate::vector::Presets::load(&dir.join("worlds.toml"))?,
+        })
+    }
+
+    /// The call of one `[[case]]` (its text) read as a case of this file.
+    fn parse(&self, case: &str) -> Option<Call> {
+        crate::vector::parse_file(&self.file, &format!("{}\n{case}", self.head), &self.presets)
+            .ok()?
+            .into_iter()
+            .next()
+            .map(|v| v.call)
+    }
+}
+
 /// The `key = value` lines of a written case, without its header keys.
 fn key_lines(case: &str) -> Vec<String> {
     case.lines()
@@ -173,13 +203,7 @@ fn trim(
     file: &std::path::Path,
     name: &str,
 ) -> Result<Option<(Call, String)>> {
-    let text = std::fs::read_to_string(file)?;
-    let head = match text.find("[[case]]") {
-        Some(i) => &text[..i],
-        None => &text[..],
-    };
-    let dir = file.parent().unwrap_or(std::path::Path::new("."));
-    let presets = crate::vector::Presets::load(&dir.join("worlds.toml"))?;
+    let family = Family::load(file)?;
     let header = {
         let full = crate::vecwrite::case_toml(call, name, "reproducer");
         full.lines()
@@ -191,12 +215,7 @@ fn trim(
             .collect::<String>()
     };
     let parse = |keys: &[String]| -> Option<Call> {
-        let case = format!("{head}\n{header}{}\n", keys.join("\n"));
-        crate::vector::parse_file(file, &case, &presets)
-            .ok()?
-            .into_iter()
-            .next()
-            .map(|v| v.call)
+        family.parse(&format!("{header}{}\n", keys.join("\n")))
     };
     let Some(base) = parse(&[]) else {
         return Ok(None);
@@ -241,21 +260,9 @@ fn reads(
     file: &std::path::Path,
     seed: u64,
 ) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(file)?;
-    let head = match text.find("[[case]]") {
-        Some(i) => &text[..i],
-        None => &text[..],
-    };
-    let dir = file.parent().unwrap_or(std::path::Path::new("."));
-    let presets = crate::vector::Presets::load(&dir.join("worlds.toml"))?;
+    let family = Family::load(file)?;
     let full = crate::vecwrite::case_toml(call, "reads", "reads");
-    let parse = |case: &str| -> Option<Call> {
-        crate::vector::parse_file(file, &format!("{head}\n{case}"), &presets)
-            .ok()?
-            .into_iter()
-            .next()
-            .map(|v| v.call)
-    };
+    let parse = |case: &str| family.parse(case);
     let Some(same) = parse(&full) else {
         return Ok(vec![]);
     };
