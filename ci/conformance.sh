@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # For a CI system or a patch bot: run the conformance suite on the kernels
-# given (default: all three series) and leave machine-readable reports.
+# given (default: every pinned series) and leave machine-readable reports.
 #
 #   ci/conformance.sh [OUT_DIR] [-- conformance options...]
 #

@@ -2,7 +2,8 @@
 //! kernel, run on upstream C and on the Rust model; every vector file is
 //! one snapshot trial per kernel series.
 //!
-//! Kernels: `HFI1_KERNELS=6.1,6.12,7.2` (or `all`; default 6.12) and/or
+//! Kernels: `HFI1_KERNELS=6.1,6.12` (pinned series or `SERIES=VERSION`, or
+//! `all` for every pinned series; default 6.12) and/or
 //! `HFI1_KERNEL_SRC=PATH[:PATH…]` for trees given by path. With more than
 //! one kernel, trial names are prefixed with the kernel (`6.12::…`).
 //!
