@@ -824,7 +824,14 @@ pub fn fetch_version(series: &str, version: &str, sha256: Option<&str>) -> Resul
             .current_dir(&debs)
             .stdout(std::io::stderr()),
         &format!("apt-get download {pkg}={version}"),
-    )?;
+    )
+    .with_context(|| {
+        format!(
+            "Debian's lists name {pkg} {version} but the archive did not hand it over \
+             (apt's message above; a superseded security update is often gone from the \
+             pool): pick another version from `cargo xtask kernel list {series}`"
+        )
+    })?;
     let deb = find_deb().with_context(|| {
         format!(
             "apt-get download {pkg}={version} left no .deb in {}",
