@@ -383,6 +383,53 @@ endif
         );
     }
 
+    /// A tree's Makefile is untrusted input: any text gives an answer,
+    /// never a panic.
+    #[test]
+    fn any_text_is_read_without_panicking() {
+        let pieces = [
+            "ifeq",
+            "ifneq",
+            "ifdef",
+            "else",
+            "endif",
+            "(",
+            ")",
+            ",",
+            "$(",
+            "$(call ",
+            "cc-option",
+            "findstring",
+            "KBUILD_CFLAGS",
+            "+=",
+            ":=",
+            "=",
+            "-W",
+            "-Wall",
+            "#",
+            "\\",
+            "\n",
+            " ",
+            "\t",
+            "é",
+            "include",
+            "scripts/Makefile.extrawarn",
+            "\"",
+            "'",
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(x % 40) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                text.push_str(pieces[(x % pieces.len() as u64) as usize]);
+            }
+            let _ = warning_flags(&text, Some(&text));
+        }
+    }
+
     #[test]
     fn without_extrawarn_only_the_top_makefile_counts() {
         let f = warning_flags(TOP, None);
