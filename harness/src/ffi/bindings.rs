@@ -140,6 +140,7 @@ pub type shim_fn = ::std::os::raw::c_uint;
 pub struct shim_map_elem {
     pub present: shim_u8,
     pub nentries: shim_u8,
+    pub __bindgen_padding_0: [u8; 2usize],
     pub mask: shim_u32,
     pub entries: [shim_i8; 16usize],
 }
@@ -160,6 +161,7 @@ const _: () = {
 pub struct shim_map {
     pub present: shim_u8,
     pub nelems: shim_u8,
+    pub __bindgen_padding_0: [u8; 2usize],
     pub mask: shim_u32,
     pub elems: [shim_map_elem; 16usize],
 }
@@ -193,6 +195,7 @@ pub struct shim_port {
     pub gid_prefix: shim_u64,
     pub has_qp0: shim_u8,
     pub has_qp1: shim_u8,
+    pub __bindgen_padding_0: [u8; 6usize],
 }
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
@@ -211,26 +214,34 @@ const _: () = {
 pub struct shim_world {
     pub dev_flags: shim_u32,
     pub qos_shift: shim_u8,
+    pub __bindgen_padding_0: [u8; 3usize],
     pub num_vls: shim_u32,
     pub piothreshold: shim_u16,
+    pub __bindgen_padding_1: [u8; 2usize],
     pub node: shim_i32,
+    pub __bindgen_padding_2: [u8; 4usize],
     pub node_cpus: shim_u64,
     pub sc_to_vl: [shim_u8; 32usize],
     pub vl_mtu: [shim_u16; 16usize],
     pub vl_sc: [shim_i16; 16usize],
     pub num_sdma: shim_u8,
+    pub __bindgen_padding_3: [u8; 3usize],
     pub sdma: [shim_sdma_engine; 16usize],
     pub num_send_contexts: shim_u8,
+    pub __bindgen_padding_4: [u8; 3usize],
     pub sdma_map: shim_map,
     pub pio_map: shim_map,
     pub num_pports: shim_u8,
+    pub __bindgen_padding_5: [u8; 7usize],
     pub ports: [shim_port; 2usize],
     pub max_rdma_atomic: shim_u8,
     pub extra_rdma_atomic: shim_u8,
     pub queue_work_ret: shim_u8,
     pub tid_send_ret: shim_u8,
     pub cancel_work_ret: shim_u8,
+    pub __bindgen_padding_6: [u8; 3usize],
     pub alloc_fail: shim_u32,
+    pub __bindgen_padding_7: [u8; 4usize],
 }
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
@@ -294,6 +305,7 @@ const _: () = {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_ack {
     pub opcode: shim_u8,
+    pub __bindgen_padding_0: [u8; 3usize],
     pub psn: shim_u32,
     pub lpsn: shim_u32,
 }
@@ -312,6 +324,7 @@ pub struct shim_qp {
     pub qp_num: shim_u32,
     pub port_num: shim_u32,
     pub pmtu: shim_u16,
+    pub __bindgen_padding_0: [u8; 2usize],
     pub state: shim_u32,
     pub s_flags: shim_u32,
     pub priv_flags: shim_u32,
@@ -326,13 +339,16 @@ pub struct shim_qp {
     pub pio_busy: shim_i32,
     pub refcount: shim_i32,
     pub remote_sl: shim_u8,
+    pub __bindgen_padding_1: [u8; 3usize],
     pub remote_dlid: shim_u32,
     pub remote_qpn: shim_u32,
     pub remote_grh: shim_u8,
+    pub __bindgen_padding_2: [u8; 7usize],
     pub remote_gid_prefix: shim_u64,
     pub remote_gid_iid: shim_u64,
     pub remote_make_grd: shim_u8,
     pub timeout: shim_u8,
+    pub __bindgen_padding_3: [u8; 2usize],
     pub s_lsn: shim_u32,
     pub s_last_psn: shim_u32,
     pub s_psn: shim_u32,
@@ -353,18 +369,23 @@ pub struct shim_qp {
     pub s_retry_cnt: shim_u8,
     pub s_rnr_retry_cnt: shim_u8,
     pub s_rnr_retry: shim_u8,
+    pub __bindgen_padding_4: [u8; 2usize],
     pub pid: shim_i32,
     pub s_state: shim_u8,
     pub s_ack_state: shim_u8,
     pub r_min_rnr_timer: shim_u8,
+    pub __bindgen_padding_5: u8,
     pub cq_head: shim_u32,
     pub cq_tail: shim_u32,
     pub cq_user: shim_u8,
     pub has_rdma_mr: shim_u8,
+    pub __bindgen_padding_6: [u8; 2usize],
     pub rdma_mr_refs: shim_u32,
     pub has_ack_queue: shim_u8,
+    pub __bindgen_padding_7: [u8; 3usize],
     pub ack: [shim_ack; 8usize],
     pub has_srq: shim_u8,
+    pub __bindgen_padding_8: [u8; 3usize],
     pub srq_size: shim_u32,
     pub rq_size: shim_u32,
     pub s_mig_state: shim_u8,
@@ -372,11 +393,14 @@ pub struct shim_qp {
     pub hdr_type: shim_u8,
     pub alt_sl: shim_u8,
     pub alt_port: shim_u8,
+    pub __bindgen_padding_9: [u8; 3usize],
     pub alt_dlid: shim_u32,
     pub s_pkey_index: shim_u8,
     pub s_alt_pkey_index: shim_u8,
+    pub __bindgen_padding_10: [u8; 2usize],
     pub swqe_opcode: [shim_u32; 16usize],
     pub swqe_ssn: [shim_u32; 16usize],
+    pub __bindgen_padding_11: [u8; 4usize],
 }
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
@@ -487,6 +511,7 @@ pub struct shim_iter_qp {
     pub state: shim_u32,
     pub remote_sl: shim_u8,
     pub error_qp_ret: shim_u8,
+    pub __bindgen_padding_0: [u8; 2usize],
 }
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
@@ -512,6 +537,7 @@ pub struct shim_wqe {
     pub has_priv: shim_u8,
     pub has_ah: shim_u8,
     pub ah: shim_ah,
+    pub __bindgen_padding_0: [u8; 3usize],
 }
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
@@ -530,6 +556,7 @@ pub struct shim_call {
     pub call_send: shim_u8,
     pub sc5: shim_u8,
     pub vl: shim_u8,
+    pub __bindgen_padding_0: u8,
     pub selector: shim_u32,
     pub arg: shim_u32,
     pub attr_mask: shim_u32,
@@ -538,6 +565,7 @@ pub struct shim_call {
     pub attr_alt_ah: shim_ah,
     pub niter: shim_u8,
     pub iter: [shim_iter_qp; 8usize],
+    pub __bindgen_padding_1: [u8; 4usize],
     pub world: shim_world,
     pub qp: shim_qp,
     pub wqe: shim_wqe,
@@ -571,8 +599,10 @@ const _: () = {
 pub struct shim_outcome {
     pub ret: shim_i32,
     pub call_send: shim_u8,
+    pub __bindgen_padding_0: u8,
     pub sdma_engine: shim_i16,
     pub send_context: shim_i16,
+    pub __bindgen_padding_1: [u8; 2usize],
     pub s_flags: shim_u32,
     pub s_flags_unknown: shim_u32,
     pub priv_flags: shim_u32,

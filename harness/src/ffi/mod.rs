@@ -27,22 +27,46 @@ impl shim_outcome {
     }
 }
 
-/// Views a plain C struct as bytes, to send it to a worker process.
-pub fn as_bytes<T: Copy>(v: &T) -> &[u8] {
-    // SAFETY: T is a bindgen struct of plain integers (Copy, no pointers,
-    // no padding that matters to the reader: it is read back as the same T
-    // by the same build of the same program).
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::shim_call {}
+    impl Sealed for super::shim_outcome {}
+    impl<const N: usize> Sealed for [std::os::raw::c_char; N] {}
+}
+
+/// Plain data of the shim's ABI that crosses the worker pipe as bytes:
+/// every byte is a field (bindgen's `explicit_padding`: no implicit
+/// padding, so no uninitialised byte is ever read), every field an integer
+/// or an array or struct of integers (every bit pattern is a valid value).
+/// Sealed: only the ABI's structs and `c_char` arrays are `Plain`, so
+/// [`as_bytes`] and [`from_bytes`] cannot be called on anything else.
+///
+/// # Safety
+/// Implemented only here, for types with the properties above.
+pub unsafe trait Plain: Copy + sealed::Sealed {}
+
+// SAFETY: bindgen structs of integer fields, with explicit padding
+// (xtask/src/bindgen.rs); the layout tests in bindings.rs pin their sizes.
+unsafe impl Plain for shim_call {}
+// SAFETY: as shim_call.
+unsafe impl Plain for shim_outcome {}
+// SAFETY: an array of c_char has no padding and any byte is a c_char.
+unsafe impl<const N: usize> Plain for [std::os::raw::c_char; N] {}
+
+/// Views the shim's plain data as bytes, to send it to a worker process.
+pub fn as_bytes<T: Plain>(v: &T) -> &[u8] {
+    // SAFETY: T: Plain — every byte of it is an initialised field.
     unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
 }
 
-/// Reads a plain C struct back from bytes written by [`as_bytes`].
-pub fn from_bytes<T: Copy + Default>(b: &[u8]) -> Option<T> {
+/// Reads the shim's plain data back from bytes (written by [`as_bytes`]).
+pub fn from_bytes<T: Plain + Default>(b: &[u8]) -> Option<T> {
     if b.len() != std::mem::size_of::<T>() {
         return None;
     }
     let mut v = T::default();
-    // SAFETY: same size, T is plain old data (see as_bytes), every bit
-    // pattern of its integer fields is valid.
+    // SAFETY: same size, and T: Plain — every bit pattern of its fields is
+    // a valid value.
     unsafe {
         std::ptr::copy_nonoverlapping(b.as_ptr(), &mut v as *mut T as *mut u8, b.len());
     }
