@@ -245,6 +245,31 @@ static struct {
 
 void *calloc(size_t nmemb, size_t size);
 
+/*
+ * Under --sanitize, the objects past the counts the world declares (ports,
+ * engines, send contexts) are poisoned once the world is built, so an
+ * out-of-bounds read is a crash finding, as it would be in the kernel
+ * (where nothing is there); a normal build leaves them as valid memory at
+ * no cost per call.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHIM_ASAN 1
+#endif
+#endif
+#ifdef SHIM_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define SHIM_POISON_TAIL(arr, n, max) \
+	__asan_poison_memory_region(&(arr)[n], ((max) - (n)) * sizeof((arr)[0]))
+#define SHIM_UNPOISON_ALL(arr) __asan_unpoison_memory_region((arr), sizeof(arr))
+#else
+#define SHIM_POISON_TAIL(arr, n, max) do { } while (0)
+#define SHIM_UNPOISON_ALL(arr) do { } while (0)
+#endif
+
 /* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
 static char hfi1_wq_token;
 
@@ -380,6 +405,10 @@ static void shim_build_world(const struct shim_world *sw)
 	 * sequence counters, which they leave balanced.
 	 */
 
+	SHIM_UNPOISON_ALL(w.pport);
+	SHIM_UNPOISON_ALL(w.per_sdma);
+	SHIM_UNPOISON_ALL(w.sc);
+
 	if (!w.initialised) {
 		/*
 		 * What never changes: back pointers, indices, locks, and the
@@ -447,6 +476,10 @@ static void shim_build_world(const struct shim_world *sw)
 	w.dd.verbs_dev.rdi.dparms.extra_rdma_atomic = sw->extra_rdma_atomic;
 	memset(&w.node_mask, 0, sizeof(w.node_mask));
 	w.node_mask.bits[0] = sw->node_cpus;
+
+	SHIM_POISON_TAIL(w.pport, sw->num_pports, SHIM_MAX_PORTS);
+	SHIM_POISON_TAIL(w.per_sdma, sw->num_sdma, SHIM_MAX_SDMA);
+	SHIM_POISON_TAIL(w.sc, sw->num_send_contexts, SHIM_MAX_SEND_CONTEXTS);
 }
 
 static void shim_event_handler(struct ib_event *ev, void *context)

@@ -1388,6 +1388,22 @@ pub fn validate(c: &Call) -> Result<(), String> {
             w.sl_to_sc.len()
         ));
     }
+    // Other per-port fields may be left short (the missing ports read 0),
+    // never run past the ports the device declares: the kernel has no port
+    // there (dd->num_pports bounds every loop over them).
+    for (name, n) in [
+        ("port_lid", w.port_lid.len()),
+        ("port_gid_prefix", w.port_gid_prefix.len()),
+        ("port_qp0", w.port_qp0.len()),
+        ("port_qp1", w.port_qp1.len()),
+    ] {
+        if n > w.sl_to_sc.len() {
+            return Err(format!(
+                "world.{name} has {n} entries for {} port(s): a port the device does not have",
+                w.sl_to_sc.len()
+            ));
+        }
+    }
     let q = &c.qp;
     // priv->s_sde and priv->s_sendcontext point into the device.
     if q.s_sde
@@ -1672,6 +1688,32 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         ))
         .expect_err("u16 overflow");
         assert_eq!(e.field, "world.piothreshold");
+    }
+
+    /// A per-port field may not describe a port the device lacks.
+    #[test]
+    fn per_port_fields_stop_at_the_declared_ports() {
+        let mut c = crate::generate::seeded_call(1, Func::FreeAllQps, 0);
+        c.world.sl_to_sc.truncate(1);
+        c.world.port_ibmtu.truncate(1);
+        c.world.port_gid_prefix.truncate(1);
+        c.world.port_qp0.truncate(1);
+        c.world.port_qp1.truncate(1);
+        c.world.port_lid.truncate(1);
+        c.qp.port = 1;
+        c.qp.alt_port = 1;
+        c.attr_ah.port = 1;
+        c.attr_alt_ah.port = 1;
+        c.iter.iter_mut().for_each(|q| q.port = 1);
+        assert_eq!(validate(&c), Ok(()));
+        c.world.port_lid.push(7);
+        let e = validate(&c).expect_err("a second port's LID on a one-port device");
+        assert!(
+            e.contains("world.port_lid") && e.contains("1 port(s)"),
+            "{e}"
+        );
+        c.world.port_lid.clear();
+        assert_eq!(validate(&c), Ok(()), "short per-port fields read 0");
     }
 
     #[test]

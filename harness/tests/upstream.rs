@@ -341,6 +341,88 @@ fn ubsan_reports_upstream_ub(tree: &KernelTree) -> Result<(), Failed> {
     }
 }
 
+/// Worlds as strict as the kernel: past the ports a world declares there
+/// is nothing, so under --sanitize an off-by-one loop bound over the ports
+/// (free_all_qps: `n <= dd->num_pports`) is a crash finding on a one-port
+/// world, with the sanitizer's report, while the same world with two ports
+/// still returns.
+fn sanitize_poisons_past_declared_ports(tree: &KernelTree) -> Result<(), Failed> {
+    let qp = "drivers/infiniband/hw/hfi1/qp.c";
+    let from = "for (n = 0; n < dd->num_pports; n++) {";
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-poison-{}-{}-{:?}",
+        tree.version,
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
+    let result = (|| -> Result<(), Failed> {
+        let path = dir.join(qp);
+        let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        if !src.contains(from) {
+            return Err(format!("{qp} has no `{from}`").into());
+        }
+        std::fs::write(
+            &path,
+            src.replacen(from, "for (n = 0; n <= dd->num_pports; n++) {", 1),
+        )
+        .map_err(|e| e.to_string())?;
+        let mutant = KernelTree::open(&dir).map_err(|e| format!("{e:#}"))?;
+        let world = cworld::build(
+            &mutant,
+            &BuildOptions {
+                sanitize: true,
+                ..Default::default()
+            },
+        )
+        .map_err(|e| format!("{e:#}"))?;
+        let mut one = call(Func::FreeAllQps, QpType::Rc, 0);
+        let base = harness::generate::seeded_call(1, Func::FreeAllQps, 0).world;
+        one.world = base.clone();
+        one.world.sl_to_sc.truncate(1);
+        one.world.port_ibmtu.truncate(1);
+        one.world.port_lid.truncate(1);
+        one.world.port_gid_prefix.truncate(1);
+        one.world.port_qp0.truncate(1);
+        one.world.port_qp1.truncate(1);
+        one.qp.port = 1;
+        one.qp.alt_port = 1;
+        let mut two = one.clone();
+        two.world = base;
+        two.world.sl_to_sc.resize(2, [0; 32]);
+        two.world.port_ibmtu.resize(2, 4096);
+        harness::vector::validate(&one).map_err(|e| format!("one port: {e}"))?;
+        harness::vector::validate(&two).map_err(|e| format!("two ports: {e}"))?;
+        let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+        let r = w
+            .run_batch(&[call::to_shim(&two), call::to_shim(&one)])
+            .map_err(|e| format!("{e:#}"))?;
+        match (&r[0], &r[1]) {
+            (CallResult::Done(_), CallResult::Fault(cworld::Fault::Crashed(why)))
+                if why.contains("AddressSanitizer") =>
+            {
+                Ok(())
+            }
+            (a, b) => {
+                let short = |r: &CallResult| match r {
+                    CallResult::Done(o) => format!("returned {}", o.ret),
+                    CallResult::Fault(f) => format!("{f}"),
+                    CallResult::Malformed => "malformed".to_owned(),
+                };
+                Err(format!(
+                    "expected two ports to return and one port to be an ASan crash; got {} and {}",
+                    short(a),
+                    short(b)
+                )
+                .into())
+            }
+        }
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
 /// The worker reuses one flat-call buffer from vector to vector
 /// (`call::fill_shim`): every generated vector must give the same outcome
 /// through a reused buffer as through a fresh one. (Valid vectors only, so
@@ -1020,6 +1102,13 @@ fn main() {
             trials.push(Trial::test(
                 format!("{s}::isolation::ubsan_reports_upstream_ub"),
                 move || ubsan_reports_upstream_ub(&get()?.tree),
+            ));
+        }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(
+                format!("{s}::isolation::sanitize_poisons_past_declared_ports"),
+                move || sanitize_poisons_past_declared_ports(&get()?.tree),
             ));
         }
         {
