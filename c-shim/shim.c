@@ -29,6 +29,9 @@
  */
 uint num_vls;
 unsigned short piothreshold;
+/* kcompat linux/lockdep.h: open locks and RCU read sections. */
+int shim_lockdep_depth;
+int shim_rcu_depth;
 
 /* The tree's value of each symbolic name, in the shim's order. */
 static const unsigned long dev_flag_values[SHIM_DEV_FLAG_COUNT] = {
@@ -933,6 +936,20 @@ shim_u32 shim_abi_version(void)
 	return SHIM_ABI_VERSION;
 }
 
+/*
+ * A call returns with every lock it took released and every RCU read
+ * section closed (its caller's are the shim's, balanced around it): what
+ * is left open is journalled, as lockdep would complain.
+ */
+static void shim_check_balance(void)
+{
+	if (shim_lockdep_depth || shim_rcu_depth)
+		journal_printf("UNBALANCED(locks %+d, rcu %+d)", shim_lockdep_depth,
+			       shim_rcu_depth);
+	shim_lockdep_depth = 0;
+	shim_rcu_depth = 0;
+}
+
 int shim_run(const struct shim_call *c, struct shim_outcome *out)
 {
 	struct sdma_engine *sde;
@@ -958,6 +975,8 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 			return -1;
 	}
 	shim_build_qp(c);
+	shim_lockdep_depth = 0;
+	shim_rcu_depth = 0;
 	journal_begin(out);
 
 	switch (c->fn) {
@@ -1080,6 +1099,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	case SHIM_FN_QP_PRIV_ALLOC: {
 		struct hfi1_qp_priv *p = qp_priv_alloc(&w.dd.verbs_dev.rdi, &w.qp);
 
+		shim_check_balance();
 		journal_end();
 		if (IS_ERR(p)) {
 			out->ret = PTR_ERR(p);
@@ -1143,6 +1163,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		journal_end();
 		return -1;
 	}
+	shim_check_balance();
 	journal_end();
 	out->s_flags = symbolic_bits(w.qp.s_flags, s_flag_values, SHIM_S_FLAG_COUNT,
 				     &out->s_flags_unknown);

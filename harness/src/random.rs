@@ -126,6 +126,10 @@ fn minimise_while(worker: &mut Worker, c: &Call, keep: impl Fn(&Verdict) -> bool
     Ok(best)
 }
 
+/// How many disagreements of one shape a random run minimises and writes
+/// (the rest are counted).
+pub const FINDINGS_PER_SHAPE: usize = 3;
+
 /// Where findings are written: `target/findings/`.
 pub fn findings_dir() -> PathBuf {
     crate::project_path("target/findings")
@@ -186,9 +190,22 @@ pub fn run_jobs(
         let (found, crashes) = run_parallel(&mut workers, f, seed, n, progress)?;
         let worker = &mut workers[0];
         {
+            // Findings of one shape (the same fields differ) are minimised
+            // and written a few at a time, not one file per vector: an
+            // implementation with one bug disagrees on thousands.
+            let mut shapes: Vec<(String, usize)> = vec![];
             for r in found {
                 bad += 1;
                 let c = seeded_call(seed, f, r.index);
+                let shape = match verdict_of(worker, &c)? {
+                    Verdict::Differ(d) => d.iter().map(|x| x.0).collect::<Vec<_>>().join(","),
+                    other => format!("{:?}", std::mem::discriminant(&other)),
+                };
+                match shapes.iter_mut().find(|(s, _)| *s == shape) {
+                    Some((_, n)) if *n >= FINDINGS_PER_SHAPE => continue,
+                    Some((_, n)) => *n += 1,
+                    None => shapes.push((shape, 1)),
+                }
                 let small = minimise(worker, &c)?;
                 let verdict = verdict_of(worker, &small)?;
                 let what = match &verdict {
@@ -448,7 +465,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                                     })
                                     .collect(),
                                 vectors: n,
-                                failed: found.len() as u64,
+                                failed: bad + faults,
                             }
                         })
                         .collect();

@@ -465,6 +465,15 @@ struct Mutation {
 }
 
 const MUTATIONS: &[Mutation] = &[
+    // A missing unlock: no field of the outcome moves, but the call returns
+    // holding qp->s_lock, which the shim journals (kcompat lockdep.h).
+    Mutation {
+        name: "wakeup_keeps_s_lock",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "\t\thfi1_qp_schedule(qp);\n\t}\n\tspin_unlock_irqrestore(&qp->s_lock, flags);\n",
+        to: "\t\thfi1_qp_schedule(qp);\n\t}\n",
+        caught_by: &["schedule::wakeup_flag_not_set"],
+    },
     Mutation {
         name: "piothreshold_le_to_lt",
         file: "drivers/infiniband/hw/hfi1/qp.c",
@@ -647,7 +656,10 @@ fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
 /// differs, on the corpus vector that pins it and on generated vectors, and
 /// the minimal reproducer still shows it with the send at the threshold.
 fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
-    let m = &MUTATIONS[0];
+    let m = MUTATIONS
+        .iter()
+        .find(|m| m.name == "piothreshold_le_to_lt")
+        .ok_or("no piothreshold mutation")?;
     let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
     let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
     let funcs = [Func::SetupWqe, Func::QpToSdmaEngine];

@@ -8,6 +8,16 @@
 struct lock_class_key { int unused; };
 
 /*
+ * What lockdep would know of a call: how many locks (spinlocks, rwlocks,
+ * seqlock writers) and RCU read sections are open.  Defined by the world
+ * (c-shim/shim.c); every lock of spinlock.h, seqlock.h and rcupdate.h
+ * counts, and a call that returns with either not where it started is
+ * recorded in its journal (a missing unlock is a behaviour change).
+ */
+extern int shim_lockdep_depth;
+extern int shim_rcu_depth;
+
+/*
  * Production kernels (CONFIG_LOCKDEP=n) compile lockdep_assert_held() to
  * nothing, so the caller's line has no branch of its own.  The check here
  * keeps the contract honest (a lock not held is a journal warning) out of

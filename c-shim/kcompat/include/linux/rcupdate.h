@@ -5,13 +5,15 @@
 
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/lockdep.h>
 
-#define rcu_read_lock()			do { } while (0)
-#define rcu_read_unlock()		do { } while (0)
-#define rcu_read_lock_bh()		do { } while (0)
-#define rcu_read_unlock_bh()		do { } while (0)
-#define rcu_read_lock_sched()		do { } while (0)
-#define rcu_read_unlock_sched()		do { } while (0)
+/* Read sections are counted (linux/lockdep.h): one left open is seen. */
+#define rcu_read_lock()			do { shim_rcu_depth++; } while (0)
+#define rcu_read_unlock()		do { shim_rcu_depth--; } while (0)
+#define rcu_read_lock_bh()		rcu_read_lock()
+#define rcu_read_unlock_bh()		rcu_read_unlock()
+#define rcu_read_lock_sched()		rcu_read_lock()
+#define rcu_read_unlock_sched()		rcu_read_unlock()
 #define rcu_dereference(p)		READ_ONCE(p)
 #define rcu_dereference_bh(p)		READ_ONCE(p)
 #define rcu_dereference_sched(p)	READ_ONCE(p)

@@ -25,9 +25,9 @@ typedef struct {
 #define DEFINE_SPINLOCK(x)		spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
 
 static inline void spin_lock_init(spinlock_t *l) { l->locked = 0; }
-static inline void spin_lock(spinlock_t *l) { l->locked++; }
-static inline void spin_unlock(spinlock_t *l) { l->locked--; }
-static inline int spin_trylock(spinlock_t *l) { l->locked++; return 1; }
+static inline void spin_lock(spinlock_t *l) { l->locked++; shim_lockdep_depth++; }
+static inline void spin_unlock(spinlock_t *l) { l->locked--; shim_lockdep_depth--; }
+static inline int spin_trylock(spinlock_t *l) { spin_lock(l); return 1; }
 static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
 #define spin_lock_irq(l)		spin_lock(l)
 #define spin_unlock_irq(l)		spin_unlock(l)
@@ -37,9 +37,9 @@ static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
 #define spin_unlock_irqrestore(l, f)	do { (void)(f); spin_unlock(l); } while (0)
 #define raw_spin_lock_init(l)		spin_lock_init(l)
 #define rwlock_init(l)			do { (l)->locked = 0; } while (0)
-#define read_lock(l)			((l)->locked++)
-#define read_unlock(l)			((l)->locked--)
-#define write_lock_irqsave(l, f)	do { (f) = 0; (l)->locked++; } while (0)
-#define write_unlock_irqrestore(l, f)	do { (void)(f); (l)->locked--; } while (0)
+#define read_lock(l)			((l)->locked++, shim_lockdep_depth++)
+#define read_unlock(l)			((l)->locked--, shim_lockdep_depth--)
+#define write_lock_irqsave(l, f)	do { (f) = 0; (l)->locked++; shim_lockdep_depth++; } while (0)
+#define write_unlock_irqrestore(l, f)	do { (void)(f); (l)->locked--; shim_lockdep_depth--; } while (0)
 
 #endif
