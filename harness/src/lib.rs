@@ -26,6 +26,7 @@ pub mod implementation;
 pub mod kbuild;
 pub mod kernel;
 pub mod lock;
+pub mod mutants;
 pub mod random;
 pub mod report;
 pub mod runner;

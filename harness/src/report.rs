@@ -591,7 +591,7 @@ pub fn human(r: &Report) -> String {
         // A passing case with something to say (a tree whose series has
         // no snapshots of its own).
         for c in suite.cases.iter().filter(|c| c.status.passed()) {
-            if let Some(d) = c.detail.as_deref().or(c.message.as_deref()) {
+            if let Some(d) = c.detail.as_deref() {
                 let _ = writeln!(s, "NOTE [{}] {}", suite.name, d);
             }
         }

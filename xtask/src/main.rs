@@ -108,6 +108,12 @@ enum Cmd {
     /// behaviour changed
     #[command(after_help = SWEEP_AFTER)]
     Sweep(SweepArgs),
+    /// Single-point mutants of the upstream functions in scope (qp.c), each
+    /// judged base world against mutant world on the corpus (and generated
+    /// vectors): the mutation score per function and every survivor with
+    /// file:line and the mutation
+    #[command(after_help = MUTANTS_AFTER)]
+    Mutants(MutantsArgs),
     /// Line and branch coverage of each upstream function in scope by the
     /// committed corpus (gcov + lcov), HTML under target/coverage/SERIES/html
     #[command(after_help = COVERAGE_AFTER)]
@@ -370,6 +376,51 @@ impl OverlayArgs {
 }
 
 #[derive(Args)]
+struct MutantsArgs {
+    /// The kernel whose qp.c is mutated (a series or SERIES=VERSION)
+    #[arg(long, default_value = kernel::DEFAULT_SERIES, value_parser = series)]
+    kernel: String,
+    /// A tree given by path instead
+    #[arg(long, value_name = "PATH")]
+    kernel_src: Option<PathBuf>,
+    /// Only this function's mutants (repeatable; C names)
+    #[arg(long, value_name = "NAME", value_parser = function)]
+    function: Vec<String>,
+    /// Judge only N mutants, picked with --seed (0: all)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    sample: usize,
+    /// Seed of --sample and of the generated vectors
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Generated vectors per function per mutant, besides the corpus
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    random: u64,
+    /// Only list the mutants (file:line and id), judging none
+    #[arg(long)]
+    list: bool,
+    /// Build base and mutant worlds with ASan and UBSan (slower; objects
+    /// past a world's declared counts are poisoned)
+    #[arg(long)]
+    sanitize: bool,
+    /// The report on stdout (progress goes to stderr)
+    #[arg(long, value_enum, default_value = "human")]
+    format: FormatArg,
+}
+
+const MUTANTS_AFTER: &str = "\
+Each mutant is its own world (about a second to build here), so a full run
+of qp.c takes minutes; --sample N judges a reproducible sample.
+
+EXAMPLES:
+    cargo xtask mutants --sample 20 --seed 1
+    cargo xtask mutants --function hfi1_setup_wqe --random 2000
+    cargo xtask mutants --format json > mutants.json
+
+EXIT STATUS:
+    0  the run completed (survivors are listed, not an error)
+    2  the tree could not be opened or its base world built";
+
+#[derive(Args)]
 struct SweepArgs {
     /// A series to sweep (repeatable; default: every pinned series)
     #[arg(long, value_name = "SERIES")]
@@ -532,6 +583,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode> {
         Cmd::Coverage { kernel } => coverage_cmd(kernel),
         Cmd::Diff(a) => diff_cmd(a),
         Cmd::Sweep(a) => sweep_cmd(a),
+        Cmd::Mutants(a) => mutants_cmd(a),
         Cmd::Gate(a) => gate_cmd(a),
         Cmd::Bench {
             kernel,
@@ -629,6 +681,55 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
     };
     eprintln!("patchwork: {}", harness::gate::patchwork_line(&verdicts));
     Ok(ExitCode::from(harness::gate::exit_code(&verdicts)))
+}
+
+fn mutants_cmd(a: MutantsArgs) -> Result<ExitCode> {
+    let sel = match &a.kernel_src {
+        Some(p) => KernelSel::Path(p.clone()),
+        None => KernelSel::Series(a.kernel.clone()),
+    };
+    let tree = sel.open()?;
+    if a.list {
+        let fns: Vec<String> = if a.function.is_empty() {
+            Func::ALL.iter().map(|f| f.name().to_owned()).collect()
+        } else {
+            a.function.clone()
+        };
+        let all = harness::mutants::generate(&tree, &fns)?;
+        for m in &all {
+            println!("drivers/infiniband/hw/hfi1/qp.c:{}: {}", m.line, m.id());
+        }
+        eprintln!("[mutants] {} mutants", all.len());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let opts = harness::mutants::Options {
+        functions: a.function.clone(),
+        sample: a.sample,
+        seed: a.seed,
+        random: a.random,
+        sanitize: a.sanitize,
+    };
+    let started = std::time::Instant::now();
+    let results =
+        harness::mutants::run(&tree, &vectors, &opts, &mut |m| eprintln!("[mutants] {m}"))?;
+    let report = harness::mutants::report(&tree.version.series(), &results);
+    print!("{}", report::render(Format::from(a.format), &report));
+    let killed = results
+        .iter()
+        .filter(|(_, f)| matches!(f, harness::mutants::Fate::Killed { .. }))
+        .count();
+    let judged = results
+        .iter()
+        .filter(|(_, f)| !matches!(f, harness::mutants::Fate::Stillborn(_)))
+        .count();
+    eprintln!(
+        "[mutants] {killed} of {judged} mutants killed ({:.1}%), {} did not compile, in {:.1}s",
+        100.0 * killed as f64 / judged.max(1) as f64,
+        results.len() - judged,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn sweep_cmd(a: SweepArgs) -> Result<ExitCode> {

@@ -1,0 +1,476 @@
+//! `cargo xtask mutants`: classic single-point mutants of the upstream
+//! functions in scope, each judged as base world against mutant world (the
+//! gate's C-against-C comparison) on the corpus and, optionally, generated
+//! vectors. A mutant that changes no outcome *survived*: an effect the
+//! harness does not observe, a branch no vector drives, or an equivalent
+//! mutant.
+//!
+//! Mutants are made from the tree at run time (nothing of upstream is
+//! committed) over the bodies the definition extractor finds in qp.c, with
+//! these operators: a relational operator moved across its boundary or
+//! negated (`<` → `<=`, `==` → `!=`, …), `&&` ↔ `||`, a logical `!`
+//! dropped, an integer literal plus one, and a call or assignment statement
+//! deleted. A mutant's id is stable across line shifts and series: the
+//! function, the trimmed text of its line, the operator and which of the
+//! line's sites it is.
+//!
+//! Each mutant is compiled as its own world (about a second here); mutant
+//! schemata (all mutants of a file in one world, switched at run time) are
+//! not built yet.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::compare;
+use crate::cworld::{self, BuildOptions, BuiltWorld};
+use crate::kernel::{self, KernelTree};
+use crate::model::types::Func;
+use crate::report::{Case, Report, Status, Suite};
+use crate::vector::Vector;
+
+const QP_C: &str = "drivers/infiniband/hw/hfi1/qp.c";
+
+/// One mutant of a function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mutant {
+    pub function: String,
+    /// 1-based line in the file it was made from.
+    pub line: usize,
+    /// The trimmed text of that line (part of the id).
+    pub site: String,
+    /// `<= -> <`, `delete statement`, …
+    pub operator: String,
+    /// Which site of this operator on the line (0 first).
+    pub nth: usize,
+    /// Byte range in the file, and what replaces it.
+    pub at: std::ops::Range<usize>,
+    pub replacement: String,
+}
+
+impl Mutant {
+    /// The stable id: function, line text, operator, occurrence.
+    pub fn id(&self) -> String {
+        format!(
+            "{}: `{}` [{}#{}]",
+            self.function, self.site, self.operator, self.nth
+        )
+    }
+}
+
+/// Byte ranges of `body` that are code (not comments, string or character
+/// literals, or preprocessor lines).
+fn code_mask(body: &str) -> Vec<bool> {
+    let b = body.as_bytes();
+    let mut code = vec![true; b.len()];
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if line_start && c == b'#' {
+            while i < b.len() && b[i] != b'\n' {
+                code[i] = false;
+                i += 1;
+            }
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            line_start = false;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                code[i] = false;
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                code[i] = false;
+                i += 1;
+            }
+            for c in code.iter_mut().skip(i).take(2) {
+                *c = false;
+            }
+            i += 2;
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            code[i] = false;
+            i += 1;
+            while i < b.len() && b[i] != c && b[i] != b'\n' {
+                if b[i] == b'\\' {
+                    code[i] = false;
+                    i += 1;
+                }
+                if i < b.len() {
+                    code[i] = false;
+                }
+                i += 1;
+            }
+            if i < b.len() {
+                code[i] = false;
+            }
+            i += 1;
+            continue;
+        }
+        i += 1;
+    }
+    code
+}
+
+/// The mutants of one function's definition, `def` starting at byte
+/// `offset` of a file whose line 1 is `def_line - (lines before def)`.
+fn mutants_of(function: &str, def: &str, offset: usize, def_line: usize) -> Vec<Mutant> {
+    let Some(open) = def.find('{') else {
+        return vec![];
+    };
+    let code = code_mask(def);
+    let b = def.as_bytes();
+    let mut out: Vec<Mutant> = vec![];
+    let line_of = |i: usize| def_line + def[..i].bytes().filter(|c| *c == b'\n').count();
+    let line_text = |i: usize| -> String {
+        let s = def[..i].rfind('\n').map_or(0, |p| p + 1);
+        let e = def[i..].find('\n').map_or(def.len(), |p| i + p);
+        def[s..e].trim().to_owned()
+    };
+    let push = |out: &mut Vec<Mutant>, i: usize, len: usize, op: &str, rep: &str| {
+        let site = line_text(i);
+        let nth = out
+            .iter()
+            .filter(|m| m.site == site && m.operator == op && m.line == line_of(i))
+            .count();
+        out.push(Mutant {
+            function: function.to_owned(),
+            line: line_of(i),
+            site,
+            operator: op.to_owned(),
+            nth,
+            at: offset + i..offset + i + len,
+            replacement: rep.to_owned(),
+        });
+    };
+    let mut i = open + 1;
+    while i < b.len() {
+        if !code[i] {
+            i += 1;
+            continue;
+        }
+        let two = def.get(i..i + 2).unwrap_or("");
+        let prev = if i > 0 { b[i - 1] } else { b' ' };
+        let next2 = b.get(i + 2).copied().unwrap_or(b' ');
+        match two {
+            "<=" if prev != b'<' => {
+                push(&mut out, i, 2, "<= -> <", "<");
+                i += 2;
+                continue;
+            }
+            ">=" if prev != b'>' => {
+                push(&mut out, i, 2, ">= -> >", ">");
+                i += 2;
+                continue;
+            }
+            "==" => {
+                push(&mut out, i, 2, "== -> !=", "!=");
+                i += 2;
+                continue;
+            }
+            "!=" => {
+                push(&mut out, i, 2, "!= -> ==", "==");
+                i += 2;
+                continue;
+            }
+            "&&" => {
+                push(&mut out, i, 2, "&& -> ||", "||");
+                i += 2;
+                continue;
+            }
+            "||" => {
+                push(&mut out, i, 2, "|| -> &&", "&&");
+                i += 2;
+                continue;
+            }
+            "<<" | ">>" | "->" => {
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        let c = b[i];
+        if c == b'<' && next2 != b'=' && b.get(i + 1) != Some(&b'=') && prev != b'<' {
+            push(&mut out, i, 1, "< -> <=", "<=");
+        } else if c == b'>' && b.get(i + 1) != Some(&b'=') && prev != b'-' && prev != b'>' {
+            push(&mut out, i, 1, "> -> >=", ">=");
+        } else if c == b'!' && b.get(i + 1) != Some(&b'=') {
+            push(&mut out, i, 1, "drop !", "");
+        } else if c.is_ascii_digit() && !(prev.is_ascii_alphanumeric() || prev == b'_') {
+            let mut e = i;
+            while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_') {
+                e += 1;
+            }
+            let lit = &def[i..e];
+            let value = if let Some(h) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X")) {
+                u64::from_str_radix(h.trim_end_matches(['u', 'U', 'l', 'L']), 16).ok()
+            } else {
+                lit.trim_end_matches(['u', 'U', 'l', 'L'])
+                    .parse::<u64>()
+                    .ok()
+            };
+            if let Some(v) = value {
+                push(&mut out, i, e - i, "literal + 1", &(v + 1).to_string());
+            }
+            i = e;
+            continue;
+        }
+        i += 1;
+    }
+    // Statements: a call or an assignment on a line of its own, deleted.
+    let mut pos = open + 1;
+    for line in def[open + 1..].split_inclusive('\n') {
+        let t = line.trim();
+        let start = pos + (line.len() - line.trim_start().len());
+        pos += line.len();
+        let first_code = code.get(start).copied().unwrap_or(false);
+        let is_stmt = first_code
+            && t.ends_with(';')
+            && !t.starts_with("return")
+            && !t.starts_with("struct ")
+            && !t.starts_with("unsigned ")
+            && !t.starts_with("int ")
+            && !t.starts_with("u32 ")
+            && !t.starts_with("u8 ")
+            && !t.starts_with("bool ")
+            && !t.starts_with("break")
+            && !t.starts_with("continue")
+            && !t.starts_with("goto")
+            && t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '*')
+            && (t.contains('(') || t.contains('='))
+            && t.matches('(').count() == t.matches(')').count();
+        if is_stmt {
+            let len = t.len();
+            let i = start;
+            push(&mut out, i, len, "delete statement", "");
+        }
+    }
+    out
+}
+
+/// Every mutant of the functions named (C names) that `qp.c` of `tree`
+/// defines, in file order.
+pub fn generate(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
+    let path = tree.path(QP_C);
+    let src = tree.read_to_string(&path)?;
+    let defs = crate::extract::definitions(&src)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut out = vec![];
+    for d in defs {
+        if !functions.contains(&d.name) || !d.text.contains('{') {
+            continue;
+        }
+        let Some(offset) = src.find(&d.text) else {
+            continue;
+        };
+        out.extend(mutants_of(&d.name, &d.text, offset, d.line));
+    }
+    Ok(out)
+}
+
+/// What became of a mutant.
+#[derive(Debug, Clone)]
+pub enum Fate {
+    /// Some vector's outcome changed: the harness sees it.
+    Killed { calls: u64 },
+    /// Every outcome the same.
+    Survived,
+    /// It does not compile (or cannot be judged): not counted.
+    Stillborn(String),
+}
+
+/// Options of a mutants run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// C names of the functions to mutate (default: every function in
+    /// scope that qp.c defines).
+    pub functions: Vec<String>,
+    /// Judge only this many mutants, picked with `seed` (0: all).
+    pub sample: usize,
+    pub seed: u64,
+    /// Generated vectors per function, besides the corpus.
+    pub random: u64,
+    /// Build base and mutants with ASan and UBSan (objects past a world's
+    /// declared counts are poisoned: an off-by-one loop bound is killed).
+    pub sanitize: bool,
+}
+
+/// Makes, builds and judges the mutants.
+pub fn run(
+    tree: &KernelTree,
+    vectors: &[Vector],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<(Mutant, Fate)>> {
+    let functions: Vec<String> = if opts.functions.is_empty() {
+        Func::ALL.iter().map(|f| f.name().to_owned()).collect()
+    } else {
+        opts.functions.clone()
+    };
+    let mut all = generate(tree, &functions)?;
+    if opts.sample > 0 && opts.sample < all.len() {
+        let mut rng = crate::generate::SplitMix64::new(opts.seed);
+        let mut picked = vec![];
+        while picked.len() < opts.sample {
+            let k = (rng.next_u64() % all.len() as u64) as usize;
+            picked.push(all.swap_remove(k));
+        }
+        picked.sort_by_key(|m| m.at.start);
+        all = picked;
+    }
+    let build = BuildOptions {
+        sanitize: opts.sanitize,
+        ..Default::default()
+    };
+    let base = cworld::build(tree, &build)?;
+    let dir = std::env::temp_dir().join(format!("hfi1-mutant-tree-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    kernel::copy_tree(&tree.root, &dir).context("copying the tree")?;
+    let src = tree.read_to_string(&tree.path(QP_C))?;
+    let funcs: Vec<Func> = Func::ALL.to_vec();
+    let mut out = vec![];
+    let total = all.len();
+    for (k, m) in all.into_iter().enumerate() {
+        progress(&format!("[{}/{total}] {}", k + 1, m.id()));
+        let mut text = src.clone();
+        text.replace_range(m.at.clone(), &m.replacement);
+        std::fs::write(dir.join(QP_C), &text)?;
+        let fate = match judge(&base, &dir, vectors, &funcs, opts, &build) {
+            Ok(0) => Fate::Survived,
+            Ok(n) => Fate::Killed { calls: n },
+            Err(e) => Fate::Stillborn(format!("{e:#}").lines().next().unwrap_or("").to_owned()),
+        };
+        out.push((m, fate));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // Mutant worlds are one-offs: keep the cache under its cap.
+    cworld::build::evict(cworld::build::worlds_cap());
+    Ok(out)
+}
+
+fn judge(
+    base: &BuiltWorld,
+    dir: &Path,
+    vectors: &[Vector],
+    funcs: &[Func],
+    opts: &Options,
+    build: &BuildOptions,
+) -> Result<u64> {
+    let tree = KernelTree::open(dir)?;
+    let world = cworld::build(&tree, build)?;
+    let c = compare::compare(
+        base,
+        &world,
+        vectors,
+        funcs,
+        opts.random,
+        opts.seed,
+        &mut |_| {},
+    )?;
+    Ok(c.per_func.iter().map(|p| p.2).sum())
+}
+
+/// The report: a case per function (its mutants as vectors, the survivors
+/// as failures, each named with file:line and the mutation).
+pub fn report(kernel: &str, results: &[(Mutant, Fate)]) -> Report {
+    let mut names: Vec<&str> = vec![];
+    for (m, _) in results {
+        if !names.contains(&m.function.as_str()) {
+            names.push(&m.function);
+        }
+    }
+    let cases = names
+        .iter()
+        .map(|f| {
+            let mine: Vec<&(Mutant, Fate)> =
+                results.iter().filter(|(m, _)| m.function == *f).collect();
+            let judged = mine
+                .iter()
+                .filter(|(_, x)| !matches!(x, Fate::Stillborn(_)))
+                .count();
+            let survivors: Vec<&Mutant> = mine
+                .iter()
+                .filter(|(_, x)| matches!(x, Fate::Survived))
+                .map(|(m, _)| m)
+                .collect();
+            let detail = (!survivors.is_empty()).then(|| {
+                survivors
+                    .iter()
+                    .map(|m| format!("{QP_C}:{}: survived: {}\n", m.line, m.id()))
+                    .collect::<String>()
+            });
+            Case {
+                name: format!("mutants::{f}"),
+                function: f.to_string(),
+                file: Some(QP_C.to_owned()),
+                status: if survivors.is_empty() {
+                    Status::Pass
+                } else {
+                    Status::Fail
+                },
+                message: Some(format!(
+                    "{} of {judged} mutants killed ({} did not compile)",
+                    judged - survivors.len(),
+                    mine.len() - judged
+                )),
+                detail,
+                vectors: judged as u64,
+                failed: survivors.len() as u64,
+                ..Default::default()
+            }
+        })
+        .collect();
+    Report::new(
+        "mutants",
+        vec![Suite {
+            name: kernel.to_owned(),
+            kernel: kernel.to_owned(),
+            cases,
+            ..Default::default()
+        }],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A made-up function in kernel style (not upstream code).
+    const SRC: &str = "int pick(int a, int b)\n{\n\t/* a < b in a comment */\n\tif (a <= b && !b)\n\t\treturn a->x;\n\tcount(a, \"<=\");\n\tb = 16;\n\treturn 0;\n}\n";
+
+    #[test]
+    fn operators_outside_comments_and_strings() {
+        let ms = mutants_of("pick", SRC, 0, 1);
+        let ops: Vec<(usize, &str)> = ms.iter().map(|m| (m.line, m.operator.as_str())).collect();
+        assert_eq!(
+            ops,
+            [
+                (4, "<= -> <"),
+                (4, "&& -> ||"),
+                (4, "drop !"),
+                (7, "literal + 1"),
+                (8, "literal + 1"),
+                (6, "delete statement"),
+                (7, "delete statement"),
+            ]
+        );
+        // Applying one gives the mutated text.
+        let m = &ms[0];
+        let mut t = SRC.to_owned();
+        t.replace_range(m.at.clone(), &m.replacement);
+        assert!(t.contains("if (a < b && !b)"), "{t}");
+        assert_eq!(m.id(), "pick: `if (a <= b && !b)` [<= -> <#0]");
+    }
+}
