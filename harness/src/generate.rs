@@ -98,8 +98,9 @@ pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) {
     }
 }
 
-/// A call to draw into.
-fn blank(func: Func) -> Call {
+/// A call of `func` to draw into ([`seeded_call_into`]): every field is
+/// written by the draw.
+pub fn blank(func: Func) -> Call {
     Call::new(
         func,
         crate::vector::empty_world(),

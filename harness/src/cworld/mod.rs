@@ -335,16 +335,23 @@ fn check_here(
     }
 }
 
+/// A request for generated vectors: function, seed, first index, count.
+fn read_range(rd: &mut impl Read) -> Result<(crate::model::types::Func, u64, u64, u64)> {
+    Ok((
+        func_at(read_u32(rd)?)?,
+        read_u64(rd)?,
+        read_u64(rd)?,
+        read_u64(rd)?,
+    ))
+}
+
 /// Generated vectors `start..start + count` of a function, run in this
 /// world only; replies one digest per vector.
 fn serve_digest(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
-    let func = func_at(read_u32(rd)?)?;
-    let seed = read_u64(rd)?;
-    let start = read_u64(rd)?;
-    let count = read_u64(rd)?;
+    let (func, seed, start, count) = read_range(rd)?;
     let mut out = shim_outcome::default();
     let mut buf = Box::<shim_call>::default();
-    let mut c = crate::generate::seeded_call(seed, func, start);
+    let mut c = crate::generate::blank(func);
     for i in start..start + count {
         crate::generate::seeded_call_into(seed, func, i, &mut c);
         call::fill_shim(&c, &mut buf);
@@ -356,15 +363,12 @@ fn serve_digest(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
 }
 
 fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<()> {
-    let func = func_at(read_u32(rd)?)?;
-    let seed = read_u64(rd)?;
-    let start = read_u64(rd)?;
-    let count = read_u64(rd)?;
+    let (func, seed, start, count) = read_range(rd)?;
     let mut out = shim_outcome::default();
     let mut buf = Box::<shim_call>::default();
     let mut found = vec![];
     let imp = crate::implementation::get();
-    let mut c = crate::generate::seeded_call(seed, func, start);
+    let mut c = crate::generate::blank(func);
     for i in start..start + count {
         crate::generate::seeded_call_into(seed, func, i, &mut c);
         heartbeat::beat(i - start + 1);
@@ -396,9 +400,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let mut bad = 0u64;
     let mut i = 0u64;
     let imp = crate::implementation::get();
-    let mut calls: Vec<_> = (0..64)
-        .map(|k| crate::generate::seeded_call(seed, func, k))
-        .collect();
+    let mut calls: Vec<_> = (0..64).map(|_| crate::generate::blank(func)).collect();
     while i < count {
         let n = 64.min(count - i);
         let tg = std::time::Instant::now();
