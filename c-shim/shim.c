@@ -33,94 +33,44 @@ unsigned short piothreshold;
 int shim_lockdep_depth;
 int shim_rcu_depth;
 
-/* The tree's value of each symbolic name, in the shim's order. */
+/*
+ * The tree's value of each symbolic name, in the shim's order: the
+ * generated name lists (schema.h) expanded against the tree's headers.
+ */
+#define SHIM_VALUE(name) name,
 static const unsigned long dev_flag_values[SHIM_DEV_FLAG_COUNT] = {
-	[SHIM_HFI1_INITTED] = HFI1_INITTED,
-	[SHIM_HFI1_PRESENT] = HFI1_PRESENT,
-	[SHIM_HFI1_FROZEN] = HFI1_FROZEN,
-	[SHIM_HFI1_HAS_SDMA_TIMEOUT] = HFI1_HAS_SDMA_TIMEOUT,
-	[SHIM_HFI1_HAS_SEND_DMA] = HFI1_HAS_SEND_DMA,
-	[SHIM_HFI1_FORCED_FREEZE] = HFI1_FORCED_FREEZE,
-	[SHIM_HFI1_SHUTDOWN] = HFI1_SHUTDOWN,
+	SHIM_DEV_FLAG_NAMES(SHIM_VALUE)
 };
 
 static const enum ib_qp_type qp_type_values[SHIM_QP_TYPE_COUNT] = {
-	[SHIM_IB_QPT_SMI] = IB_QPT_SMI,
-	[SHIM_IB_QPT_GSI] = IB_QPT_GSI,
-	[SHIM_IB_QPT_RC] = IB_QPT_RC,
-	[SHIM_IB_QPT_UC] = IB_QPT_UC,
-	[SHIM_IB_QPT_UD] = IB_QPT_UD,
+	SHIM_QP_TYPE_NAMES(SHIM_VALUE)
 };
 
 static const enum ib_qp_state qp_state_values[SHIM_QP_STATE_COUNT] = {
-	[SHIM_IB_QPS_RESET] = IB_QPS_RESET,
-	[SHIM_IB_QPS_INIT] = IB_QPS_INIT,
-	[SHIM_IB_QPS_RTR] = IB_QPS_RTR,
-	[SHIM_IB_QPS_RTS] = IB_QPS_RTS,
-	[SHIM_IB_QPS_SQD] = IB_QPS_SQD,
-	[SHIM_IB_QPS_SQE] = IB_QPS_SQE,
-	[SHIM_IB_QPS_ERR] = IB_QPS_ERR,
+	SHIM_QP_STATE_NAMES(SHIM_VALUE)
 };
 
 static const int wr_opcode_values[SHIM_WR_OPCODE_COUNT] = {
-	[SHIM_IB_WR_RDMA_WRITE] = IB_WR_RDMA_WRITE,
-	[SHIM_IB_WR_RDMA_WRITE_WITH_IMM] = IB_WR_RDMA_WRITE_WITH_IMM,
-	[SHIM_IB_WR_SEND] = IB_WR_SEND,
-	[SHIM_IB_WR_SEND_WITH_IMM] = IB_WR_SEND_WITH_IMM,
-	[SHIM_IB_WR_RDMA_READ] = IB_WR_RDMA_READ,
-	[SHIM_IB_WR_ATOMIC_CMP_AND_SWP] = IB_WR_ATOMIC_CMP_AND_SWP,
-	[SHIM_IB_WR_ATOMIC_FETCH_AND_ADD] = IB_WR_ATOMIC_FETCH_AND_ADD,
-	[SHIM_IB_WR_LOCAL_INV] = IB_WR_LOCAL_INV,
-	[SHIM_IB_WR_SEND_WITH_INV] = IB_WR_SEND_WITH_INV,
-	[SHIM_IB_WR_REG_MR] = IB_WR_REG_MR,
-	[SHIM_IB_WR_OPFN] = IB_WR_OPFN,
-	[SHIM_IB_WR_TID_RDMA_WRITE] = IB_WR_TID_RDMA_WRITE,
-	[SHIM_IB_WR_TID_RDMA_READ] = IB_WR_TID_RDMA_READ,
+	SHIM_WR_OPCODE_NAMES(SHIM_VALUE)
 };
 
-static const enum ib_mig_state mig_state_values[3] = {
-	IB_MIG_MIGRATED, IB_MIG_REARM, IB_MIG_ARMED,
+static const enum ib_mig_state mig_state_values[SHIM_MIG_STATE_COUNT] = {
+	SHIM_MIG_STATE_NAMES(SHIM_VALUE)
 };
 
 static const u32 s_flag_values[SHIM_S_FLAG_COUNT] = {
-	[SHIM_RVT_S_SIGNAL_REQ_WR] = RVT_S_SIGNAL_REQ_WR,
-	[SHIM_RVT_S_BUSY] = RVT_S_BUSY,
-	[SHIM_RVT_S_TIMER] = RVT_S_TIMER,
-	[SHIM_RVT_S_RESP_PENDING] = RVT_S_RESP_PENDING,
-	[SHIM_RVT_S_ACK_PENDING] = RVT_S_ACK_PENDING,
-	[SHIM_RVT_S_WAIT_FENCE] = RVT_S_WAIT_FENCE,
-	[SHIM_RVT_S_WAIT_RDMAR] = RVT_S_WAIT_RDMAR,
-	[SHIM_RVT_S_WAIT_RNR] = RVT_S_WAIT_RNR,
-	[SHIM_RVT_S_WAIT_SSN_CREDIT] = RVT_S_WAIT_SSN_CREDIT,
-	[SHIM_RVT_S_WAIT_DMA] = RVT_S_WAIT_DMA,
-	[SHIM_RVT_S_WAIT_PIO] = RVT_S_WAIT_PIO,
-	[SHIM_RVT_S_WAIT_TX] = RVT_S_WAIT_TX,
-	[SHIM_RVT_S_WAIT_DMA_DESC] = RVT_S_WAIT_DMA_DESC,
-	[SHIM_RVT_S_WAIT_KMEM] = RVT_S_WAIT_KMEM,
-	[SHIM_RVT_S_WAIT_PSN] = RVT_S_WAIT_PSN,
-	[SHIM_RVT_S_WAIT_ACK] = RVT_S_WAIT_ACK,
-	[SHIM_RVT_S_SEND_ONE] = RVT_S_SEND_ONE,
-	[SHIM_RVT_S_UNLIMITED_CREDIT] = RVT_S_UNLIMITED_CREDIT,
-	[SHIM_RVT_S_ECN] = RVT_S_ECN,
-	[SHIM_HFI1_S_AHG_VALID] = HFI1_S_AHG_VALID,
-	[SHIM_HFI1_S_AHG_CLEAR] = HFI1_S_AHG_CLEAR,
-	[SHIM_HFI1_S_WAIT_PIO_DRAIN] = HFI1_S_WAIT_PIO_DRAIN,
-	[SHIM_HFI1_S_WAIT_TID_SPACE] = HFI1_S_WAIT_TID_SPACE,
-	[SHIM_HFI1_S_WAIT_TID_RESP] = HFI1_S_WAIT_TID_RESP,
-	[SHIM_HFI1_S_WAIT_HALT] = HFI1_S_WAIT_HALT,
+	SHIM_S_FLAG_NAMES(SHIM_VALUE)
 };
 
 static const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT] = {
-	[SHIM_PRIV_HFI1_S_TID_BUSY_SET] = HFI1_S_TID_BUSY_SET,
-	[SHIM_PRIV_RVT_S_BUSY] = RVT_S_BUSY,
-	[SHIM_PRIV_RVT_S_ACK_PENDING] = RVT_S_ACK_PENDING,
+	SHIM_PRIV_FLAG_NAMES(SHIM_VALUE)
 };
 
 /* iowait flags are bit numbers (iowait_set_flag() uses set_bit()). */
 static const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT] = {
-	[SHIM_IOWAIT_PENDING_IB] = IOWAIT_PENDING_IB,
-	[SHIM_IOWAIT_PENDING_TID] = IOWAIT_PENDING_TID,
+	SHIM_IOWAIT_FLAG_NAMES(SHIM_VALUE)
 };
+#undef SHIM_VALUE
 
 /*
  * The bit conversions below run on every call over bitsets that vectors
@@ -330,11 +280,11 @@ static bool shim_check_call(const struct shim_call *c)
 	    c->qp.s_sendcontext >= sw->num_send_contexts ||
 	    c->qp.s_last >= SHIM_MAX_SWQE ||
 	    c->qp.s_tail_ack_queue >= SHIM_MAX_ACK ||
-	    c->niter > SHIM_MAX_ITER_QPS || c->qp.s_mig_state > 2 ||
+	    c->niter > SHIM_MAX_ITER_QPS || c->qp.mig_state >= SHIM_MIG_STATE_COUNT ||
 	    c->path_mig_state > 2)
 		return false;
 	for (i = 0; i < SHIM_MAX_SWQE; i++)
-		if (c->qp.swqe_opcode[i] >= SHIM_WR_OPCODE_COUNT)
+		if (c->qp.send_queue[i].opcode >= SHIM_WR_OPCODE_COUNT)
 			return false;
 	for (i = 0; i < c->niter; i++)
 		if (c->iter[i].qp_type >= SHIM_QP_TYPE_COUNT ||
@@ -520,10 +470,9 @@ static void shim_build_qp(const struct shim_call *c)
 	memset(&w.per_call, 0, sizeof(w.per_call));
 	w.qp.ibqp.device = &w.dd.verbs_dev.rdi.ibdev;
 	w.qp.ibqp.qp_type = qp_type_values[q->qp_type];
-	w.qp.ibqp.qp_num = q->qp_num;
+	w.qp.ibqp.qp_num = q->num;
 	w.qp.ibqp.event_handler = shim_event_handler;
-	w.qp.port_num = q->port_num;
-	w.qp.pmtu = q->pmtu;
+	w.qp.port_num = q->port;
 	w.qp.state = qp_state_values[q->state];
 	w.qp.s_flags = tree_bits(q->s_flags, s_flag_values, SHIM_S_FLAG_COUNT);
 	w.qp.priv = &w.priv;
@@ -533,8 +482,7 @@ static void shim_build_qp(const struct shim_call *c)
 	spin_lock_init(&w.qp.s_hlock);
 	spin_lock_init(&w.qp.r_lock);
 	shim_build_remote_ah(&w.qp.remote_ah_attr, q->remote_sl, q->remote_dlid,
-			     q->port_num);
-	w.qp.remote_qpn = q->remote_qpn;
+			     q->port);
 	if (q->remote_grh) {
 		/* An AH that came with a GRH (a path record's DGID). */
 		rdma_ah_set_ah_flags(&w.qp.remote_ah_attr, IB_AH_GRH);
@@ -544,35 +492,10 @@ static void shim_build_qp(const struct shim_call *c)
 					 cpu_to_be64(q->remote_gid_iid));
 	}
 	rdma_ah_set_make_grd(&w.qp.remote_ah_attr, q->remote_make_grd);
-	w.qp.timeout = q->timeout;
-	w.qp.s_lsn = q->s_lsn;
-	w.qp.s_last_psn = q->s_last_psn;
-	w.qp.s_psn = q->s_psn;
-	w.qp.s_next_psn = q->s_next_psn;
-	w.qp.s_sending_psn = q->s_sending_psn;
-	w.qp.s_sending_hpsn = q->s_sending_hpsn;
-	w.qp.r_psn = q->r_psn;
-	w.qp.s_last = q->s_last;
-	w.qp.s_acked = q->s_acked;
-	w.qp.s_cur = q->s_cur;
-	w.qp.s_tail = q->s_tail;
-	w.qp.s_head = q->s_head;
-	w.qp.s_size = q->s_size;
-	w.qp.s_avail = q->s_avail;
-	w.qp.s_tail_ack_queue = q->s_tail_ack_queue;
-	w.qp.r_head_ack_queue = q->r_head_ack_queue;
-	w.qp.s_retry = q->s_retry;
-	w.qp.s_retry_cnt = q->s_retry_cnt;
-	w.qp.s_rnr_retry_cnt = q->s_rnr_retry_cnt;
-	w.qp.s_rnr_retry = q->s_rnr_retry;
-	w.qp.pid = q->pid;
-	w.qp.s_state = q->s_state;
-	w.qp.s_ack_state = q->s_ack_state;
-	w.qp.r_min_rnr_timer = q->r_min_rnr_timer;
-	w.qp.s_mig_state = mig_state_values[q->s_mig_state];
-	w.qp.s_ahgidx = q->s_ahgidx;
-	w.qp.s_pkey_index = q->s_pkey_index;
-	w.qp.s_alt_pkey_index = q->s_alt_pkey_index;
+#define SHIM_COPY(f) w.qp.f = q->f;
+	SHIM_QP_COPY_QP(SHIM_COPY)
+#undef SHIM_COPY
+	w.qp.s_mig_state = mig_state_values[q->mig_state];
 	shim_build_remote_ah(&w.qp.alt_ah_attr, q->alt_sl, q->alt_dlid, q->alt_port);
 
 	/*
@@ -585,17 +508,17 @@ static void shim_build_qp(const struct shim_call *c)
 	for (i = 0; i < SHIM_MAX_SWQE; i++) {
 		struct rvt_swqe *e = (void *)(w.s_wq.bytes + i * stride);
 
-		e->wr.opcode = wr_opcode_values[q->swqe_opcode[i]];
-		e->ssn = q->swqe_ssn[i];
+		e->wr.opcode = wr_opcode_values[q->send_queue[i].opcode];
+		e->ssn = q->send_queue[i].ssn;
 	}
 	for (i = 0; i < SHIM_MAX_ACK; i++) {
-		w.ack[i].opcode = q->ack[i].opcode;
-		w.ack[i].psn = q->ack[i].psn;
-		w.ack[i].lpsn = q->ack[i].lpsn;
+		w.ack[i].opcode = q->ack_queue.e[i].opcode;
+		w.ack[i].psn = q->ack_queue.e[i].psn;
+		w.ack[i].lpsn = q->ack_queue.e[i].lpsn;
 	}
-	w.qp.s_ack_queue = q->has_ack_queue ? w.ack : NULL;
-	atomic64_set(&w.rdma_mr.refcount.count, q->rdma_mr_refs);
-	w.qp.s_rdma_mr = q->has_rdma_mr ? &w.rdma_mr : NULL;
+	w.qp.s_ack_queue = q->ack_queue.present ? w.ack : NULL;
+	atomic64_set(&w.rdma_mr.refcount.count, q->rdma_mr_refs.value);
+	w.qp.s_rdma_mr = q->rdma_mr_refs.present ? &w.rdma_mr : NULL;
 	if (q->cq_user) {
 		/* rdmavt's user-mapped CQ: ib_cq_head()/ib_cq_tail() read cq->queue. */
 		w.cq_queue.head.val = q->cq_head;
@@ -608,8 +531,8 @@ static void shim_build_qp(const struct shim_call *c)
 		w.cq.kqueue = &w.cq_kqueue;
 	}
 	w.qp.ibqp.send_cq = &w.cq.ibcq;
-	w.srq.rq.size = q->srq_size;
-	w.qp.ibqp.srq = q->has_srq ? &w.srq.ibsrq : NULL;
+	w.srq.rq.size = q->srq_size.value;
+	w.qp.ibqp.srq = q->srq_size.present ? &w.srq.ibsrq : NULL;
 	w.qp.r_rq.size = q->rq_size;
 
 	/* The private part, initialised by upstream's own iowait_init(). */
@@ -623,8 +546,9 @@ static void shim_build_qp(const struct shim_call *c)
 			set_bit(iowait_flag_bits[i], &w.priv.s_iowait.flags);
 	w.priv.s_sde = shim_sde(q->s_sde);
 	w.priv.s_sendcontext = shim_sc(q->s_sendcontext);
-	w.priv.s_sc = q->s_sc;
-	w.priv.hdr_type = q->hdr_type;
+#define SHIM_COPY(f) w.priv.f = q->f;
+	SHIM_QP_COPY_PRIV(SHIM_COPY)
+#undef SHIM_COPY
 	w.ahg.ahgcount = 1;
 	w.priv.s_ahg = &w.ahg;
 	atomic_set(&w.priv.s_iowait.sdma_busy, q->sdma_busy);
@@ -936,6 +860,11 @@ shim_u32 shim_abi_version(void)
 	return SHIM_ABI_VERSION;
 }
 
+shim_u64 shim_abi_sizes(void)
+{
+	return (shim_u64)sizeof(struct shim_call) << 32 | sizeof(struct shim_outcome);
+}
+
 /*
  * A call returns with every lock it took released and every RCU read
  * section closed (its caller's are the shim's, balanced around it): what
@@ -1030,7 +959,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		break;
 	}
 	case SHIM_FN_HFI1_ERROR_PORT_QPS:
-		hfi1_error_port_qps(&w.pport[c->qp.port_num - 1].ibport_data, c->arg);
+		hfi1_error_port_qps(&w.pport[c->qp.port - 1].ibport_data, c->arg);
 		break;
 	case SHIM_FN_HFI1_QP_UNBUSY:
 		hfi1_qp_unbusy(&w.qp, &w.priv.s_iowait.wait[c->arg ? IOWAIT_TID_SE : IOWAIT_IB_SE]);
@@ -1041,7 +970,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	case SHIM_FN_NOTIFY_ERROR_QP:
 		notify_error_qp(&w.qp);
 		/* An RDMA MR's reference, when the QP held one (rvt_put_mr). */
-		if (c->qp.has_rdma_mr)
+		if (c->qp.rdma_mr_refs.present)
 			out->text_len = snprintf(out->text, sizeof(out->text),
 						 "s_rdma_mr=%s mr_refs=%ld",
 						 w.qp.s_rdma_mr ? "set" : "NULL",
@@ -1152,7 +1081,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		w.cb.init_priority(&w.priv.s_iowait);
 		out->ret = w.priv.s_iowait.priority;
 		break;
-	case SHIM_FN_POST_PARMS:
+	case SHIM_FN_HFI1_POST_PARMS:
 		if (c->arg >= SHIM_WR_OPCODE_COUNT) {
 			journal_end();
 			return -1;

@@ -35,7 +35,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 8
+#define SHIM_ABI_VERSION 9
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -56,139 +56,35 @@ typedef uint64_t shim_u64;
 #define SHIM_NONE (-1)		/* a NULL pointer */
 #define SHIM_FOREIGN (-2)	/* a pointer that is not part of the world */
 
-/* Device flags (dd->flags), by name. */
-enum shim_dev_flag {
-	SHIM_HFI1_INITTED,
-	SHIM_HFI1_PRESENT,
-	SHIM_HFI1_FROZEN,
-	SHIM_HFI1_HAS_SDMA_TIMEOUT,
-	SHIM_HFI1_HAS_SEND_DMA,
-	SHIM_HFI1_FORCED_FREEZE,
-	SHIM_HFI1_SHUTDOWN,
-	SHIM_DEV_FLAG_COUNT
+struct shim_ack {
+	shim_u8 opcode;
+	shim_u32 psn;
+	shim_u32 lpsn;
 };
 
-/* enum ib_qp_type, the five types hfi1 serves. */
-enum shim_qp_type {
-	SHIM_IB_QPT_SMI,
-	SHIM_IB_QPT_GSI,
-	SHIM_IB_QPT_RC,
-	SHIM_IB_QPT_UC,
-	SHIM_IB_QPT_UD,
-	SHIM_QP_TYPE_COUNT
+/* A value behind a pointer that may be NULL. */
+struct shim_opt_u32 {
+	shim_u8 present;		/* 0: NULL */
+	shim_u32 value;
 };
 
-/* enum ib_qp_state. */
-enum shim_qp_state {
-	SHIM_IB_QPS_RESET,
-	SHIM_IB_QPS_INIT,
-	SHIM_IB_QPS_RTR,
-	SHIM_IB_QPS_RTS,
-	SHIM_IB_QPS_SQD,
-	SHIM_IB_QPS_SQE,
-	SHIM_IB_QPS_ERR,
-	SHIM_QP_STATE_COUNT
+struct shim_ack_queue {
+	shim_u8 present;		/* 0: qp->s_ack_queue is NULL */
+	struct shim_ack e[SHIM_MAX_ACK];
 };
 
-/* enum ib_wr_opcode plus the driver's private opcodes. */
-enum shim_wr_opcode {
-	SHIM_IB_WR_RDMA_WRITE,
-	SHIM_IB_WR_RDMA_WRITE_WITH_IMM,
-	SHIM_IB_WR_SEND,
-	SHIM_IB_WR_SEND_WITH_IMM,
-	SHIM_IB_WR_RDMA_READ,
-	SHIM_IB_WR_ATOMIC_CMP_AND_SWP,
-	SHIM_IB_WR_ATOMIC_FETCH_AND_ADD,
-	SHIM_IB_WR_LOCAL_INV,
-	SHIM_IB_WR_SEND_WITH_INV,
-	SHIM_IB_WR_REG_MR,
-	SHIM_IB_WR_OPFN,
-	SHIM_IB_WR_TID_RDMA_WRITE,
-	SHIM_IB_WR_TID_RDMA_READ,
-	SHIM_WR_OPCODE_COUNT
+/* An entry of the send queue (qp->s_wq[i]) as far as qp.c reads it. */
+struct shim_swqe {
+	shim_u32 opcode;		/* enum shim_wr_opcode */
+	shim_u32 ssn;
 };
 
-/* Send-side QP flags (qp->s_flags): rdmavt's RVT_S_* and hfi1's HFI1_S_*. */
-enum shim_s_flag {
-	SHIM_RVT_S_SIGNAL_REQ_WR,
-	SHIM_RVT_S_BUSY,
-	SHIM_RVT_S_TIMER,
-	SHIM_RVT_S_RESP_PENDING,
-	SHIM_RVT_S_ACK_PENDING,
-	SHIM_RVT_S_WAIT_FENCE,
-	SHIM_RVT_S_WAIT_RDMAR,
-	SHIM_RVT_S_WAIT_RNR,
-	SHIM_RVT_S_WAIT_SSN_CREDIT,
-	SHIM_RVT_S_WAIT_DMA,
-	SHIM_RVT_S_WAIT_PIO,
-	SHIM_RVT_S_WAIT_TX,
-	SHIM_RVT_S_WAIT_DMA_DESC,
-	SHIM_RVT_S_WAIT_KMEM,
-	SHIM_RVT_S_WAIT_PSN,
-	SHIM_RVT_S_WAIT_ACK,
-	SHIM_RVT_S_SEND_ONE,
-	SHIM_RVT_S_UNLIMITED_CREDIT,
-	SHIM_RVT_S_ECN,
-	SHIM_HFI1_S_AHG_VALID,
-	SHIM_HFI1_S_AHG_CLEAR,
-	SHIM_HFI1_S_WAIT_PIO_DRAIN,
-	SHIM_HFI1_S_WAIT_TID_SPACE,
-	SHIM_HFI1_S_WAIT_TID_RESP,
-	SHIM_HFI1_S_WAIT_HALT,
-	SHIM_S_FLAG_COUNT
-};
-
-/* The private send flags (priv->s_flags) qp.c reads and writes. */
-enum shim_priv_flag {
-	SHIM_PRIV_HFI1_S_TID_BUSY_SET,
-	SHIM_PRIV_RVT_S_BUSY,
-	SHIM_PRIV_RVT_S_ACK_PENDING,
-	SHIM_PRIV_FLAG_COUNT
-};
-
-/* iowait flags (priv->s_iowait.flags). */
-enum shim_iowait_flag {
-	SHIM_IOWAIT_PENDING_IB,
-	SHIM_IOWAIT_PENDING_TID,
-	SHIM_IOWAIT_FLAG_COUNT
-};
-
-/* The upstream function a call runs. */
-enum shim_fn {
-	SHIM_FN_HFI1_SETUP_WQE,
-	SHIM_FN_QP_TO_SDMA_ENGINE,
-	SHIM_FN_QP_TO_SEND_CONTEXT,
-	SHIM_FN_SDMA_SELECT_ENGINE_SC,
-	SHIM_FN_SDMA_SELECT_ENGINE_VL,
-	SHIM_FN_PIO_SELECT_SEND_CONTEXT_SC,
-	SHIM_FN_PIO_SELECT_SEND_CONTEXT_VL,
-	SHIM_FN__HFI1_SCHEDULE_SEND,
-	SHIM_FN_HFI1_SCHEDULE_SEND,
-	SHIM_FN_QP_ITER_PRINT,
-	SHIM_FN_HFI1_ERROR_PORT_QPS,
-	SHIM_FN_HFI1_QP_UNBUSY,
-	SHIM_FN_HFI1_QP_WAKEUP,
-	SHIM_FN_NOTIFY_ERROR_QP,
-	SHIM_FN_MTU_TO_PATH_MTU,
-	SHIM_FN_MTU_FROM_QP,
-	SHIM_FN_GET_PMTU_FROM_ATTR,
-	SHIM_FN_HFI1_CHECK_MODIFY_QP,
-	SHIM_FN_HFI1_MODIFY_QP,
-	SHIM_FN_HFI1_MIGRATE_QP,
-	SHIM_FN_QP_PRIV_ALLOC,
-	SHIM_FN_QP_PRIV_FREE,
-	SHIM_FN_FREE_ALL_QPS,
-	SHIM_FN_FLUSH_QP_WAITERS,
-	SHIM_FN_STOP_SEND_QUEUE,
-	SHIM_FN_QUIESCE_QP,
-	SHIM_FN_NOTIFY_QP_RESET,
-	SHIM_FN_POST_PARMS,
-	/* qp.c's static iowait callbacks, through the pointers qp_priv_alloc installs */
-	SHIM_FN_IOWAIT_WAKEUP,
-	SHIM_FN_IOWAIT_SDMA_DRAINED,
-	SHIM_FN_HFI1_INIT_PRIORITY,
-	SHIM_FN_COUNT
-};
+/*
+ * The shim's symbolic enumerations (device flags, QP types and states,
+ * opcodes, flags, functions), each with an X-macro list of the tree's
+ * names in order, and struct shim_qp: generated from the model's schema.
+ */
+#include "schema.h"
 
 /*
  * An engine map (dd->sdma_map or dd->pio_map): m->map[vl & m->mask] is an
@@ -261,71 +157,6 @@ struct shim_ah {
 	shim_u8 port_num;		/* rdma_ah_get_port_num(&ah->attr) */
 };
 
-struct shim_ack {
-	shim_u8 opcode;
-	shim_u32 psn;
-	shim_u32 lpsn;
-};
-
-struct shim_qp {
-	shim_u32 qp_type;		/* enum shim_qp_type */
-	shim_u32 qp_num;		/* ibqp.qp_num */
-	shim_u32 port_num;		/* qp->port_num */
-	shim_u16 pmtu;			/* qp->pmtu (u16 in struct rvt_qp) */
-	shim_u32 state;			/* enum shim_qp_state */
-	shim_u32 s_flags;		/* bitset of 1 << enum shim_s_flag */
-	shim_u32 priv_flags;		/* bitset of 1 << enum shim_priv_flag */
-	shim_u32 iowait_flags;		/* bitset of 1 << enum shim_iowait_flag */
-	shim_i16 s_sde;			/* priv->s_sde: engine index or SHIM_NONE */
-	shim_i16 s_sendcontext;		/* priv->s_sendcontext */
-	shim_u8 s_sc;			/* priv->s_sc */
-	shim_u8 ib_tx_queued;		/* the IB leg's tx_head is not empty */
-	shim_u8 on_wait_list;		/* priv->s_iowait is on an engine's wait list */
-	/*
-	 * Off the list, but priv->s_iowait.lock still set: a waker took the
-	 * iowait off an engine's list (list_del_init) and left the lock.
-	 */
-	shim_u8 wait_lock_stale;
-	shim_i32 sdma_busy;		/* priv->s_iowait.sdma_busy */
-	shim_i32 pio_busy;		/* priv->s_iowait.pio_busy */
-	shim_i32 refcount;		/* qp->refcount */
-	shim_u8 remote_sl;		/* rdma_ah_get_sl(&qp->remote_ah_attr) */
-	shim_u32 remote_dlid;		/* rdma_ah_get_dlid(&qp->remote_ah_attr) */
-	shim_u32 remote_qpn;
-	shim_u8 remote_grh;		/* IB_AH_GRH in remote_ah_attr's flags */
-	shim_u64 remote_gid_prefix;	/* its dgid, host order */
-	shim_u64 remote_gid_iid;
-	shim_u8 remote_make_grd;	/* rdma_ah_set_make_grd(): an OPA AH asking for a GRH */
-	/* Fields qp_iter_print() prints, as the kernel has them. */
-	shim_u8 timeout;
-	shim_u32 s_lsn, s_last_psn, s_psn, s_next_psn;
-	shim_u32 s_sending_psn, s_sending_hpsn, r_psn;
-	shim_u32 s_last, s_acked, s_cur, s_tail, s_head, s_size, s_avail;
-	shim_u8 s_tail_ack_queue, r_head_ack_queue;
-	shim_u8 s_retry, s_retry_cnt, s_rnr_retry_cnt, s_rnr_retry;
-	shim_i32 pid;
-	shim_u8 s_state, s_ack_state, r_min_rnr_timer;
-	shim_u32 cq_head, cq_tail;	/* the send CQ's queue indices */
-	/* the send CQ is mapped to user space (cq->ip): its indices are in cq->queue */
-	shim_u8 cq_user;
-	shim_u8 has_rdma_mr;		/* qp->s_rdma_mr != NULL */
-	shim_u32 rdma_mr_refs;		/* its mr->refcount */
-	shim_u8 has_ack_queue;		/* qp->s_ack_queue != NULL */
-	struct shim_ack ack[SHIM_MAX_ACK];
-	shim_u8 has_srq;		/* qp->ibqp.srq != NULL */
-	shim_u32 srq_size;		/* srq->rq.size */
-	shim_u32 rq_size;		/* qp->r_rq.size */
-	shim_u8 s_mig_state;		/* enum ib_mig_state: 0 MIGRATED, 1 REARM, 2 ARMED */
-	shim_i8 s_ahgidx;
-	shim_u8 hdr_type;		/* priv->hdr_type */
-	shim_u8 alt_sl;			/* qp->alt_ah_attr */
-	shim_u8 alt_port;
-	shim_u32 alt_dlid;
-	shim_u8 s_pkey_index, s_alt_pkey_index;	/* u8 in struct rvt_qp */
-	shim_u32 swqe_opcode[SHIM_MAX_SWQE];	/* enum shim_wr_opcode of s_wq[i] */
-	shim_u32 swqe_ssn[SHIM_MAX_SWQE];	/* s_wq[i].ssn */
-};
-
 /* A QP of the device rvt_qp_iter() walks (hfi1_error_port_qps). */
 struct shim_iter_qp {
 	shim_u32 qp_type;		/* enum shim_qp_type */
@@ -389,6 +220,12 @@ struct shim_outcome {
 shim_u32 shim_abi_version(void);
 /* "6.12.117": VERSION.PATCHLEVEL.SUBLEVEL of the tree it was built from. */
 const char *shim_kernel_version(void);
+/*
+ * sizeof(struct shim_call) << 32 | sizeof(struct shim_outcome), as this
+ * world was compiled: the harness refuses a world whose sizes differ from
+ * its own (a stale c-shim/schema.h or bindings).
+ */
+shim_u64 shim_abi_sizes(void);
 /* Runs one call; returns 0, or -1 when the call itself is malformed. */
 int shim_run(const struct shim_call *call, struct shim_outcome *out);
 /* Benchmark: the world of call built once, its function run iters times. */

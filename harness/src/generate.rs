@@ -372,131 +372,227 @@ fn opt_idx<S: Source, T>(u: &mut Draw<S>, n: usize, mk: impl Fn(u8) -> T) -> Opt
     }
 }
 
-/// A QP within the invariants, written into `q` (every field: it starts
-/// from `Qp::new`).
-fn qp_into<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &mut Qp) {
-    let nports = w.sl_to_sc.len() as u32;
-    *q = Qp::new(
-        pick(u, QpType::ALL),
+/// A type's own domain, drawn for a schema field without `[draw]`.
+trait Drawn {
+    fn drawn<S: Source>(u: &mut Draw<S>) -> Self;
+}
+
+macro_rules! drawn_arbitrary {
+    ($($t:ty),*) => {$(
+        impl Drawn for $t {
+            #[inline]
+            fn drawn<S: Source>(u: &mut Draw<S>) -> Self {
+                u.arbitrary()
+            }
+        }
+    )*};
+}
+drawn_arbitrary!(u8, u16, u32, i8, i32, u64, bool);
+
+macro_rules! drawn_symbols {
+    ($($t:ty),*) => {$(
+        impl Drawn for $t {
+            #[inline]
+            fn drawn<S: Source>(u: &mut Draw<S>) -> Self {
+                pick(u, <$t>::ALL)
+            }
+        }
+    )*};
+}
+drawn_symbols!(QpType, QpState, MigState, WrOpcode);
+
+impl<T: Symbol> Drawn for Flags<T> {
+    #[inline]
+    fn drawn<S: Source>(u: &mut Draw<S>) -> Self {
+        flags(u)
+    }
+}
+
+/// NULL or not, one time in two.
+impl<T: Drawn> Drawn for Option<T> {
+    #[inline]
+    fn drawn<S: Source>(u: &mut Draw<S>) -> Self {
+        if u.arbitrary() {
+            Some(T::drawn(u))
+        } else {
+            None
+        }
+    }
+}
+
+impl<T: Drawn, const N: usize> Drawn for [T; N] {
+    #[inline]
+    fn drawn<S: Source>(u: &mut Draw<S>) -> Self {
+        std::array::from_fn(|_| T::drawn(u))
+    }
+}
+
+impl Drawn for AckEntry {
+    #[inline]
+    fn drawn<S: Source>(u: &mut Draw<S>) -> Self {
+        AckEntry {
+            opcode: u.arbitrary(),
+            psn: u.arbitrary(),
+            lpsn: u.arbitrary(),
+        }
+    }
+}
+
+impl Drawn for SendQueueEntry {
+    #[inline]
+    fn drawn<S: Source>(u: &mut Draw<S>) -> Self {
+        SendQueueEntry {
+            opcode: pick(u, WrOpcode::ALL),
+            ssn: u.arbitrary(),
+        }
+    }
+}
+
+/// The QP fields' own domains (the schema's `[rule]`): where a field
+/// depends on the world, the function or a field drawn before it, the
+/// invariant is kept here (`vector::validate` states it with its reason).
+mod rules {
+    use super::*;
+
+    pub fn qp_num<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
         if u.ratio(1, 2) {
             u.int_in_range(0..=0x100)
         } else {
             u.arbitrary()
-        },
-        u.int_in_range(1..=nports),
+        }
+    }
+
+    /// A port of the world (1-based).
+    pub fn port<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> u32 {
+        u.int_in_range(1..=w.sl_to_sc.len() as u32)
+    }
+
+    pub fn alt_port<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> u8 {
+        u.int_in_range(1..=w.sl_to_sc.len() as u8)
+    }
+
+    /// Mostly an IB MTU.
+    pub fn pmtu<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
         if u.ratio(3, 4) {
             pick(u, &[256, 512, 1024, 2048, 4096, 8192])
         } else {
             u.arbitrary()
-        },
-        pick(u, QpState::ALL),
-    );
-    q.s_flags = flags(u);
-    q.priv_flags = flags(u);
-    q.iowait_flags = flags(u);
-    q.s_sde = opt_idx(u, w.sdma_cpus.len(), EngineIdx);
-    q.s_sendcontext = opt_idx(u, usize::from(w.num_send_contexts), SendCtxIdx);
-    q.s_sc = if u.ratio(7, 8) {
-        u.int_in_range(0..=31)
-    } else {
-        u.arbitrary()
-    };
-    q.ib_tx_queued = u.arbitrary();
-    q.on_wait_list = u.arbitrary();
-    q.wait_lock_stale = !q.on_wait_list && u.ratio(1, 4);
-    q.sdma_busy = u.int_in_range(0..=3);
-    q.pio_busy = if func == Func::QuiesceQp && q.s_sendcontext.is_some() {
-        0
-    } else {
-        u.int_in_range(0..=3)
-    };
-    q.refcount = u.int_in_range(-1..=4);
-    q.remote_sl = u.int_in_range(0..=31);
-    q.remote_dlid = u32_near(u, &[0xc000, 0xffff, 0xf000_0000, 0xffff_ffff]);
-    q.remote_qpn = u.arbitrary();
-    q.remote_make_grd = u.ratio(1, 8);
-    if u.ratio(1, 4) {
-        // An AH that already has a GRH: an OPA GID (OPA_SPECIAL_OUI) or not.
-        q.remote_grh = true;
-        q.remote_gid_prefix = u.arbitrary();
-        q.remote_gid_iid = if u.arbitrary() {
+        }
+    }
+
+    /// An engine of the world, or NULL.
+    pub fn engine<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> Option<EngineIdx> {
+        opt_idx(u, w.sdma_cpus.len(), EngineIdx)
+    }
+
+    /// A send context of the world, or NULL.
+    pub fn send_context<S: Source>(
+        u: &mut Draw<S>,
+        w: &World,
+        _: Func,
+        _: &Qp,
+    ) -> Option<SendCtxIdx> {
+        opt_idx(u, usize::from(w.num_send_contexts), SendCtxIdx)
+    }
+
+    /// Mostly a 5-bit SC.
+    pub fn sc<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u8 {
+        if u.ratio(7, 8) {
+            u.int_in_range(0..=31)
+        } else {
+            u.arbitrary()
+        }
+    }
+
+    /// Only off the wait list.
+    pub fn wait_lock_stale<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> bool {
+        !q.on_wait_list && u.ratio(1, 4)
+    }
+
+    /// quiesce_qp waits for pio_busy to drop when the QP has a send
+    /// context: nothing in a single-threaded world would drop it.
+    pub fn pio_busy<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> i32 {
+        if func == Func::QuiesceQp && q.s_sendcontext.is_some() {
+            0
+        } else {
+            u.int_in_range(0..=3)
+        }
+    }
+
+    pub fn lid<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
+        u32_near(u, &[0xc000, 0xffff, 0xf000_0000, 0xffff_ffff])
+    }
+
+    pub fn quarter<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> bool {
+        u.ratio(1, 4)
+    }
+
+    pub fn eighth<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> bool {
+        u.ratio(1, 8)
+    }
+
+    /// Only with a GRH.
+    pub fn gid_prefix<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+        if q.remote_grh {
+            u.arbitrary()
+        } else {
+            0
+        }
+    }
+
+    /// Only with a GRH: an OPA GID (OPA_SPECIAL_OUI) or not.
+    pub fn gid_iid<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+        if !q.remote_grh {
+            0
+        } else if u.arbitrary() {
             (0x066a << 40) | u64::from(u32_near(u, &[0xc000, 0xffff_ffff]))
         } else {
             u.arbitrary()
-        };
+        }
     }
-    q.timeout = u.arbitrary();
-    q.s_lsn = u.arbitrary();
-    q.s_last_psn = u.arbitrary();
-    q.s_psn = u.arbitrary();
-    q.s_next_psn = u.arbitrary();
-    q.s_sending_psn = u.arbitrary();
-    q.s_sending_hpsn = u.arbitrary();
-    q.r_psn = u.arbitrary();
-    // Ring pointers: often equal (an idle QP), each below 16.
-    let base = u.int_in_range(0..=15);
-    let ring = |u: &mut Draw<S>| -> u32 {
+
+    /// A ring index: often `s_last`'s (an idle QP), each below 16.
+    pub fn ring<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
         if u.ratio(2, 3) {
-            base
+            q.s_last
         } else {
             u.int_in_range(0..=15)
         }
-    };
-    q.s_last = ring(u);
-    q.s_acked = ring(u);
-    q.s_cur = ring(u);
-    q.s_tail = ring(u);
-    q.s_head = ring(u);
-    q.s_size = u.int_in_range(0..=16);
-    q.s_avail = u.int_in_range(0..=16);
-    q.s_tail_ack_queue = u.int_in_range(0..=7);
-    q.r_head_ack_queue = u.arbitrary();
-    q.s_retry = u.arbitrary();
-    q.s_retry_cnt = u.arbitrary();
-    q.s_rnr_retry_cnt = u.arbitrary();
-    q.s_rnr_retry = u.arbitrary();
-    q.pid = u.arbitrary();
-    q.s_state = u.arbitrary();
-    q.s_ack_state = u.arbitrary();
-    q.r_min_rnr_timer = u.arbitrary();
-    q.cq_head = u.arbitrary();
-    q.cq_tail = u.arbitrary();
-    q.cq_user = u.arbitrary();
-    q.rdma_mr_refs = if u.ratio(1, 4) {
-        Some(u.int_in_range(1..=3))
-    } else {
-        None
-    };
-    if u.arbitrary() {
-        let mut a = [AckEntry::default(); 8];
-        for e in a.iter_mut() {
-            *e = AckEntry {
-                opcode: u.arbitrary(),
-                psn: u.arbitrary(),
-                lpsn: u.arbitrary(),
-            };
+    }
+
+    pub fn mr_refs<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> Option<u32> {
+        if u.ratio(1, 4) {
+            Some(u.int_in_range(1..=3))
+        } else {
+            None
         }
-        q.ack_queue = Some(a);
     }
-    q.srq_size = if u.arbitrary() {
-        Some(u.arbitrary())
-    } else {
-        None
-    };
-    q.rq_size = u.arbitrary();
-    for e in q.send_queue.iter_mut() {
-        e.opcode = pick(u, WrOpcode::ALL);
-        e.ssn = u.arbitrary();
-    }
-    q.mig_state = pick(u, MigState::ALL);
-    q.s_ahgidx = u.int_in_range(-1..=15);
-    q.hdr_type = u.int_in_range(0..=1);
-    q.alt_sl = u.int_in_range(0..=31);
-    q.alt_port = u.int_in_range(1..=nports as u8);
-    q.alt_dlid = u32_near(u, &[0xc000, 0xffff, 0xf000_0000, 0xffff_ffff]);
-    q.s_pkey_index = u.arbitrary();
-    q.s_alt_pkey_index = u.arbitrary();
 }
+
+/// One field drawn: its `[draw]` rule or range, or its type's domain.
+macro_rules! draw_field {
+    ($u:ident, $w:ident, $func:ident, $q:ident, $t:ty) => {
+        <$t as Drawn>::drawn($u)
+    };
+    ($u:ident, $w:ident, $func:ident, $q:ident, $t:ty, $rule:ident) => {
+        rules::$rule($u, $w, $func, &*$q)
+    };
+    ($u:ident, $w:ident, $func:ident, $q:ident, $t:ty, $($range:tt)*) => {
+        $u.int_in_range($($range)*)
+    };
+}
+
+/// From the schema: a QP within the invariants, every field drawn into
+/// `q` in the schema's order.
+macro_rules! qp_draw {
+    ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+        = $d:expr $(=> $c:ident)? , )*) => {
+        fn qp_into<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &mut Qp) {
+            $( q.$f = draw_field!(u, w, func, q, $t $(, $($rule)*)?); )*
+        }
+    };
+}
+crate::model::qp_schema!(qp_draw []);
 
 fn wqe<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp) -> Wqe {
     // rdmavt posts SMI, GSI and UD work requests with an AH

@@ -68,10 +68,10 @@ impl fmt::Display for VectorError {
 
 impl std::error::Error for VectorError {}
 
-type R<T> = Result<T, VectorError>;
+pub(crate) type R<T> = Result<T, VectorError>;
 
 /// A parsed file and the means to locate its errors.
-struct Src<'a> {
+pub(crate) struct Src<'a> {
     file: &'a Path,
     text: &'a str,
     /// Byte offsets where lines start: a line is found by binary search,
@@ -635,74 +635,6 @@ const CASE_KEYS: &[&str] = &[
     "path_mig_state",
     "post_opcode",
 ];
-const QP_KEYS: &[&str] = &[
-    "type",
-    "num",
-    "port",
-    "pmtu",
-    "state",
-    "s_flags",
-    "priv_flags",
-    "iowait_flags",
-    "s_sde",
-    "s_sendcontext",
-    "s_sc",
-    "ib_tx_queued",
-    "on_wait_list",
-    "wait_lock_stale",
-    "sdma_busy",
-    "pio_busy",
-    "refcount",
-    "remote_sl",
-    "remote_dlid",
-    "remote_qpn",
-    "remote_grh",
-    "remote_gid_prefix",
-    "remote_gid_iid",
-    "remote_make_grd",
-    "timeout",
-    "s_lsn",
-    "s_last_psn",
-    "s_psn",
-    "s_next_psn",
-    "s_sending_psn",
-    "s_sending_hpsn",
-    "r_psn",
-    "s_last",
-    "s_acked",
-    "s_cur",
-    "s_tail",
-    "s_head",
-    "s_size",
-    "s_avail",
-    "s_tail_ack_queue",
-    "r_head_ack_queue",
-    "s_retry",
-    "s_retry_cnt",
-    "s_rnr_retry_cnt",
-    "s_rnr_retry",
-    "pid",
-    "s_state",
-    "s_ack_state",
-    "r_min_rnr_timer",
-    "cq_head",
-    "cq_tail",
-    "cq_user",
-    "rdma_mr_refs",
-    "ack_queue",
-    "srq_size",
-    "rq_size",
-    "send_queue",
-    "mig_state",
-    "s_ahgidx",
-    "hdr_type",
-    "alt_sl",
-    "alt_port",
-    "alt_dlid",
-    "s_pkey_index",
-    "s_alt_pkey_index",
-];
-
 /// A list of symbolic names, sorted and deduplicated.
 fn names<T: Ord + Copy>(
     src: &Src,
@@ -746,150 +678,241 @@ fn small_index(src: &Src, k: &str, v: &Item, field: &str, n: usize) -> R<usize> 
         .ok_or_else(|| src.err(v.span(), field, format!("{k:?} is not an index 0..{n}")))
 }
 
-/// Applies the QP's optional fields (everything but type, num, port, pmtu
-/// and state) from one table.
-fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
-    for (k, v) in t.iter() {
-        let f = format!("qp.{k}");
-        match k {
-            "type" | "num" | "port" | "pmtu" | "state" => {}
-            "s_flags" => qp.s_flags = names(src, v, &f, SFlag::from_name, SFlag::names)?.into(),
-            "priv_flags" => {
-                qp.priv_flags = names(src, v, &f, PrivFlag::from_name, PrivFlag::names)?.into()
-            }
-            "iowait_flags" => {
-                qp.iowait_flags =
-                    names(src, v, &f, IowaitFlag::from_name, IowaitFlag::names)?.into()
-            }
-            "s_sde" => qp.s_sde = item_opt_index(src, v, &f)?.map(EngineIdx),
-            "s_sendcontext" => qp.s_sendcontext = item_opt_index(src, v, &f)?.map(SendCtxIdx),
-            "s_sc" => qp.s_sc = uint(src, v, &f)?,
-            "ib_tx_queued" => qp.ib_tx_queued = boolean(src, v, &f)?,
-            "on_wait_list" => qp.on_wait_list = boolean(src, v, &f)?,
-            "wait_lock_stale" => qp.wait_lock_stale = boolean(src, v, &f)?,
-            "sdma_busy" => qp.sdma_busy = uint(src, v, &f)?,
-            "pio_busy" => qp.pio_busy = uint(src, v, &f)?,
-            "refcount" => qp.refcount = uint(src, v, &f)?,
-            "remote_sl" => qp.remote_sl = uint(src, v, &f)?,
-            "remote_dlid" => qp.remote_dlid = uint(src, v, &f)?,
-            "remote_qpn" => qp.remote_qpn = uint(src, v, &f)?,
-            "remote_grh" => qp.remote_grh = boolean(src, v, &f)?,
-            "remote_make_grd" => qp.remote_make_grd = boolean(src, v, &f)?,
-            "remote_gid_prefix" | "remote_gid_iid" => {
-                let x = v
-                    .as_value()
-                    .ok_or_else(|| src.err(v.span(), &f, "expected an integer or \"0x...\""))?;
-                let n = value_u64(src, x, &f)?;
-                if k == "remote_gid_prefix" {
-                    qp.remote_gid_prefix = n;
-                } else {
-                    qp.remote_gid_iid = n;
-                }
-            }
-            "timeout" => qp.timeout = uint(src, v, &f)?,
-            "s_lsn" => qp.s_lsn = uint(src, v, &f)?,
-            "s_last_psn" => qp.s_last_psn = uint(src, v, &f)?,
-            "s_psn" => qp.s_psn = uint(src, v, &f)?,
-            "s_next_psn" => qp.s_next_psn = uint(src, v, &f)?,
-            "s_sending_psn" => qp.s_sending_psn = uint(src, v, &f)?,
-            "s_sending_hpsn" => qp.s_sending_hpsn = uint(src, v, &f)?,
-            "r_psn" => qp.r_psn = uint(src, v, &f)?,
-            "s_last" => qp.s_last = uint(src, v, &f)?,
-            "s_acked" => qp.s_acked = uint(src, v, &f)?,
-            "s_cur" => qp.s_cur = uint(src, v, &f)?,
-            "s_tail" => qp.s_tail = uint(src, v, &f)?,
-            "s_head" => qp.s_head = uint(src, v, &f)?,
-            "s_size" => qp.s_size = uint(src, v, &f)?,
-            "s_avail" => qp.s_avail = uint(src, v, &f)?,
-            "s_tail_ack_queue" => qp.s_tail_ack_queue = uint(src, v, &f)?,
-            "r_head_ack_queue" => qp.r_head_ack_queue = uint(src, v, &f)?,
-            "s_retry" => qp.s_retry = uint(src, v, &f)?,
-            "s_retry_cnt" => qp.s_retry_cnt = uint(src, v, &f)?,
-            "s_rnr_retry_cnt" => qp.s_rnr_retry_cnt = uint(src, v, &f)?,
-            "s_rnr_retry" => qp.s_rnr_retry = uint(src, v, &f)?,
-            "pid" => qp.pid = uint(src, v, &f)?,
-            "s_state" => qp.s_state = uint(src, v, &f)?,
-            "s_ack_state" => qp.s_ack_state = uint(src, v, &f)?,
-            "r_min_rnr_timer" => qp.r_min_rnr_timer = uint(src, v, &f)?,
-            "cq_head" => qp.cq_head = uint(src, v, &f)?,
-            "cq_tail" => qp.cq_tail = uint(src, v, &f)?,
-            "cq_user" => qp.cq_user = boolean(src, v, &f)?,
-            "rdma_mr_refs" => qp.rdma_mr_refs = Some(uint(src, v, &f)?),
-            "srq_size" => {
-                qp.srq_size = if v.as_str() == Some("none") {
-                    None
-                } else {
-                    Some(uint(src, v, &f)?)
-                }
-            }
-            "rq_size" => qp.rq_size = uint(src, v, &f)?,
-            "mig_state" => qp.mig_state = symbol(src, v, &f, MigState::from_name, MigState::names)?,
-            "s_ahgidx" => {
-                qp.s_ahgidx = int(src, v, &f).and_then(|i| {
-                    i8::try_from(i).map_err(|_| src.err(v.span(), &f, "out of range for s8"))
-                })?
-            }
-            "hdr_type" => qp.hdr_type = uint(src, v, &f)?,
-            "alt_sl" => qp.alt_sl = uint(src, v, &f)?,
-            "alt_port" => qp.alt_port = uint(src, v, &f)?,
-            "alt_dlid" => qp.alt_dlid = uint(src, v, &f)?,
-            "s_pkey_index" => qp.s_pkey_index = uint(src, v, &f)?,
-            "s_alt_pkey_index" => qp.s_alt_pkey_index = uint(src, v, &f)?,
-            "ack_queue" => {
-                if v.as_str() == Some("none") {
-                    qp.ack_queue = None;
-                    continue;
-                }
-                let mut q = [AckEntry::default(); 8];
-                let tl = v.as_table_like().ok_or_else(|| {
-                    src.err(
-                        v.span(),
-                        &f,
-                        "expected \"none\" or a table of index = { opcode, psn, lpsn }",
-                    )
-                })?;
-                for (ik, iv) in tl.iter() {
-                    let i = small_index(src, ik, iv, &f, 8)?;
-                    let e = iv
-                        .as_table_like()
-                        .ok_or_else(|| src.err(iv.span(), &f, "expected { opcode, psn, lpsn }"))?;
-                    check_keys(src, e, iv.span(), &f, &["opcode", "psn", "lpsn"])?;
-                    let g = |k: &str| -> R<u32> {
-                        e.get(k)
-                            .map_or(Ok(0), |x| uint(src, x, &format!("{f}.{k}")))
-                    };
-                    q[i] = AckEntry {
-                        opcode: e.get("opcode").map_or(Ok(0), |x| uint(src, x, &f))?,
-                        psn: g("psn")?,
-                        lpsn: g("lpsn")?,
-                    };
-                }
-                qp.ack_queue = Some(q);
-            }
-            "send_queue" => {
-                let tl = v.as_table_like().ok_or_else(|| {
-                    src.err(v.span(), &f, "expected a table of index = { opcode, ssn }")
-                })?;
-                for (ik, iv) in tl.iter() {
-                    let i = small_index(src, ik, iv, &f, 16)?;
-                    let e = iv
-                        .as_table_like()
-                        .ok_or_else(|| src.err(iv.span(), &f, "expected { opcode, ssn }"))?;
-                    check_keys(src, e, iv.span(), &f, &["opcode", "ssn"])?;
-                    if let Some(o) = e.get("opcode") {
-                        qp.send_queue[i].opcode =
-                            symbol(src, o, &f, WrOpcode::from_name, WrOpcode::names)?;
-                    }
-                    if let Some(x) = e.get("ssn") {
-                        qp.send_queue[i].ssn = uint(src, x, &f)?;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(())
+/// How a field's type is read from a vector file and written to one (the
+/// schema's fields are read and written through it: `qp_toml!`).
+pub(crate) trait TomlField {
+    /// Reads `v` into `cur`; a table may patch part of an array.
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()>;
+    /// The value as a vector file writes it; reads back equal.
+    fn write(&self) -> Value;
 }
+
+macro_rules! toml_ints {
+    ($($t:ty),*) => {$(
+        impl TomlField for $t {
+            fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+                *cur = uint(src, v, field)?;
+                Ok(())
+            }
+            fn write(&self) -> Value {
+                Value::from(i64::from(*self))
+            }
+        }
+    )*};
+}
+toml_ints!(u8, u16, u32, i8, i32);
+
+/// 64-bit fields are GID halves: written in hex (TOML integers are signed).
+impl TomlField for u64 {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        let x = v
+            .as_value()
+            .ok_or_else(|| src.err(v.span(), field, "expected an integer or \"0x...\""))?;
+        *cur = value_u64(src, x, field)?;
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        Value::from(format!("0x{self:x}"))
+    }
+}
+
+impl TomlField for bool {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        *cur = boolean(src, v, field)?;
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        Value::from(*self)
+    }
+}
+
+macro_rules! toml_symbols {
+    ($($t:ty),*) => {$(
+        impl TomlField for $t {
+            fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+                *cur = symbol(src, v, field, <$t>::from_name, <$t>::names)?;
+                Ok(())
+            }
+            fn write(&self) -> Value {
+                Value::from(self.name())
+            }
+        }
+    )*};
+}
+toml_symbols!(QpType, QpState, MigState, WrOpcode);
+
+impl<T: Symbol + Ord> TomlField for Flags<T> {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        let by_name = |s: &str| T::ALL.iter().copied().find(|x| x.name() == s);
+        let all = || {
+            T::ALL
+                .iter()
+                .map(|x| x.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        *cur = names(src, v, field, by_name, all)?.into();
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        Value::Array(self.iter().map(|x| x.name()).collect())
+    }
+}
+
+macro_rules! toml_indices {
+    ($($t:ident),*) => {$(
+        /// An index of the world's table, or `"none"` for NULL.
+        impl TomlField for Option<$t> {
+            fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+                *cur = item_opt_index(src, v, field)?.map($t);
+                Ok(())
+            }
+            fn write(&self) -> Value {
+                self.map_or_else(|| Value::from("none"), |i| Value::from(i64::from(i.0)))
+            }
+        }
+    )*};
+}
+toml_indices!(EngineIdx, SendCtxIdx);
+
+/// A count behind a pointer that may be NULL: `"none"` or the count.
+impl TomlField for Option<u32> {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        *cur = if v.as_str() == Some("none") {
+            None
+        } else {
+            Some(uint(src, v, field)?)
+        };
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        self.map_or_else(|| Value::from("none"), |n| Value::from(i64::from(n)))
+    }
+}
+
+pub(crate) fn inline_table<'a>(pairs: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
+    let mut t = toml_edit::InlineTable::new();
+    for (k, v) in pairs {
+        t.insert(k, v);
+    }
+    Value::InlineTable(t)
+}
+
+/// The ack queue: `"none"` (NULL), or a table of `index = { opcode, psn,
+/// lpsn }` (entries left out are zero).
+impl TomlField for Option<[AckEntry; 8]> {
+    fn read(src: &Src, v: &Item, f: &str, cur: &mut Self) -> R<()> {
+        if v.as_str() == Some("none") {
+            *cur = None;
+            return Ok(());
+        }
+        let mut q = [AckEntry::default(); 8];
+        let tl = v.as_table_like().ok_or_else(|| {
+            src.err(
+                v.span(),
+                f,
+                "expected \"none\" or a table of index = { opcode, psn, lpsn }",
+            )
+        })?;
+        for (ik, iv) in tl.iter() {
+            let i = small_index(src, ik, iv, f, 8)?;
+            let e = iv
+                .as_table_like()
+                .ok_or_else(|| src.err(iv.span(), f, "expected { opcode, psn, lpsn }"))?;
+            check_keys(src, e, iv.span(), f, &["opcode", "psn", "lpsn"])?;
+            let g = |k: &str| -> R<u32> {
+                e.get(k)
+                    .map_or(Ok(0), |x| uint(src, x, &format!("{f}.{k}")))
+            };
+            q[i] = AckEntry {
+                opcode: e.get("opcode").map_or(Ok(0), |x| uint(src, x, f))?,
+                psn: g("psn")?,
+                lpsn: g("lpsn")?,
+            };
+        }
+        *cur = Some(q);
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        let Some(a) = self else {
+            return Value::from("none");
+        };
+        let mut it = toml_edit::InlineTable::new();
+        for (i, e) in a.iter().enumerate() {
+            it.insert(
+                i.to_string(),
+                inline_table([
+                    ("opcode", Value::from(i64::from(e.opcode))),
+                    ("psn", Value::from(i64::from(e.psn))),
+                    ("lpsn", Value::from(i64::from(e.lpsn))),
+                ]),
+            );
+        }
+        Value::InlineTable(it)
+    }
+}
+
+/// The send queue: a table of `index = { opcode, ssn }` patching entries.
+impl TomlField for [SendQueueEntry; 16] {
+    fn read(src: &Src, v: &Item, f: &str, cur: &mut Self) -> R<()> {
+        let tl = v
+            .as_table_like()
+            .ok_or_else(|| src.err(v.span(), f, "expected a table of index = { opcode, ssn }"))?;
+        for (ik, iv) in tl.iter() {
+            let i = small_index(src, ik, iv, f, 16)?;
+            let e = iv
+                .as_table_like()
+                .ok_or_else(|| src.err(iv.span(), f, "expected { opcode, ssn }"))?;
+            check_keys(src, e, iv.span(), f, &["opcode", "ssn"])?;
+            if let Some(o) = e.get("opcode") {
+                cur[i].opcode = symbol(src, o, f, WrOpcode::from_name, WrOpcode::names)?;
+            }
+            if let Some(x) = e.get("ssn") {
+                cur[i].ssn = uint(src, x, f)?;
+            }
+        }
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        let mut sq = toml_edit::InlineTable::new();
+        for (i, e) in self.iter().enumerate() {
+            sq.insert(
+                i.to_string(),
+                inline_table([
+                    ("opcode", Value::from(e.opcode.name())),
+                    ("ssn", Value::from(i64::from(e.ssn))),
+                ]),
+            );
+        }
+        Value::InlineTable(sq)
+    }
+}
+
+/// From the schema: the QP's keys, reading its fields from a table, and
+/// writing them all (vecwrite).
+macro_rules! qp_toml {
+    ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+        = $d:expr $(=> $c:ident)? , )*) => {
+        const QP_KEYS: &[&str] = &[$($key),*];
+
+        /// Applies the fields of one `qp` table.
+        fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
+            for (k, v) in t.iter() {
+                match k {
+                    $( $key => <$t as TomlField>::read(src, v, concat!("qp.", $key), &mut qp.$f)?, )*
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+
+        /// Every field of `q` into a (dotted) `qp` table.
+        pub(crate) fn write_qp(q: &Qp, t: &mut Table) {
+            $( t[$key] = Item::Value(TomlField::write(&q.$f)); )*
+        }
+    };
+}
+crate::model::qp_schema!(qp_toml []);
 
 fn parse_attr_ah(src: &Src, v: &Item, field: &str) -> R<AttrAh> {
     let t = v

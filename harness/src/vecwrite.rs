@@ -4,16 +4,13 @@
 //! toml_edit (quoting and escaping are its job), with the corpus's layout:
 //! one `[[case]]`, dotted `world.` / `qp.` / `wqe.` keys.
 
-use toml_edit::{value, Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Value};
+use toml_edit::{value, Array, ArrayOfTables, DocumentMut, Item, Table, Value};
 
 use crate::model::types::*;
+use crate::vector::inline_table;
 
 fn strings<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> Value {
     Value::Array(v.into_iter().map(|x| x.to_string()).collect::<Array>())
-}
-
-fn flag_names<T: Symbol>(v: Flags<T>) -> Value {
-    strings(v.iter().map(|x| x.name()))
 }
 
 /// Integers (not bools, which `Into<i64>` would also take).
@@ -33,14 +30,6 @@ fn idx(v: Option<u8>) -> Value {
     v.map_or_else(|| Value::from("none"), |i| Value::from(i64::from(i)))
 }
 
-fn inline(pairs: impl IntoIterator<Item = (&'static str, Value)>) -> Value {
-    let mut t = InlineTable::new();
-    for (k, v) in pairs {
-        t.insert(k, v);
-    }
-    Value::InlineTable(t)
-}
-
 fn map<T: TableIdx>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> Value {
     let Some(m) = m else {
         return Value::from("none");
@@ -50,7 +39,7 @@ fn map<T: TableIdx>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> Value {
         .iter()
         .map(|e| match e {
             None => Value::from("none"),
-            Some(e) => inline([
+            Some(e) => inline_table([
                 ("mask", Value::from(i64::from(e.mask))),
                 (
                     "entries",
@@ -59,7 +48,7 @@ fn map<T: TableIdx>(m: &Option<VlMap<T>>, f: impl Fn(T) -> u8) -> Value {
             ]),
         })
         .collect();
-    inline([
+    inline_table([
         ("mask", Value::from(i64::from(m.mask))),
         ("elems", Value::Array(elems)),
     ])
@@ -85,7 +74,7 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     t["arg"] = value(i64::from(c.arg));
     t["flags"] = Item::Value(strings(&c.flags_arg));
     let ah = |a: &AttrAh| {
-        inline([
+        inline_table([
             ("sl", Value::from(i64::from(a.sl))),
             ("port", Value::from(i64::from(a.port))),
         ])
@@ -104,7 +93,7 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
         c.iter
             .iter()
             .map(|i| {
-                inline([
+                inline_table([
                     ("type", Value::from(i.qp_type.to_string())),
                     ("num", Value::from(i64::from(i.num))),
                     ("port", Value::from(i64::from(i.port))),
@@ -153,106 +142,7 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
 
     let mut qt = Table::new();
     qt.set_dotted(true);
-    qt["type"] = value(q.qp_type.to_string());
-    qt["num"] = value(i64::from(q.num));
-    qt["port"] = value(i64::from(q.port));
-    qt["pmtu"] = value(i64::from(q.pmtu));
-    qt["state"] = value(q.state.to_string());
-    qt["s_flags"] = Item::Value(flag_names(q.s_flags));
-    qt["priv_flags"] = Item::Value(flag_names(q.priv_flags));
-    qt["iowait_flags"] = Item::Value(flag_names(q.iowait_flags));
-    qt["s_sde"] = Item::Value(idx(q.s_sde.map(|e| e.0)));
-    qt["s_sendcontext"] = Item::Value(idx(q.s_sendcontext.map(|e| e.0)));
-    for (k, v) in [
-        ("s_sc", i64::from(q.s_sc)),
-        ("sdma_busy", i64::from(q.sdma_busy)),
-        ("pio_busy", i64::from(q.pio_busy)),
-        ("refcount", i64::from(q.refcount)),
-        ("remote_sl", i64::from(q.remote_sl)),
-        ("remote_dlid", i64::from(q.remote_dlid)),
-        ("remote_qpn", i64::from(q.remote_qpn)),
-        ("timeout", i64::from(q.timeout)),
-        ("s_lsn", i64::from(q.s_lsn)),
-        ("s_last_psn", i64::from(q.s_last_psn)),
-        ("s_psn", i64::from(q.s_psn)),
-        ("s_next_psn", i64::from(q.s_next_psn)),
-        ("s_sending_psn", i64::from(q.s_sending_psn)),
-        ("s_sending_hpsn", i64::from(q.s_sending_hpsn)),
-        ("r_psn", i64::from(q.r_psn)),
-        ("s_last", i64::from(q.s_last)),
-        ("s_acked", i64::from(q.s_acked)),
-        ("s_cur", i64::from(q.s_cur)),
-        ("s_tail", i64::from(q.s_tail)),
-        ("s_head", i64::from(q.s_head)),
-        ("s_size", i64::from(q.s_size)),
-        ("s_avail", i64::from(q.s_avail)),
-        ("s_tail_ack_queue", i64::from(q.s_tail_ack_queue)),
-        ("r_head_ack_queue", i64::from(q.r_head_ack_queue)),
-        ("s_retry", i64::from(q.s_retry)),
-        ("s_retry_cnt", i64::from(q.s_retry_cnt)),
-        ("s_rnr_retry_cnt", i64::from(q.s_rnr_retry_cnt)),
-        ("s_rnr_retry", i64::from(q.s_rnr_retry)),
-        ("pid", i64::from(q.pid)),
-        ("s_state", i64::from(q.s_state)),
-        ("s_ack_state", i64::from(q.s_ack_state)),
-        ("r_min_rnr_timer", i64::from(q.r_min_rnr_timer)),
-        ("cq_head", i64::from(q.cq_head)),
-        ("cq_tail", i64::from(q.cq_tail)),
-        ("rq_size", i64::from(q.rq_size)),
-        ("s_ahgidx", i64::from(q.s_ahgidx)),
-        ("hdr_type", i64::from(q.hdr_type)),
-        ("alt_sl", i64::from(q.alt_sl)),
-        ("alt_port", i64::from(q.alt_port)),
-        ("alt_dlid", i64::from(q.alt_dlid)),
-        ("s_pkey_index", i64::from(q.s_pkey_index)),
-        ("s_alt_pkey_index", i64::from(q.s_alt_pkey_index)),
-    ] {
-        qt[k] = value(v);
-    }
-    qt["ib_tx_queued"] = value(q.ib_tx_queued);
-    qt["on_wait_list"] = value(q.on_wait_list);
-    qt["wait_lock_stale"] = value(q.wait_lock_stale);
-    qt["cq_user"] = value(q.cq_user);
-    qt["remote_grh"] = value(q.remote_grh);
-    qt["remote_gid_prefix"] = Item::Value(hex(q.remote_gid_prefix));
-    qt["remote_gid_iid"] = Item::Value(hex(q.remote_gid_iid));
-    qt["remote_make_grd"] = value(q.remote_make_grd);
-    if let Some(n) = q.rdma_mr_refs {
-        qt["rdma_mr_refs"] = value(i64::from(n));
-    }
-    qt["mig_state"] = value(q.mig_state.to_string());
-    qt["srq_size"] = Item::Value(
-        q.srq_size
-            .map_or_else(|| Value::from("none"), |n| Value::from(i64::from(n))),
-    );
-    qt["ack_queue"] = Item::Value(match &q.ack_queue {
-        None => Value::from("none"),
-        Some(a) => {
-            let mut it = InlineTable::new();
-            for (i, e) in a.iter().enumerate() {
-                it.insert(
-                    i.to_string(),
-                    inline([
-                        ("opcode", Value::from(i64::from(e.opcode))),
-                        ("psn", Value::from(i64::from(e.psn))),
-                        ("lpsn", Value::from(i64::from(e.lpsn))),
-                    ]),
-                );
-            }
-            Value::InlineTable(it)
-        }
-    });
-    let mut sq = InlineTable::new();
-    for (i, e) in q.send_queue.iter().enumerate() {
-        sq.insert(
-            i.to_string(),
-            inline([
-                ("opcode", Value::from(e.opcode.to_string())),
-                ("ssn", Value::from(i64::from(e.ssn))),
-            ]),
-        );
-    }
-    qt["send_queue"] = Item::Value(Value::InlineTable(sq));
+    crate::vector::write_qp(q, &mut qt);
     t["qp"] = Item::Table(qt);
 
     let mut wq = Table::new();
@@ -262,7 +152,7 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     wq["priv"] = value(c.wqe.has_priv);
     wq["ah"] = Item::Value(match c.wqe.ah {
         None => Value::from("none"),
-        Some(a) => inline([
+        Some(a) => inline_table([
             ("log_pmtu", Value::from(i64::from(a.log_pmtu))),
             ("sl", Value::from(i64::from(a.sl.0))),
             ("port", Value::from(i64::from(a.port))),

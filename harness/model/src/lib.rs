@@ -26,6 +26,7 @@ pub mod pio;
 pub mod print;
 pub mod qp;
 pub mod sched;
+pub mod schema;
 pub mod sdma;
 pub mod tid_rdma;
 pub mod types;

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::record;
+
 /// Declares a symbolic enumeration whose names are the kernel's own
 /// identifiers, so vectors read like the driver (`"IB_QPT_UD"`).
 macro_rules! symbolic {
@@ -608,104 +610,139 @@ pub struct SendQueueEntry {
     pub ssn: u32,
 }
 
-/// The QP fields the functions in scope read.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Qp {
-    pub qp_type: QpType,
-    pub num: u32,
-    pub port: u32,
-    /// `qp->pmtu`: a u16 in `struct rvt_qp`.
-    pub pmtu: u16,
-    pub state: QpState,
-    /// `qp->s_flags`.
-    pub s_flags: Flags<SFlag>,
-    /// `priv->s_flags`.
-    pub priv_flags: Flags<PrivFlag>,
-    /// `priv->s_iowait.flags`.
-    pub iowait_flags: Flags<IowaitFlag>,
-    /// `priv->s_sde`.
-    pub s_sde: Option<EngineIdx>,
-    /// `priv->s_sendcontext`.
-    pub s_sendcontext: Option<SendCtxIdx>,
-    /// `priv->s_sc`.
-    pub s_sc: u8,
-    /// The IB leg has a queued tx request (`verbs_txreq_queued`).
-    pub ib_tx_queued: bool,
-    /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
-    pub on_wait_list: bool,
-    /// Off the list but `priv->s_iowait.lock` still set: a waker took the
-    /// iowait off an engine's list and left the lock (upstream checks the
-    /// list under the lock, so nothing it does depends on this but the
-    /// path it takes).
-    pub wait_lock_stale: bool,
-    pub sdma_busy: i32,
-    pub pio_busy: i32,
-    pub refcount: i32,
-    pub remote_sl: u8,
-    pub remote_dlid: u32,
-    pub remote_qpn: u32,
-    /// `IB_AH_GRH` in `qp->remote_ah_attr`'s flags, and its DGID (subnet
-    /// prefix, interface ID; host order).
-    pub remote_grh: bool,
-    pub remote_gid_prefix: u64,
-    pub remote_gid_iid: u64,
-    /// `rdma_ah_get_make_grd()` of that AH: an OPA AH that asks for a GRH.
-    pub remote_make_grd: bool,
-    pub timeout: u8,
-    pub s_lsn: u32,
-    pub s_last_psn: u32,
-    pub s_psn: u32,
-    pub s_next_psn: u32,
-    pub s_sending_psn: u32,
-    pub s_sending_hpsn: u32,
-    pub r_psn: u32,
-    pub s_last: u32,
-    pub s_acked: u32,
-    pub s_cur: u32,
-    pub s_tail: u32,
-    pub s_head: u32,
-    pub s_size: u32,
-    pub s_avail: u32,
-    pub s_tail_ack_queue: u8,
-    pub r_head_ack_queue: u8,
-    pub s_retry: u8,
-    pub s_retry_cnt: u8,
-    pub s_rnr_retry_cnt: u8,
-    pub s_rnr_retry: u8,
-    pub pid: i32,
-    pub s_state: u8,
-    pub s_ack_state: u8,
-    pub r_min_rnr_timer: u8,
-    /// The send CQ's head and tail, from its kernel queue or, for a CQ
-    /// mapped to user space (`cq_user`, `cq->ip` set), its shared queue.
-    pub cq_head: u32,
-    pub cq_tail: u32,
-    pub cq_user: bool,
-    /// `qp->s_rdma_mr` (an RDMA read response's MR) and its reference
-    /// count; `None` is NULL.
-    pub rdma_mr_refs: Option<u32>,
-    /// `qp->s_ack_queue`; `None` is NULL.
-    pub ack_queue: Option<[AckEntry; 8]>,
-    /// `srq->rq.size` when the QP has an SRQ.
-    pub srq_size: Option<u32>,
-    pub rq_size: u32,
-    /// The send queue, `SHIM_MAX_SWQE` (16) entries.
-    pub send_queue: [SendQueueEntry; 16],
-    pub mig_state: MigState,
-    pub s_ahgidx: i8,
-    /// `priv->hdr_type`.
-    pub hdr_type: u8,
-    /// `qp->alt_ah_attr`.
-    pub alt_sl: u8,
-    pub alt_port: u8,
-    pub alt_dlid: u32,
-    /// u8 in `struct rvt_qp`.
-    pub s_pkey_index: u8,
-    pub s_alt_pkey_index: u8,
+impl SendQueueEntry {
+    /// An entry nothing wrote (opcode 0, `IB_WR_RDMA_WRITE`).
+    pub const BLANK: SendQueueEntry = SendQueueEntry {
+        opcode: WrOpcode::RdmaWrite,
+        ssn: 0,
+    };
 }
 
+/// The QP's schema (see [`crate::schema`]): hands every field of [`Qp`],
+/// one declaration each, to the macro `$cb` after `[$args]`.
+#[macro_export]
+macro_rules! qp_schema {
+    ($cb:ident [$($args:tt)*]) => {
+        $cb! { [$($args)*]
+            /// `qp->ibqp.qp_type`.
+            "type" qp_type: QpType = QpType::Rc,
+            /// `qp->ibqp.qp_num`.
+            "num" num: u32 [qp_num] = 0,
+            /// `qp->port_num`.
+            "port" port: u32 [port] = 1,
+            /// `qp->pmtu`: a u16 in `struct rvt_qp`.
+            "pmtu" pmtu: u16 [pmtu] = 4096 => qp,
+            /// `qp->state`.
+            "state" state: QpState = QpState::Rts,
+            /// `qp->s_flags`.
+            "s_flags" s_flags: Flags<SFlag> = Flags::default(),
+            /// `priv->s_flags`.
+            "priv_flags" priv_flags: Flags<PrivFlag> = Flags::default(),
+            /// `priv->s_iowait.flags`.
+            "iowait_flags" iowait_flags: Flags<IowaitFlag> = Flags::default(),
+            /// `priv->s_sde`: an engine of the world, or NULL.
+            "s_sde" s_sde: Option<EngineIdx> [engine] = None,
+            /// `priv->s_sendcontext`: a send context of the world, or NULL.
+            "s_sendcontext" s_sendcontext: Option<SendCtxIdx> [send_context] = None,
+            /// `priv->s_sc`.
+            "s_sc" s_sc: u8 [sc] = 0 => priv,
+            /// The IB leg has a queued tx request (`verbs_txreq_queued`).
+            "ib_tx_queued" ib_tx_queued: bool = false,
+            /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
+            "on_wait_list" on_wait_list: bool = false,
+            /// Off the list but `priv->s_iowait.lock` still set: a waker took
+            /// the iowait off an engine's list and left the lock (upstream
+            /// checks the list under the lock, so nothing it does depends on
+            /// this but the path it takes).
+            "wait_lock_stale" wait_lock_stale: bool [wait_lock_stale] = false,
+            /// `priv->s_iowait.sdma_busy`.
+            "sdma_busy" sdma_busy: i32 [0..=3] = 0,
+            /// `priv->s_iowait.pio_busy`.
+            "pio_busy" pio_busy: i32 [pio_busy] = 0,
+            /// `qp->refcount`.
+            "refcount" refcount: i32 [-1..=4] = 1,
+            /// `rdma_ah_get_sl(&qp->remote_ah_attr)`.
+            "remote_sl" remote_sl: u8 [0..=31] = 0,
+            /// `rdma_ah_get_dlid(&qp->remote_ah_attr)`.
+            "remote_dlid" remote_dlid: u32 [lid] = 0,
+            /// `qp->remote_qpn`.
+            "remote_qpn" remote_qpn: u32 = 0 => qp,
+            /// `IB_AH_GRH` in `qp->remote_ah_attr`'s flags.
+            "remote_grh" remote_grh: bool [quarter] = false,
+            /// That GRH's DGID: subnet prefix and interface ID (host order).
+            "remote_gid_prefix" remote_gid_prefix: u64 [gid_prefix] = 0,
+            "remote_gid_iid" remote_gid_iid: u64 [gid_iid] = 0,
+            /// `rdma_ah_get_make_grd()` of that AH: an OPA AH that asks for a GRH.
+            "remote_make_grd" remote_make_grd: bool [eighth] = false,
+            /// `qp->timeout` (qp_iter_print prints it and the fields after it).
+            "timeout" timeout: u8 = 0 => qp,
+            "s_lsn" s_lsn: u32 = 0 => qp,
+            "s_last_psn" s_last_psn: u32 = 0 => qp,
+            "s_psn" s_psn: u32 = 0 => qp,
+            "s_next_psn" s_next_psn: u32 = 0 => qp,
+            "s_sending_psn" s_sending_psn: u32 = 0 => qp,
+            "s_sending_hpsn" s_sending_hpsn: u32 = 0 => qp,
+            "r_psn" r_psn: u32 = 0 => qp,
+            /// The send queue's ring indices, below `SHIM_MAX_SWQE` (16).
+            "s_last" s_last: u32 [0..=15] = 0 => qp,
+            "s_acked" s_acked: u32 [ring] = 0 => qp,
+            "s_cur" s_cur: u32 [ring] = 0 => qp,
+            "s_tail" s_tail: u32 [ring] = 0 => qp,
+            "s_head" s_head: u32 [ring] = 0 => qp,
+            "s_size" s_size: u32 [0..=16] = 0 => qp,
+            "s_avail" s_avail: u32 [0..=16] = 0 => qp,
+            "s_tail_ack_queue" s_tail_ack_queue: u8 [0..=7] = 0 => qp,
+            "r_head_ack_queue" r_head_ack_queue: u8 = 0 => qp,
+            "s_retry" s_retry: u8 = 0 => qp,
+            "s_retry_cnt" s_retry_cnt: u8 = 0 => qp,
+            "s_rnr_retry_cnt" s_rnr_retry_cnt: u8 = 0 => qp,
+            "s_rnr_retry" s_rnr_retry: u8 = 0 => qp,
+            "pid" pid: i32 = 0 => qp,
+            "s_state" s_state: u8 = 0 => qp,
+            "s_ack_state" s_ack_state: u8 = 0 => qp,
+            "r_min_rnr_timer" r_min_rnr_timer: u8 = 0 => qp,
+            /// The send CQ's head and tail, from its kernel queue or, for a
+            /// CQ mapped to user space (`cq_user`, `cq->ip` set), its shared
+            /// queue.
+            "cq_head" cq_head: u32 = 0,
+            "cq_tail" cq_tail: u32 = 0,
+            "cq_user" cq_user: bool = false,
+            /// `qp->s_rdma_mr` (an RDMA read response's MR) and its reference
+            /// count; `None` is NULL.
+            "rdma_mr_refs" rdma_mr_refs: Option<u32> [mr_refs] = None,
+            /// `qp->s_ack_queue`; `None` is NULL.
+            "ack_queue" ack_queue: Option<[AckEntry; 8]> = None,
+            /// `srq->rq.size` when the QP has an SRQ (`qp->ibqp.srq`).
+            "srq_size" srq_size: Option<u32> = None,
+            /// `qp->r_rq.size`.
+            "rq_size" rq_size: u32 = 0,
+            /// The send queue, `SHIM_MAX_SWQE` (16) entries.
+            "send_queue" send_queue: [SendQueueEntry; 16] = [SendQueueEntry::BLANK; 16],
+            /// `qp->s_mig_state`.
+            "mig_state" mig_state: MigState = MigState::Migrated,
+            /// `qp->s_ahgidx`.
+            "s_ahgidx" s_ahgidx: i8 [-1..=15] = -1 => qp,
+            /// `priv->hdr_type`.
+            "hdr_type" hdr_type: u8 [0..=1] = 0 => priv,
+            /// `qp->alt_ah_attr`: SL, port and DLID.
+            "alt_sl" alt_sl: u8 [0..=31] = 0,
+            "alt_port" alt_port: u8 [alt_port] = 1,
+            "alt_dlid" alt_dlid: u32 [lid] = 0,
+            /// u8 in `struct rvt_qp`.
+            "s_pkey_index" s_pkey_index: u8 = 0 => qp,
+            "s_alt_pkey_index" s_alt_pkey_index: u8 = 0 => qp,
+        }
+    };
+}
+
+qp_schema!(
+    record[/// The QP fields the functions in scope read, declared once in
+    /// [`qp_schema!`](crate::qp_schema).
+    Qp]
+);
+
 impl Qp {
-    /// A QP with every optional field zero.
+    /// A QP with every optional field at its default.
     pub fn new(qp_type: QpType, num: u32, port: u32, pmtu: u16, state: QpState) -> Qp {
         Qp {
             qp_type,
@@ -713,69 +750,7 @@ impl Qp {
             port,
             pmtu,
             state,
-            s_flags: Flags::default(),
-            priv_flags: Flags::default(),
-            iowait_flags: Flags::default(),
-            s_sde: None,
-            s_sendcontext: None,
-            s_sc: 0,
-            ib_tx_queued: false,
-            on_wait_list: false,
-            wait_lock_stale: false,
-            sdma_busy: 0,
-            pio_busy: 0,
-            refcount: 1,
-            remote_sl: 0,
-            remote_dlid: 0,
-            remote_qpn: 0,
-            remote_grh: false,
-            remote_gid_prefix: 0,
-            remote_gid_iid: 0,
-            remote_make_grd: false,
-            timeout: 0,
-            s_lsn: 0,
-            s_last_psn: 0,
-            s_psn: 0,
-            s_next_psn: 0,
-            s_sending_psn: 0,
-            s_sending_hpsn: 0,
-            r_psn: 0,
-            s_last: 0,
-            s_acked: 0,
-            s_cur: 0,
-            s_tail: 0,
-            s_head: 0,
-            s_size: 0,
-            s_avail: 0,
-            s_tail_ack_queue: 0,
-            r_head_ack_queue: 0,
-            s_retry: 0,
-            s_retry_cnt: 0,
-            s_rnr_retry_cnt: 0,
-            s_rnr_retry: 0,
-            pid: 0,
-            s_state: 0,
-            s_ack_state: 0,
-            r_min_rnr_timer: 0,
-            cq_head: 0,
-            cq_tail: 0,
-            cq_user: false,
-            rdma_mr_refs: None,
-            ack_queue: None,
-            srq_size: None,
-            rq_size: 0,
-            send_queue: [SendQueueEntry {
-                opcode: WrOpcode::RdmaWrite,
-                ssn: 0,
-            }; 16],
-            mig_state: MigState::Migrated,
-            s_ahgidx: -1,
-            hdr_type: 0,
-            alt_sl: 0,
-            alt_port: 1,
-            alt_dlid: 0,
-            s_pkey_index: 0,
-            s_alt_pkey_index: 0,
+            ..Qp::blank()
         }
     }
 }

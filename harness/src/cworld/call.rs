@@ -5,51 +5,15 @@
 
 use crate::ffi::*;
 use crate::model::types::{
-    AttrAh, Call, DevFlag, EngineIdx, Flags, Func, MigState, Ptr, QpState, QpType, SFlag,
-    SendCtxIdx, Slots, Symbol, TableIdx, VlMap, WrOpcode,
+    AttrAh, Call, EngineIdx, Flags, Func, Ptr, SFlag, SendCtxIdx, Slots, Symbol, TableIdx, VlMap,
 };
 use crate::outcome::Outcome;
 
-fn func(f: Func) -> u32 {
-    match f {
-        Func::SetupWqe => SHIM_FN_HFI1_SETUP_WQE,
-        Func::QpToSdmaEngine => SHIM_FN_QP_TO_SDMA_ENGINE,
-        Func::QpToSendContext => SHIM_FN_QP_TO_SEND_CONTEXT,
-        Func::SdmaSelectEngineSc => SHIM_FN_SDMA_SELECT_ENGINE_SC,
-        Func::SdmaSelectEngineVl => SHIM_FN_SDMA_SELECT_ENGINE_VL,
-        Func::PioSelectSendContextSc => SHIM_FN_PIO_SELECT_SEND_CONTEXT_SC,
-        Func::PioSelectSendContextVl => SHIM_FN_PIO_SELECT_SEND_CONTEXT_VL,
-        Func::HfiScheduleSendNoCheck => SHIM_FN__HFI1_SCHEDULE_SEND,
-        Func::HfiScheduleSend => SHIM_FN_HFI1_SCHEDULE_SEND,
-        Func::QpIterPrint => SHIM_FN_QP_ITER_PRINT,
-        Func::ErrorPortQps => SHIM_FN_HFI1_ERROR_PORT_QPS,
-        Func::QpUnbusy => SHIM_FN_HFI1_QP_UNBUSY,
-        Func::QpWakeup => SHIM_FN_HFI1_QP_WAKEUP,
-        Func::NotifyErrorQp => SHIM_FN_NOTIFY_ERROR_QP,
-        Func::MtuToPathMtu => SHIM_FN_MTU_TO_PATH_MTU,
-        Func::MtuFromQp => SHIM_FN_MTU_FROM_QP,
-        Func::GetPmtuFromAttr => SHIM_FN_GET_PMTU_FROM_ATTR,
-        Func::CheckModifyQp => SHIM_FN_HFI1_CHECK_MODIFY_QP,
-        Func::ModifyQp => SHIM_FN_HFI1_MODIFY_QP,
-        Func::MigrateQp => SHIM_FN_HFI1_MIGRATE_QP,
-        Func::QpPrivAlloc => SHIM_FN_QP_PRIV_ALLOC,
-        Func::QpPrivFree => SHIM_FN_QP_PRIV_FREE,
-        Func::FreeAllQps => SHIM_FN_FREE_ALL_QPS,
-        Func::FlushQpWaiters => SHIM_FN_FLUSH_QP_WAITERS,
-        Func::StopSendQueue => SHIM_FN_STOP_SEND_QUEUE,
-        Func::QuiesceQp => SHIM_FN_QUIESCE_QP,
-        Func::NotifyQpReset => SHIM_FN_NOTIFY_QP_RESET,
-        Func::PostParms => SHIM_FN_POST_PARMS,
-        Func::IowaitWakeup => SHIM_FN_IOWAIT_WAKEUP,
-        Func::IowaitSdmaDrained => SHIM_FN_IOWAIT_SDMA_DRAINED,
-        Func::InitPriority => SHIM_FN_HFI1_INIT_PRIORITY,
-    }
-}
-
-/// The shim's bit for each symbolic flag: the shim enum lists them in the
-/// model's order (checked by a test), so the bit is the flag's index.
+/// The shim's bit for each symbolic flag: the shim's enumerations are
+/// generated from the model's lists (`abi::schema_header`), so the bit is
+/// the flag's index, as every symbol crosses as its index.
 fn s_flag_bit(f: SFlag) -> u32 {
-    1 << (SHIM_RVT_S_SIGNAL_REQ_WR + f.index())
+    1 << f.index()
 }
 
 #[cfg(test)]
@@ -60,72 +24,11 @@ fn bits<T: Copy + PartialEq>(all: &[T], set: &[T]) -> u32 {
         .fold(0, |a, (i, _)| a | (1 << i))
 }
 
-/// `enum ib_mig_state` is passed by position (0 MIGRATED, 1 REARM, 2 ARMED).
-fn mig_state(m: MigState) -> u8 {
-    match m {
-        MigState::Migrated => 0,
-        MigState::Rearm => 1,
-        MigState::Armed => 2,
-    }
-}
-
 fn ah(a: &AttrAh) -> shim_ah {
     shim_ah {
         log_pmtu: 0,
         sl: a.sl,
         port_num: a.port,
-    }
-}
-
-fn dev_flag(f: DevFlag) -> u32 {
-    match f {
-        DevFlag::Initted => SHIM_HFI1_INITTED,
-        DevFlag::Present => SHIM_HFI1_PRESENT,
-        DevFlag::Frozen => SHIM_HFI1_FROZEN,
-        DevFlag::HasSdmaTimeout => SHIM_HFI1_HAS_SDMA_TIMEOUT,
-        DevFlag::HasSendDma => SHIM_HFI1_HAS_SEND_DMA,
-        DevFlag::ForcedFreeze => SHIM_HFI1_FORCED_FREEZE,
-        DevFlag::Shutdown => SHIM_HFI1_SHUTDOWN,
-    }
-}
-
-fn qp_type(t: QpType) -> u32 {
-    match t {
-        QpType::Smi => SHIM_IB_QPT_SMI,
-        QpType::Gsi => SHIM_IB_QPT_GSI,
-        QpType::Rc => SHIM_IB_QPT_RC,
-        QpType::Uc => SHIM_IB_QPT_UC,
-        QpType::Ud => SHIM_IB_QPT_UD,
-    }
-}
-
-fn qp_state(s: QpState) -> u32 {
-    match s {
-        QpState::Reset => SHIM_IB_QPS_RESET,
-        QpState::Init => SHIM_IB_QPS_INIT,
-        QpState::Rtr => SHIM_IB_QPS_RTR,
-        QpState::Rts => SHIM_IB_QPS_RTS,
-        QpState::Sqd => SHIM_IB_QPS_SQD,
-        QpState::Sqe => SHIM_IB_QPS_SQE,
-        QpState::Err => SHIM_IB_QPS_ERR,
-    }
-}
-
-fn wr_opcode(o: WrOpcode) -> u32 {
-    match o {
-        WrOpcode::RdmaWrite => SHIM_IB_WR_RDMA_WRITE,
-        WrOpcode::RdmaWriteWithImm => SHIM_IB_WR_RDMA_WRITE_WITH_IMM,
-        WrOpcode::Send => SHIM_IB_WR_SEND,
-        WrOpcode::SendWithImm => SHIM_IB_WR_SEND_WITH_IMM,
-        WrOpcode::RdmaRead => SHIM_IB_WR_RDMA_READ,
-        WrOpcode::AtomicCmpAndSwp => SHIM_IB_WR_ATOMIC_CMP_AND_SWP,
-        WrOpcode::AtomicFetchAndAdd => SHIM_IB_WR_ATOMIC_FETCH_AND_ADD,
-        WrOpcode::LocalInv => SHIM_IB_WR_LOCAL_INV,
-        WrOpcode::SendWithInv => SHIM_IB_WR_SEND_WITH_INV,
-        WrOpcode::RegMr => SHIM_IB_WR_REG_MR,
-        WrOpcode::Opfn => SHIM_IB_WR_OPFN,
-        WrOpcode::TidRdmaWrite => SHIM_IB_WR_TID_RDMA_WRITE,
-        WrOpcode::TidRdmaRead => SHIM_IB_WR_TID_RDMA_READ,
     }
 }
 
@@ -169,35 +72,35 @@ pub fn to_shim(c: &Call) -> shim_call {
 /// the shim reads is written (tables beyond their counts are not read).
 /// The worker reuses one buffer this way instead of building 2.3 KB anew.
 pub fn fill_shim(c: &Call, s: &mut shim_call) {
-    s.fn_ = func(c.func);
+    s.fn_ = c.func.index();
     s.call_send = u8::from(c.call_send);
     s.sc5 = c.sc5.0;
     s.vl = c.vl.0;
     s.selector = c.selector;
     s.arg = match c.func {
         Func::QpWakeup => c.flags_arg.iter().fold(0, |a, f| a | s_flag_bit(*f)),
-        Func::PostParms => wr_opcode(c.post_opcode),
+        Func::PostParms => c.post_opcode.index(),
         _ => c.arg,
     };
     s.attr_mask = u32::from(c.attr_av)
         | (u32::from(c.attr_alt_path) << 1)
         | (u32::from(c.attr_path_mig.is_some()) << 2);
-    s.path_mig_state = c.attr_path_mig.map_or(0, mig_state);
+    s.path_mig_state = c.attr_path_mig.map_or(0, |m| m.index() as u8);
     s.attr_ah = ah(&c.attr_ah);
     s.attr_alt_ah = ah(&c.attr_alt_ah);
     s.niter = c.iter.len().min(SHIM_MAX_ITER_QPS as usize) as u8;
     for (d, q) in s.iter.iter_mut().zip(&c.iter) {
-        d.qp_type = qp_type(q.qp_type);
+        d.qp_type = q.qp_type.index();
         d.qp_num = q.num;
         d.port_num = q.port;
-        d.state = qp_state(q.state);
+        d.state = q.state.index();
         d.remote_sl = q.remote_sl;
         d.error_qp_ret = u8::from(q.error_qp_ret);
     }
 
     let w = &c.world;
     let sw = &mut s.world;
-    sw.dev_flags = w.dev_flags.iter().fold(0, |a, f| a | (1 << dev_flag(*f)));
+    sw.dev_flags = w.dev_flags.iter().fold(0, |a, f| a | (1 << f.index()));
     sw.qos_shift = w.qos_shift;
     sw.num_vls = w.num_vls;
     sw.piothreshold = w.piothreshold;
@@ -233,90 +136,10 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
         d.has_qp1 = u8::from(w.port_qp1.get(i).copied().unwrap_or(false));
     }
 
-    s.qp.qp_type = qp_type(c.qp.qp_type);
-    s.qp.qp_num = c.qp.num;
-    s.qp.port_num = c.qp.port;
-    s.qp.pmtu = c.qp.pmtu;
-    s.qp.state = qp_state(c.qp.state);
-    let q = &c.qp;
-    let d = &mut s.qp;
-    // The shim's enums list each kind of flag in the model's order.
-    d.s_flags = q.s_flags.bits() << SHIM_RVT_S_SIGNAL_REQ_WR;
-    d.priv_flags = q.priv_flags.bits();
-    d.iowait_flags = q.iowait_flags.bits();
-    d.s_sde = q.s_sde.map_or(SHIM_NONE as i16, |e| i16::from(e.0));
-    d.s_sendcontext = q.s_sendcontext.map_or(SHIM_NONE as i16, |e| i16::from(e.0));
-    d.s_sc = q.s_sc;
-    d.ib_tx_queued = u8::from(q.ib_tx_queued);
-    d.on_wait_list = u8::from(q.on_wait_list);
-    d.wait_lock_stale = u8::from(q.wait_lock_stale);
-    d.sdma_busy = q.sdma_busy;
-    d.pio_busy = q.pio_busy;
-    d.refcount = q.refcount;
-    d.remote_sl = q.remote_sl;
-    d.remote_dlid = q.remote_dlid;
-    d.remote_qpn = q.remote_qpn;
-    d.remote_grh = u8::from(q.remote_grh);
-    d.remote_gid_prefix = q.remote_gid_prefix;
-    d.remote_gid_iid = q.remote_gid_iid;
-    d.remote_make_grd = u8::from(q.remote_make_grd);
-    d.timeout = q.timeout;
-    d.s_lsn = q.s_lsn;
-    d.s_last_psn = q.s_last_psn;
-    d.s_psn = q.s_psn;
-    d.s_next_psn = q.s_next_psn;
-    d.s_sending_psn = q.s_sending_psn;
-    d.s_sending_hpsn = q.s_sending_hpsn;
-    d.r_psn = q.r_psn;
-    d.s_last = q.s_last;
-    d.s_acked = q.s_acked;
-    d.s_cur = q.s_cur;
-    d.s_tail = q.s_tail;
-    d.s_head = q.s_head;
-    d.s_size = q.s_size;
-    d.s_avail = q.s_avail;
-    d.s_tail_ack_queue = q.s_tail_ack_queue;
-    d.r_head_ack_queue = q.r_head_ack_queue;
-    d.s_retry = q.s_retry;
-    d.s_retry_cnt = q.s_retry_cnt;
-    d.s_rnr_retry_cnt = q.s_rnr_retry_cnt;
-    d.s_rnr_retry = q.s_rnr_retry;
-    d.pid = q.pid;
-    d.s_state = q.s_state;
-    d.s_ack_state = q.s_ack_state;
-    d.r_min_rnr_timer = q.r_min_rnr_timer;
-    d.cq_head = q.cq_head;
-    d.cq_tail = q.cq_tail;
-    d.cq_user = u8::from(q.cq_user);
-    d.has_rdma_mr = u8::from(q.rdma_mr_refs.is_some());
-    d.rdma_mr_refs = q.rdma_mr_refs.unwrap_or(0);
-    d.has_ack_queue = 0;
-    if let Some(acks) = &q.ack_queue {
-        d.has_ack_queue = 1;
-        for (x, a) in d.ack.iter_mut().zip(acks) {
-            x.opcode = a.opcode;
-            x.psn = a.psn;
-            x.lpsn = a.lpsn;
-        }
-    }
-    d.has_srq = u8::from(q.srq_size.is_some());
-    d.srq_size = q.srq_size.unwrap_or(0);
-    d.rq_size = q.rq_size;
-    d.s_mig_state = mig_state(q.mig_state);
-    d.s_ahgidx = q.s_ahgidx;
-    d.hdr_type = q.hdr_type;
-    d.alt_sl = q.alt_sl;
-    d.alt_port = q.alt_port;
-    d.alt_dlid = q.alt_dlid;
-    d.s_pkey_index = q.s_pkey_index;
-    d.s_alt_pkey_index = q.s_alt_pkey_index;
-    for (i, e) in q.send_queue.iter().enumerate() {
-        d.swqe_opcode[i] = wr_opcode(e.opcode);
-        d.swqe_ssn[i] = e.ssn;
-    }
+    super::abi::fill_qp(&c.qp, &mut s.qp);
 
     s.wqe.length = c.wqe.length;
-    s.wqe.opcode = wr_opcode(c.wqe.opcode);
+    s.wqe.opcode = c.wqe.opcode.index();
     s.wqe.has_priv = u8::from(c.wqe.has_priv);
     s.wqe.has_ah = 0;
     s.wqe.ah = shim_ah::default();
@@ -395,7 +218,9 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::types::{EngineIdx, IowaitFlag, NullableIdx, PrivFlag};
+    use crate::model::types::{
+        DevFlag, EngineIdx, IowaitFlag, NullableIdx, PrivFlag, QpType, WrOpcode,
+    };
 
     /// The model's NULL index is the shim's SHIM_NONE byte.
     #[test]

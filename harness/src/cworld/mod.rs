@@ -18,6 +18,7 @@
 //! a [`Fault::Hung`] finding; the run goes on in a new worker. The same
 //! heartbeat names the call that crashed a worker.
 
+pub mod abi;
 pub mod build;
 pub mod call;
 mod heartbeat;
@@ -148,6 +149,7 @@ pub fn worker_main_if_requested() {
 type RunFn = unsafe extern "C" fn(*const shim_call, *mut shim_outcome) -> i32;
 type BenchFn = unsafe extern "C" fn(*const shim_call, u64) -> u64;
 type AbiFn = unsafe extern "C" fn() -> u32;
+type SizesFn = unsafe extern "C" fn() -> u64;
 
 /// A world's shared object loaded into this process. Only workers (and the
 /// raw-call benchmark) do this.
@@ -173,17 +175,31 @@ impl Loaded {
         let lib = unsafe { libloading::Library::new(so) }
             .with_context(|| format!("loading {}", so.display()))?;
         // SAFETY: the symbols' types are those declared in c-shim/shim.h.
-        let (abi, run, bench) = unsafe {
+        let (abi, sizes, run, bench) = unsafe {
             let abi: libloading::Symbol<AbiFn> = lib.get(b"shim_abi_version\0")?;
+            let sizes: libloading::Symbol<SizesFn> = lib.get(b"shim_abi_sizes\0")?;
             let run: libloading::Symbol<RunFn> = lib.get(b"shim_run\0")?;
             let bench: libloading::Symbol<BenchFn> = lib.get(b"shim_bench\0")?;
-            (abi(), *run, *bench)
+            (abi(), sizes(), *run, *bench)
         };
         if abi != ffi::SHIM_ABI_VERSION {
             bail!(
                 "{} speaks shim ABI {abi}, this harness {}: rebuild it",
                 so.display(),
                 ffi::SHIM_ABI_VERSION
+            );
+        }
+        let ours = ((std::mem::size_of::<shim_call>() as u64) << 32)
+            | std::mem::size_of::<shim_outcome>() as u64;
+        if sizes != ours {
+            bail!(
+                "{} has a shim_call of {} bytes and a shim_outcome of {}, this harness {} and {}: \
+                 c-shim/schema.h or the bindings are stale; run `cargo xtask bindgen` and rebuild",
+                so.display(),
+                sizes >> 32,
+                sizes & 0xffff_ffff,
+                std::mem::size_of::<shim_call>(),
+                std::mem::size_of::<shim_outcome>()
             );
         }
         Ok(Loaded {

@@ -1,0 +1,71 @@
+//! The schema: each record the harness exchanges (today the QP) is
+//! declared once, field by field, as a list macro (`qp_schema!` in
+//! [`crate::types`]); every other form of it is derived from that list by
+//! a macro that receives it. Here: the model's struct, its defaults and
+//! its field table ([`record!`](crate::record)). In the harness: TOML
+//! reading and writing, generation, the flat ABI struct (generated into
+//! `c-shim/schema.h`) and its fill code.
+//!
+//! A field is written
+//!
+//! ```text
+//! /// What it is, in the kernel's words (`qp->timeout`).
+//! "key" name: Type [draw] = default => c,
+//! ```
+//!
+//! `"key"` is its name in vector files, `name` its Rust (and ABI) name,
+//! `default` its value when a vector leaves it out. `=> qp` or `=> priv`
+//! (optional) says the shim copies it unchanged into `struct rvt_qp` or
+//! `struct hfi1_qp_priv` under the same name; without it the shim's world
+//! builder places it by hand. `[draw]` (optional) is the field's domain
+//! when generated: a range (`[0..=15]`) or the name of a rule in the
+//! harness's `generate::rules` (`[ring]`), where the invariants that
+//! relate a field to the world or to other fields are; without it the
+//! type's own domain is drawn. How a field's type is read, written, drawn
+//! and passed to C is the type's business (traits in the harness), so a
+//! field of an existing type is one line here.
+
+/// One field of a record, for tables and generated code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field {
+    /// Its key in vector files.
+    pub key: &'static str,
+    /// Its Rust and ABI name.
+    pub name: &'static str,
+    /// Its doc comment, lines joined by spaces.
+    pub doc: &'static str,
+    /// Where the shim copies it unchanged (`"qp"`, `"priv"`), or `""`.
+    pub copy: &'static str,
+}
+
+/// Defines the struct of a record from its schema list: `pub` fields with
+/// their docs, `blank()` with every default, and `FIELDS`.
+#[macro_export]
+macro_rules! record {
+    ([$(#[$sm:meta])* $name:ident]
+     $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+        = $d:expr $(=> $c:ident)? , )*) => {
+        $(#[$sm])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name {
+            $( $(#[doc = $doc])* pub $f: $t, )*
+        }
+
+        impl $name {
+            /// Every field at its default.
+            pub fn blank() -> $name {
+                $name { $( $f: $d, )* }
+            }
+
+            /// The schema's fields, in declaration order.
+            pub const FIELDS: &'static [$crate::schema::Field] = &[
+                $( $crate::schema::Field {
+                    key: $key,
+                    name: stringify!($f),
+                    doc: concat!($($doc, " ",)* ""),
+                    copy: concat!($(stringify!($c))?),
+                }, )*
+            ];
+        }
+    };
+}

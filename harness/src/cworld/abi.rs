@@ -1,0 +1,307 @@
+//! How the schema's records cross the shim ABI. Each field's type says,
+//! through [`Abi`], how it is declared in C and how it fills the bindgen
+//! field; from the schema list come `c-shim/schema.h` (the flat
+//! `struct shim_qp`, the shim's symbolic enumerations and the lists of
+//! fields the shim copies unchanged: [`schema_header`], written by
+//! `cargo xtask bindgen`, checked fresh by a test) and the fill code
+//! ([`fill_qp`]).
+
+use crate::ffi::*;
+use crate::model::types::*;
+
+/// A schema field's type at the ABI.
+pub trait Abi {
+    /// The bindgen type of the field.
+    type C;
+    /// The C declaration of a field called `name`.
+    fn c_decl(name: &str) -> String;
+    /// Writes the value into its field.
+    fn fill(&self, out: &mut Self::C);
+}
+
+macro_rules! abi_plain {
+    ($($t:ty => $c:literal),*) => {$(
+        impl Abi for $t {
+            type C = $t;
+            fn c_decl(name: &str) -> String {
+                format!("{} {name}", $c)
+            }
+            #[inline]
+            fn fill(&self, out: &mut $t) {
+                *out = *self;
+            }
+        }
+    )*};
+}
+abi_plain!(u8 => "shim_u8", u16 => "shim_u16", u32 => "shim_u32", u64 => "shim_u64",
+           i8 => "shim_i8", i32 => "shim_i32");
+
+impl Abi for bool {
+    type C = u8;
+    fn c_decl(name: &str) -> String {
+        format!("shim_u8 {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut u8) {
+        *out = u8::from(*self);
+    }
+}
+
+/// A symbol crosses as its index: the shim's enumerations are generated
+/// from the model's lists ([`schema_header`]), so the index is the
+/// enumerator.
+macro_rules! abi_symbols {
+    ($($t:ty),*) => {$(
+        impl Abi for $t {
+            type C = u32;
+            fn c_decl(name: &str) -> String {
+                format!("shim_u32 {name}")
+            }
+            #[inline]
+            fn fill(&self, out: &mut u32) {
+                *out = self.index();
+            }
+        }
+    )*};
+}
+abi_symbols!(QpType, QpState, MigState, WrOpcode);
+
+/// A flag set: bit `i` for the flag of index `i`, the enumerator.
+impl<T: Symbol> Abi for Flags<T> {
+    type C = u32;
+    fn c_decl(name: &str) -> String {
+        format!("shim_u32 {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut u32) {
+        *out = self.bits();
+    }
+}
+
+/// A table index, or `SHIM_NONE` for NULL.
+macro_rules! abi_indices {
+    ($($t:ident),*) => {$(
+        impl Abi for Option<$t> {
+            type C = i16;
+            fn c_decl(name: &str) -> String {
+                format!("shim_i16 {name}")
+            }
+            #[inline]
+            fn fill(&self, out: &mut i16) {
+                *out = self.map_or(SHIM_NONE as i16, |i| i16::from(i.0));
+            }
+        }
+    )*};
+}
+abi_indices!(EngineIdx, SendCtxIdx);
+
+impl Abi for Option<u32> {
+    type C = shim_opt_u32;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_opt_u32 {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_opt_u32) {
+        out.present = u8::from(self.is_some());
+        out.value = self.unwrap_or(0);
+    }
+}
+
+impl Abi for Option<[AckEntry; 8]> {
+    type C = shim_ack_queue;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_ack_queue {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_ack_queue) {
+        out.present = u8::from(self.is_some());
+        let none = [AckEntry::default(); 8];
+        for (x, a) in out.e.iter_mut().zip(self.as_ref().unwrap_or(&none)) {
+            x.opcode = a.opcode;
+            x.psn = a.psn;
+            x.lpsn = a.lpsn;
+        }
+    }
+}
+
+impl Abi for [SendQueueEntry; 16] {
+    type C = [shim_swqe; 16];
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_swqe {name}[SHIM_MAX_SWQE]")
+    }
+    #[inline]
+    fn fill(&self, out: &mut [shim_swqe; 16]) {
+        for (d, e) in out.iter_mut().zip(self) {
+            d.opcode = e.opcode.index();
+            d.ssn = e.ssn;
+        }
+    }
+}
+
+/// From the schema: the fill code, and the C text of the struct and copy
+/// lists.
+macro_rules! qp_abi {
+    ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+        = $d:expr $(=> $c:ident)? , )*) => {
+        /// The flat QP of the ABI, declared from the schema here and in
+        /// `c-shim/schema.h` (so a new field needs no bindgen run to
+        /// compile; the header and bindgen's layout tests of `shim_call`
+        /// are checked fresh by tests). Packed on both sides: no padding,
+        /// so every byte is a field (`ffi::Plain`).
+        #[repr(C, packed)]
+        #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+        #[allow(non_camel_case_types)]
+        pub struct shim_qp {
+            $( pub $f: <$t as Abi>::C, )*
+        }
+
+        /// Writes every field of `q` into `d`.
+        #[inline]
+        pub fn fill_qp(q: &Qp, d: &mut shim_qp) {
+            $( {
+                let mut x = d.$f;
+                Abi::fill(&q.$f, &mut x);
+                d.$f = x;
+            } )*
+        }
+
+        fn qp_decls() -> Vec<String> {
+            vec![$( <$t as Abi>::c_decl(stringify!($f)), )*]
+        }
+    };
+}
+crate::model::qp_schema!(qp_abi []);
+
+/// A symbolic enumeration of the shim: the C prefix of its enumerators,
+/// its C name, and its names in the model's order.
+fn enumeration<T: Symbol>(out: &mut String, c_name: &str, prefix: &str, what: &str) {
+    let upper = c_name.to_uppercase();
+    out.push_str(&format!("/* {what} */\nenum shim_{c_name} {{\n"));
+    for s in T::ALL {
+        out.push_str(&format!("\t{prefix}{},\n", s.name().to_uppercase()));
+    }
+    out.push_str(&format!("\tSHIM_{upper}_COUNT\n}};\n\n"));
+    out.push_str(&format!(
+        "/* The tree's names of enum shim_{c_name}, in order: X(name). */\n#define SHIM_{upper}_NAMES(X)"
+    ));
+    for s in T::ALL {
+        out.push_str(&format!(" \\\n\tX({})", s.name()));
+    }
+    out.push_str("\n\n");
+}
+
+/// A C comment of `text`, one tab in, wrapped before 80 columns.
+fn comment(out: &mut String, text: &str) {
+    let mut lines: Vec<String> = vec![];
+    let mut cur = String::new();
+    for w in text.split(' ') {
+        if !cur.is_empty() && cur.len() + w.len() > 66 {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(w);
+    }
+    lines.push(cur);
+    if lines.len() == 1 {
+        out.push_str(&format!("\t/* {} */\n", lines[0]));
+    } else {
+        out.push_str("\t/*\n");
+        for l in lines {
+            out.push_str(&format!("\t * {l}\n"));
+        }
+        out.push_str("\t */\n");
+    }
+}
+
+/// The text of `c-shim/schema.h`.
+pub fn schema_header() -> String {
+    let mut h = String::from(
+        "/* SPDX-License-Identifier: GPL-2.0 */\n\
+         /*\n \
+         * schema.h - generated by `cargo xtask bindgen` from the model's schema\n \
+         * (harness/model/src/types.rs, harness/src/cworld/abi.rs). Do not edit.\n \
+         */\n\
+         #ifndef HFI1_CONFORMANCE_SCHEMA_H\n\
+         #define HFI1_CONFORMANCE_SCHEMA_H\n\n",
+    );
+    enumeration::<DevFlag>(&mut h, "dev_flag", "SHIM_", "Device flags (dd->flags).");
+    enumeration::<QpType>(
+        &mut h,
+        "qp_type",
+        "SHIM_",
+        "enum ib_qp_type, the five types hfi1 serves.",
+    );
+    enumeration::<QpState>(&mut h, "qp_state", "SHIM_", "enum ib_qp_state.");
+    enumeration::<MigState>(&mut h, "mig_state", "SHIM_", "enum ib_mig_state.");
+    enumeration::<WrOpcode>(
+        &mut h,
+        "wr_opcode",
+        "SHIM_",
+        "enum ib_wr_opcode plus the driver's private opcodes.",
+    );
+    enumeration::<SFlag>(
+        &mut h,
+        "s_flag",
+        "SHIM_",
+        "Send-side QP flags (qp->s_flags): rdmavt's RVT_S_* and hfi1's HFI1_S_*.",
+    );
+    enumeration::<PrivFlag>(
+        &mut h,
+        "priv_flag",
+        "SHIM_PRIV_",
+        "The private send flags (priv->s_flags) qp.c reads and writes.",
+    );
+    enumeration::<IowaitFlag>(
+        &mut h,
+        "iowait_flag",
+        "SHIM_",
+        "iowait flags (priv->s_iowait.flags).",
+    );
+    enumeration::<Func>(
+        &mut h,
+        "fn",
+        "SHIM_FN_",
+        "The upstream function a call runs.",
+    );
+
+    h.push_str(
+        "/* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */\nstruct shim_qp {\n",
+    );
+    for (f, decl) in Qp::FIELDS.iter().zip(qp_decls()) {
+        let doc = f.doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !doc.is_empty() {
+            comment(&mut h, &doc.replace("*/", "* /"));
+        }
+        h.push_str(&format!("\t{decl};\n"));
+    }
+    h.push_str("} __attribute__((__packed__));\n\n");
+    for (place, what) in [("qp", "struct rvt_qp"), ("priv", "struct hfi1_qp_priv")] {
+        h.push_str(&format!(
+            "/* Fields of struct shim_qp copied unchanged into {what}: X(name). */\n#define SHIM_QP_COPY_{}(X)",
+            place.to_uppercase()
+        ));
+        for f in Qp::FIELDS.iter().filter(|f| f.copy == place) {
+            h.push_str(&format!(" \\\n\tX({})", f.name));
+        }
+        h.push_str("\n\n");
+    }
+    h.push_str("#endif /* HFI1_CONFORMANCE_SCHEMA_H */\n");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    /// The committed c-shim/schema.h is what the schema generates.
+    #[test]
+    fn schema_header_is_fresh() {
+        let path = crate::project_path("c-shim/schema.h");
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == super::schema_header(),
+            "{} is stale: run `cargo xtask bindgen` and commit it",
+            path.display()
+        );
+    }
+}
