@@ -4,10 +4,11 @@
  *
  * Everything that crosses the boundary is a flat, fixed-size struct of
  * plain integers.  Names (QP types, opcodes, flags, states) cross as the
- * shim's own symbolic enumerations below; c-shim/shim.c maps them to the
- * values of the kernel tree the world was compiled from, so a kernel that
- * renumbers a flag is not a behaviour change.  Rust never sees a kernel
- * struct layout.
+ * shim's own symbolic enumerations (schema.h, generated from the model's
+ * schema with struct shim_qp); c-shim/names.c maps them to the values of
+ * the kernel tree the world was compiled from, so a kernel that renumbers
+ * a flag is not a behaviour change.  Rust never sees a kernel struct
+ * layout.
  *
  * Bump SHIM_ABI_VERSION whenever a struct below changes, then run
  * `cargo xtask bindgen` to regenerate harness/src/ffi/bindings.rs.

@@ -2,7 +2,7 @@
 /*
  * world.h - what the mocks may ask of the world of the call being run.
  *
- * shim.c builds a world from each flat call; the mocks answer upstream's
+ * build.c builds a world from each flat call; the mocks answer upstream's
  * boundary calls from it (never deciding anything themselves). This is the
  * whole of what they may ask: names of the world's objects for the journal,
  * and the answers the vector chose for the boundary.

@@ -97,11 +97,19 @@ impl Manifest {
         toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
     }
 
-    /// The project's own C sources: the world builder and every mock file.
+    /// The project's own C sources: the shim's files (every `.c` of
+    /// `c-shim` itself: entry points, world builder, names, describers)
+    /// and every mock file.
     pub fn shim_sources(&self) -> Vec<PathBuf> {
         let dir = cshim_dir();
         let mut files: Vec<PathBuf> = self.mock.values().map(|m| dir.join(&m.file)).collect();
-        files.push(dir.join("shim.c"));
+        if let Ok(rd) = fs::read_dir(&dir) {
+            files.extend(
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "c")),
+            );
+        }
         files.sort();
         files.dedup();
         files

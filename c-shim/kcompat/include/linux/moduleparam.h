@@ -5,7 +5,7 @@
 
 /*
  * Module parameters keep their C variable; the declaration machinery is
- * dropped.  The world builder (c-shim/shim.c) assigns the variables.
+ * dropped.  The world builder (c-shim/build.c) assigns the variables.
  */
 #define MODULE_PARM_DESC(_parm, desc)
 #define module_param(name, type, perm)

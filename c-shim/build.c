@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * build.c - checks a flat struct shim_call and builds a kernel-shaped world
+ * from it: the device, its ports, engines, send contexts and maps, the QP
+ * and its private data, the swqe, the QPs rvt_qp_iter() walks.
+ */
+#include "state.h"
+
+/* The world: zero until the first call builds it. */
+struct shim_state shim_w;
+
+/* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
+static char hfi1_wq_token;
+
+/* Sixteen entries of an element at once (GCC/Clang vector extensions). */
+typedef u8 shim_v16u8 __attribute__((vector_size(SHIM_ELEM_MAX_ENTRIES)));
+
+/*
+ * The allocated elements, each whole (shim.h): an entry is valid when it
+ * is SHIM_NONE or below n, i.e. when entry + 1 <= n as a byte.
+ */
+static bool shim_check_map(const struct shim_map *m, u8 n)
+{
+	shim_v16u8 bad = { 0 };
+	bool too_many = false;
+	u64 lanes[2];
+	unsigned int i;
+
+	if (m->nelems > SHIM_MAP_MAX_ELEMS)
+		return false;
+	for (i = 0; i < m->nelems; i++) {
+		const struct shim_map_elem *e = &m->elems[i];
+		shim_v16u8 v;
+
+		memcpy(&v, e->entries, sizeof(v));
+		bad |= (shim_v16u8)(v + 1 > n);
+		too_many |= e->nentries > SHIM_ELEM_MAX_ENTRIES;
+	}
+	memcpy(lanes, &bad, sizeof(lanes));
+	return !too_many && !(lanes[0] | lanes[1]);
+}
+
+bool shim_check_call(const struct shim_call *c)
+{
+	const struct shim_world *sw = &c->world;
+	unsigned int i;
+
+	if (c->fn >= SHIM_FN_COUNT || c->qp.qp_type >= SHIM_QP_TYPE_COUNT ||
+	    c->qp.state >= SHIM_QP_STATE_COUNT ||
+	    c->wqe.opcode >= SHIM_WR_OPCODE_COUNT)
+		return false;
+	if (sw->num_sdma > SHIM_MAX_SDMA ||
+	    sw->num_send_contexts > SHIM_MAX_SEND_CONTEXTS ||
+	    sw->num_pports > SHIM_MAX_PORTS)
+		return false;
+	if (!shim_check_map(&sw->sdma_map, sw->num_sdma) ||
+	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
+		return false;
+	/* Indices are SHIM_NONE or in range (shim_sde(), shim_sc()). */
+	for (i = 0; i < SHIM_NUM_VLD; i++)
+		if (sw->vl_sc[i] < SHIM_NONE ||
+		    sw->vl_sc[i] >= sw->num_send_contexts)
+			return false;
+	if (c->qp.s_sde < SHIM_NONE || c->qp.s_sde >= sw->num_sdma ||
+	    c->qp.s_sendcontext < SHIM_NONE ||
+	    c->qp.s_sendcontext >= sw->num_send_contexts ||
+	    c->qp.s_last >= SHIM_MAX_SWQE ||
+	    c->qp.s_tail_ack_queue >= SHIM_MAX_ACK ||
+	    c->niter > SHIM_MAX_ITER_QPS || c->qp.mig_state >= SHIM_MIG_STATE_COUNT ||
+	    c->path_mig_state > 2)
+		return false;
+	for (i = 0; i < SHIM_MAX_SWQE; i++)
+		if (c->qp.send_queue[i].opcode >= SHIM_WR_OPCODE_COUNT)
+			return false;
+	for (i = 0; i < c->niter; i++)
+		if (c->iter[i].qp_type >= SHIM_QP_TYPE_COUNT ||
+		    c->iter[i].state >= SHIM_QP_STATE_COUNT)
+			return false;
+	return true;
+}
+
+/* Unroll a loop of fixed length (an element's entries): no loop branch. */
+#ifdef __clang__
+#define SHIM_UNROLL _Pragma("unroll")
+#else
+#define SHIM_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+struct sdma_engine *shim_sde(int idx)
+{
+	return shim_w.sde_of[idx + 1];
+}
+
+struct send_context *shim_sc(int idx)
+{
+	return shim_w.sc_of[idx + 1];
+}
+
+/*
+ * The allocated elements are built whole (shim.h), the pointers by table
+ * lookup: no branch per entry to mispredict.  Entries beyond those
+ * allocated are NULL, so a read past a mask is deterministic (the model
+ * calls it undefined); elements beyond are NULL.
+ */
+/*
+ * One map (sdma_vl_map or pio_vl_map): the two differ only in their types
+ * and in the name of the element's array, so one body serves both.
+ */
+#define SHIM_BUILD_MAP(vlmap, slots, entry, lookup, src) do {	\
+	unsigned int i, j;						\
+									\
+	(vlmap).m.mask = (src)->mask;					\
+	for (i = 0; i < SHIM_MAP_MAX_ELEMS; i++)			\
+		(vlmap).m.map[i] = NULL;				\
+	for (i = 0; i < (src)->nelems; i++) {				\
+		const struct shim_map_elem *se = &(src)->elems[i];	\
+		typeof((slots)[0].e) *e = &(slots)[i].e;		\
+									\
+		e->mask = se->mask;					\
+		SHIM_UNROLL						\
+		for (j = 0; j < SHIM_ELEM_MAX_ENTRIES; j++)		\
+			e->entry[j] = lookup(se->entries[j]);		\
+		(vlmap).m.map[i] = se->present ? e : NULL;		\
+	}								\
+} while (0)
+
+static void shim_build_maps(const struct shim_world *sw)
+{
+	SHIM_BUILD_MAP(shim_w.sdma_map, shim_w.sdma_elem, sde, shim_sde, &sw->sdma_map);
+	RCU_INIT_POINTER(shim_w.dd.sdma_map, sw->sdma_map.present ? &shim_w.sdma_map.m : NULL);
+	SHIM_BUILD_MAP(shim_w.pio_map, shim_w.pio_elem, ksc, shim_sc, &sw->pio_map);
+	RCU_INIT_POINTER(shim_w.dd.pio_map, sw->pio_map.present ? &shim_w.pio_map.m : NULL);
+}
+
+void shim_build_world(const struct shim_world *sw)
+{
+	unsigned int i;
+	unsigned long flags = 0;
+
+	/*
+	 * The device is zero from the start (static storage) and every field
+	 * upstream reads is assigned below on every call, so it is not cleared
+	 * again: the functions in scope never write to it but for seqlock
+	 * sequence counters, which they leave balanced.
+	 */
+
+	SHIM_UNPOISON_ALL(shim_w.pport);
+	SHIM_UNPOISON_ALL(shim_w.per_sdma);
+	SHIM_UNPOISON_ALL(shim_w.sc);
+
+	if (!shim_w.initialised) {
+		/*
+		 * What never changes: back pointers, indices, locks, and the
+		 * index-to-pointer tables everything below builds with (first).
+		 */
+		for (i = 0; i < SHIM_MAX_SDMA; i++) {
+			shim_w.sde_of[i + 1] = &shim_w.per_sdma[i];
+			shim_w.per_sdma[i].dd = &shim_w.dd;
+			shim_w.per_sdma[i].this_idx = i;
+			seqlock_init(&shim_w.per_sdma[i].waitlock);
+		}
+		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
+			shim_w.sc_of[i + 1] = &shim_w.sc[i];
+			shim_w.sc[i].dd = &shim_w.dd;
+			shim_w.sc[i].sw_index = i;
+			seqlock_init(&shim_w.sc[i].waitlock);
+		}
+		shim_w.initialised = true;
+	}
+
+	for (i = 0; i < SHIM_DEV_FLAG_COUNT; i++)
+		flags |= dev_flag_values[i] & -(unsigned long)((sw->dev_flags >> i) & 1);
+	shim_w.dd.flags = flags;
+	shim_w.dd.qos_shift = sw->qos_shift;
+	shim_w.dd.node = sw->node;
+	num_vls = sw->num_vls;
+	piothreshold = sw->piothreshold;
+	seqlock_init(&shim_w.dd.sc2vl_lock);
+	memcpy(shim_w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
+	for (i = 0; i < SHIM_NUM_VLD; i++) {
+		shim_w.dd.vld[i].mtu = sw->vl_mtu[i];
+		shim_w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);
+	}
+	/* The whole table, not a loop as long as the vector says: no mispredict. */
+	for (i = 0; i < SHIM_MAX_SDMA; i++)
+		shim_w.per_sdma[i].cpu = sw->sdma[i].cpu;
+	shim_w.dd.per_sdma = shim_w.per_sdma;
+	shim_w.dd.num_sdma = sw->num_sdma;
+	shim_build_maps(sw);
+
+	shim_w.dd.num_pports = sw->num_pports;
+	shim_w.dd.pport = shim_w.pport;
+	shim_w.wq = (struct workqueue_struct *)&hfi1_wq_token;
+	for (i = 0; i < SHIM_MAX_PORTS; i++) {
+		shim_w.pport[i].dd = &shim_w.dd;
+		shim_w.pport[i].port = i + 1;
+		shim_w.pport[i].hfi1_wq = shim_w.wq;
+		memcpy(shim_w.pport[i].ibport_data.sl_to_sc, sw->ports[i].sl_to_sc,
+		       sizeof(sw->ports[i].sl_to_sc));
+		shim_w.pport[i].ibmtu = sw->ports[i].ibmtu;
+		shim_w.pport[i].lid = sw->ports[i].lid;
+		shim_w.pport[i].ibport_data.rvp.gid_prefix = cpu_to_be64(sw->ports[i].gid_prefix);
+		RCU_INIT_POINTER(shim_w.pport[i].ibport_data.rvp.qp[0],
+				 sw->ports[i].has_qp0 ? &shim_w.special_qp : NULL);
+		RCU_INIT_POINTER(shim_w.pport[i].ibport_data.rvp.qp[1],
+				 sw->ports[i].has_qp1 ? &shim_w.special_qp : NULL);
+	}
+	shim_w.alloc_fail = sw->alloc_fail;
+	shim_w.nalloc = 0;
+	shim_w.dd.verbs_dev.rdi.dparms.node = sw->node;
+	shim_w.queue_work_ret = sw->queue_work_ret;
+	shim_w.tid_send_ret = sw->tid_send_ret;
+	shim_w.cancel_work_ret = sw->cancel_work_ret;
+	shim_w.dd.verbs_dev.rdi.dparms.max_rdma_atomic = sw->max_rdma_atomic;
+	shim_w.dd.verbs_dev.rdi.dparms.extra_rdma_atomic = sw->extra_rdma_atomic;
+	memset(&shim_w.node_mask, 0, sizeof(shim_w.node_mask));
+	shim_w.node_mask.bits[0] = sw->node_cpus;
+
+	SHIM_POISON_TAIL(shim_w.pport, sw->num_pports, SHIM_MAX_PORTS);
+	SHIM_POISON_TAIL(shim_w.per_sdma, sw->num_sdma, SHIM_MAX_SDMA);
+	SHIM_POISON_TAIL(shim_w.sc, sw->num_send_contexts, SHIM_MAX_SEND_CONTEXTS);
+}
+
+static void shim_event_handler(struct ib_event *ev, void *context)
+{
+	const char *name = "?";
+
+	switch (ev->event) {
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+		name = "IB_EVENT_QP_LAST_WQE_REACHED";
+		break;
+	case IB_EVENT_PATH_MIG:
+		name = "IB_EVENT_PATH_MIG";
+		break;
+	default:
+		break;
+	}
+	journal_printf("event_handler(%s, %s)", jp(ev->element.qp), name);
+}
+
+void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid,
+				 u32 port)
+{
+	attr->type = RDMA_AH_ATTR_TYPE_OPA;
+	rdma_ah_set_sl(attr, sl);
+	rdma_ah_set_dlid(attr, dlid);
+	rdma_ah_set_port_num(attr, port);
+}
+
+void shim_build_qp(const struct shim_call *c)
+{
+	const struct shim_qp *q = &c->qp;
+	size_t stride = sizeof(struct rvt_swqe) + sizeof(struct rvt_sge);
+	unsigned int i;
+
+	memset(&shim_w.per_call, 0, sizeof(shim_w.per_call));
+	shim_w.qp.ibqp.device = &shim_w.dd.verbs_dev.rdi.ibdev;
+	shim_w.qp.ibqp.qp_type = qp_type_values[q->qp_type];
+	shim_w.qp.ibqp.qp_num = q->num;
+	shim_w.qp.ibqp.event_handler = shim_event_handler;
+	shim_w.qp.port_num = q->port;
+	shim_w.qp.state = qp_state_values[q->state];
+	shim_w.qp.s_flags = tree_bits(q->s_flags, s_flag_values, SHIM_S_FLAG_COUNT);
+	shim_w.qp.priv = &shim_w.priv;
+	atomic_set(&shim_w.qp.refcount, q->refcount);
+	init_waitqueue_head(&shim_w.qp.wait);
+	spin_lock_init(&shim_w.qp.s_lock);
+	spin_lock_init(&shim_w.qp.s_hlock);
+	spin_lock_init(&shim_w.qp.r_lock);
+	shim_build_remote_ah(&shim_w.qp.remote_ah_attr, q->remote_sl, q->remote_dlid,
+			     q->port);
+	if (q->remote_grh) {
+		/* An AH that came with a GRH (a path record's DGID). */
+		rdma_ah_set_ah_flags(&shim_w.qp.remote_ah_attr, IB_AH_GRH);
+		rdma_ah_set_subnet_prefix(&shim_w.qp.remote_ah_attr,
+					  cpu_to_be64(q->remote_gid_prefix));
+		rdma_ah_set_interface_id(&shim_w.qp.remote_ah_attr,
+					 cpu_to_be64(q->remote_gid_iid));
+	}
+	rdma_ah_set_make_grd(&shim_w.qp.remote_ah_attr, q->remote_make_grd);
+#define SHIM_COPY(f) shim_w.qp.f = q->f;
+	SHIM_QP_COPY_QP(SHIM_COPY)
+#undef SHIM_COPY
+	shim_w.qp.s_mig_state = mig_state_values[q->mig_state];
+	shim_build_remote_ah(&shim_w.qp.alt_ah_attr, q->alt_sl, q->alt_dlid, q->alt_port);
+
+	/*
+	 * The send queue: entry i at s_wq + i * stride (rvt_get_swqe_ptr).
+	 * Only opcode and ssn are ever written, by the shim alone: the rest
+	 * stays zero from the start.
+	 */
+	shim_w.qp.s_max_sge = 1;
+	shim_w.qp.s_wq = &shim_w.s_wq.wqe;
+	for (i = 0; i < SHIM_MAX_SWQE; i++) {
+		struct rvt_swqe *e = (void *)(shim_w.s_wq.bytes + i * stride);
+
+		e->wr.opcode = wr_opcode_values[q->send_queue[i].opcode];
+		e->ssn = q->send_queue[i].ssn;
+	}
+	for (i = 0; i < SHIM_MAX_ACK; i++) {
+		shim_w.ack[i].opcode = q->ack_queue.e[i].opcode;
+		shim_w.ack[i].psn = q->ack_queue.e[i].psn;
+		shim_w.ack[i].lpsn = q->ack_queue.e[i].lpsn;
+	}
+	shim_w.qp.s_ack_queue = q->ack_queue.present ? shim_w.ack : NULL;
+	atomic64_set(&shim_w.rdma_mr.refcount.count, q->rdma_mr_refs.value);
+	shim_w.qp.s_rdma_mr = q->rdma_mr_refs.present ? &shim_w.rdma_mr : NULL;
+	if (q->cq_user) {
+		/* rdmavt's user-mapped CQ: ib_cq_head()/ib_cq_tail() read cq->queue. */
+		shim_w.cq_queue.head.val = q->cq_head;
+		shim_w.cq_queue.tail.val = q->cq_tail;
+		shim_w.cq.queue = &shim_w.cq_queue;
+		shim_w.cq.ip = &shim_w.cq_mmap;
+	} else {
+		shim_w.cq_kqueue.head = q->cq_head;
+		shim_w.cq_kqueue.tail = q->cq_tail;
+		shim_w.cq.kqueue = &shim_w.cq_kqueue;
+	}
+	shim_w.qp.ibqp.send_cq = &shim_w.cq.ibcq;
+	shim_w.srq.rq.size = q->srq_size.value;
+	shim_w.qp.ibqp.srq = q->srq_size.present ? &shim_w.srq.ibsrq : NULL;
+	shim_w.qp.r_rq.size = q->rq_size;
+
+	/* The private part, initialised by upstream's own iowait_init(). */
+	shim_w.priv.owner = &shim_w.qp;
+	iowait_init(&shim_w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
+		    NULL, NULL, NULL, NULL);
+	shim_w.priv.s_flags = tree_bits(q->priv_flags, priv_flag_values,
+				   SHIM_PRIV_FLAG_COUNT);
+	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
+		if (q->iowait_flags & (1u << i))
+			set_bit(iowait_flag_bits[i], &shim_w.priv.s_iowait.flags);
+	shim_w.priv.s_sde = shim_sde(q->s_sde);
+	shim_w.priv.s_sendcontext = shim_sc(q->s_sendcontext);
+#define SHIM_COPY(f) shim_w.priv.f = q->f;
+	SHIM_QP_COPY_PRIV(SHIM_COPY)
+#undef SHIM_COPY
+	shim_w.ahg.ahgcount = 1;
+	shim_w.priv.s_ahg = &shim_w.ahg;
+	atomic_set(&shim_w.priv.s_iowait.sdma_busy, q->sdma_busy);
+	atomic_set(&shim_w.priv.s_iowait.pio_busy, q->pio_busy);
+	if (q->ib_tx_queued)
+		list_add_tail(&shim_w.ib_tx.txreq.list,
+			      &shim_w.priv.s_iowait.wait[IOWAIT_IB_SE].tx_head);
+	INIT_LIST_HEAD(&shim_w.engine_wait);
+	if (q->on_wait_list)
+		list_add_tail(&shim_w.priv.s_iowait.list, &shim_w.engine_wait);
+	if (q->on_wait_list || q->wait_lock_stale)
+		shim_w.priv.s_iowait.lock = shim_w.priv.s_sde ? &shim_w.priv.s_sde->waitlock :
+						      &shim_w.per_sdma[0].waitlock;
+
+	/* The swqe of hfi1_setup_wqe (not part of the ring). */
+	shim_w.swqe.wqe.length = c->wqe.length;
+	shim_w.swqe.wqe.wr.opcode = wr_opcode_values[c->wqe.opcode];
+	shim_w.swqe.wqe.priv = c->wqe.has_priv ? shim_w.tid_priv : NULL;
+	shim_w.ah.log_pmtu = c->wqe.ah.log_pmtu;
+	rdma_ah_set_sl(&shim_w.ah.attr, c->wqe.ah.sl);
+	rdma_ah_set_port_num(&shim_w.ah.attr, c->wqe.ah.port_num);
+	shim_w.swqe.wqe.ud_wr.wr.ah = c->wqe.has_ah ? &shim_w.ah.ibah : NULL;
+
+	/* The QPs rvt_qp_iter() walks, in the vector's order. */
+	shim_w.niter = c->niter;
+	for (i = 0; i < c->niter; i++) {
+		const struct shim_iter_qp *iq = &c->iter[i];
+		struct rvt_qp *qp = &shim_w.iqp[i];
+
+		memset(qp, 0, sizeof(*qp));
+		memset(&shim_w.ipriv[i], 0, sizeof(shim_w.ipriv[i]));
+		qp->ibqp.device = &shim_w.dd.verbs_dev.rdi.ibdev;
+		qp->ibqp.qp_type = qp_type_values[iq->qp_type];
+		qp->ibqp.qp_num = iq->qp_num;
+		qp->ibqp.event_handler = shim_event_handler;
+		qp->port_num = iq->port_num;
+		qp->state = qp_state_values[iq->state];
+		qp->priv = &shim_w.ipriv[i];
+		shim_w.ipriv[i].owner = qp;
+		shim_build_remote_ah(&qp->remote_ah_attr, iq->remote_sl, 0,
+				     iq->port_num);
+		shim_w.error_qp_ret[i] = iq->error_qp_ret;
+	}
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * query.c - what the mocks may ask of the world (world.h): the answers the
+ * vector chose for the boundary, and names of the world's objects.
+ */
+#include "state.h"
+
+bool shim_queue_work_ret(void)
+{
+	return shim_w.queue_work_ret;
+}
+
+bool shim_tid_send_ret(void)
+{
+	return shim_w.tid_send_ret;
+}
+
+bool shim_cancel_work_ret(void)
+{
+	return shim_w.cancel_work_ret;
+}
+
+int shim_iter_count(void)
+{
+	return shim_w.niter;
+}
+
+struct rvt_qp *shim_iter_qp(int i)
+{
+	return &shim_w.iqp[i];
+}
+
+int shim_error_qp_ret(const struct rvt_qp *qp)
+{
+	if (qp >= shim_w.iqp && qp < shim_w.iqp + SHIM_MAX_ITER_QPS)
+		return shim_w.error_qp_ret[qp - shim_w.iqp];
+	return 0;
+}
+
+/* Maps a pointer back to the world's index for it. */
+int shim_sde_index(const struct sdma_engine *sde)
+{
+	if (!sde)
+		return SHIM_NONE;
+	if (sde >= shim_w.per_sdma && sde < shim_w.per_sdma + SHIM_MAX_SDMA)
+		return sde - shim_w.per_sdma;
+	return SHIM_FOREIGN;
+}
+
+int shim_sc_index(const struct send_context *sc)
+{
+	if (!sc)
+		return SHIM_NONE;
+	if (sc >= shim_w.sc && sc < shim_w.sc + SHIM_MAX_SEND_CONTEXTS)
+		return sc - shim_w.sc;
+	return SHIM_FOREIGN;
+}
+
+int shim_ptr_name(const void *p, char *buf, size_t len)
+{
+	int i;
+
+	if (!p)
+		return snprintf(buf, len, "(null)");
+	i = shim_sde_index(p);
+	if (i >= 0)
+		return snprintf(buf, len, "sde#%d", i);
+	i = shim_sc_index(p);
+	if (i >= 0)
+		return snprintf(buf, len, "sc#%d", i);
+	if (p == &shim_w.qp || p == &shim_w.qp.ibqp)
+		return snprintf(buf, len, "qp#0x%x", shim_w.qp.ibqp.qp_num);
+	for (i = 0; i < shim_w.niter; i++)
+		if (p == &shim_w.iqp[i] || p == &shim_w.iqp[i].ibqp)
+			return snprintf(buf, len, "qp#0x%x", shim_w.iqp[i].ibqp.qp_num);
+	if (p == &shim_w.qp.wait)
+		return snprintf(buf, len, "qp-wait#0x%x", shim_w.qp.ibqp.qp_num);
+	if (p == &shim_w.ib_tx)
+		return snprintf(buf, len, "txreq:IB");
+	if (p == &shim_w.priv.tid_rdma.trigger_work)
+		return snprintf(buf, len, "tid-trigger-work");
+	if (p == &shim_w.priv.s_iowait.wait_dma)
+		return snprintf(buf, len, "wait_dma");
+	if (p == &shim_w.priv.s_iowait.wait_pio)
+		return snprintf(buf, len, "wait_pio");
+	if (p == &shim_w.swqe.wqe)
+		return snprintf(buf, len, "wqe");
+	if (p == shim_w.wq)
+		return snprintf(buf, len, "wq:hfi1");
+	if (p == &shim_w.dd)
+		return snprintf(buf, len, "dd");
+	if (p == &shim_w.priv.s_iowait.wait[IOWAIT_IB_SE].iowork)
+		return snprintf(buf, len, "iowork:IB");
+	if (p == &shim_w.priv.s_iowait.wait[IOWAIT_TID_SE].iowork)
+		return snprintf(buf, len, "iowork:TID");
+	if (p == &shim_w.node_mask)
+		return snprintf(buf, len, "cpumask:node%d", shim_w.dd.node);
+	return snprintf(buf, len, "ptr:foreign");
+}
+
+const struct cpumask *shim_node_mask(int node)
+{
+	return node == shim_w.dd.node ? &shim_w.node_mask : NULL;
+}
+
+bool shim_alloc_fails(void)
+{
+	return shim_w.alloc_fail & (1u << (shim_w.nalloc++ & 31));
+}

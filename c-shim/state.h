@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * state.h - the C world's state, shared by the shim's files: the world
+ * (struct shim_state, one static instance: a world serves one call at a
+ * time), the tree's values of the shim's names, and what each file offers
+ * the others.
+ *
+ *   names.c     the tree's value of each symbolic name, bit conversions
+ *   build.c     checks a flat call and builds the world from it
+ *   query.c     answers the mocks (world.h) and names pointers
+ *   describe.c  the text of the state some functions leave
+ *   shim.c      the ABI entry points: runs one call, the benchmark
+ */
+#ifndef HFI1_CONFORMANCE_STATE_H
+#define HFI1_CONFORMANCE_STATE_H
+
+#include <rdma/rdma_vt.h>
+#include <rdma/rdmavt_qp.h>
+#include <rdma/ib_verbs.h>
+#include <linux/seq_file.h>
+#include "hfi.h"
+#include "qp.h"
+#include "sdma.h"
+#include "pio.h"
+#include "verbs_txreq.h"
+#include "shim.h"
+#include "mocks/journal.h"
+#include "world.h"
+
+/* libc's, for the shim's own scratch allocations. */
+void *calloc(size_t nmemb, size_t size);
+
+/*
+ * Everything below is shared among the shim's files and nothing outside
+ * the world's shared object: hidden, so it is reached directly, not
+ * through the GOT and PLT of an interposable symbol.
+ */
+#pragma GCC visibility push(hidden)
+
+/*
+ * What every call starts from zero: one memset of one region (the members
+ * are listed once here and reached as shim_w.qp, shim_w.priv, ...; the same list
+ * names the region, in the spirit of the kernel's struct_group()).
+ */
+#define SHIM_PER_CALL_MEMBERS						\
+	struct rvt_qp qp;						\
+	struct hfi1_qp_priv priv;					\
+	struct rvt_ah ah;						\
+	struct {							\
+		struct rvt_swqe wqe;					\
+		struct rvt_sge sge[1];					\
+	} swqe;								\
+	struct rvt_cq cq;						\
+	struct rvt_mregion rdma_mr;	/* what qp->s_rdma_mr points at */ \
+	struct rvt_srq srq;						\
+	struct verbs_txreq ib_tx;					\
+	struct hfi1_ahg_info ahg;
+
+/*
+ * The world: one device, its ports, engines, send contexts and maps, one
+ * QP with its private data, one swqe and its AH.  Static storage: a C world
+ * serves one call at a time.
+ */
+struct shim_state {
+	struct hfi1_devdata dd;
+	struct hfi1_pportdata pport[SHIM_MAX_PORTS];
+	struct sdma_engine per_sdma[SHIM_MAX_SDMA];
+	struct send_context sc[SHIM_MAX_SEND_CONTEXTS];
+	struct workqueue_struct *wq;
+	union {
+		struct sdma_vl_map m;
+		char bytes[sizeof(struct sdma_vl_map) +
+			   SHIM_MAP_MAX_ELEMS * sizeof(struct sdma_map_elem *)];
+	} sdma_map;
+	union {
+		struct sdma_map_elem e;
+		char bytes[sizeof(struct sdma_map_elem) +
+			   SHIM_ELEM_MAX_ENTRIES * sizeof(struct sdma_engine *)];
+	} sdma_elem[SHIM_MAP_MAX_ELEMS];
+	union {
+		struct pio_vl_map m;
+		char bytes[sizeof(struct pio_vl_map) +
+			   SHIM_MAP_MAX_ELEMS * sizeof(struct pio_map_elem *)];
+	} pio_map;
+	union {
+		struct pio_map_elem e;
+		char bytes[sizeof(struct pio_map_elem) +
+			   SHIM_ELEM_MAX_ENTRIES * sizeof(struct send_context *)];
+	} pio_elem[SHIM_MAP_MAX_ELEMS];
+	union {
+		struct { SHIM_PER_CALL_MEMBERS };
+		struct { SHIM_PER_CALL_MEMBERS } per_call;
+	};
+	char tid_priv[64];		/* what wqe->priv points at */
+	struct cpumask node_mask;
+	/* the primary QP's send queue, ack queue, CQ, SRQ, queued tx */
+	union {
+		struct rvt_swqe wqe;
+		char bytes[SHIM_MAX_SWQE * (sizeof(struct rvt_swqe) + sizeof(struct rvt_sge))];
+	} s_wq;
+	struct rvt_ack_entry ack[SHIM_MAX_ACK];
+	struct rvt_k_cq_wc cq_kqueue;
+	struct rvt_mmap_info cq_mmap;	/* a user CQ's mapping: only its address matters */
+	struct list_head engine_wait;	/* the engine wait list s_iowait sits on */
+	/* the QPs rvt_qp_iter() walks */
+	struct rvt_qp iqp[SHIM_MAX_ITER_QPS];
+	struct hfi1_qp_priv ipriv[SHIM_MAX_ITER_QPS];
+	int niter;
+	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
+	bool queue_work_ret;
+	bool tid_send_ret;
+	bool cancel_work_ret;
+	u32 alloc_fail;
+	int nalloc;
+	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
+	bool initialised;
+	/*
+	 * Index to pointer, without a branch: [0] is NULL (SHIM_NONE), [i + 1]
+	 * engine or send context i.  shim_check_call() keeps indices >= -1.
+	 */
+	struct sdma_engine *sde_of[1 + SHIM_MAX_SDMA];
+	struct send_context *sc_of[1 + SHIM_MAX_SEND_CONTEXTS];
+	/* qp.c's static iowait callbacks, as qp_priv_alloc() installs them */
+	struct {
+		void (*wakeup)(struct iowait *wait, int reason);
+		void (*sdma_drained)(struct iowait *wait);
+		void (*init_priority)(struct iowait *wait);
+	} cb;
+	/* a user CQ's shared queue (its flexible uqueue[] unused): last */
+	struct rvt_cq_wc cq_queue;
+};
+
+extern struct shim_state shim_w;
+
+
+/*
+ * Under --sanitize, the objects past the counts the world declares (ports,
+ * engines, send contexts) are poisoned once the world is built, so an
+ * out-of-bounds read is a crash finding, as it would be in the kernel
+ * (where nothing is there); a normal build leaves them as valid memory at
+ * no cost per call.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHIM_ASAN 1
+#endif
+#endif
+#ifdef SHIM_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define SHIM_POISON_TAIL(arr, n, max) \
+	__asan_poison_memory_region(&(arr)[n], ((max) - (n)) * sizeof((arr)[0]))
+#define SHIM_UNPOISON_ALL(arr) __asan_unpoison_memory_region((arr), sizeof(arr))
+#else
+#define SHIM_POISON_TAIL(arr, n, max) do { } while (0)
+#define SHIM_UNPOISON_ALL(arr) do { } while (0)
+#endif
+
+/* names.c */
+extern const unsigned long dev_flag_values[SHIM_DEV_FLAG_COUNT];
+extern const enum ib_qp_type qp_type_values[SHIM_QP_TYPE_COUNT];
+extern const enum ib_qp_state qp_state_values[SHIM_QP_STATE_COUNT];
+extern const int wr_opcode_values[SHIM_WR_OPCODE_COUNT];
+extern const enum ib_mig_state mig_state_values[SHIM_MIG_STATE_COUNT];
+extern const u32 s_flag_values[SHIM_S_FLAG_COUNT];
+extern const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT];
+extern const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT];
+u32 tree_bits(u32 symbolic, const u32 *values, int n);
+u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown);
+
+/* build.c */
+bool shim_check_call(const struct shim_call *c);
+void shim_build_world(const struct shim_world *sw);
+void shim_build_qp(const struct shim_call *c);
+struct sdma_engine *shim_sde(int idx);
+struct send_context *shim_sc(int idx);
+void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
+
+/* query.c */
+int shim_sde_index(const struct sdma_engine *sde);
+int shim_sc_index(const struct send_context *sc);
+
+/* describe.c */
+void shim_describe_path(struct shim_outcome *out);
+void shim_describe_priv(struct shim_outcome *out, struct hfi1_qp_priv *p);
+void shim_describe_post_parms(struct shim_outcome *out, u32 opcode);
+
+#pragma GCC visibility pop
+
+#endif /* HFI1_CONFORMANCE_STATE_H */
