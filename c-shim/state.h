@@ -31,6 +31,31 @@
 void *calloc(size_t nmemb, size_t size);
 
 /*
+ * Under --sanitize, the objects past the counts the world declares (ports,
+ * engines, send contexts) are poisoned once the world is built, so an
+ * out-of-bounds read is a crash finding, as it would be in the kernel
+ * (where nothing is there); a normal build leaves them as valid memory at
+ * no cost per call.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHIM_ASAN 1
+#endif
+#endif
+#ifdef SHIM_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define SHIM_POISON_TAIL(arr, n, max) \
+	__asan_poison_memory_region(&(arr)[n], ((max) - (n)) * sizeof((arr)[0]))
+#define SHIM_UNPOISON_ALL(arr) __asan_unpoison_memory_region((arr), sizeof(arr))
+#else
+#define SHIM_POISON_TAIL(arr, n, max) do { } while (0)
+#define SHIM_UNPOISON_ALL(arr) do { } while (0)
+#endif
+
+/*
  * Everything below is shared among the shim's files and nothing outside
  * the world's shared object: hidden, so it is reached directly, not
  * through the GOT and PLT of an interposable symbol.
@@ -132,31 +157,6 @@ struct shim_state {
 
 extern struct shim_state shim_w;
 
-
-/*
- * Under --sanitize, the objects past the counts the world declares (ports,
- * engines, send contexts) are poisoned once the world is built, so an
- * out-of-bounds read is a crash finding, as it would be in the kernel
- * (where nothing is there); a normal build leaves them as valid memory at
- * no cost per call.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define SHIM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SHIM_ASAN 1
-#endif
-#endif
-#ifdef SHIM_ASAN
-void __asan_poison_memory_region(void const volatile *addr, size_t size);
-void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
-#define SHIM_POISON_TAIL(arr, n, max) \
-	__asan_poison_memory_region(&(arr)[n], ((max) - (n)) * sizeof((arr)[0]))
-#define SHIM_UNPOISON_ALL(arr) __asan_unpoison_memory_region((arr), sizeof(arr))
-#else
-#define SHIM_POISON_TAIL(arr, n, max) do { } while (0)
-#define SHIM_UNPOISON_ALL(arr) do { } while (0)
-#endif
 
 /* names.c */
 extern const unsigned long dev_flag_values[SHIM_DEV_FLAG_COUNT];
