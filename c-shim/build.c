@@ -165,6 +165,7 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.sc[i].sw_index = i;
 			seqlock_init(&shim_w.sc[i].waitlock);
 		}
+		shim_build_inverse();
 		shim_w.initialised = true;
 	}
 
@@ -342,6 +343,9 @@ void shim_build_qp(const struct shim_call *c)
 	if (q->ib_tx_queued)
 		list_add_tail(&shim_w.ib_tx.txreq.list,
 			      &shim_w.priv.s_iowait.wait[IOWAIT_IB_SE].tx_head);
+	if (q->tid_tx_queued)
+		list_add_tail(&shim_w.tid_tx.txreq.list,
+			      &shim_w.priv.s_iowait.wait[IOWAIT_TID_SE].tx_head);
 	INIT_LIST_HEAD(&shim_w.engine_wait);
 	if (q->on_wait_list)
 		list_add_tail(&shim_w.priv.s_iowait.list, &shim_w.engine_wait);
@@ -378,4 +382,84 @@ void shim_build_qp(const struct shim_call *c)
 				     iq->port_num);
 		shim_w.error_qp_ret[i] = iq->error_qp_ret;
 	}
+}
+
+/*
+ * The QP as the call left it, in the shim's terms: shim_build_qp()
+ * backwards, field by field (the plain copies through the same generated
+ * lists).  A value the shim cannot name (a pointer out of the world, a
+ * state no name has) reads as an index no name has (255, or the count),
+ * which the harness reports as unnamed.
+ */
+void shim_read_qp(struct shim_qp *q, u32 *s_flags_unknown)
+{
+	struct rvt_qp *qp = &shim_w.qp;
+	struct hfi1_qp_priv *priv = &shim_w.priv;
+	const struct ib_global_route *grh = rdma_ah_read_grh(&qp->remote_ah_attr);
+	size_t stride = sizeof(struct rvt_swqe) + sizeof(struct rvt_sge);
+	unsigned int i;
+	int idx;
+
+	q->qp_type = shim_index(qp_type_index, qp->ibqp.qp_type);
+	q->num = qp->ibqp.qp_num;
+	q->port = qp->port_num;
+	q->state = shim_index(qp_state_index, qp->state);
+	q->s_flags = symbolic_bits(qp->s_flags, s_flag_values, SHIM_S_FLAG_COUNT,
+				   s_flags_unknown);
+	q->priv_flags = symbolic_bits(priv->s_flags, priv_flag_values,
+				      SHIM_PRIV_FLAG_COUNT, NULL);
+	q->iowait_flags = 0;
+	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
+		if (test_bit(iowait_flag_bits[i], &priv->s_iowait.flags))
+			q->iowait_flags |= 1u << i;
+	idx = shim_sde_index(priv->s_sde);
+	q->s_sde = idx == SHIM_FOREIGN ? 0xff : idx;
+	idx = shim_sc_index(priv->s_sendcontext);
+	q->s_sendcontext = idx == SHIM_FOREIGN ? 0xff : idx;
+	q->ib_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_IB_SE].tx_head);
+	q->tid_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_TID_SE].tx_head);
+	q->on_wait_list = !list_empty(&priv->s_iowait.list);
+	q->wait_lock_stale = !q->on_wait_list && priv->s_iowait.lock;
+	q->sdma_busy = atomic_read(&priv->s_iowait.sdma_busy);
+	q->pio_busy = atomic_read(&priv->s_iowait.pio_busy);
+	q->refcount = atomic_read(&qp->refcount);
+	q->remote_sl = rdma_ah_get_sl(&qp->remote_ah_attr);
+	q->remote_dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
+	q->remote_grh = !!(rdma_ah_get_ah_flags(&qp->remote_ah_attr) & IB_AH_GRH);
+	q->remote_gid_prefix = q->remote_grh ?
+		be64_to_cpu(grh->dgid.global.subnet_prefix) : 0;
+	q->remote_gid_iid = q->remote_grh ?
+		be64_to_cpu(grh->dgid.global.interface_id) : 0;
+	q->remote_make_grd = rdma_ah_get_make_grd(&qp->remote_ah_attr);
+#define SHIM_COPY(f) q->f = qp->f;
+	SHIM_QP_COPY_QP(SHIM_COPY)
+#undef SHIM_COPY
+#define SHIM_COPY(f) q->f = priv->f;
+	SHIM_QP_COPY_PRIV(SHIM_COPY)
+#undef SHIM_COPY
+	q->cq_user = !!shim_w.cq.ip;
+	q->cq_head = q->cq_user ? shim_w.cq_queue.head.val : shim_w.cq_kqueue.head;
+	q->cq_tail = q->cq_user ? shim_w.cq_queue.tail.val : shim_w.cq_kqueue.tail;
+	q->rdma_mr_refs.present = !!qp->s_rdma_mr;
+	q->rdma_mr_refs.value = qp->s_rdma_mr ?
+		atomic64_read(&shim_w.rdma_mr.refcount.count) : 0;
+	q->ack_queue.present = !!qp->s_ack_queue;
+	for (i = 0; i < SHIM_MAX_ACK; i++) {
+		q->ack_queue.e[i].opcode = qp->s_ack_queue ? shim_w.ack[i].opcode : 0;
+		q->ack_queue.e[i].psn = qp->s_ack_queue ? shim_w.ack[i].psn : 0;
+		q->ack_queue.e[i].lpsn = qp->s_ack_queue ? shim_w.ack[i].lpsn : 0;
+	}
+	q->srq_size.present = !!qp->ibqp.srq;
+	q->srq_size.value = qp->ibqp.srq ? shim_w.srq.rq.size : 0;
+	q->rq_size = qp->r_rq.size;
+	for (i = 0; i < SHIM_MAX_SWQE; i++) {
+		struct rvt_swqe *e = (void *)(shim_w.s_wq.bytes + i * stride);
+
+		q->send_queue[i].opcode = shim_index(wr_opcode_index, e->wr.opcode);
+		q->send_queue[i].ssn = e->ssn;
+	}
+	q->mig_state = shim_index(mig_state_index, qp->s_mig_state);
+	q->alt_sl = rdma_ah_get_sl(&qp->alt_ah_attr);
+	q->alt_port = rdma_ah_get_port_num(&qp->alt_ah_attr);
+	q->alt_dlid = rdma_ah_get_dlid(&qp->alt_ah_attr);
 }

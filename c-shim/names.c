@@ -74,3 +74,41 @@ u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown)
 		*unknown = tree & ~seen;
 	return v;
 }
+
+/*
+ * Tree value -> the shim's index, for the values read back after a call:
+ * one lookup instead of a search.  A value of 256 or more, or one no name
+ * has, maps to the count (no name).
+ */
+u8 qp_type_index[256], qp_state_index[256], mig_state_index[256];
+u8 wr_opcode_index[256];
+
+static void shim_invert(u8 *inv, const int *values, int n)
+{
+	int i;
+
+	memset(inv, n, 256);
+	for (i = n - 1; i >= 0; i--)
+		if (values[i] >= 0 && values[i] < 256)
+			inv[values[i]] = i;
+}
+
+void shim_build_inverse(void)
+{
+	int v[SHIM_WR_OPCODE_COUNT];
+	int i;
+
+	BUILD_BUG_ON((int)SHIM_QP_TYPE_COUNT > (int)SHIM_WR_OPCODE_COUNT ||
+		     (int)SHIM_QP_STATE_COUNT > (int)SHIM_WR_OPCODE_COUNT ||
+		     (int)SHIM_MIG_STATE_COUNT > (int)SHIM_WR_OPCODE_COUNT);
+	for (i = 0; i < SHIM_QP_TYPE_COUNT; i++)
+		v[i] = qp_type_values[i];
+	shim_invert(qp_type_index, v, SHIM_QP_TYPE_COUNT);
+	for (i = 0; i < SHIM_QP_STATE_COUNT; i++)
+		v[i] = qp_state_values[i];
+	shim_invert(qp_state_index, v, SHIM_QP_STATE_COUNT);
+	for (i = 0; i < SHIM_MIG_STATE_COUNT; i++)
+		v[i] = mig_state_values[i];
+	shim_invert(mig_state_index, v, SHIM_MIG_STATE_COUNT);
+	shim_invert(wr_opcode_index, wr_opcode_values, SHIM_WR_OPCODE_COUNT);
+}

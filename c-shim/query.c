@@ -77,6 +77,8 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "qp-wait#0x%x", shim_w.qp.ibqp.qp_num);
 	if (p == &shim_w.ib_tx)
 		return snprintf(buf, len, "txreq:IB");
+	if (p == &shim_w.tid_tx)
+		return snprintf(buf, len, "txreq:TID");
 	if (p == &shim_w.priv.tid_rdma.trigger_work)
 		return snprintf(buf, len, "tid-trigger-work");
 	if (p == &shim_w.priv.s_iowait.wait_dma)

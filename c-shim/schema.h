@@ -296,6 +296,8 @@ struct shim_qp {
 	shim_u8 s_sc;
 	/* The IB leg has a queued tx request (`verbs_txreq_queued`). */
 	shim_u8 ib_tx_queued;
+	/* The TID leg has a queued tx request (its `tx_head`). */
+	shim_u8 tid_tx_queued;
 	/*
 	 * `priv->s_iowait` sits on an engine's wait list (and its lock is
 	 * set).
@@ -354,6 +356,11 @@ struct shim_qp {
 	shim_u8 s_state;
 	shim_u8 s_ack_state;
 	shim_u8 r_min_rnr_timer;
+	/*
+	 * `qp->s_hdrwords` (u8 in `struct rvt_qp`): the header of the packet
+	 * being built.
+	 */
+	shim_u8 s_hdrwords;
 	/*
 	 * The send CQ's head and tail, from its kernel queue or, for a CQ
 	 * mapped to user space (`cq_user`, `cq->ip` set), its shared queue.
@@ -418,6 +425,7 @@ struct shim_qp {
 	X(s_state) \
 	X(s_ack_state) \
 	X(r_min_rnr_timer) \
+	X(s_hdrwords) \
 	X(s_ahgidx) \
 	X(s_pkey_index) \
 	X(s_alt_pkey_index)

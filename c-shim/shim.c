@@ -99,21 +99,33 @@ static void shim_check_balance(void)
 	shim_rcu_depth = 0;
 }
 
+/* A call the shim refuses: nothing of an earlier outcome is left. */
+static int shim_refuse(struct shim_outcome *out)
+{
+	memset(&out->qp, 0, sizeof(out->qp));
+	return -1;
+}
+
 int shim_run(const struct shim_call *c, struct shim_outcome *out)
 {
 	struct sdma_engine *sde;
 	struct send_context *sc;
 	bool call_send;
-	int i;
 
-	memset(out, 0, offsetof(struct shim_outcome, text));
+	/*
+	 * The head up to the post-call QP, which shim_read_qp() writes field
+	 * by field (its padding bytes are never written: they stay as the
+	 * caller's buffer has them) or shim_refuse() clears.
+	 */
+	memset(out, 0, offsetof(struct shim_outcome, qp));
+	out->text_len = 0;
 	out->text[0] = '\0';
 	out->journal_len = 0;
 	out->journal[0] = '\0';
 	out->sdma_engine = SHIM_NONE;
 	out->send_context = SHIM_NONE;
 	if (!shim_check_call(c))
-		return -1;
+		return shim_refuse(out);
 	shim_build_world(&c->world);
 	if (c->fn >= SHIM_FN_IOWAIT_WAKEUP) {
 		shim_w.alloc_fail = 0;
@@ -121,7 +133,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		shim_w.alloc_fail = c->world.alloc_fail;
 		shim_w.nalloc = 0;
 		if (!shim_w.cb.wakeup)
-			return -1;
+			return shim_refuse(out);
 	}
 	shim_build_qp(c);
 	shim_lockdep_depth = 0;
@@ -304,24 +316,20 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	case SHIM_FN_HFI1_POST_PARMS:
 		if (c->arg >= SHIM_WR_OPCODE_COUNT) {
 			journal_end();
-			return -1;
+			return shim_refuse(out);
 		}
 		shim_describe_post_parms(out, wr_opcode_values[c->arg]);
 		break;
 	default:
 		journal_end();
-		return -1;
+		return shim_refuse(out);
 	}
 	shim_check_balance();
 	journal_end();
-	out->s_flags = symbolic_bits(shim_w.qp.s_flags, s_flag_values, SHIM_S_FLAG_COUNT,
-				     &out->s_flags_unknown);
-	out->priv_flags = symbolic_bits(shim_w.priv.s_flags, priv_flag_values,
-					SHIM_PRIV_FLAG_COUNT, NULL);
-	out->iowait_flags = 0;
-	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
-		if (test_bit(iowait_flag_bits[i], &shim_w.priv.s_iowait.flags))
-			out->iowait_flags |= 1u << i;
+	shim_read_qp(&out->qp, &out->s_flags_unknown);
+	out->s_flags = out->qp.s_flags;
+	out->priv_flags = out->qp.priv_flags;
+	out->iowait_flags = out->qp.iowait_flags;
 	return 0;
 }
 

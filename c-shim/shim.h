@@ -36,7 +36,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 9
+#define SHIM_ABI_VERSION 10
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -203,6 +203,7 @@ struct shim_outcome {
 	shim_u32 s_flags_unknown;	/* tree bits of qp->s_flags with no symbol */
 	shim_u32 priv_flags;		/* priv->s_flags on exit, symbolic */
 	shim_u32 iowait_flags;		/* priv->s_iowait.flags on exit, symbolic */
+	struct shim_qp qp;		/* the QP as the call left it */
 	shim_u32 text_len;
 	/*
 	 * What the function printed (seq_file), or, for functions that change

@@ -79,6 +79,7 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 	struct rvt_mregion rdma_mr;	/* what qp->s_rdma_mr points at */ \
 	struct rvt_srq srq;						\
 	struct verbs_txreq ib_tx;					\
+	struct verbs_txreq tid_tx;					\
 	struct hfi1_ahg_info ahg;
 
 /*
@@ -167,6 +168,14 @@ extern const enum ib_mig_state mig_state_values[SHIM_MIG_STATE_COUNT];
 extern const u32 s_flag_values[SHIM_S_FLAG_COUNT];
 extern const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT];
 extern const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT];
+extern u8 qp_type_index[256], qp_state_index[256], mig_state_index[256];
+extern u8 wr_opcode_index[256];
+void shim_build_inverse(void);
+/* The shim's index of a tree value, through one of the tables above. */
+static inline u32 shim_index(const u8 *inverse, unsigned int v)
+{
+	return v < 256 ? inverse[v] : 255;
+}
 u32 tree_bits(u32 symbolic, const u32 *values, int n);
 u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown);
 
@@ -174,6 +183,7 @@ u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown);
 bool shim_check_call(const struct shim_call *c);
 void shim_build_world(const struct shim_world *sw);
 void shim_build_qp(const struct shim_call *c);
+void shim_read_qp(struct shim_qp *q, u32 *s_flags_unknown);
 struct sdma_engine *shim_sde(int idx);
 struct send_context *shim_sc(int idx);
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);

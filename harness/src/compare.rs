@@ -20,7 +20,7 @@ use crate::vector::{validate, Vector};
 /// What one side did with a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seen {
-    Done(Outcome),
+    Done(Box<Outcome>),
     Fault(Fault),
     Malformed,
 }
@@ -28,7 +28,7 @@ pub enum Seen {
 impl Seen {
     fn of(r: &CallResult) -> Seen {
         match r {
-            CallResult::Done(o) => Seen::Done(call::from_shim(o)),
+            CallResult::Done(o) => Seen::Done(Box::new(call::from_shim(o))),
             CallResult::Fault(f) => Seen::Fault(f.clone()),
             CallResult::Malformed => Seen::Malformed,
         }

@@ -43,6 +43,30 @@ pub fn snapshot_series(series: &str) -> Option<String> {
         .cloned()
 }
 
+/// The QP fields in the `flags` column: not repeated in the post line.
+const FLAG_KEYS: [&str; 3] = ["s_flags", "priv_flags", "iowait_flags"];
+
+/// What the call changed in the QP besides its flags, as the line under a
+/// row shows it (`refcount 2->1, on_wait_list true->false`); empty when
+/// nothing changed.
+pub fn post_line(v: &Vector, c: &Checked) -> String {
+    let Some(o) = &c.c else {
+        return String::new();
+    };
+    let mut parts: Vec<String> = v
+        .call
+        .qp
+        .changes(&o.qp)
+        .into_iter()
+        .filter(|(k, _, _)| !FLAG_KEYS.contains(k))
+        .map(|(k, a, b)| format!("{k} {a}->{b}"))
+        .collect();
+    if !o.qp_unnamed.is_empty() {
+        parts.push(format!("unnamed {}", o.qp_unnamed.join(",")));
+    }
+    parts.join(", ")
+}
+
 /// The C outcome of one vector as the cells of a row.
 fn cells(v: &Vector, c: &Checked) -> [String; 8] {
     match &c.c {
@@ -85,7 +109,9 @@ const HEAD: [&str; 8] = [
 ];
 
 /// The table of one family: a header, then one row per vector in file
-/// order, columns aligned.
+/// order, columns aligned; under a row whose call changed the QP beyond
+/// its flags, an indented `post:` line with the changes (the post-call
+/// state as a difference from the pre-call state).
 pub fn render(rows: &[(&Vector, &Checked)]) -> String {
     let body: Vec<[String; 8]> = rows.iter().map(|(v, c)| cells(v, c)).collect();
     let mut w = HEAD.map(str::len);
@@ -106,8 +132,12 @@ pub fn render(rows: &[(&Vector, &Checked)]) -> String {
         s.trim_end().to_owned() + "\n"
     };
     let mut out = line(&HEAD.map(str::to_owned));
-    for r in &body {
+    for (r, (v, c)) in body.iter().zip(rows) {
         out.push_str(&line(r));
+        let post = post_line(v, c);
+        if !post.is_empty() {
+            out.push_str(&format!("{POST}{post}\n"));
+        }
     }
     out
 }
@@ -172,17 +202,31 @@ pub fn read_snap(path: &Path) -> Option<String> {
     Some(rest[end + 5..].to_owned())
 }
 
-/// The rows of a snapshot table, by vector name.
+/// How a post line starts.
+const POST: &str = "    post: ";
+
+/// The rows of a snapshot table, by vector name (a row's post line is
+/// part of it).
 pub fn parse_table(content: &str) -> BTreeMap<String, String> {
-    content
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let mut cells = l.split('|').map(str::trim);
-            let name = cells.next()?.to_owned();
-            Some((name, cells.collect::<Vec<_>>().join(" | ")))
-        })
-        .collect()
+    let mut out = BTreeMap::new();
+    let mut last: Option<String> = None;
+    for l in content.lines().skip(1) {
+        if let (Some(post), Some(name)) = (l.strip_prefix(POST), &last) {
+            if let Some(row) = out.get_mut(name) {
+                let row: &mut String = row;
+                row.push_str(" | post: ");
+                row.push_str(post.trim());
+            }
+            continue;
+        }
+        let mut cells = l.split('|').map(str::trim);
+        let Some(name) = cells.next().map(str::to_owned) else {
+            continue;
+        };
+        out.insert(name.clone(), cells.collect::<Vec<_>>().join(" | "));
+        last = Some(name);
+    }
+    out
 }
 
 /// Upstream's outcome rows, by family and vector name: a series'

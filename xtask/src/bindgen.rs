@@ -9,14 +9,14 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-/// bindgen cannot see that `shim_call` (which holds the schema's
-/// `shim_qp`, declared in Rust) is plain data: says so.
+/// bindgen cannot see that `shim_call` and `shim_outcome` (which hold the
+/// schema's `shim_qp`, declared in Rust) are plain data: says so.
 #[derive(Debug)]
 struct PlainCall;
 
 impl bindgen::callbacks::ParseCallbacks for PlainCall {
     fn add_derives(&self, info: &bindgen::callbacks::DeriveInfo<'_>) -> Vec<String> {
-        if info.name == "shim_call" {
+        if info.name == "shim_call" || info.name == "shim_outcome" {
             ["Debug", "Copy", "Clone", "PartialEq", "Eq"]
                 .map(String::from)
                 .to_vec()

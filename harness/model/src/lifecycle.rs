@@ -109,10 +109,7 @@ pub fn quiesce_qp(qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
             "qp_pio_drain() loops forever while pio_busy != 0".into(),
         ));
     }
-    if qp.ib_tx_queued {
-        j.record("hfi1_put_txreq(txreq:IB)".into());
-        qp.ib_tx_queued = false;
-    }
+    super::sched::flush_tx_list(qp, j);
     Ok(())
 }
 

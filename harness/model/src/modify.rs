@@ -58,6 +58,21 @@ impl PathState {
         }
     }
 
+    /// Writes the path state into the QP (`priv->s_sc`, `s_sde`,
+    /// `s_sendcontext`, `qp->remote_ah_attr`): what the functions leave.
+    /// The model's pointers are the world's or NULL, never foreign.
+    pub fn apply(&self, qp: &mut Qp) {
+        qp.s_sc = self.s_sc;
+        qp.s_sde = world_ptr(self.s_sde);
+        qp.s_sendcontext = world_ptr(self.s_sendcontext);
+        qp.remote_sl = self.remote.sl;
+        qp.remote_dlid = self.remote.dlid;
+        qp.remote_grh = self.remote.grh;
+        qp.remote_make_grd = self.remote.make_grd;
+        qp.remote_gid_iid = self.remote.interface_id;
+        qp.remote_gid_prefix = self.remote.subnet_prefix;
+    }
+
     /// The shim's key=value description of the path state.
     pub fn describe(&self, qp: &Qp) -> String {
         format!(
@@ -78,6 +93,14 @@ impl PathState {
             },
             qp.s_pkey_index
         )
+    }
+}
+
+/// A pointer the model holds: the world's object or NULL.
+fn world_ptr<T>(p: Ptr<T>) -> Option<T> {
+    match p {
+        Ptr::To(t) => Some(t),
+        Ptr::Null | Ptr::Foreign => None,
     }
 }
 
@@ -212,6 +235,7 @@ pub fn hfi1_modify_qp(
             0
         };
     j.record(format!("opfn_qp_init({}, mask=0x{mask:x})", qp_name(qp)));
+    st.apply(qp);
     Ok(st)
 }
 
@@ -235,6 +259,7 @@ pub fn hfi1_migrate_qp(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<PathSt
     qp.s_pkey_index = qp.s_alt_pkey_index;
     qp.s_flags.insert(SFlag::AhgClear);
     repath(w, qp, &mut st, false)?;
+    st.apply(qp);
     j.record(format!("event_handler({}, IB_EVENT_PATH_MIG)", qp_name(qp)));
     Ok(st)
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::types::{EngineIdx, Flags, IowaitFlag, PrivFlag, Ptr, SFlag, SendCtxIdx};
+use crate::types::{EngineIdx, Flags, IowaitFlag, PrivFlag, Ptr, Qp, SFlag, SendCtxIdx};
 
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -23,6 +23,12 @@ pub struct Outcome {
     pub priv_flags: Flags<PrivFlag>,
     /// `priv->s_iowait.flags` on exit.
     pub iowait_flags: Flags<IowaitFlag>,
+    /// The QP as the call left it: every field of the schema, read back
+    /// (the post-call state; the flags above are also in it).
+    pub qp: Qp,
+    /// Fields of the QP whose value on exit has no name in the schema (a
+    /// pointer out of the world, a state no name has): the C side only.
+    pub qp_unnamed: Vec<&'static str>,
     /// What the function printed to its seq_file.
     pub text: String,
     /// Boundary calls and warnings, in order, one line each.
@@ -40,6 +46,8 @@ impl Outcome {
             s_flags_unknown: 0,
             priv_flags: Flags::default(),
             iowait_flags: Flags::default(),
+            qp: Qp::blank(),
+            qp_unnamed: vec![],
             text: String::new(),
             journal: vec![],
         }
@@ -94,7 +102,8 @@ impl Outcome {
         }
     }
 
-    /// `(field, C value, Rust value)` for every field that differs.
+    /// `(field, C value, Rust value)` for every field that differs (a
+    /// field of the post-call QP by its key, `refcount`).
     pub fn diff(&self, rust: &Outcome) -> Vec<(&'static str, String, String)> {
         let mut d = vec![];
         if self.ret != rust.ret {
@@ -123,6 +132,16 @@ impl Outcome {
             || self.iowait_flags != rust.iowait_flags
         {
             d.push(("flags", self.flags_text(), rust.flags_text()));
+        }
+        for (key, c, r) in self.qp.changes(&rust.qp) {
+            d.push((key, c, r));
+        }
+        if self.qp_unnamed != rust.qp_unnamed {
+            d.push((
+                "unnamed",
+                self.qp_unnamed.join(","),
+                rust.qp_unnamed.join(","),
+            ));
         }
         if self.text != rust.text {
             d.push((

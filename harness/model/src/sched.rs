@@ -30,6 +30,19 @@ pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result
     Ok(w.queue_work_ret)
 }
 
+/// Mirrors the static `flush_tx_list()` (qp.c): each queued tx of the IB
+/// leg, then of the TID leg, back to its cache (`hfi1_put_txreq`).
+pub fn flush_tx_list(qp: &mut Qp, j: &mut Journal) {
+    if qp.ib_tx_queued {
+        j.record("hfi1_put_txreq(txreq:IB)".into());
+        qp.ib_tx_queued = false;
+    }
+    if qp.tid_tx_queued {
+        j.record("hfi1_put_txreq(txreq:TID)".into());
+        qp.tid_tx_queued = false;
+    }
+}
+
 /// Mirrors `hfi1_send_ok()` (qp.h): not busy, not waiting for I/O, and
 /// either a packet is queued, a response is pending, or nothing blocks
 /// sends.
@@ -139,11 +152,8 @@ pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) -> Option<String> {
         if qp.rdma_mr_refs.take().is_some() {
             mr_refs -= 1;
         }
-        if qp.ib_tx_queued {
-            // flush_tx_list(): each queued tx back to its cache.
-            j.record("hfi1_put_txreq(txreq:IB)".into());
-            qp.ib_tx_queued = false;
-        }
+        qp.s_hdrwords = 0;
+        flush_tx_list(qp, j);
     }
     // What the shim reports of a QP that held an MR.
     had_mr.then(|| {

@@ -57,6 +57,17 @@ macro_rules! record {
                 $name { $( $f: $d, )* }
             }
 
+            /// `(key, self's value, other's value)` for every field that
+            /// differs, in declaration order.
+            pub fn changes(&self, other: &$name) -> Vec<(&'static str, String, String)> {
+                use $crate::schema::FieldText;
+                let mut d = vec![];
+                $( if self.$f != other.$f {
+                    d.push(($key, self.$f.text(), other.$f.text()));
+                } )*
+                d
+            }
+
             /// The schema's fields, in declaration order.
             pub const FIELDS: &'static [$crate::schema::Field] = &[
                 $( $crate::schema::Field {
@@ -69,3 +80,93 @@ macro_rules! record {
         }
     };
 }
+
+/// How a field's value is written in reports and snapshots: compactly, in
+/// the kernel's names.
+pub trait FieldText {
+    fn text(&self) -> String;
+}
+
+macro_rules! text_display {
+    ($($t:ty),*) => {$(
+        impl FieldText for $t {
+            fn text(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+text_display!(u8, u16, u32, i8, i32, bool);
+
+/// 64-bit fields are GID halves: in hex, as vector files write them.
+impl FieldText for u64 {
+    fn text(&self) -> String {
+        format!("0x{self:x}")
+    }
+}
+
+impl<T: crate::types::Symbol> FieldText for crate::types::Flags<T> {
+    fn text(&self) -> String {
+        let names: Vec<&str> = self.iter().map(|f| f.name()).collect();
+        format!("{{{}}}", names.join(","))
+    }
+}
+
+impl FieldText for Option<crate::types::EngineIdx> {
+    fn text(&self) -> String {
+        self.map_or("NULL".into(), |e| format!("sde#{}", e.0))
+    }
+}
+
+impl FieldText for Option<crate::types::SendCtxIdx> {
+    fn text(&self) -> String {
+        self.map_or("NULL".into(), |s| format!("sc#{}", s.0))
+    }
+}
+
+impl FieldText for Option<u32> {
+    fn text(&self) -> String {
+        self.map_or("none".into(), |n| n.to_string())
+    }
+}
+
+impl FieldText for Option<[crate::types::AckEntry; 8]> {
+    fn text(&self) -> String {
+        match self {
+            None => "none".into(),
+            Some(a) => {
+                let e: Vec<String> = a
+                    .iter()
+                    .map(|e| format!("{}:{}-{}", e.opcode, e.psn, e.lpsn))
+                    .collect();
+                format!("[{}]", e.join(" "))
+            }
+        }
+    }
+}
+
+impl FieldText for [crate::types::SendQueueEntry; 16] {
+    fn text(&self) -> String {
+        let e: Vec<String> = self
+            .iter()
+            .map(|e| format!("{}:{}", e.opcode.name(), e.ssn))
+            .collect();
+        format!("[{}]", e.join(" "))
+    }
+}
+
+macro_rules! text_symbols {
+    ($($t:ty),*) => {$(
+        impl FieldText for $t {
+            fn text(&self) -> String {
+                self.name().into()
+            }
+        }
+    )*};
+}
+text_symbols!(
+    crate::types::QpType,
+    crate::types::QpState,
+    crate::types::MigState,
+    crate::types::WrOpcode
+);

@@ -648,6 +648,8 @@ macro_rules! qp_schema {
             "s_sc" s_sc: u8 [sc] = 0 => priv,
             /// The IB leg has a queued tx request (`verbs_txreq_queued`).
             "ib_tx_queued" ib_tx_queued: bool = false,
+            /// The TID leg has a queued tx request (its `tx_head`).
+            "tid_tx_queued" tid_tx_queued: bool = false,
             /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
             "on_wait_list" on_wait_list: bool = false,
             /// Off the list but `priv->s_iowait.lock` still set: a waker took
@@ -701,6 +703,9 @@ macro_rules! qp_schema {
             "s_state" s_state: u8 = 0 => qp,
             "s_ack_state" s_ack_state: u8 = 0 => qp,
             "r_min_rnr_timer" r_min_rnr_timer: u8 = 0 => qp,
+            /// `qp->s_hdrwords` (u8 in `struct rvt_qp`): the header of the
+            /// packet being built.
+            "s_hdrwords" s_hdrwords: u8 = 0 => qp,
             /// The send CQ's head and tail, from its kernel queue or, for a
             /// CQ mapped to user space (`cq_user`, `cq->ip` set), its shared
             /// queue.

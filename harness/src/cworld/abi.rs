@@ -17,6 +17,11 @@ pub trait Abi {
     fn c_decl(name: &str) -> String;
     /// Writes the value into its field.
     fn fill(&self, out: &mut Self::C);
+    /// Reads a field back (the post-call state); `None` when the C value
+    /// has no name in the model (an unknown symbol, a foreign pointer).
+    fn read(c: &Self::C) -> Option<Self>
+    where
+        Self: Sized;
 }
 
 macro_rules! abi_plain {
@@ -29,6 +34,10 @@ macro_rules! abi_plain {
             #[inline]
             fn fill(&self, out: &mut $t) {
                 *out = *self;
+            }
+            #[inline]
+            fn read(c: &$t) -> Option<$t> {
+                Some(*c)
             }
         }
     )*};
@@ -44,6 +53,10 @@ impl Abi for bool {
     #[inline]
     fn fill(&self, out: &mut u8) {
         *out = u8::from(*self);
+    }
+    #[inline]
+    fn read(c: &u8) -> Option<bool> {
+        Some(*c != 0)
     }
 }
 
@@ -61,6 +74,10 @@ macro_rules! abi_symbols {
             fn fill(&self, out: &mut u32) {
                 *out = self.index();
             }
+            #[inline]
+            fn read(c: &u32) -> Option<$t> {
+                <$t>::ALL.get(*c as usize).copied()
+            }
         }
     )*};
 }
@@ -76,6 +93,10 @@ impl<T: Symbol> Abi for Flags<T> {
     fn fill(&self, out: &mut u32) {
         *out = self.bits();
     }
+    #[inline]
+    fn read(c: &u32) -> Option<Flags<T>> {
+        (*c >> T::ALL.len() == 0).then(|| Flags::from_bits(*c))
+    }
 }
 
 /// A table index, or `SHIM_NONE` for NULL.
@@ -89,6 +110,14 @@ macro_rules! abi_indices {
             #[inline]
             fn fill(&self, out: &mut i16) {
                 *out = self.map_or(SHIM_NONE as i16, |i| i16::from(i.0));
+            }
+            #[inline]
+            fn read(c: &i16) -> Option<Option<$t>> {
+                match *c {
+                    x if x == SHIM_NONE as i16 => Some(None),
+                    0..=254 => Some(Some($t(*c as u8))),
+                    _ => None,
+                }
             }
         }
     )*};
@@ -104,6 +133,10 @@ impl Abi for Option<u32> {
     fn fill(&self, out: &mut shim_opt_u32) {
         out.present = u8::from(self.is_some());
         out.value = self.unwrap_or(0);
+    }
+    #[inline]
+    fn read(c: &shim_opt_u32) -> Option<Option<u32>> {
+        Some((c.present != 0).then_some(c.value))
     }
 }
 
@@ -122,6 +155,16 @@ impl Abi for Option<[AckEntry; 8]> {
             x.lpsn = a.lpsn;
         }
     }
+    #[inline]
+    fn read(c: &shim_ack_queue) -> Option<Option<[AckEntry; 8]>> {
+        Some((c.present != 0).then(|| {
+            std::array::from_fn(|i| AckEntry {
+                opcode: c.e[i].opcode,
+                psn: c.e[i].psn,
+                lpsn: c.e[i].lpsn,
+            })
+        }))
+    }
 }
 
 impl Abi for [SendQueueEntry; 16] {
@@ -135,6 +178,17 @@ impl Abi for [SendQueueEntry; 16] {
             d.opcode = e.opcode.index();
             d.ssn = e.ssn;
         }
+    }
+    #[inline]
+    fn read(c: &[shim_swqe; 16]) -> Option<[SendQueueEntry; 16]> {
+        let mut q = [SendQueueEntry::BLANK; 16];
+        for (d, e) in q.iter_mut().zip(c) {
+            *d = SendQueueEntry {
+                opcode: *WrOpcode::ALL.get(e.opcode as usize)?,
+                ssn: e.ssn,
+            };
+        }
+        Some(q)
     }
 }
 
@@ -163,6 +217,22 @@ macro_rules! qp_abi {
                 Abi::fill(&q.$f, &mut x);
                 d.$f = x;
             } )*
+        }
+
+        /// Reads a QP back; the keys of the fields whose value has no name
+        /// in the model are in `unnamed` (those fields keep their blank
+        /// value), which stays empty (no allocation) for a QP in the
+        /// world's terms.
+        pub fn read_qp(d: &shim_qp, unnamed: &mut Vec<&'static str>) -> Qp {
+            let mut q = Qp::blank();
+            $( {
+                let x = d.$f;
+                match <$t as Abi>::read(&x) {
+                    Some(v) => q.$f = v,
+                    None => unnamed.push($key),
+                }
+            } )*
+            q
         }
 
         fn qp_decls() -> Vec<String> {

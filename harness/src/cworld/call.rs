@@ -191,11 +191,21 @@ pub fn agrees(o: &shim_outcome, r: &Outcome) -> bool {
         && o.s_flags_unknown == r.s_flags_unknown
         && o.priv_flags == r.priv_flags.bits()
         && o.iowait_flags == r.iowait_flags.bits()
+        && r.qp_unnamed.is_empty()
+        && {
+            // Compared as C holds it: a named value reads back to what
+            // fills it (`Abi`), so equal bytes are equal QPs, and a value
+            // with no name never equals the model's.
+            let mut x = crate::ffi::shim_qp::default();
+            super::abi::fill_qp(&r.qp, &mut x);
+            crate::ffi::as_bytes(&x) == crate::ffi::as_bytes(&o.qp)
+        }
         && same_bytes(c_bytes(&o.text, o.text_len), r.text.as_bytes())
         && journal.eq(r.journal.iter().map(String::as_bytes))
 }
 
 pub fn from_shim(o: &shim_outcome) -> Outcome {
+    let mut unnamed = vec![];
     Outcome {
         ret: o.ret,
         call_send: o.call_send != 0,
@@ -205,6 +215,8 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
         s_flags_unknown: o.s_flags_unknown,
         priv_flags: Flags::from_bits(o.priv_flags),
         iowait_flags: Flags::from_bits(o.iowait_flags),
+        qp: super::abi::read_qp(&o.qp, &mut unnamed),
+        qp_unnamed: unnamed,
         text: o.text_string(),
         journal: o
             .journal_text()

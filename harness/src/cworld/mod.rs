@@ -223,9 +223,14 @@ impl Loaded {
     }
 }
 
-/// ret, call_send, sde, sc, s_flags, s_flags_unknown, priv_flags,
-/// iowait_flags, text_len, journal_len.
-const OUTCOME_HEAD: usize = 4 + 1 + 2 + 2 + 4 * 4 + 4 + 4;
+/// The fixed part of an outcome: every field before the text (return
+/// value, pointers, flags, the post-call QP), sent as it is; the text and
+/// the journal follow, only their used bytes.
+const OUTCOME_FIXED: usize = std::mem::offset_of!(shim_outcome, text_len);
+
+/// An outcome on the wire: whether the shim took the call, the fixed
+/// part, the text's and the journal's lengths.
+const OUTCOME_HEAD: usize = 1 + OUTCOME_FIXED + 4 + 4;
 
 /// Worker requests (first byte of each message).
 const TAG_CALLS: u8 = 0;
@@ -245,13 +250,8 @@ fn digest(ok: bool, o: &shim_outcome) -> u64 {
             h = h.wrapping_mul(0x100_0000_01b3);
         }
     };
-    eat(&[u8::from(ok), o.call_send]);
-    eat(&o.ret.to_le_bytes());
-    eat(&o.sdma_engine.to_le_bytes());
-    eat(&o.send_context.to_le_bytes());
-    for f in [o.s_flags, o.s_flags_unknown, o.priv_flags, o.iowait_flags] {
-        eat(&f.to_le_bytes());
-    }
+    eat(&[u8::from(ok)]);
+    eat(&ffi::as_bytes(o)[..OUTCOME_FIXED]);
     let tlen = (o.text_len as usize).min(o.text.len());
     let jlen = (o.journal_len as usize).min(o.journal.len());
     eat(&ffi::as_bytes(&o.text)[..tlen]);
@@ -470,18 +470,11 @@ fn serve_calls(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
         // Compact outcome: head, then the text and journal bytes only.
         let tlen = (out.text_len as usize).min(out.text.len());
         let jlen = (out.journal_len as usize).min(out.journal.len());
-        let mut head = [0u8; 1 + OUTCOME_HEAD];
+        let mut head = [0u8; OUTCOME_HEAD];
         head[0] = u8::from(ok);
-        head[1..5].copy_from_slice(&out.ret.to_le_bytes());
-        head[5] = out.call_send;
-        head[6..8].copy_from_slice(&out.sdma_engine.to_le_bytes());
-        head[8..10].copy_from_slice(&out.send_context.to_le_bytes());
-        head[10..14].copy_from_slice(&out.s_flags.to_le_bytes());
-        head[14..18].copy_from_slice(&out.s_flags_unknown.to_le_bytes());
-        head[18..22].copy_from_slice(&out.priv_flags.to_le_bytes());
-        head[22..26].copy_from_slice(&out.iowait_flags.to_le_bytes());
-        head[26..30].copy_from_slice(&(tlen as u32).to_le_bytes());
-        head[30..34].copy_from_slice(&(jlen as u32).to_le_bytes());
+        head[1..1 + OUTCOME_FIXED].copy_from_slice(&ffi::as_bytes(&out)[..OUTCOME_FIXED]);
+        head[1 + OUTCOME_FIXED..][..4].copy_from_slice(&(tlen as u32).to_le_bytes());
+        head[5 + OUTCOME_FIXED..][..4].copy_from_slice(&(jlen as u32).to_le_bytes());
         wr.write_all(&head)?;
         let t: &[u8] = ffi::as_bytes(&out.text);
         wr.write_all(&t[..tlen])?;
@@ -942,7 +935,7 @@ impl Worker {
         if let Err(e) = sent {
             return Ok(Some(lost(&e, &self.heartbeat)));
         }
-        let mut head = [0u8; 1 + OUTCOME_HEAD];
+        let mut head = [0u8; OUTCOME_HEAD];
         for _ in calls {
             if let Err(e) = stdout.read_exact(&mut head) {
                 return Ok(Some(lost(&e, &self.heartbeat)));
@@ -950,16 +943,9 @@ impl Worker {
             let u32_at =
                 |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
             let mut o = shim_outcome::default();
-            o.ret = u32_at(1) as i32;
-            o.call_send = head[5];
-            o.sdma_engine = i16::from_le_bytes([head[6], head[7]]);
-            o.send_context = i16::from_le_bytes([head[8], head[9]]);
-            o.s_flags = u32_at(10);
-            o.s_flags_unknown = u32_at(14);
-            o.priv_flags = u32_at(18);
-            o.iowait_flags = u32_at(22);
-            let tlen = u32_at(26) as usize;
-            let jlen = u32_at(30) as usize;
+            ffi::as_bytes_mut(&mut o)[..OUTCOME_FIXED].copy_from_slice(&head[1..1 + OUTCOME_FIXED]);
+            let tlen = u32_at(1 + OUTCOME_FIXED) as usize;
+            let jlen = u32_at(5 + OUTCOME_FIXED) as usize;
             if tlen > o.text.len() || jlen > o.journal.len() {
                 bail!("worker sent a text of {tlen} or a journal of {jlen} bytes");
             }

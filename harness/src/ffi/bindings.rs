@@ -4,7 +4,7 @@
 #![allow(non_camel_case_types, non_upper_case_globals, dead_code, clippy::all)]
 pub use crate::cworld::abi::shim_qp;
 
-pub const SHIM_ABI_VERSION: u32 = 9;
+pub const SHIM_ABI_VERSION: u32 = 10;
 pub const SHIM_NUM_SC: u32 = 32;
 pub const SHIM_NUM_SL: u32 = 32;
 pub const SHIM_NUM_VLD: u32 = 16;
@@ -284,9 +284,8 @@ pub struct shim_call {
     pub __bindgen_padding_1: [u8; 4usize],
     pub world: shim_world,
     pub qp: shim_qp,
-    pub __bindgen_padding_2: [u8; 2usize],
     pub wqe: shim_wqe,
-    pub __bindgen_padding_3: [u8; 4usize],
+    pub __bindgen_padding_2: [u8; 4usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -310,6 +309,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub priv_flags: shim_u32,
     pub iowait_flags: shim_u32,
+    pub qp: shim_qp,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

@@ -31,6 +31,7 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for super::shim_call {}
     impl Sealed for super::shim_outcome {}
+    impl Sealed for super::shim_qp {}
     impl<const N: usize> Sealed for [std::os::raw::c_char; N] {}
 }
 
@@ -46,10 +47,16 @@ mod sealed {
 pub unsafe trait Plain: Copy + sealed::Sealed {}
 
 // SAFETY: bindgen structs of integer fields, with explicit padding
-// (xtask/src/bindgen.rs); the layout tests in bindings.rs pin their sizes.
+// (xtask/src/bindgen.rs), holding the schema's packed `shim_qp` (integer
+// fields and bindgen structs, no padding at all); worlds report their
+// sizes at load (`Loaded::open`).
 unsafe impl Plain for shim_call {}
 // SAFETY: as shim_call.
 unsafe impl Plain for shim_outcome {}
+// SAFETY: the schema's QP, `repr(C, packed)` (no padding at all) of
+// integers, integer arrays and bindgen structs with explicit padding
+// (harness/src/cworld/abi.rs).
+unsafe impl Plain for shim_qp {}
 // SAFETY: an array of c_char has no padding and any byte is a c_char.
 unsafe impl<const N: usize> Plain for [std::os::raw::c_char; N] {}
 
@@ -57,6 +64,13 @@ unsafe impl<const N: usize> Plain for [std::os::raw::c_char; N] {}
 pub fn as_bytes<T: Plain>(v: &T) -> &[u8] {
     // SAFETY: T: Plain — every byte of it is an initialised field.
     unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
+}
+
+/// Views the shim's plain data as bytes to write into: whatever is
+/// written, the value stays valid (every bit pattern of its fields is).
+pub fn as_bytes_mut<T: Plain>(v: &mut T) -> &mut [u8] {
+    // SAFETY: T: Plain — no padding, and any bytes make valid fields.
+    unsafe { std::slice::from_raw_parts_mut(v as *mut T as *mut u8, std::mem::size_of::<T>()) }
 }
 
 /// Reads the shim's plain data back from bytes (written by [`as_bytes`]).
