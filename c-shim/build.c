@@ -236,7 +236,8 @@ static void shim_event_handler(struct ib_event *ev, void *context)
 	default:
 		break;
 	}
-	journal_printf("event_handler(%s, %s)", jp(ev->element.qp), name);
+	journal_printf("event_handler(%s, %s, %s)", jp(ev->device), jp(ev->element.qp),
+		       name);
 }
 
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid,

@@ -81,6 +81,8 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "txreq:TID");
 	if (p == &shim_w.priv.tid_rdma.trigger_work)
 		return snprintf(buf, len, "tid-trigger-work");
+	if (p == &shim_w.priv.s_iowait)
+		return snprintf(buf, len, "iowait#0x%x", shim_w.qp.ibqp.qp_num);
 	if (p == &shim_w.priv.s_iowait.wait_dma)
 		return snprintf(buf, len, "wait_dma");
 	if (p == &shim_w.priv.s_iowait.wait_pio)

@@ -2,6 +2,7 @@
 /* journal.c - the per-call journal, and the WARN/BUG hooks of kcompat. */
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 
 #include "shim.h"
 #include "journal.h"
@@ -85,4 +86,48 @@ void __kcompat_assert_held(int locked, const char *what)
 void __kcompat_bug(const char *file, int line)
 {
 	abort();
+}
+
+/*
+ * trace_<name>() (kcompat linux/tracepoint.h): a tracepoint hit, journalled
+ * as its own category, "trace <name>(arg, ...)": pointers by the world's
+ * names, other arguments as the integers they hold (the tree's values, as
+ * a tracer would show them).
+ */
+void __kcompat_trace(const char *name, int n, const struct __kcompat_trace_arg *args)
+{
+	char line[256];
+	int i, len;
+
+	len = snprintf(line, sizeof(line), "trace %s(", name);
+	for (i = 0; i < n && len < (int)sizeof(line); i++) {
+		const struct __kcompat_trace_arg *a = &args[i];
+		const char *sep = i ? ", " : "";
+		unsigned long long v = 0;
+
+		if (a->pointer) {
+			len += snprintf(line + len, sizeof(line) - len, "%s%s", sep,
+					jp(*(const void *const *)a->at));
+			continue;
+		}
+		switch (a->size) {
+		case 1:
+			v = *(const u8 *)a->at;
+			break;
+		case 2:
+			v = *(const u16 *)a->at;
+			break;
+		case 4:
+			v = *(const u32 *)a->at;
+			break;
+		case 8:
+			v = *(const u64 *)a->at;
+			break;
+		default:
+			len += snprintf(line + len, sizeof(line) - len, "%s?", sep);
+			continue;
+		}
+		len += snprintf(line + len, sizeof(line) - len, "%s0x%llx", sep, v);
+	}
+	journal_printf("%s)", line);
 }

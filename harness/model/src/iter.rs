@@ -25,7 +25,7 @@ pub fn hfi1_qp_iter_cb(w: &World, qp: &IterQp, sl: u8, j: &mut Journal) -> Resul
     ));
     if qp.error_qp_ret {
         j.record(format!(
-            "event_handler(qp#0x{:x}, IB_EVENT_QP_LAST_WQE_REACHED)",
+            "event_handler(dd, qp#0x{:x}, IB_EVENT_QP_LAST_WQE_REACHED)",
             qp.num
         ));
     }

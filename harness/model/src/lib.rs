@@ -71,6 +71,13 @@ impl Journal {
     pub fn record(&mut self, line: String) {
         self.0.push(line);
     }
+
+    /// A tracepoint hit, as the C world journals it (kcompat
+    /// linux/tracepoint.h): `trace NAME(arg, arg)`, pointers by their
+    /// world names, integers in hex.
+    pub fn trace(&mut self, name: &str, args: &[&str]) {
+        self.0.push(format!("trace {name}({})", args.join(", ")));
+    }
 }
 
 /// The symbolic name the C world gives a QP pointer (`shim_ptr_name`).
@@ -103,16 +110,16 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
             out.call_send = call_send;
         }
         Func::QpToSdmaEngine => {
-            out.sdma_engine = qp::qp_to_sdma_engine(w, &qp, call.sc5)?;
+            out.sdma_engine = qp::qp_to_sdma_engine(w, &qp, call.sc5, &mut j)?;
         }
         Func::QpToSendContext => {
             out.send_context = qp::qp_to_send_context(w, &qp, call.sc5)?;
         }
         Func::SdmaSelectEngineSc => {
-            out.sdma_engine = sdma::sdma_select_engine_sc(w, call.selector, call.sc5)?;
+            out.sdma_engine = sdma::sdma_select_engine_sc(w, call.selector, call.sc5, &mut j)?;
         }
         Func::SdmaSelectEngineVl => {
-            out.sdma_engine = sdma::sdma_select_engine_vl(w, call.selector, call.vl)?;
+            out.sdma_engine = sdma::sdma_select_engine_vl(w, call.selector, call.vl, &mut j)?;
         }
         Func::PioSelectSendContextSc => {
             out.send_context = pio::pio_select_send_context_sc(w, call.selector, call.sc5)?;
@@ -127,13 +134,13 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
             out.ret = i32::from(sched::hfi1_schedule_send(w, qp.to_mut(), &mut j)?);
         }
         Func::QpIterPrint => {
-            out.text = print::qp_iter_print(w, &qp, call.arg as i32)?;
+            out.text = print::qp_iter_print(w, &qp, call.arg as i32, &mut j)?;
         }
         Func::ErrorPortQps => {
             // hfi1_error_port_qps(ibp, u8 sl)
             iter::hfi1_error_port_qps(w, call.arg as u8, &call.iter, &mut j)?;
         }
-        Func::QpUnbusy => sched::hfi1_qp_unbusy(qp.to_mut(), call.arg != 0),
+        Func::QpUnbusy => sched::hfi1_qp_unbusy(qp.to_mut(), call.arg != 0, &mut j),
         Func::QpWakeup => sched::hfi1_qp_wakeup(w, qp.to_mut(), &call.flags_arg, &mut j)?,
         Func::NotifyErrorQp => {
             if let Some(t) = sched::notify_error_qp(qp.to_mut(), &mut j) {
@@ -151,6 +158,7 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
                     (call.attr_av, call.attr_ah),
                     (call.attr_alt_path, call.attr_alt_ah),
                 ],
+                &mut j,
             )?
         }
         Func::ModifyQp => {

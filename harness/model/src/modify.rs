@@ -197,10 +197,16 @@ pub const IB_QP_AV: u32 = 1 << 7;
 pub const IB_QP_ALT_PATH: u32 = 1 << 14;
 pub const IB_QP_PATH_MIG_STATE: u32 = 1 << 18;
 
-fn repath(w: &World, qp: &mut Qp, st: &mut PathState, with_context: bool) -> Result<(), Undefined> {
+fn repath(
+    w: &World,
+    qp: &mut Qp,
+    st: &mut PathState,
+    with_context: bool,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
     st.s_sc = ah_to_sc(w, &st.remote)?;
     qp.s_sc = st.s_sc;
-    st.s_sde = qp_to_sdma_engine(w, qp, Sc(st.s_sc))?;
+    st.s_sde = qp_to_sdma_engine(w, qp, Sc(st.s_sc), j)?;
     if with_context {
         st.s_sendcontext = qp_to_send_context(w, qp, Sc(st.s_sc))?;
     }
@@ -221,11 +227,11 @@ pub fn hfi1_modify_qp(
 ) -> Result<PathState, Undefined> {
     let mut st = PathState::of(qp);
     if av {
-        repath(w, qp, &mut st, true)?;
+        repath(w, qp, &mut st, true, j)?;
     }
     if path_mig == Some(MigState::Migrated) && qp.mig_state == MigState::Armed {
         qp.s_flags.insert(SFlag::AhgClear);
-        repath(w, qp, &mut st, true)?;
+        repath(w, qp, &mut st, true, j)?;
     }
     let mask = if av { IB_QP_AV } else { 0 }
         | if alt_path { IB_QP_ALT_PATH } else { 0 }
@@ -258,8 +264,11 @@ pub fn hfi1_migrate_qp(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<PathSt
     qp.port = u32::from(qp.alt_port);
     qp.s_pkey_index = qp.s_alt_pkey_index;
     qp.s_flags.insert(SFlag::AhgClear);
-    repath(w, qp, &mut st, false)?;
+    repath(w, qp, &mut st, false, j)?;
     st.apply(qp);
-    j.record(format!("event_handler({}, IB_EVENT_PATH_MIG)", qp_name(qp)));
+    j.record(format!(
+        "event_handler(dd, {}, IB_EVENT_PATH_MIG)",
+        qp_name(qp)
+    ));
     Ok(st)
 }

@@ -3,6 +3,7 @@
 use super::flags::{qp_state_value, s_flags_value, wr_opcode_value};
 use super::qp::{qp_to_sdma_engine, qp_to_send_context};
 use super::types::{Qp, QpType, Sc, World};
+use super::Journal;
 use super::{ptr_name, Undefined};
 
 /// `qp_type_str[]` (qp.c), indexed by `enum ib_qp_type`.
@@ -27,8 +28,8 @@ pub fn qp_idle(qp: &Qp) -> bool {
 /// Mirrors `qp_iter_print()` (qp.c): one line describing the QP, as
 /// `seq_printf` writes it (pointers as the world's symbolic names). `n` is
 /// the iterator's position (`iter->n`).
-pub fn qp_iter_print(w: &World, qp: &Qp, n: i32) -> Result<String, Undefined> {
-    let sde = qp_to_sdma_engine(w, qp, Sc(qp.s_sc))?;
+pub fn qp_iter_print(w: &World, qp: &Qp, n: i32, j: &mut Journal) -> Result<String, Undefined> {
+    let sde = qp_to_sdma_engine(w, qp, Sc(qp.s_sc), j)?;
     let send_context = qp_to_send_context(w, qp, Sc(qp.s_sc))?;
     let wqe = qp
         .send_queue

@@ -83,14 +83,19 @@ fn selector(w: &World, qp: &Qp) -> Result<u32, Undefined> {
 /// Mirrors `qp_to_sdma_engine()` (qp.c): no engine without
 /// `HFI1_HAS_SEND_DMA` or for SMI QPs; otherwise the engine the SDMA map
 /// selects for the QP's number and the SC.
-pub fn qp_to_sdma_engine(w: &World, qp: &Qp, sc5: Sc) -> Result<Ptr<EngineIdx>, Undefined> {
+pub fn qp_to_sdma_engine(
+    w: &World,
+    qp: &Qp,
+    sc5: Sc,
+    j: &mut Journal,
+) -> Result<Ptr<EngineIdx>, Undefined> {
     if !w.has(DevFlag::HasSendDma) {
         return Ok(Ptr::Null);
     }
     if qp.qp_type == QpType::Smi {
         return Ok(Ptr::Null);
     }
-    sdma_select_engine_sc(w, selector(w, qp)?, sc5)
+    sdma_select_engine_sc(w, selector(w, qp)?, sc5, j)
 }
 
 /// Mirrors `qp_to_send_context()` (qp.c): SMI QPs use VL15's send
@@ -119,6 +124,7 @@ pub fn hfi1_check_modify_qp(
     w: &World,
     qp: &Qp,
     paths: &[(bool, super::types::AttrAh)],
+    j: &mut Journal,
 ) -> Result<i32, Undefined> {
     for (present, ah) in paths {
         if !present {
@@ -128,7 +134,7 @@ pub fn hfi1_check_modify_qp(
         if sc == 0xf {
             return Ok(-EINVAL);
         }
-        if qp_to_sdma_engine(w, qp, Sc(sc))? == Ptr::Null && w.has(DevFlag::HasSendDma) {
+        if qp_to_sdma_engine(w, qp, Sc(sc), j)? == Ptr::Null && w.has(DevFlag::HasSendDma) {
             return Ok(-EINVAL);
         }
         if qp_to_send_context(w, qp, Sc(sc))? == Ptr::Null {

@@ -1,7 +1,7 @@
 //! qp.c: scheduling the send engine, wake-ups, and error handling of a QP.
 
-use super::flags::{HFI1_S_ANY_WAIT_IO, RVT_S_ANY_WAIT_SEND};
-use super::types::{DevFlag, IowaitFlag, PrivFlag, Qp, SFlag, World};
+use super::flags::{s_flag_value, HFI1_S_ANY_WAIT_IO, RVT_S_ANY_WAIT_SEND};
+use super::types::{DevFlag, IowaitFlag, PrivFlag, Qp, SFlag, Symbol, World};
 use super::{at, qp_name, Journal, Undefined};
 
 /// `cpumask_first(cpumask_of_node(dd->node))`: the lowest cpu of the node,
@@ -28,6 +28,29 @@ pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result
     };
     j.record(format!("queue_work_on({cpu}, wq:hfi1, iowork:IB)"));
     Ok(w.queue_work_ret)
+}
+
+/// Mirrors `iowait_set_flag()` (iowait.c): traced, then set.
+pub fn iowait_set_flag(qp: &mut Qp, f: IowaitFlag, j: &mut Journal) {
+    j.trace(
+        "hfi1_iowait_set",
+        &[&iowait_name(qp), &format!("0x{:x}", f.index())],
+    );
+    qp.iowait_flags.insert(f);
+}
+
+/// Mirrors `iowait_clear_flag()` (iowait.c): traced, then cleared.
+pub fn iowait_clear_flag(qp: &mut Qp, f: IowaitFlag, j: &mut Journal) {
+    j.trace(
+        "hfi1_iowait_clear",
+        &[&iowait_name(qp), &format!("0x{:x}", f.index())],
+    );
+    qp.iowait_flags.remove_all(&[f]);
+}
+
+/// The name the C world gives `&priv->s_iowait`.
+fn iowait_name(qp: &Qp) -> String {
+    format!("iowait#0x{:x}", qp.num)
 }
 
 /// Mirrors the static `flush_tx_list()` (qp.c): each queued tx of the IB
@@ -63,7 +86,7 @@ pub fn hfi1_schedule_send(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<boo
         return Ok(true);
     }
     if qp.s_flags.any_of(HFI1_S_ANY_WAIT_IO) {
-        qp.iowait_flags.insert(IowaitFlag::PendingIb);
+        iowait_set_flag(qp, IowaitFlag::PendingIb, j);
     }
     Ok(false)
 }
@@ -74,12 +97,12 @@ pub fn hfi1_schedule_send(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<boo
 /// `world.tid_send_ret`.
 fn hfi1_qp_schedule(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
     if qp.iowait_flags.contains(&IowaitFlag::PendingIb) && hfi1_schedule_send(w, qp, j)? {
-        qp.iowait_flags.remove_all(&[IowaitFlag::PendingIb]);
+        iowait_clear_flag(qp, IowaitFlag::PendingIb, j);
     }
     if qp.iowait_flags.contains(&IowaitFlag::PendingTid) {
         j.record(format!("hfi1_schedule_tid_send({})", qp_name(qp)));
         if w.tid_send_ret {
-            qp.iowait_flags.remove_all(&[IowaitFlag::PendingTid]);
+            iowait_clear_flag(qp, IowaitFlag::PendingTid, j);
         }
     }
     Ok(())
@@ -104,6 +127,8 @@ pub fn hfi1_qp_wakeup(
 ) -> Result<(), Undefined> {
     if qp.s_flags.any_of(flag) {
         qp.s_flags.remove_all(flag);
+        let value = flag.iter().fold(0, |a, f| a | s_flag_value(*f));
+        j.trace("hfi1_qpwakeup", &[&qp_name(qp), &format!("0x{value:x}")]);
         hfi1_qp_schedule(w, qp, j)?;
     }
     rvt_put_qp(qp, j);
@@ -114,17 +139,17 @@ pub fn hfi1_qp_wakeup(
 /// the TID leg: `iowait_set_work_flag` marks that leg pending; the IB leg
 /// clears `RVT_S_BUSY` and, when the TID leg had set its busy mark, hands
 /// over to it; the TID leg clears only the private busy flag.
-pub fn hfi1_qp_unbusy(qp: &mut Qp, tid_leg: bool) {
+pub fn hfi1_qp_unbusy(qp: &mut Qp, tid_leg: bool, j: &mut Journal) {
     if !tid_leg {
-        qp.iowait_flags.insert(IowaitFlag::PendingIb);
+        iowait_set_flag(qp, IowaitFlag::PendingIb, j);
         qp.s_flags.remove_all(&[SFlag::Busy]);
         if qp.priv_flags.contains(&PrivFlag::TidBusySet) {
             qp.priv_flags
                 .remove_all(&[PrivFlag::TidBusySet, PrivFlag::Busy]);
-            qp.iowait_flags.insert(IowaitFlag::PendingTid);
+            iowait_set_flag(qp, IowaitFlag::PendingTid, j);
         }
     } else {
-        qp.iowait_flags.insert(IowaitFlag::PendingTid);
+        iowait_set_flag(qp, IowaitFlag::PendingTid, j);
         qp.priv_flags.remove_all(&[PrivFlag::Busy]);
     }
 }
@@ -139,8 +164,8 @@ pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) -> Option<String> {
         |qp: &Qp| qp.s_flags.contains(&SFlag::Busy) || qp.priv_flags.contains(&PrivFlag::Busy);
     if qp.on_wait_list && !busy(qp) {
         qp.s_flags.remove_all(HFI1_S_ANY_WAIT_IO);
-        qp.iowait_flags
-            .remove_all(&[IowaitFlag::PendingIb, IowaitFlag::PendingTid]);
+        iowait_clear_flag(qp, IowaitFlag::PendingIb, j);
+        iowait_clear_flag(qp, IowaitFlag::PendingTid, j);
         qp.on_wait_list = false;
         rvt_put_qp(qp, j);
     }

@@ -2,7 +2,7 @@
 
 use super::hfi::sc_to_vlt;
 use super::types::{EngineIdx, Ptr, Sc, Vl, World};
-use super::{at, Undefined};
+use super::{at, Journal, Undefined};
 
 /// `&dd->per_sdma[0]`: the fallback engine.
 fn engine0() -> Ptr<EngineIdx> {
@@ -12,14 +12,32 @@ fn engine0() -> Ptr<EngineIdx> {
 /// Mirrors `sdma_select_engine_vl()` (sdma.c): a VL at or above the
 /// module's `num_vls`, a missing map or a NULL engine in the map element
 /// all give engine 0; otherwise `m->map[vl & m->mask]->sde[selector &
-/// e->mask]`.
+/// e->mask]`. Every path but the missing map's early return hits the
+/// tracepoint `hfi1_sdma_engine_select(dd, selector, vl, idx)`.
 pub fn sdma_select_engine_vl(
     w: &World,
     selector: u32,
     vl: Vl,
+    j: &mut Journal,
 ) -> Result<Ptr<EngineIdx>, Undefined> {
+    let traced = |j: &mut Journal, e: Ptr<EngineIdx>| {
+        let idx = match e {
+            Ptr::To(i) => i.0,
+            Ptr::Null | Ptr::Foreign => 0,
+        };
+        j.trace(
+            "hfi1_sdma_engine_select",
+            &[
+                "dd",
+                &format!("0x{selector:x}"),
+                &format!("0x{:x}", vl.0),
+                &format!("0x{idx:x}"),
+            ],
+        );
+        e
+    };
     if u32::from(vl.0) >= w.num_vls {
-        return Ok(engine0());
+        return Ok(traced(j, engine0()));
     }
     let Some(m) = &w.sdma_map else {
         return Ok(engine0());
@@ -37,10 +55,13 @@ pub fn sdma_select_engine_vl(
         "sdma_map_elem->sde",
     )?
     .get();
-    Ok(match sde {
-        Some(i) => Ptr::To(i),
-        None => engine0(),
-    })
+    Ok(traced(
+        j,
+        match sde {
+            Some(i) => Ptr::To(i),
+            None => engine0(),
+        },
+    ))
 }
 
 /// Mirrors `sdma_select_engine_sc()` (sdma.c): the VL of the SC, then
@@ -49,7 +70,8 @@ pub fn sdma_select_engine_sc(
     w: &World,
     selector: u32,
     sc5: Sc,
+    j: &mut Journal,
 ) -> Result<Ptr<EngineIdx>, Undefined> {
     let vl = sc_to_vlt(w, sc5);
-    sdma_select_engine_vl(w, selector, vl)
+    sdma_select_engine_vl(w, selector, vl, j)
 }
