@@ -925,6 +925,28 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
         Some(c) if c.changed == 1 && c.executed == 1 && c.missed.is_empty() => {}
         other => return Err(format!("patch coverage: {other:?}").into()),
     }
+    // A deleted tracepoint: changes, and every group says it is the
+    // tracepoints alone that moved (hfi1_qp_wakeup and the iowait
+    // callback that calls it).
+    let j = run(make_patch(
+        tree,
+        qp,
+        "\t\ttrace_hfi1_qpwakeup(qp, flag);\n",
+        "",
+        "untrace",
+    ))?;
+    let shapes: Vec<(Func, Vec<String>)> = j[0]
+        .comparison
+        .as_ref()
+        .map(|c| c.groups.iter().map(|g| (g.func, g.shape.clone())).collect())
+        .unwrap_or_default();
+    if verdicts(&j) != ["changes"]
+        || shapes.is_empty()
+        || shapes.iter().any(|(_, s)| s != &["tracepoints".to_owned()])
+        || !shapes.iter().any(|(f, _)| *f == Func::QpWakeup)
+    {
+        return Err(format!("tracepoint: {:?} {shapes:?}", verdicts(&j)).into());
+    }
     // Declared: changes-as-declared.
     let declared = change.replacen(
         "\n\n---\n",

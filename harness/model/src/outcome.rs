@@ -5,6 +5,9 @@ use std::fmt;
 
 use crate::types::{EngineIdx, Flags, IowaitFlag, PrivFlag, Ptr, Qp, SFlag, SendCtxIdx};
 
+/// How a journal line of a tracepoint hit starts (`trace NAME(args)`).
+pub const TRACE: &str = "trace ";
+
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Outcome {
@@ -150,8 +153,32 @@ impl Outcome {
                 format!("{:?}", rust.text),
             ));
         }
+        // Tracepoint hits are their own category: a change that moves
+        // only them shows as `tracepoints`, the rest of the journal as
+        // `journal`.
         if self.journal != rust.journal {
-            d.push(("journal", self.journal_text(), rust.journal_text()));
+            fn part(o: &Outcome, trace: bool) -> Vec<&str> {
+                o.journal
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|l| l.starts_with(TRACE) == trace)
+                    .collect()
+            }
+            let text = |v: Vec<&str>| {
+                if v.is_empty() {
+                    "-".into()
+                } else {
+                    v.join("; ")
+                }
+            };
+            let (cj, rj) = (part(self, false), part(rust, false));
+            if cj != rj {
+                d.push(("journal", text(cj), text(rj)));
+            }
+            let (ct, rt) = (part(self, true), part(rust, true));
+            if ct != rt {
+                d.push(("tracepoints", text(ct), text(rt)));
+            }
         }
         d
     }
@@ -170,5 +197,44 @@ impl fmt::Display for Outcome {
             self.text,
             self.journal_text()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(journal: &[&str]) -> Outcome {
+        Outcome {
+            journal: journal.iter().map(|s| s.to_string()).collect(),
+            ..Outcome::new()
+        }
+    }
+
+    /// Tracepoint hits are their own category: moving only them shows as
+    /// `tracepoints`, moving only a boundary call as `journal`.
+    #[test]
+    fn tracepoints_are_their_own_category() {
+        let keys = |a: &Outcome, b: &Outcome| -> Vec<&'static str> {
+            a.diff(b).into_iter().map(|d| d.0).collect()
+        };
+        let base = with(&["trace hfi1_qpwakeup(qp#0x41, 0x1000)", "queue_work_on(1)"]);
+        assert_eq!(keys(&base, &with(&["queue_work_on(1)"])), ["tracepoints"]);
+        assert_eq!(
+            keys(&base, &with(&["trace hfi1_qpwakeup(qp#0x41, 0x1000)"])),
+            ["journal"]
+        );
+        assert_eq!(keys(&base, &with(&[])), ["journal", "tracepoints"]);
+        assert!(keys(&base, &base.clone()).is_empty());
+    }
+
+    /// A field of the post-call QP differs under its own key.
+    #[test]
+    fn post_call_fields_differ_by_key() {
+        let mut b = Outcome::new();
+        b.qp.refcount = 2;
+        b.qp.on_wait_list = true;
+        let d: Vec<&str> = Outcome::new().diff(&b).into_iter().map(|d| d.0).collect();
+        assert_eq!(d, ["on_wait_list", "refcount"]);
     }
 }
