@@ -76,11 +76,16 @@ void __kcompat_warn(const char *file, int line, const char *cond)
 	journal_printf("WARN(%s)", cond);
 }
 
-/* lockdep_assert_held() (kcompat linux/lockdep.h): warns as WARN_ON would. */
-void __kcompat_assert_held(int locked, const char *what)
+/*
+ * lockdep_assert_held() (kcompat linux/lockdep.h): recorded, by the lock's
+ * name in the world; a lock not held warns as WARN_ON would.
+ */
+void __kcompat_assert_held(int locked, const void *lock)
 {
-	if (!locked)
-		journal_printf("WARN(%s)", what);
+	if (locked)
+		journal_printf("lockdep_assert_held(%s)", jp(lock));
+	else
+		journal_printf("WARN(lockdep_assert_held(%s))", jp(lock));
 }
 
 void __kcompat_bug(const char *file, int line)

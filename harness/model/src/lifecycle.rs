@@ -74,6 +74,7 @@ pub fn free_all_qps(w: &World) -> i32 {
 /// QP on an engine's wait list leaves it, dropping the list's reference;
 /// then TID RDMA waiters are flushed.
 pub fn flush_qp_waiters(qp: &mut Qp, j: &mut Journal) {
+    super::sched::lockdep_assert_s_lock(qp, j);
     if qp.on_wait_list {
         qp.on_wait_list = false;
         rvt_put_qp(qp, j);

@@ -30,6 +30,13 @@ pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result
     Ok(w.queue_work_ret)
 }
 
+/// `lockdep_assert_held(&qp->s_lock)`, as the C world journals it: every
+/// caller in scope holds the lock (the shim takes it where upstream's
+/// callers would).
+pub(crate) fn lockdep_assert_s_lock(qp: &Qp, j: &mut Journal) {
+    j.record(format!("lockdep_assert_held(s_lock#0x{:x})", qp.num));
+}
+
 /// Mirrors `iowait_set_flag()` (iowait.c): traced, then set.
 pub fn iowait_set_flag(qp: &mut Qp, f: IowaitFlag, j: &mut Journal) {
     j.trace(
@@ -81,6 +88,7 @@ pub fn hfi1_send_ok(qp: &Qp) -> bool {
 /// schedules when `hfi1_send_ok`; otherwise, when waiting for I/O, marks the
 /// IB leg pending (`IOWAIT_PENDING_IB`) and returns false.
 pub fn hfi1_schedule_send(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<bool, Undefined> {
+    lockdep_assert_s_lock(qp, j);
     if hfi1_send_ok(qp) {
         hfi1_schedule_send_nocheck(w, qp, j)?;
         return Ok(true);

@@ -20,13 +20,14 @@ extern int shim_rcu_depth;
 /*
  * Production kernels (CONFIG_LOCKDEP=n) compile lockdep_assert_held() to
  * nothing, so the caller's line has no branch of its own.  The check here
- * keeps the contract honest (a lock not held is a journal warning) out of
- * line, in c-shim/mocks/journal.c, so its branch is not counted as the
- * upstream line's.
+ * is out of line, in c-shim/mocks/journal.c (its branch is not counted as
+ * the upstream line's), and journalled: an assertion upstream makes is part
+ * of its contract (a lockdep kernel checks it), so one held is recorded and
+ * one not held is a warning.
  */
-void __kcompat_assert_held(int locked, const char *what);
+void __kcompat_assert_held(int locked, const void *lock);
 
-#define lockdep_assert_held(l)	__kcompat_assert_held((l)->locked, "!(" #l ")->locked")
+#define lockdep_assert_held(l)	__kcompat_assert_held((l)->locked, (l))
 #define lockdep_assert_irqs_disabled()	do { } while (0)
 #define lockdep_set_class(l, k)		do { (void)(k); } while (0)
 #define lockdep_is_held(l)		((l)->locked != 0)
