@@ -20,7 +20,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::compare;
 use crate::cworld::{self, BuildOptions, BuiltWorld};
@@ -375,8 +375,9 @@ fn judge(
 }
 
 /// The report: a case per function (its mutants as vectors, the survivors
-/// as failures, each named with file:line and the mutation).
-pub fn report(kernel: &str, results: &[(Mutant, Fate)]) -> Report {
+/// the manifest does not accept as failures, each named with file:line
+/// and the mutation; accepted ones in the detail with their reason).
+pub fn report(kernel: &str, results: &[(Mutant, Fate)], listed: &[Listed]) -> Report {
     let mut names: Vec<&str> = vec![];
     for (m, _) in results {
         if !names.contains(&m.function.as_str()) {
@@ -397,29 +398,40 @@ pub fn report(kernel: &str, results: &[(Mutant, Fate)]) -> Report {
                 .filter(|(_, x)| matches!(x, Fate::Survived))
                 .map(|(m, _)| m)
                 .collect();
+            let accepted = |m: &Mutant| listed.iter().find(|l| l.id == m.id());
             let detail = (!survivors.is_empty()).then(|| {
                 survivors
                     .iter()
-                    .map(|m| format!("{QP_C}:{}: survived: {}\n", m.line, m.id()))
+                    .map(|m| match accepted(m) {
+                        Some(l) => format!(
+                            "{QP_C}:{}: survived, accepted ({}): {}\n",
+                            m.line,
+                            l.reason,
+                            m.id()
+                        ),
+                        None => format!("{QP_C}:{}: survived: {}\n", m.line, m.id()),
+                    })
                     .collect::<String>()
             });
+            let unaccepted = survivors.iter().filter(|m| accepted(m).is_none()).count();
             Case {
                 name: format!("mutants::{f}"),
                 function: f.to_string(),
                 file: Some(QP_C.to_owned()),
-                status: if survivors.is_empty() {
+                status: if unaccepted == 0 {
                     Status::Pass
                 } else {
                     Status::Fail
                 },
                 message: Some(format!(
-                    "{} of {judged} mutants killed ({} did not compile)",
+                    "{} of {judged} mutants killed, {} accepted ({} did not compile)",
                     judged - survivors.len(),
+                    survivors.len() - unaccepted,
                     mine.len() - judged
                 )),
                 detail,
                 vectors: judged as u64,
-                failed: survivors.len() as u64,
+                failed: unaccepted as u64,
                 ..Default::default()
             }
         })
@@ -433,6 +445,128 @@ pub fn report(kernel: &str, results: &[(Mutant, Fate)]) -> Report {
             ..Default::default()
         }],
     )
+}
+
+/// A surviving mutant the project accepts, from `vectors/mutants.toml`:
+/// equivalent to upstream, or unreachable from a single-threaded world,
+/// with the reason a reviewer accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Line of the entry in the manifest, for messages.
+    pub at: usize,
+    /// The mutant's stable id ([`Mutant::id`]).
+    pub id: String,
+    pub reason: String,
+    /// `--sanitize` kills it (the entry does not apply there).
+    pub sanitize_kills: bool,
+}
+
+/// The committed manifest of accepted survivors.
+pub fn manifest_path() -> std::path::PathBuf {
+    crate::vector::corpus_dir().join("mutants.toml")
+}
+
+/// Reads the manifest (`[[survivor]]` tables: `id`, `reason`, optionally
+/// `sanitize_kills = true`); errors name the manifest's line.
+pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
+    let line = |span: Option<std::ops::Range<usize>>| {
+        span.map_or(1, |s| {
+            text[..s.start.min(text.len())].matches('\n').count() + 1
+        })
+    };
+    let doc: toml_edit::ImDocument<&str> = toml_edit::ImDocument::parse(text)
+        .map_err(|e| anyhow::anyhow!("{}:{}: {}", path.display(), line(e.span()), e.message()))?;
+    let mut out = vec![];
+    let Some(item) = doc.get("survivor") else {
+        return Ok(out);
+    };
+    let tables = item.as_array_of_tables().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{}:{}: expected [[survivor]] tables",
+            path.display(),
+            line(item.span())
+        )
+    })?;
+    for t in tables.iter() {
+        let at = line(t.span());
+        for (k, _) in t.iter() {
+            if !["id", "reason", "sanitize_kills"].contains(&k) {
+                bail!(
+                    "{}:{at}: unknown key {k:?} (expected id, reason, sanitize_kills)",
+                    path.display()
+                );
+            }
+        }
+        let text_of = |k: &str| -> Result<String> {
+            t.get(k)
+                .and_then(|v| v.as_str())
+                .filter(|s| !s.trim().is_empty())
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    anyhow::anyhow!("{}:{at}: `{k}` must be a non-empty string", path.display())
+                })
+        };
+        out.push(Listed {
+            at,
+            id: text_of("id")?,
+            reason: text_of("reason")?,
+            sanitize_kills: match t.get("sanitize_kills") {
+                None => false,
+                Some(v) => v.as_bool().ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{}:{at}: `sanitize_kills` must be true or false",
+                        path.display()
+                    )
+                })?,
+            },
+        });
+    }
+    Ok(out)
+}
+
+/// Where the manifest and a run part, either way: a survivor it does not
+/// list, or an entry whose mutant was killed (or, in a run of every
+/// mutant, does not exist). Entries that do not apply under `--sanitize`
+/// are left out there.
+pub fn check_manifest(
+    listed: &[Listed],
+    results: &[(Mutant, Fate)],
+    every_mutant: bool,
+    sanitize: bool,
+) -> Vec<String> {
+    let applies: Vec<&Listed> = listed
+        .iter()
+        .filter(|l| !(sanitize && l.sanitize_kills))
+        .collect();
+    let mut problems = vec![];
+    for (m, f) in results {
+        let id = m.id();
+        let entry = applies.iter().find(|l| l.id == id);
+        match (f, entry) {
+            (Fate::Survived, None) => problems.push(format!(
+                "{QP_C}:{}: survived and not listed in vectors/mutants.toml: {id} \
+                 (add a vector that kills it, or an entry saying why none can)",
+                m.line
+            )),
+            (Fate::Killed { .. }, Some(l)) => problems.push(format!(
+                "vectors/mutants.toml:{}: {id} is killed now: remove the entry",
+                l.at
+            )),
+            _ => {}
+        }
+    }
+    if every_mutant {
+        for l in &applies {
+            if !results.iter().any(|(m, _)| m.id() == l.id) {
+                problems.push(format!(
+                    "vectors/mutants.toml:{}: no mutant {} in this tree: remove the entry \
+                     (or the site changed)",
+                    l.at, l.id
+                ));
+            }
+        }
+    }
+    problems
 }
 
 #[cfg(test)]
@@ -464,5 +598,60 @@ mod tests {
         t.replace_range(m.at.clone(), &m.replacement);
         assert!(t.contains("if (a < b && !b)"), "{t}");
         assert_eq!(m.id(), "pick: `if (a <= b && !b)` [<= -> <#0]");
+    }
+
+    fn mutant(site: &str, op: &str) -> Mutant {
+        Mutant {
+            function: "pick".into(),
+            line: 4,
+            site: site.into(),
+            operator: op.into(),
+            nth: 0,
+            at: 0..0,
+            replacement: String::new(),
+        }
+    }
+
+    /// The manifest and a run are compared both ways: an unlisted survivor
+    /// and a listed mutant that is killed are both errors; an entry whose
+    /// mutant is not in the tree is one only when every mutant ran; under
+    /// --sanitize, `sanitize_kills` entries do not apply.
+    #[test]
+    fn the_manifest_and_the_run_part_either_way() {
+        let text = "[[survivor]]\nid = \"pick: `a <= b` [<= -> <#0]\"\nreason = \"equivalent\"\n\n\
+                    [[survivor]]\nid = \"pick: `gone` [drop !#0]\"\nreason = \"old\"\nsanitize_kills = true\n";
+        let listed = parse_manifest(Path::new("m.toml"), text).expect("parses");
+        assert_eq!(listed.len(), 2);
+        assert_eq!((listed[1].at, listed[1].sanitize_kills), (5, true));
+        let survived = vec![(mutant("a <= b", "<= -> <"), Fate::Survived)];
+        assert!(check_manifest(&listed, &survived, false, false).is_empty());
+        let p = check_manifest(&listed, &survived, true, false);
+        assert!(p.len() == 1 && p[0].contains(":5: no mutant"), "{p:?}");
+        assert!(check_manifest(&listed, &survived, true, true).is_empty());
+        let killed = vec![(mutant("a <= b", "<= -> <"), Fate::Killed { calls: 3 })];
+        let p = check_manifest(&listed, &killed, false, false);
+        assert!(p.len() == 1 && p[0].contains("is killed now"), "{p:?}");
+        let other = vec![(mutant("a && b", "&& -> ||"), Fate::Survived)];
+        let p = check_manifest(&listed, &other, false, false);
+        assert!(p.len() == 1 && p[0].contains("not listed"), "{p:?}");
+        // Malformed entries name their line.
+        let e = parse_manifest(Path::new("m.toml"), "[[survivor]]\nid = \"x\"\n")
+            .expect_err("no reason");
+        assert!(e.to_string().contains("m.toml:1: `reason`"), "{e}");
+        let e = parse_manifest(
+            Path::new("m.toml"),
+            "[[survivor]]\nid = \"x\"\nreason = \"r\"\nwhy = 1\n",
+        )
+        .expect_err("unknown key");
+        assert!(e.to_string().contains("unknown key \"why\""), "{e}");
+    }
+
+    /// The committed manifest reads.
+    #[test]
+    fn the_committed_manifest_reads() {
+        let path = manifest_path();
+        let text = std::fs::read_to_string(&path).expect("vectors/mutants.toml");
+        let listed = parse_manifest(&path, &text).expect("parses");
+        assert!(!listed.is_empty());
     }
 }

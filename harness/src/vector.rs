@@ -1299,8 +1299,12 @@ pub fn corpus_dir() -> PathBuf {
     crate::project_path("vectors")
 }
 
-/// Loads every `*.toml` of a corpus directory but `worlds.toml` (named
-/// worlds) and `unreached.toml` (the coverage manifest), sorted by file name.
+/// The files of a corpus directory that are not vector files: the named
+/// worlds and the two manifests (coverage, mutants).
+pub const NOT_VECTORS: [&str; 3] = ["worlds.toml", "unreached.toml", "mutants.toml"];
+
+/// Loads every `*.toml` of a corpus directory but [`NOT_VECTORS`], sorted
+/// by file name.
 pub fn load_corpus(dir: &Path) -> Result<Vec<Vector>, VectorError> {
     let presets = Presets::load(&dir.join("worlds.toml"))?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -1315,7 +1319,7 @@ pub fn load_corpus(dir: &Path) -> Result<Vec<Vector>, VectorError> {
         .filter(|p| {
             p.extension().is_some_and(|x| x == "toml")
                 && p.file_name()
-                    .is_some_and(|n| n != "worlds.toml" && n != "unreached.toml")
+                    .is_some_and(|n| !NOT_VECTORS.iter().any(|x| n == *x))
         })
         .collect();
     files.sort();

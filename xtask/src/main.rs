@@ -710,26 +710,38 @@ fn mutants_cmd(a: MutantsArgs) -> Result<ExitCode> {
         random: a.random,
         sanitize: a.sanitize,
     };
+    let path = harness::mutants::manifest_path();
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let listed = harness::mutants::parse_manifest(&path, &text)?;
     let started = std::time::Instant::now();
     let results =
         harness::mutants::run(&tree, &vectors, &opts, &mut |m| eprintln!("[mutants] {m}"))?;
-    let report = harness::mutants::report(&tree.version.series(), &results);
+    let report = harness::mutants::report(&tree.version.series(), &results, &listed);
     print!("{}", report::render(Format::from(a.format), &report));
-    let killed = results
-        .iter()
-        .filter(|(_, f)| matches!(f, harness::mutants::Fate::Killed { .. }))
-        .count();
-    let judged = results
-        .iter()
-        .filter(|(_, f)| !matches!(f, harness::mutants::Fate::Stillborn(_)))
-        .count();
+    let count =
+        |f: fn(&harness::mutants::Fate) -> bool| results.iter().filter(|(_, x)| f(x)).count();
+    let killed = count(|f| matches!(f, harness::mutants::Fate::Killed { .. }));
+    let judged = count(|f| !matches!(f, harness::mutants::Fate::Stillborn(_)));
+    let every = a.sample == 0 && a.function.is_empty();
+    let problems = harness::mutants::check_manifest(&listed, &results, every, a.sanitize);
+    let accepted = judged - killed - problems.iter().filter(|p| p.contains("not listed")).count();
     eprintln!(
-        "[mutants] {killed} of {judged} mutants killed ({:.1}%), {} did not compile, in {:.1}s",
+        "[mutants] {killed} of {judged} mutants killed ({:.1}%), {accepted} accepted \
+         ({:.1}% killed or accepted), {} did not compile, in {:.1}s",
         100.0 * killed as f64 / judged.max(1) as f64,
+        100.0 * (killed + accepted) as f64 / judged.max(1) as f64,
         results.len() - judged,
         started.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+    for p in &problems {
+        eprintln!("error: {p}");
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn sweep_cmd(a: SweepArgs) -> Result<ExitCode> {
