@@ -76,6 +76,9 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->iter[i].qp_type >= SHIM_QP_TYPE_COUNT ||
 		    c->iter[i].state >= SHIM_QP_STATE_COUNT)
 			return false;
+	/* iowait_sleep() is given the engine the tx went to, and a leg. */
+	if (c->fn == SHIM_FN_IOWAIT_SLEEP && (c->qp.s_sde == SHIM_NONE || c->arg > 1))
+		return false;
 	return true;
 }
 
@@ -325,8 +328,33 @@ void shim_build_qp(const struct shim_call *c)
 
 	/* The private part, initialised by upstream's own iowait_init(). */
 	shim_w.priv.owner = &shim_w.qp;
-	iowait_init(&shim_w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
-		    NULL, NULL, NULL, NULL);
+	/*
+	 * The callbacks qp_priv_alloc() installs, for a call of one of them
+	 * (the iowait_sleep() path reaches init_priority); NULL otherwise, as
+	 * nothing else in scope calls them.
+	 */
+	if (c->fn >= SHIM_FN_IOWAIT_WAKEUP)
+		iowait_init(&shim_w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
+			    shim_w.cb.sleep, shim_w.cb.wakeup, shim_w.cb.sdma_drained,
+			    shim_w.cb.init_priority);
+	else
+		iowait_init(&shim_w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
+			    NULL, NULL, NULL, NULL);
+	shim_w.priv.s_iowait.priority = q->iowait_priority;
+	shim_w.priv.s_iowait.starved_cnt = q->starved_cnt;
+	/* The descriptor ring of every engine, and every port's counter. */
+	for (i = 0; i < c->world.num_sdma; i++) {
+		struct sdma_engine *sde = &shim_w.per_sdma[i];
+
+		sde->descq_cnt = q->sde_descq_cnt;
+		sde->descq_head = q->sde_descq_head;
+		sde->descq_tail = q->sde_descq_tail;
+		sde->desc_avail = q->sde_desc_avail;
+		sde->head_lock.seqcount.sequence = q->sde_head_seq;
+		INIT_LIST_HEAD(&sde->dmawait);
+	}
+	for (i = 0; i < c->world.num_pports; i++)
+		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
 	shim_w.priv.s_flags = tree_bits(q->priv_flags, priv_flag_values,
 				   SHIM_PRIV_FLAG_COUNT);
 	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
@@ -392,7 +420,7 @@ void shim_build_qp(const struct shim_call *c)
  * state no name has) reads as an index no name has (255, or the count),
  * which the harness reports as unnamed.
  */
-void shim_read_qp(struct shim_qp *q, u32 *s_flags_unknown)
+void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unknown)
 {
 	struct rvt_qp *qp = &shim_w.qp;
 	struct hfi1_qp_priv *priv = &shim_w.priv;
@@ -460,6 +488,23 @@ void shim_read_qp(struct shim_qp *q, u32 *s_flags_unknown)
 		q->send_queue[i].ssn = e->ssn;
 	}
 	q->mig_state = shim_index(mig_state_index, qp->s_mig_state);
+	q->iowait_priority = priv->s_iowait.priority;
+	q->starved_cnt = priv->s_iowait.starved_cnt;
+	/* The QP's engine's ring; without an engine, nothing could change it. */
+	if (shim_sde_index(priv->s_sde) >= 0) {
+		q->sde_descq_cnt = priv->s_sde->descq_cnt;
+		q->sde_descq_head = priv->s_sde->descq_head;
+		q->sde_descq_tail = priv->s_sde->descq_tail;
+		q->sde_desc_avail = priv->s_sde->desc_avail;
+		q->sde_head_seq = priv->s_sde->head_lock.seqcount.sequence;
+	} else {
+		q->sde_descq_cnt = in->sde_descq_cnt;
+		q->sde_descq_head = in->sde_descq_head;
+		q->sde_descq_tail = in->sde_descq_tail;
+		q->sde_desc_avail = in->sde_desc_avail;
+		q->sde_head_seq = in->sde_head_seq;
+	}
+	q->port_n_dmawait = to_iport(qp->ibqp.device, qp->port_num)->rvp.n_dmawait;
 	q->alt_sl = rdma_ah_get_sl(&qp->alt_ah_attr);
 	q->alt_port = rdma_ah_get_port_num(&qp->alt_ah_attr);
 	q->alt_dlid = rdma_ah_get_dlid(&qp->alt_ah_attr);

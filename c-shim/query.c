@@ -81,6 +81,8 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "txreq:IB");
 	if (p == &shim_w.tid_tx)
 		return snprintf(buf, len, "txreq:TID");
+	if (p == &shim_w.sleep_tx)
+		return snprintf(buf, len, "txreq:sleep");
 	if (p == &shim_w.priv.tid_rdma.trigger_work)
 		return snprintf(buf, len, "tid-trigger-work");
 	if (p == &shim_w.priv.s_iowait)

@@ -233,6 +233,7 @@ enum shim_fn {
 	SHIM_FN_IOWAIT_WAKEUP,
 	SHIM_FN_IOWAIT_SDMA_DRAINED,
 	SHIM_FN_HFI1_INIT_PRIORITY,
+	SHIM_FN_IOWAIT_SLEEP,
 	SHIM_FN_COUNT
 };
 
@@ -268,7 +269,8 @@ enum shim_fn {
 	X(hfi1_post_parms) \
 	X(iowait_wakeup) \
 	X(iowait_sdma_drained) \
-	X(hfi1_init_priority)
+	X(hfi1_init_priority) \
+	X(iowait_sleep)
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
 struct shim_qp {
@@ -288,6 +290,12 @@ struct shim_qp {
 	shim_u32 priv_flags;
 	/* `priv->s_iowait.flags`. */
 	shim_u32 iowait_flags;
+	/*
+	 * `priv->s_iowait.priority` and `.starved_cnt` (u8 in `struct
+	 * iowait`).
+	 */
+	shim_u8 iowait_priority;
+	shim_u8 starved_cnt;
 	/* `priv->s_sde`: an engine of the world, or NULL. */
 	shim_i16 s_sde;
 	/* `priv->s_sendcontext`: a send context of the world, or NULL. */
@@ -356,6 +364,22 @@ struct shim_qp {
 	shim_u8 s_state;
 	shim_u8 s_ack_state;
 	shim_u8 r_min_rnr_timer;
+	/*
+	 * The descriptor ring of the QP's engine (`priv->s_sde`; every engine
+	 * of the world has this state): `descq_cnt` (u16), `descq_head`,
+	 * `descq_tail` (u32), `desc_avail` (u16) and the sequence of its
+	 * `head_lock`, which `sdma_progress()` reads.
+	 */
+	shim_u16 sde_descq_cnt;
+	shim_u32 sde_descq_head;
+	shim_u32 sde_descq_tail;
+	shim_u16 sde_desc_avail;
+	shim_u32 sde_head_seq;
+	/*
+	 * `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of waits
+	 * for SDMA descriptors (every port of the world has it).
+	 */
+	shim_u64 port_n_dmawait;
 	/*
 	 * `qp->s_hdrwords` (u8 in `struct rvt_qp`): the header of the packet
 	 * being built.

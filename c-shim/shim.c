@@ -68,6 +68,7 @@ static void shim_harvest_callbacks(void)
 	p = qp_priv_alloc(&shim_w.dd.verbs_dev.rdi, &scratch);
 	if (IS_ERR_OR_NULL(p))
 		return;
+	shim_w.cb.sleep = p->s_iowait.sleep;
 	shim_w.cb.wakeup = p->s_iowait.wakeup;
 	shim_w.cb.sdma_drained = p->s_iowait.sdma_drained;
 	shim_w.cb.init_priority = p->s_iowait.init_priority;
@@ -308,6 +309,18 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	case SHIM_FN_IOWAIT_SDMA_DRAINED:
 		shim_w.cb.sdma_drained(&shim_w.priv.s_iowait);
 		break;
+	case SHIM_FN_IOWAIT_SLEEP: {
+		/* What sdma_send_txreq() passes: its engine, a leg's work, a new tx. */
+		struct iowait_work *wait =
+			&shim_w.priv.s_iowait.wait[c->arg ? IOWAIT_TID_SE : IOWAIT_IB_SE];
+
+		shim_w.sleep_tx.qp = &shim_w.qp;
+		shim_w.sleep_tx.txreq.num_desc = c->sc5;
+		INIT_LIST_HEAD(&shim_w.sleep_tx.txreq.list);
+		out->ret = shim_w.cb.sleep(shim_w.priv.s_sde, wait, &shim_w.sleep_tx.txreq,
+					   c->selector, c->call_send);
+		break;
+	}
 	case SHIM_FN_HFI1_INIT_PRIORITY:
 		shim_w.priv.s_iowait.priority = 0;
 		shim_w.cb.init_priority(&shim_w.priv.s_iowait);
@@ -326,7 +339,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	}
 	shim_check_balance();
 	journal_end();
-	shim_read_qp(&out->qp, &out->s_flags_unknown);
+	shim_read_qp(&out->qp, &c->qp, &out->s_flags_unknown);
 	out->s_flags = out->qp.s_flags;
 	out->priv_flags = out->qp.priv_flags;
 	out->iowait_flags = out->qp.iowait_flags;

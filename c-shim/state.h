@@ -80,6 +80,7 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 	struct rvt_srq srq;						\
 	struct verbs_txreq ib_tx;					\
 	struct verbs_txreq tid_tx;					\
+	struct verbs_txreq sleep_tx;	/* the tx iowait_sleep() is given */ \
 	struct hfi1_ahg_info ahg;
 
 /*
@@ -148,6 +149,8 @@ struct shim_state {
 	struct send_context *sc_of[1 + SHIM_MAX_SEND_CONTEXTS];
 	/* qp.c's static iowait callbacks, as qp_priv_alloc() installs them */
 	struct {
+		int (*sleep)(struct sdma_engine *sde, struct iowait_work *wait,
+			     struct sdma_txreq *tx, uint seq, bool pkts_sent);
 		void (*wakeup)(struct iowait *wait, int reason);
 		void (*sdma_drained)(struct iowait *wait);
 		void (*init_priority)(struct iowait *wait);
@@ -183,7 +186,7 @@ u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown);
 bool shim_check_call(const struct shim_call *c);
 void shim_build_world(const struct shim_world *sw);
 void shim_build_qp(const struct shim_call *c);
-void shim_read_qp(struct shim_qp *q, u32 *s_flags_unknown);
+void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unknown);
 struct sdma_engine *shim_sde(int idx);
 struct send_context *shim_sc(int idx);
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);

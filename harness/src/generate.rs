@@ -480,9 +480,34 @@ mod rules {
         }
     }
 
-    /// An engine of the world, or NULL.
-    pub fn engine<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> Option<EngineIdx> {
-        opt_idx(u, w.sdma_cpus.len(), EngineIdx)
+    /// An engine of the world, or NULL; iowait_sleep is called for the
+    /// engine a tx went to, never without one.
+    pub fn engine<S: Source>(u: &mut Draw<S>, w: &World, func: Func, _: &Qp) -> Option<EngineIdx> {
+        let n = w.sdma_cpus.len();
+        if func == Func::IowaitSleep && n > 0 {
+            return Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8)));
+        }
+        opt_idx(u, n, EngineIdx)
+    }
+
+    /// A ring size: small ones (where a tx's descriptors can outgrow the
+    /// free count) and the driver's.
+    pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
+        if u.ratio(3, 4) {
+            pick(u, &[0, 1, 2, 8, 16, 64, 2048])
+        } else {
+            u.arbitrary()
+        }
+    }
+
+    /// The ring's tail: mostly within a ring's size of its head.
+    pub fn ring_tail<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
+        if u.ratio(3, 4) {
+            let used = u.int_in_range(0..=u32::from(q.sde_descq_cnt) + 1);
+            q.sde_descq_head.wrapping_add(used)
+        } else {
+            u.arbitrary()
+        }
     }
 
     /// A send context of the world, or NULL.
@@ -681,7 +706,7 @@ pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result
                 u.arbitrary()
             }
         }
-        Func::QpUnbusy => u.int_in_range(0..=1),
+        Func::QpUnbusy | Func::IowaitSleep => u.int_in_range(0..=1),
         Func::IowaitWakeup => {
             if u.ratio(3, 4) {
                 0
@@ -728,6 +753,10 @@ pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result
         u.arbitrary()
     });
     *selector = u.arbitrary();
+    if func == Func::IowaitSleep && u.ratio(1, 2) {
+        // The head sequence the caller saw: often the engine's own.
+        *selector = q.sde_head_seq;
+    }
     subset_into(u, SFlag::ALL, flags_arg);
     *attr_av = u.arbitrary();
     *attr_alt_path = u.arbitrary();

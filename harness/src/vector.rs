@@ -1505,6 +1505,23 @@ pub fn validate(c: &Call) -> Result<(), String> {
             "quiesce_qp with pio_busy != 0 and a send context never returns (qp_pio_drain)".into(),
         );
     }
+    // iowait_sleep(): the SDMA engine calls it for the engine the tx went
+    // to (sdma_send_txreq/sdma_send_txlist pass their sde), with the work
+    // of one of the QP's two legs.
+    if c.func == Func::IowaitSleep {
+        if q.s_sde.is_none() {
+            return Err(
+                "iowait_sleep needs the QP's engine (qp.s_sde): the SDMA engine that calls it is the one the tx went to"
+                    .into(),
+            );
+        }
+        if c.arg > 1 {
+            return Err(format!(
+                "arg {} is not a leg of the iowait (0 IB, 1 TID)",
+                c.arg
+            ));
+        }
+    }
     // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.
     if c.iter.len() > 8 {
         return Err("at most 8 iter QPs (the shim's limit)".into());

@@ -96,6 +96,11 @@ pub fn wr_opcode_value(o: WrOpcode) -> u32 {
     }
 }
 
+/// `ib_rvt_state_ops[state] & RVT_PROCESS_RECV_OK` (rdmavt qp.c).
+pub fn process_recv_ok(s: QpState) -> bool {
+    matches!(s, QpState::Rtr | QpState::Rts | QpState::Sqd | QpState::Sqe)
+}
+
 /// `ib_rvt_state_ops[state] & RVT_POST_SEND_OK` (rdmavt qp.c).
 pub fn post_send_ok(s: QpState) -> bool {
     matches!(s, QpState::Rts | QpState::Sqd | QpState::Sqe | QpState::Err)

@@ -190,7 +190,21 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         Func::PostParms => out.text = lifecycle::hfi1_post_parms(call.post_opcode),
         Func::IowaitWakeup => sched::iowait_wakeup(w, qp.to_mut(), call.arg, &mut j)?,
         Func::IowaitSdmaDrained => sched::iowait_sdma_drained(w, qp.to_mut(), &mut j)?,
-        Func::InitPriority => out.ret = sched::hfi1_init_priority(&qp),
+        Func::InitPriority => {
+            // The shim zeroes the priority first, as iowait_init_priority().
+            out.ret = sched::hfi1_init_priority(&qp);
+            qp.to_mut().iowait_priority = out.ret as u8;
+        }
+        Func::IowaitSleep => {
+            out.ret = sched::iowait_sleep(
+                qp.to_mut(),
+                call.arg != 0,
+                call.selector,
+                call.call_send,
+                u16::from(call.sc5.0),
+                &mut j,
+            )
+        }
     }
     out.s_flags = qp.s_flags;
     out.priv_flags = qp.priv_flags;

@@ -1,6 +1,7 @@
 //! qp.c: scheduling the send engine, wake-ups, and error handling of a QP.
 
 use super::flags::{s_flag_value, HFI1_S_ANY_WAIT_IO, RVT_S_ANY_WAIT_SEND};
+use super::qp::{EAGAIN, EBUSY};
 use super::types::{DevFlag, IowaitFlag, PrivFlag, Qp, SFlag, Symbol, World};
 use super::{at, qp_name, Journal, Undefined};
 
@@ -28,6 +29,91 @@ pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result
     };
     j.record(format!("queue_work_on({cpu}, wq:hfi1, iowork:IB)"));
     Ok(w.queue_work_ret)
+}
+
+/// Mirrors `sdma_descq_freecnt()` (sdma.h): the ring's free descriptors,
+/// in the kernel's arithmetic (u32, then truncated to the u16 returned).
+fn sdma_descq_freecnt(qp: &Qp) -> u16 {
+    u32::from(qp.sde_descq_cnt)
+        .wrapping_sub(qp.sde_descq_tail.wrapping_sub(qp.sde_descq_head))
+        .wrapping_sub(1) as u16
+}
+
+/// Mirrors `sdma_progress()` (sdma.h): when the head moved since `seq`
+/// (its seqlock's sequence differs), `desc_avail` is recomputed and the
+/// ring has room for `num_desc` descriptors or not.
+fn sdma_progress(qp: &mut Qp, seq: u32, num_desc: u16) -> bool {
+    if qp.sde_head_seq == seq {
+        return false;
+    }
+    qp.sde_desc_avail = sdma_descq_freecnt(qp);
+    num_desc <= qp.sde_desc_avail
+}
+
+/// Mirrors the static `iowait_sleep()` (qp.c), the callback
+/// `qp_priv_alloc()` installs for an SDMA engine whose ring is full, with
+/// the QP's engine (`priv->s_sde`), the leg's work (`tid_leg`), a fresh tx
+/// of `num_desc` descriptors, the head sequence the caller saw and whether
+/// packets were sent. In a state that processes receives: the tx joins
+/// the leg's list; if the ring made progress meanwhile the tx leaves it
+/// again (-EAGAIN); otherwise a QP not yet waiting goes on the engine's
+/// wait list (`n_dmawait`, `RVT_S_WAIT_DMA_DESC`, priority recomputed,
+/// `iowait_queue`, traced, a reference taken) and the leg is unbusied
+/// (-EBUSY). In any other state the tx is freed (0).
+pub fn iowait_sleep(
+    qp: &mut Qp,
+    tid_leg: bool,
+    seq: u32,
+    pkts_sent: bool,
+    num_desc: u16,
+    j: &mut Journal,
+) -> i32 {
+    if !super::flags::process_recv_ok(qp.state) {
+        j.record("hfi1_put_txreq(txreq:sleep)".into());
+        return 0;
+    }
+    // list_add_tail(&stx->list, &wait->tx_head)
+    let queued = if tid_leg {
+        &mut qp.tid_tx_queued
+    } else {
+        &mut qp.ib_tx_queued
+    };
+    let was = *queued;
+    *queued = true;
+    if sdma_progress(qp, seq, num_desc) {
+        // eagain: list_del_init(&stx->list)
+        if tid_leg {
+            qp.tid_tx_queued = was;
+        } else {
+            qp.ib_tx_queued = was;
+        }
+        return -EAGAIN;
+    }
+    if !qp.on_wait_list {
+        qp.port_n_dmawait = qp.port_n_dmawait.wrapping_add(1);
+        qp.s_flags.insert(SFlag::WaitDmaDesc);
+        // iowait_get_priority(): init_priority, then each leg's first tx
+        // (none of the world's is SDMA_TXREQ_F_VIP).
+        qp.iowait_priority = hfi1_init_priority(qp) as u8;
+        // iowait_queue()
+        qp.starved_cnt = if pkts_sent {
+            0
+        } else {
+            qp.starved_cnt.wrapping_add(1)
+        };
+        qp.on_wait_list = true;
+        qp.wait_lock_stale = false;
+        j.trace(
+            "hfi1_qpsleep",
+            &[
+                &qp_name(qp),
+                &format!("0x{:x}", s_flag_value(SFlag::WaitDmaDesc)),
+            ],
+        );
+        qp.refcount = qp.refcount.wrapping_add(1);
+    }
+    hfi1_qp_unbusy(qp, tid_leg, j);
+    -EBUSY
 }
 
 /// `lockdep_assert_held(&qp->s_lock)`, as the C world journals it: every

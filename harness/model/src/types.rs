@@ -244,6 +244,7 @@ symbolic! {
         IowaitWakeup = "iowait_wakeup",
         IowaitSdmaDrained = "iowait_sdma_drained",
         InitPriority = "hfi1_init_priority",
+        IowaitSleep = "iowait_sleep",
     }
 }
 
@@ -640,6 +641,10 @@ macro_rules! qp_schema {
             "priv_flags" priv_flags: Flags<PrivFlag> = Flags::default(),
             /// `priv->s_iowait.flags`.
             "iowait_flags" iowait_flags: Flags<IowaitFlag> = Flags::default(),
+            /// `priv->s_iowait.priority` and `.starved_cnt` (u8 in `struct
+            /// iowait`).
+            "iowait_priority" iowait_priority: u8 [0..=3] = 0,
+            "starved_cnt" starved_cnt: u8 = 0,
             /// `priv->s_sde`: an engine of the world, or NULL.
             "s_sde" s_sde: Option<EngineIdx> [engine] = None,
             /// `priv->s_sendcontext`: a send context of the world, or NULL.
@@ -703,6 +708,18 @@ macro_rules! qp_schema {
             "s_state" s_state: u8 = 0 => qp,
             "s_ack_state" s_ack_state: u8 = 0 => qp,
             "r_min_rnr_timer" r_min_rnr_timer: u8 = 0 => qp,
+            /// The descriptor ring of the QP's engine (`priv->s_sde`; every
+            /// engine of the world has this state): `descq_cnt` (u16),
+            /// `descq_head`, `descq_tail` (u32), `desc_avail` (u16) and the
+            /// sequence of its `head_lock`, which `sdma_progress()` reads.
+            "sde_descq_cnt" sde_descq_cnt: u16 [ring_size] = 0,
+            "sde_descq_head" sde_descq_head: u32 = 0,
+            "sde_descq_tail" sde_descq_tail: u32 [ring_tail] = 0,
+            "sde_desc_avail" sde_desc_avail: u16 = 0,
+            "sde_head_seq" sde_head_seq: u32 [0..=3] = 0,
+            /// `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of
+            /// waits for SDMA descriptors (every port of the world has it).
+            "port_n_dmawait" port_n_dmawait: u64 = 0,
             /// `qp->s_hdrwords` (u8 in `struct rvt_qp`): the header of the
             /// packet being built.
             "s_hdrwords" s_hdrwords: u8 = 0 => qp,

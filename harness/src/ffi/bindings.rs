@@ -167,7 +167,8 @@ pub const SHIM_FN_HFI1_POST_PARMS: shim_fn = 27;
 pub const SHIM_FN_IOWAIT_WAKEUP: shim_fn = 28;
 pub const SHIM_FN_IOWAIT_SDMA_DRAINED: shim_fn = 29;
 pub const SHIM_FN_HFI1_INIT_PRIORITY: shim_fn = 30;
-pub const SHIM_FN_COUNT: shim_fn = 31;
+pub const SHIM_FN_IOWAIT_SLEEP: shim_fn = 31;
+pub const SHIM_FN_COUNT: shim_fn = 32;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -284,8 +285,8 @@ pub struct shim_call {
     pub __bindgen_padding_1: [u8; 4usize],
     pub world: shim_world,
     pub qp: shim_qp,
+    pub __bindgen_padding_2: [u8; 2usize],
     pub wqe: shim_wqe,
-    pub __bindgen_padding_2: [u8; 4usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -310,6 +311,7 @@ pub struct shim_outcome {
     pub priv_flags: shim_u32,
     pub iowait_flags: shim_u32,
     pub qp: shim_qp,
+    pub __bindgen_padding_2: [u8; 2usize],
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,
