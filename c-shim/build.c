@@ -79,6 +79,8 @@ bool shim_check_call(const struct shim_call *c)
 	/* iowait_sleep() is given the engine the tx went to, and a leg. */
 	if (c->fn == SHIM_FN_IOWAIT_SLEEP && (c->qp.s_sde == SHIM_NONE || c->arg > 1))
 		return false;
+	if (c->qp.wait_lock < SHIM_NONE || c->qp.wait_lock >= c->world.num_sdma)
+		return false;
 	return true;
 }
 
@@ -378,9 +380,8 @@ void shim_build_qp(const struct shim_call *c)
 	INIT_LIST_HEAD(&shim_w.engine_wait);
 	if (q->on_wait_list)
 		list_add_tail(&shim_w.priv.s_iowait.list, &shim_w.engine_wait);
-	if (q->on_wait_list || q->wait_lock_stale)
-		shim_w.priv.s_iowait.lock = shim_w.priv.s_sde ? &shim_w.priv.s_sde->waitlock :
-						      &shim_w.per_sdma[0].waitlock;
+	shim_w.priv.s_iowait.lock = q->wait_lock == SHIM_NONE ? NULL :
+				    &shim_sde(q->wait_lock)->waitlock;
 
 	/* The swqe of hfi1_setup_wqe (not part of the ring). */
 	shim_w.swqe.wqe.length = c->wqe.length;
@@ -448,7 +449,10 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	q->ib_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_IB_SE].tx_head);
 	q->tid_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_TID_SE].tx_head);
 	q->on_wait_list = !list_empty(&priv->s_iowait.list);
-	q->wait_lock_stale = !q->on_wait_list && priv->s_iowait.lock;
+	q->wait_lock = priv->s_iowait.lock ? 0xff : SHIM_NONE;
+	for (i = 0; i < SHIM_MAX_SDMA && priv->s_iowait.lock; i++)
+		if (priv->s_iowait.lock == &shim_w.per_sdma[i].waitlock)
+			q->wait_lock = i;
 	q->sdma_busy = atomic_read(&priv->s_iowait.sdma_busy);
 	q->pio_busy = atomic_read(&priv->s_iowait.pio_busy);
 	q->refcount = atomic_read(&qp->refcount);

@@ -312,12 +312,14 @@ struct shim_qp {
 	 */
 	shim_u8 on_wait_list;
 	/*
-	 * Off the list but `priv->s_iowait.lock` still set: a waker took the
-	 * iowait off an engine's list and left the lock (upstream checks the
-	 * list under the lock, so nothing it does depends on this but the
-	 * path it takes).
+	 * `priv->s_iowait.lock`: the waitlock of this engine, or NULL.
+	 * `iowait_queue()` callers set it with the list, so a QP on a list
+	 * has it; off the list it may still be set (a waker took the iowait
+	 * off an engine's list and left the lock: upstream checks the list
+	 * under the lock, so nothing it does depends on this but the path it
+	 * takes).
 	 */
-	shim_u8 wait_lock_stale;
+	shim_i16 wait_lock;
 	/* `priv->s_iowait.sdma_busy`. */
 	shim_i32 sdma_busy;
 	/* `priv->s_iowait.pio_busy`. */

@@ -529,9 +529,23 @@ mod rules {
         }
     }
 
-    /// Only off the wait list.
-    pub fn wait_lock_stale<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> bool {
-        !q.on_wait_list && u.ratio(1, 4)
+    /// On an engine's wait list: only in a world with engines.
+    pub fn on_wait_list<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> bool {
+        let on: bool = u.arbitrary();
+        on && !w.sdma_cpus.is_empty()
+    }
+
+    /// On a list: an engine's waitlock (mostly the QP's engine's); off
+    /// it, now and then one a waker left.
+    pub fn wait_lock<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> Option<EngineIdx> {
+        let n = w.sdma_cpus.len();
+        if n == 0 || !(q.on_wait_list || u.ratio(1, 4)) {
+            return None;
+        }
+        match q.s_sde {
+            Some(e) if u.ratio(3, 4) => Some(e),
+            _ => Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8))),
+        }
     }
 
     /// quiesce_qp waits for pio_busy to drop when the QP has a send

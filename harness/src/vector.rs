@@ -1447,13 +1447,18 @@ pub fn validate(c: &Call) -> Result<(), String> {
             "qp.remote_gid_prefix/remote_gid_iid describe a GRH: set qp.remote_grh = true".into(),
         );
     }
-    // iowait_queue() sets the lock when it puts the iowait on a list: a QP
-    // on a list has its lock; wait_lock_stale describes one off the list.
-    if q.on_wait_list && q.wait_lock_stale {
+    // iowait_queue()'s callers set the lock with the list (iowait_sleep,
+    // the PIO and SDMA wait paths): a QP on a list has its engine's lock.
+    if q.on_wait_list && q.wait_lock.is_none() {
         return Err(
-            "qp.wait_lock_stale describes an iowait off the list; it cannot be on_wait_list too"
+            "qp.on_wait_list needs qp.wait_lock, the engine whose wait list it is (upstream sets the lock with the list)"
                 .into(),
         );
+    }
+    if q.wait_lock
+        .is_some_and(|e| usize::from(e.0) >= w.sdma_cpus.len())
+    {
+        return Err("qp.wait_lock names an engine the world lacks".into());
     }
     // qp_iter_print(): rvt_get_swqe_ptr(qp, qp->s_last) and
     // s_ack_queue[s_tail_ack_queue] are read unchecked.

@@ -77,6 +77,7 @@ pub fn flush_qp_waiters(qp: &mut Qp, j: &mut Journal) {
     super::sched::lockdep_assert_s_lock(qp, j);
     if qp.on_wait_list {
         qp.on_wait_list = false;
+        qp.wait_lock = None;
         rvt_put_qp(qp, j);
     }
     j.record(format!("hfi1_tid_rdma_flush_wait({})", qp_name(qp)));

@@ -102,7 +102,8 @@ pub fn iowait_sleep(
             qp.starved_cnt.wrapping_add(1)
         };
         qp.on_wait_list = true;
-        qp.wait_lock_stale = false;
+        // priv->s_iowait.lock = &sde->waitlock: the QP's engine's.
+        qp.wait_lock = qp.s_sde;
         j.trace(
             "hfi1_qpsleep",
             &[
@@ -261,6 +262,7 @@ pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) -> Option<String> {
         iowait_clear_flag(qp, IowaitFlag::PendingIb, j);
         iowait_clear_flag(qp, IowaitFlag::PendingTid, j);
         qp.on_wait_list = false;
+        qp.wait_lock = None;
         rvt_put_qp(qp, j);
     }
     let had_mr = qp.rdma_mr_refs.is_some();

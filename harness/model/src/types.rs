@@ -656,12 +656,14 @@ macro_rules! qp_schema {
             /// The TID leg has a queued tx request (its `tx_head`).
             "tid_tx_queued" tid_tx_queued: bool = false,
             /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
-            "on_wait_list" on_wait_list: bool = false,
-            /// Off the list but `priv->s_iowait.lock` still set: a waker took
-            /// the iowait off an engine's list and left the lock (upstream
+            "on_wait_list" on_wait_list: bool [on_wait_list] = false,
+            /// `priv->s_iowait.lock`: the waitlock of this engine, or NULL.
+            /// `iowait_queue()` callers set it with the list, so a QP on a
+            /// list has it; off the list it may still be set (a waker took
+            /// the iowait off an engine's list and left the lock: upstream
             /// checks the list under the lock, so nothing it does depends on
             /// this but the path it takes).
-            "wait_lock_stale" wait_lock_stale: bool [wait_lock_stale] = false,
+            "wait_lock" wait_lock: Option<EngineIdx> [wait_lock] = None,
             /// `priv->s_iowait.sdma_busy`.
             "sdma_busy" sdma_busy: i32 [0..=3] = 0,
             /// `priv->s_iowait.pio_busy`.

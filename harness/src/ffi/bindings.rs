@@ -285,7 +285,7 @@ pub struct shim_call {
     pub __bindgen_padding_1: [u8; 4usize],
     pub world: shim_world,
     pub qp: shim_qp,
-    pub __bindgen_padding_2: [u8; 2usize],
+    pub __bindgen_padding_2: u8,
     pub wqe: shim_wqe,
 }
 impl Default for shim_call {
@@ -311,7 +311,7 @@ pub struct shim_outcome {
     pub priv_flags: shim_u32,
     pub iowait_flags: shim_u32,
     pub qp: shim_qp,
-    pub __bindgen_padding_2: [u8; 2usize],
+    pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,
