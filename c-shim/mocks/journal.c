@@ -47,6 +47,24 @@ static void journal_vprintf(const char *fmt, va_list ap)
 	cur->journal[cur->journal_len] = '\0';
 }
 
+/* Appends one line of n bytes as it is: the formatting-free path. */
+static void journal_put(const char *s, size_t n)
+{
+	size_t room;
+
+	if (!cur)
+		return;
+	room = sizeof(cur->journal) - cur->journal_len;
+	if (n + 2 > room) {
+		journal_printf("%.*s", (int)n, s);	/* the overflow path */
+		return;
+	}
+	memcpy(cur->journal + cur->journal_len, s, n);
+	cur->journal_len += n;
+	cur->journal[cur->journal_len++] = '\n';
+	cur->journal[cur->journal_len] = '\0';
+}
+
 void journal_printf(const char *fmt, ...)
 {
 	va_list ap;
@@ -82,6 +100,8 @@ void __kcompat_warn(const char *file, int line, const char *cond)
  */
 void __kcompat_assert_held(int locked, const void *lock)
 {
+	if (!cur)
+		return;
 	if (locked)
 		journal_printf("lockdep_assert_held(%s)", jp(lock));
 	else
@@ -101,18 +121,36 @@ void __kcompat_bug(const char *file, int line)
  */
 void __kcompat_trace(const char *name, int n, const struct __kcompat_trace_arg *args)
 {
+	static const char hex[] = "0123456789abcdef";
 	char line[256];
-	int i, len;
+	size_t len = 0;
+	int i;
 
-	len = snprintf(line, sizeof(line), "trace %s(", name);
-	for (i = 0; i < n && len < (int)sizeof(line); i++) {
+	/* No journal (the raw benchmark): a tracepoint with no tracer. */
+	if (!cur)
+		return;
+#define PUT(str, slen) do {						\
+		size_t _l = (slen);					\
+		if (len + _l < sizeof(line)) {				\
+			memcpy(line + len, (str), _l);			\
+			len += _l;					\
+		}							\
+	} while (0)
+	PUT("trace ", 6);
+	PUT(name, strlen(name));
+	PUT("(", 1);
+	for (i = 0; i < n; i++) {
 		const struct __kcompat_trace_arg *a = &args[i];
-		const char *sep = i ? ", " : "";
 		unsigned long long v = 0;
+		char num[2 + 16];
+		int d = sizeof(num);
 
+		if (i)
+			PUT(", ", 2);
 		if (a->pointer) {
-			len += snprintf(line + len, sizeof(line) - len, "%s%s", sep,
-					jp(*(const void *const *)a->at));
+			const char *nm = jp(*(const void *const *)a->at);
+
+			PUT(nm, strlen(nm));
 			continue;
 		}
 		switch (a->size) {
@@ -129,10 +167,19 @@ void __kcompat_trace(const char *name, int n, const struct __kcompat_trace_arg *
 			v = *(const u64 *)a->at;
 			break;
 		default:
-			len += snprintf(line + len, sizeof(line) - len, "%s?", sep);
+			PUT("?", 1);
 			continue;
 		}
-		len += snprintf(line + len, sizeof(line) - len, "%s0x%llx", sep, v);
+		/* "0x" and the hex digits, as printf's "0x%llx". */
+		do {
+			num[--d] = hex[v & 15];
+			v >>= 4;
+		} while (v);
+		num[--d] = 'x';
+		num[--d] = '0';
+		PUT(num + d, sizeof(num) - d);
 	}
-	journal_printf("%s)", line);
+	PUT(")", 1);
+#undef PUT
+	journal_put(line, len);
 }

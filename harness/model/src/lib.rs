@@ -74,9 +74,9 @@ impl Journal {
 
     /// A tracepoint hit, as the C world journals it (kcompat
     /// linux/tracepoint.h): `trace NAME(arg, arg)`, pointers by their
-    /// world names, integers in hex.
-    pub fn trace(&mut self, name: &str, args: &[&str]) {
-        self.0.push(format!("trace {name}({})", args.join(", ")));
+    /// world names, integers in hex (`0x{:x}`); one allocation.
+    pub fn trace(&mut self, name: &str, args: std::fmt::Arguments<'_>) {
+        self.0.push(format!("trace {name}({args})"));
     }
 }
 

@@ -106,10 +106,11 @@ pub fn iowait_sleep(
         qp.wait_lock = qp.s_sde;
         j.trace(
             "hfi1_qpsleep",
-            &[
-                &qp_name(qp),
-                &format!("0x{:x}", s_flag_value(SFlag::WaitDmaDesc)),
-            ],
+            format_args!(
+                "qp#0x{:x}, 0x{:x}",
+                qp.num,
+                s_flag_value(SFlag::WaitDmaDesc)
+            ),
         );
         qp.refcount = qp.refcount.wrapping_add(1);
     }
@@ -128,7 +129,7 @@ pub(crate) fn lockdep_assert_s_lock(qp: &Qp, j: &mut Journal) {
 pub fn iowait_set_flag(qp: &mut Qp, f: IowaitFlag, j: &mut Journal) {
     j.trace(
         "hfi1_iowait_set",
-        &[&iowait_name(qp), &format!("0x{:x}", f.index())],
+        format_args!("iowait#0x{:x}, 0x{:x}", qp.num, f.index()),
     );
     qp.iowait_flags.insert(f);
 }
@@ -137,14 +138,9 @@ pub fn iowait_set_flag(qp: &mut Qp, f: IowaitFlag, j: &mut Journal) {
 pub fn iowait_clear_flag(qp: &mut Qp, f: IowaitFlag, j: &mut Journal) {
     j.trace(
         "hfi1_iowait_clear",
-        &[&iowait_name(qp), &format!("0x{:x}", f.index())],
+        format_args!("iowait#0x{:x}, 0x{:x}", qp.num, f.index()),
     );
     qp.iowait_flags.remove_all(&[f]);
-}
-
-/// The name the C world gives `&priv->s_iowait`.
-fn iowait_name(qp: &Qp) -> String {
-    format!("iowait#0x{:x}", qp.num)
 }
 
 /// Mirrors the static `flush_tx_list()` (qp.c): each queued tx of the IB
@@ -223,7 +219,10 @@ pub fn hfi1_qp_wakeup(
     if qp.s_flags.any_of(flag) {
         qp.s_flags.remove_all(flag);
         let value = flag.iter().fold(0, |a, f| a | s_flag_value(*f));
-        j.trace("hfi1_qpwakeup", &[&qp_name(qp), &format!("0x{value:x}")]);
+        j.trace(
+            "hfi1_qpwakeup",
+            format_args!("qp#0x{:x}, 0x{value:x}", qp.num),
+        );
         hfi1_qp_schedule(w, qp, j)?;
     }
     rvt_put_qp(qp, j);

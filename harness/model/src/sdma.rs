@@ -27,12 +27,7 @@ pub fn sdma_select_engine_vl(
         };
         j.trace(
             "hfi1_sdma_engine_select",
-            &[
-                "dd",
-                &format!("0x{selector:x}"),
-                &format!("0x{:x}", vl.0),
-                &format!("0x{idx:x}"),
-            ],
+            format_args!("dd, 0x{selector:x}, 0x{:x}, 0x{idx:x}", vl.0),
         );
         e
     };
