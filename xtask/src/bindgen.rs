@@ -32,6 +32,11 @@ pub fn generate(root: &Path) -> Result<String> {
         .header(header.display().to_string())
         .allowlist_type("shim_.*")
         .allowlist_function("shim_.*")
+        // The entry points as a struct that loads a world's shared object
+        // (libloading), every symbol required: the harness calls them
+        // through it instead of retyping their signatures.
+        .dynamic_library_name("ShimWorld")
+        .dynamic_link_require_all(true)
         .allowlist_var("SHIM_.*")
         // Declared from the schema in harness/src/cworld/abi.rs.
         .blocklist_type("shim_qp")

@@ -146,17 +146,11 @@ pub fn worker_main_if_requested() {
     std::process::exit(code);
 }
 
-type RunFn = unsafe extern "C" fn(*const shim_call, *mut shim_outcome) -> i32;
-type BenchFn = unsafe extern "C" fn(*const shim_call, u64) -> u64;
-type AbiFn = unsafe extern "C" fn() -> u32;
-type SizesFn = unsafe extern "C" fn() -> u64;
-
 /// A world's shared object loaded into this process. Only workers (and the
-/// raw-call benchmark) do this.
+/// raw-call benchmark) do this. Its entry points are bindgen's
+/// (`ffi::ShimWorld`, from `c-shim/shim.h`), not retyped here.
 pub struct Loaded {
-    _lib: libloading::Library,
-    run: RunFn,
-    bench: BenchFn,
+    world: ffi::ShimWorld,
 }
 
 impl Loaded {
@@ -171,17 +165,12 @@ impl Loaded {
     /// fuzz target and the profiling example are the exceptions, on the
     /// Debian trees.
     pub unsafe fn open(so: &Path) -> Result<Loaded> {
-        // SAFETY: the caller's promise above.
-        let lib = unsafe { libloading::Library::new(so) }
+        // SAFETY: the caller's promise above; the symbols' types are
+        // shim.h's, as bindgen read them.
+        let world = unsafe { ffi::ShimWorld::new(so) }
             .with_context(|| format!("loading {}", so.display()))?;
-        // SAFETY: the symbols' types are those declared in c-shim/shim.h.
-        let (abi, sizes, run, bench) = unsafe {
-            let abi: libloading::Symbol<AbiFn> = lib.get(b"shim_abi_version\0")?;
-            let sizes: libloading::Symbol<SizesFn> = lib.get(b"shim_abi_sizes\0")?;
-            let run: libloading::Symbol<RunFn> = lib.get(b"shim_run\0")?;
-            let bench: libloading::Symbol<BenchFn> = lib.get(b"shim_bench\0")?;
-            (abi(), sizes(), *run, *bench)
-        };
+        // SAFETY: both take no arguments and only return a constant.
+        let (abi, sizes) = unsafe { (world.shim_abi_version(), world.shim_abi_sizes()) };
         if abi != ffi::SHIM_ABI_VERSION {
             bail!(
                 "{} speaks shim ABI {abi}, this harness {}: rebuild it",
@@ -202,24 +191,20 @@ impl Loaded {
                 std::mem::size_of::<shim_outcome>()
             );
         }
-        Ok(Loaded {
-            _lib: lib,
-            run,
-            bench,
-        })
+        Ok(Loaded { world })
     }
 
     /// The raw benchmark: `call`'s world built once, its function run
     /// `iters` times. Returns the shim's checksum.
     pub fn bench(&self, call: &shim_call, iters: u64) -> u64 {
         // SAFETY: a valid call; the shim only reads it.
-        unsafe { (self.bench)(call, iters) }
+        unsafe { self.world.shim_bench(call, iters) }
     }
 
     /// Runs one call. Returns false when the shim refused it.
     pub fn call(&self, call: &shim_call, out: &mut shim_outcome) -> bool {
         // SAFETY: both pointers are valid for the duration of the call.
-        unsafe { (self.run)(call, out) == 0 }
+        unsafe { self.world.shim_run(call, out) == 0 }
     }
 }
 

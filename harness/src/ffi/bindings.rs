@@ -326,18 +326,61 @@ impl Default for shim_outcome {
         }
     }
 }
-unsafe extern "C" {
-    pub fn shim_abi_version() -> shim_u32;
+pub struct ShimWorld {
+    __library: ::libloading::Library,
+    pub shim_abi_version: unsafe extern "C" fn() -> shim_u32,
+    pub shim_kernel_version: unsafe extern "C" fn() -> *const ::std::os::raw::c_char,
+    pub shim_abi_sizes: unsafe extern "C" fn() -> shim_u64,
+    pub shim_run: unsafe extern "C" fn(
+        call: *const shim_call,
+        out: *mut shim_outcome,
+    ) -> ::std::os::raw::c_int,
+    pub shim_bench: unsafe extern "C" fn(call: *const shim_call, iters: shim_u64) -> shim_u64,
 }
-unsafe extern "C" {
-    pub fn shim_kernel_version() -> *const ::std::os::raw::c_char;
-}
-unsafe extern "C" {
-    pub fn shim_abi_sizes() -> shim_u64;
-}
-unsafe extern "C" {
-    pub fn shim_run(call: *const shim_call, out: *mut shim_outcome) -> ::std::os::raw::c_int;
-}
-unsafe extern "C" {
-    pub fn shim_bench(call: *const shim_call, iters: shim_u64) -> shim_u64;
+impl ShimWorld {
+    pub unsafe fn new<P>(path: P) -> Result<Self, ::libloading::Error>
+    where
+        P: AsRef<::std::ffi::OsStr>,
+    {
+        let library = ::libloading::Library::new(path)?;
+        Self::from_library(library)
+    }
+    pub unsafe fn from_library<L>(library: L) -> Result<Self, ::libloading::Error>
+    where
+        L: Into<::libloading::Library>,
+    {
+        let __library = library.into();
+        let shim_abi_version = __library.get(b"shim_abi_version\0").map(|sym| *sym)?;
+        let shim_kernel_version = __library.get(b"shim_kernel_version\0").map(|sym| *sym)?;
+        let shim_abi_sizes = __library.get(b"shim_abi_sizes\0").map(|sym| *sym)?;
+        let shim_run = __library.get(b"shim_run\0").map(|sym| *sym)?;
+        let shim_bench = __library.get(b"shim_bench\0").map(|sym| *sym)?;
+        Ok(ShimWorld {
+            __library,
+            shim_abi_version,
+            shim_kernel_version,
+            shim_abi_sizes,
+            shim_run,
+            shim_bench,
+        })
+    }
+    pub unsafe fn shim_abi_version(&self) -> shim_u32 {
+        (self.shim_abi_version)()
+    }
+    pub unsafe fn shim_kernel_version(&self) -> *const ::std::os::raw::c_char {
+        (self.shim_kernel_version)()
+    }
+    pub unsafe fn shim_abi_sizes(&self) -> shim_u64 {
+        (self.shim_abi_sizes)()
+    }
+    pub unsafe fn shim_run(
+        &self,
+        call: *const shim_call,
+        out: *mut shim_outcome,
+    ) -> ::std::os::raw::c_int {
+        (self.shim_run)(call, out)
+    }
+    pub unsafe fn shim_bench(&self, call: *const shim_call, iters: shim_u64) -> shim_u64 {
+        (self.shim_bench)(call, iters)
+    }
 }
