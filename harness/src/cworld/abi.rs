@@ -363,6 +363,34 @@ pub fn schema_header() -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// What fills a field reads back equal, for every field of generated
+    /// QPs; a value with no name (an unknown symbol, a foreign engine, a
+    /// flag bit past the names) reads back as `unnamed`, by key, and the
+    /// other fields still read.
+    #[test]
+    fn fields_read_back_and_unknown_values_are_named_unnamed() {
+        for i in 0..200 {
+            let q = crate::generate::seeded_call(3, Func::ALL[i % Func::ALL.len()], i as u64).qp;
+            let mut d = shim_qp::default();
+            fill_qp(&q, &mut d);
+            let mut unnamed = vec![];
+            assert_eq!(read_qp(&d, &mut unnamed), q);
+            assert!(unnamed.is_empty());
+        }
+        let mut d = shim_qp::default();
+        fill_qp(&Qp::new(QpType::Ud, 7, 1, 4096, QpState::Rts), &mut d);
+        d.qp_type = 99;
+        d.s_sde = 0xff;
+        d.iowait_flags = 1 << 31;
+        d.send_queue[3].opcode = 1000;
+        let mut unnamed = vec![];
+        let q = read_qp(&d, &mut unnamed);
+        assert_eq!(unnamed, ["type", "iowait_flags", "s_sde", "send_queue"]);
+        assert_eq!((q.num, q.state), (7, QpState::Rts));
+    }
+
     /// The committed c-shim/schema.h is what the schema generates.
     #[test]
     fn schema_header_is_fresh() {
