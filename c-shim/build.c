@@ -387,10 +387,10 @@ void shim_build_qp(const struct shim_call *c)
 	shim_w.swqe.wqe.length = c->wqe.length;
 	shim_w.swqe.wqe.wr.opcode = wr_opcode_values[c->wqe.opcode];
 	shim_w.swqe.wqe.priv = c->wqe.has_priv ? shim_w.tid_priv : NULL;
-	shim_w.ah.log_pmtu = c->wqe.ah.log_pmtu;
-	rdma_ah_set_sl(&shim_w.ah.attr, c->wqe.ah.sl);
-	rdma_ah_set_port_num(&shim_w.ah.attr, c->wqe.ah.port_num);
-	shim_w.swqe.wqe.ud_wr.wr.ah = c->wqe.has_ah ? &shim_w.ah.ibah : NULL;
+	shim_w.ah.log_pmtu = c->wqe.ah.ah.log_pmtu;
+	rdma_ah_set_sl(&shim_w.ah.attr, c->wqe.ah.ah.sl);
+	rdma_ah_set_port_num(&shim_w.ah.attr, c->wqe.ah.ah.port_num);
+	shim_w.swqe.wqe.ud_wr.wr.ah = c->wqe.ah.present ? &shim_w.ah.ibah : NULL;
 
 	/* The QPs rvt_qp_iter() walks, in the vector's order. */
 	shim_w.niter = c->niter;

@@ -422,6 +422,21 @@ struct shim_qp {
 	shim_u8 s_alt_pkey_index;
 } __attribute__((__packed__));
 
+/* The swqe of hfi1_setup_wqe (struct rvt_swqe), field by field. */
+struct shim_wqe {
+	/*
+	 * `wqe->ud_wr.wr.ah`: the address handle of a datagram send; `None`
+	 * is NULL.
+	 */
+	struct shim_opt_ah ah;
+	/* `wqe->length`. */
+	shim_u32 length;
+	/* `wqe->wr.opcode`. */
+	shim_u32 opcode;
+	/* `wqe->priv != NULL` (a TID RDMA request's private data). */
+	shim_u8 has_priv;
+} __attribute__((__packed__));
+
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */
 #define SHIM_QP_COPY_QP(X) \
 	X(pmtu) \

@@ -5,7 +5,7 @@
  * Everything that crosses the boundary is a flat, fixed-size struct of
  * plain integers.  Names (QP types, opcodes, flags, states) cross as the
  * shim's own symbolic enumerations (schema.h, generated from the model's
- * schema with struct shim_qp); c-shim/names.c maps them to the values of
+ * schema with struct shim_qp and struct shim_wqe); c-shim/names.c maps them to the values of
  * the kernel tree the world was compiled from, so a kernel that renumbers
  * a flag is not a behaviour change.  Rust never sees a kernel struct
  * layout.
@@ -36,7 +36,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 10
+#define SHIM_ABI_VERSION 11
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -78,6 +78,18 @@ struct shim_ack_queue {
 struct shim_swqe {
 	shim_u32 opcode;		/* enum shim_wr_opcode */
 	shim_u32 ssn;
+};
+
+struct shim_ah {
+	shim_u8 log_pmtu;		/* rvt_ah->log_pmtu */
+	shim_u8 sl;			/* rdma_ah_get_sl(&ah->attr) */
+	shim_u8 port_num;		/* rdma_ah_get_port_num(&ah->attr) */
+};
+
+/* An address handle, or NULL. */
+struct shim_opt_ah {
+	shim_u8 present;		/* 0: NULL */
+	struct shim_ah ah;
 };
 
 /*
@@ -152,11 +164,6 @@ struct shim_world {
 	shim_u32 alloc_fail;		/* bit n: the n-th kmalloc of the call fails */
 };
 
-struct shim_ah {
-	shim_u8 log_pmtu;		/* rvt_ah->log_pmtu */
-	shim_u8 sl;			/* rdma_ah_get_sl(&ah->attr) */
-	shim_u8 port_num;		/* rdma_ah_get_port_num(&ah->attr) */
-};
 
 /* A QP of the device rvt_qp_iter() walks (hfi1_error_port_qps). */
 struct shim_iter_qp {
@@ -168,13 +175,6 @@ struct shim_iter_qp {
 	shim_u8 error_qp_ret;		/* what rvt_error_qp() returns for it */
 };
 
-struct shim_wqe {
-	shim_u32 length;		/* wqe->length */
-	shim_u32 opcode;		/* enum shim_wr_opcode, wqe->wr.opcode */
-	shim_u8 has_priv;		/* wqe->priv != NULL */
-	shim_u8 has_ah;			/* wqe->ud_wr.wr.ah != NULL */
-	struct shim_ah ah;
-};
 
 struct shim_call {
 	shim_u32 fn;			/* enum shim_fn */

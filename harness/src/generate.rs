@@ -490,6 +490,38 @@ mod rules {
         opt_idx(u, n, EngineIdx)
     }
 
+    /// rdmavt posts SMI, GSI and UD work requests with an AH
+    /// (vector::validate); the others now and then.
+    pub fn wqe_ah<S: Source>(u: &mut Draw<S>, _: &World, q: &Qp, _: &Wqe) -> Option<Ah> {
+        let needs_ah = matches!(q.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi);
+        (needs_ah || u.ratio(1, 4)).then(|| Ah {
+            log_pmtu: u.int_in_range(0..=30),
+            sl: Sl(u.int_in_range(0..=31)),
+            port: u.arbitrary(),
+        })
+    }
+
+    /// A length near the bounds it is compared with: 2 GiB, the path MTU,
+    /// the PIO threshold, VL15's MTU, 256 KiB, the AH's MTU.
+    pub fn wqe_length<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp, wqe: &Wqe) -> u32 {
+        let mut near = [
+            0x8000_0000,
+            u32::from(q.pmtu),
+            u32::from(w.piothreshold),
+            u32::from(w.vl_mtu[15]),
+            1 << 18,
+            0,
+        ];
+        let n = match wqe.ah {
+            Some(a) => {
+                near[5] = 1 << a.log_pmtu;
+                6
+            }
+            None => 5,
+        };
+        u32_near(u, &near[..n])
+    }
+
     /// A ring size: small ones (where a tx's descriptors can outgrow the
     /// free count) and the driver's.
     pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
@@ -608,66 +640,34 @@ mod rules {
     }
 }
 
-/// One field drawn: its `[draw]` rule or range, or its type's domain.
+/// One field drawn: its `[draw]` rule (given the context and the record
+/// so far) or range, or its type's domain.
 macro_rules! draw_field {
-    ($u:ident, $w:ident, $func:ident, $q:ident, $t:ty) => {
+    ($u:ident, ($($cx:ident),*), $r:ident, $t:ty) => {
         <$t as Drawn>::drawn($u)
     };
-    ($u:ident, $w:ident, $func:ident, $q:ident, $t:ty, $rule:ident) => {
-        rules::$rule($u, $w, $func, &*$q)
+    ($u:ident, ($($cx:ident),*), $r:ident, $t:ty, $rule:ident) => {
+        rules::$rule($u, $($cx,)* &*$r)
     };
-    ($u:ident, $w:ident, $func:ident, $q:ident, $t:ty, $($range:tt)*) => {
+    ($u:ident, ($($cx:ident),*), $r:ident, $t:ty, $($range:tt)*) => {
         $u.int_in_range($($range)*)
     };
 }
 
-/// From the schema: a QP within the invariants, every field drawn into
-/// `q` in the schema's order.
-macro_rules! qp_draw {
-    ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+/// From a record's schema: the record within the invariants, every field
+/// drawn in the schema's order into `r` (`fn NAME(u, context..., r)`;
+/// the context's names again, as one group, for the rules).
+macro_rules! record_draw {
+    ([$name:ident ($($cx:ident : $cxt:ty),*) $ctx:tt $r:ident : $ty:ty]
+     $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
-        fn qp_into<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &mut Qp) {
-            $( q.$f = draw_field!(u, w, func, q, $t $(, $($rule)*)?); )*
+        fn $name<S: Source>(u: &mut Draw<S>, $($cx: $cxt,)* $r: &mut $ty) {
+            $( $r.$f = draw_field!(u, $ctx, $r, $t $(, $($rule)*)?); )*
         }
     };
 }
-crate::model::qp_schema!(qp_draw []);
-
-fn wqe<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp) -> Wqe {
-    // rdmavt posts SMI, GSI and UD work requests with an AH
-    // (vector::validate).
-    let needs_ah = matches!(q.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi);
-    let ah = if needs_ah || u.ratio(1, 4) {
-        Some(Ah {
-            log_pmtu: u.int_in_range(0..=30),
-            sl: Sl(u.int_in_range(0..=31)),
-            port: u.arbitrary(),
-        })
-    } else {
-        None
-    };
-    let mut near = [
-        0x8000_0000,
-        u32::from(q.pmtu),
-        u32::from(w.piothreshold),
-        u32::from(w.vl_mtu[15]),
-        1 << 18,
-        0,
-    ];
-    let n = match ah {
-        Some(a) => {
-            near[5] = 1 << a.log_pmtu;
-            6
-        }
-        None => 5,
-    };
-    Wqe {
-        length: u32_near(u, &near[..n]),
-        opcode: pick(u, WrOpcode::ALL),
-        has_priv: u.arbitrary(),
-        ah,
-    }
-}
+crate::model::qp_schema!(record_draw [qp_into (w: &World, func: Func) (w, func) q: Qp]);
+crate::model::wqe_schema!(record_draw [wqe_into (w: &World, q: &Qp) (w, q) wq: Wqe]);
 
 fn attr_ah<S: Source>(u: &mut Draw<S>, w: &World) -> AttrAh {
     AttrAh {
@@ -710,7 +710,7 @@ pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result
     *f = func;
     world_into(u, w);
     qp_into(u, w, func, q);
-    *wq = wqe(u, w, q);
+    wqe_into(u, w, q, wq);
     *arg = match func {
         Func::MtuToPathMtu => u32_near(u, &[256, 512, 1024, 2048, 4096, 8192, 10240]),
         Func::MtuFromQp | Func::GetPmtuFromAttr => {

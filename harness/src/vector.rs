@@ -888,31 +888,69 @@ impl TomlField for [SendQueueEntry; 16] {
     }
 }
 
-/// From the schema: the QP's keys, reading its fields from a table, and
-/// writing them all (vecwrite).
-macro_rules! qp_toml {
-    ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+/// From a record's schema: its keys, reading its fields from a table of
+/// the vector (`prefix.key`), and writing them all (vecwrite).
+macro_rules! record_toml {
+    ([$ty:ident, $prefix:literal, $keys:ident, $apply:ident, $write:ident]
+     $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
-        const QP_KEYS: &[&str] = &[$($key),*];
+        const $keys: &[&str] = &[$($key),*];
 
-        /// Applies the fields of one `qp` table.
-        fn apply_qp(src: &Src, t: &dyn toml_edit::TableLike, qp: &mut Qp) -> R<()> {
+        /// Applies the fields of one table.
+        fn $apply(src: &Src, t: &dyn toml_edit::TableLike, r: &mut $ty) -> R<()> {
             for (k, v) in t.iter() {
                 match k {
-                    $( $key => <$t as TomlField>::read(src, v, concat!("qp.", $key), &mut qp.$f)?, )*
+                    $( $key => <$t as TomlField>::read(
+                        src, v, concat!($prefix, ".", $key), &mut r.$f)?, )*
                     _ => {}
                 }
             }
             Ok(())
         }
 
-        /// Every field of `q` into a (dotted) `qp` table.
-        pub(crate) fn write_qp(q: &Qp, t: &mut Table) {
-            $( t[$key] = Item::Value(TomlField::write(&q.$f)); )*
+        /// Every field into a (dotted) table.
+        pub(crate) fn $write(r: &$ty, t: &mut Table) {
+            $( t[$key] = Item::Value(TomlField::write(&r.$f)); )*
         }
     };
 }
-crate::model::qp_schema!(qp_toml []);
+crate::model::qp_schema!(record_toml [Qp, "qp", QP_KEYS, apply_qp, write_qp]);
+crate::model::wqe_schema!(record_toml [Wqe, "wqe", WQE_KEYS, apply_wqe, write_wqe]);
+
+/// An address handle: `"none"` (NULL) or `{ log_pmtu, sl, port }`, all
+/// three given.
+impl TomlField for Option<Ah> {
+    fn read(src: &Src, v: &Item, f: &str, cur: &mut Self) -> R<()> {
+        if v.as_str() == Some("none") {
+            *cur = None;
+            return Ok(());
+        }
+        let t = v
+            .as_table_like()
+            .ok_or_else(|| src.err(v.span(), f, "expected { log_pmtu, sl, port } or \"none\""))?;
+        check_keys(src, t, v.span(), f, &["log_pmtu", "sl", "port"])?;
+        let get = |k: &str| {
+            t.get(k)
+                .ok_or_else(|| src.err(v.span(), &format!("{f}.{k}"), "missing"))
+        };
+        *cur = Some(Ah {
+            log_pmtu: uint(src, get("log_pmtu")?, &format!("{f}.log_pmtu"))?,
+            sl: Sl(uint(src, get("sl")?, &format!("{f}.sl"))?),
+            port: uint(src, get("port")?, &format!("{f}.port"))?,
+        });
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        match self {
+            None => Value::from("none"),
+            Some(a) => inline_table([
+                ("log_pmtu", Value::from(i64::from(a.log_pmtu))),
+                ("sl", Value::from(i64::from(a.sl.0))),
+                ("port", Value::from(i64::from(a.port))),
+            ]),
+        }
+    }
+}
 
 fn parse_attr_ah(src: &Src, v: &Item, field: &str) -> R<AttrAh> {
     let t = v
@@ -995,7 +1033,6 @@ fn iter_qps(src: &Src, v: &Item) -> R<Vec<IterQp>> {
     }
     Ok(out)
 }
-const WQE_KEYS: &[&str] = &["length", "opcode", "priv", "ah"];
 
 fn parse_case(
     src: &Src,
@@ -1102,46 +1139,14 @@ fn parse_case(
             apply_qp(src, x, &mut qp)?;
         }
     }
-    let wq = |k: &str| lookup2(case, defaults, "wqe", k);
-    let ah = match wq("ah") {
-        None => None,
-        Some(a) if a.as_str() == Some("none") => None,
-        Some(a) => {
-            let t = a.as_table_like().ok_or_else(|| {
-                src.err(
-                    a.span(),
-                    "wqe.ah",
-                    "expected { log_pmtu, sl, port } or \"none\"",
-                )
-            })?;
-            check_keys(src, t, a.span(), "wqe.ah", &["log_pmtu", "sl", "port"])?;
-            let get = |k: &str| {
-                t.get(k)
-                    .ok_or_else(|| src.err(a.span(), &format!("wqe.ah.{k}"), "missing"))
-            };
-            Some(Ah {
-                log_pmtu: uint(src, get("log_pmtu")?, "wqe.ah.log_pmtu")?,
-                sl: Sl(uint(src, get("sl")?, "wqe.ah.sl")?),
-                port: uint(src, get("port")?, "wqe.ah.port")?,
-            })
+    // wqe.length is required: every function reads the call whole.
+    require(src, case, lookup2(case, defaults, "wqe", "length"), "wqe.length")?;
+    let mut wqe = Wqe::blank();
+    for t in [defaults, Some(case)].into_iter().flatten() {
+        if let Some(x) = t.get("wqe").and_then(|x| x.as_table_like()) {
+            apply_wqe(src, x, &mut wqe)?;
         }
-    };
-    let wqe = Wqe {
-        length: uint(
-            src,
-            require(src, case, wq("length"), "wqe.length")?,
-            "wqe.length",
-        )?,
-        opcode: match wq("opcode") {
-            Some(v) => symbol(src, v, "wqe.opcode", WrOpcode::from_name, WrOpcode::names)?,
-            None => WrOpcode::Send,
-        },
-        has_priv: match wq("priv") {
-            Some(v) => boolean(src, v, "wqe.priv")?,
-            None => false,
-        },
-        ah,
-    };
+    }
     let arg = match num("arg") {
         Some(v) => uint(src, v, "arg")?,
         None => 0,

@@ -147,17 +147,7 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
 
     let mut wq = Table::new();
     wq.set_dotted(true);
-    wq["length"] = value(i64::from(c.wqe.length));
-    wq["opcode"] = value(c.wqe.opcode.to_string());
-    wq["priv"] = value(c.wqe.has_priv);
-    wq["ah"] = Item::Value(match c.wqe.ah {
-        None => Value::from("none"),
-        Some(a) => inline_table([
-            ("log_pmtu", Value::from(i64::from(a.log_pmtu))),
-            ("sl", Value::from(i64::from(a.sl.0))),
-            ("port", Value::from(i64::from(a.port))),
-        ]),
-    });
+    crate::vector::write_wqe(&c.wqe, &mut wq);
     t["wqe"] = Item::Table(wq);
 
     let mut cases = ArrayOfTables::new();

@@ -170,3 +170,11 @@ text_symbols!(
     crate::types::MigState,
     crate::types::WrOpcode
 );
+
+impl FieldText for Option<crate::types::Ah> {
+    fn text(&self) -> String {
+        self.map_or("none".into(), |a| {
+            format!("{{log_pmtu={} sl={} port={}}}", a.log_pmtu, a.sl.0, a.port)
+        })
+    }
+}

@@ -798,16 +798,30 @@ pub struct AttrAh {
     pub port: u8,
 }
 
-/// The swqe fields the functions in scope read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Wqe {
-    pub length: u32,
-    pub opcode: WrOpcode,
-    /// `wqe->priv != NULL`.
-    pub has_priv: bool,
-    /// `wqe->ud_wr.wr.ah`; `None` is NULL.
-    pub ah: Option<Ah>,
+/// The swqe's schema (see [`crate::schema`]), as [`qp_schema!`](crate::qp_schema).
+#[macro_export]
+macro_rules! wqe_schema {
+    ($cb:ident [$($args:tt)*]) => {
+        $cb! { [$($args)*]
+            /// `wqe->ud_wr.wr.ah`: the address handle of a datagram send;
+            /// `None` is NULL.
+            "ah" ah: Option<Ah> [wqe_ah] = None,
+            /// `wqe->length`.
+            "length" length: u32 [wqe_length] = 0,
+            /// `wqe->wr.opcode`.
+            "opcode" opcode: WrOpcode = WrOpcode::Send,
+            /// `wqe->priv != NULL` (a TID RDMA request's private data).
+            "priv" has_priv: bool = false,
+        }
+    };
 }
+
+wqe_schema!(record [
+    /// The swqe fields the functions in scope read, declared once in
+    /// [`wqe_schema!`](crate::wqe_schema).
+    #[derive(Copy)]
+    Wqe
+]);
 
 impl Call {
     /// A call of `func` with every scalar argument zero, no address

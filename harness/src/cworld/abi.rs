@@ -194,53 +194,83 @@ impl Abi for [SendQueueEntry; 16] {
 
 /// From the schema: the fill code, and the C text of the struct and copy
 /// lists.
-macro_rules! qp_abi {
-    ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+macro_rules! record_abi {
+    ([$cty:ident, $fill:ident, $read:ident, $decls:ident, $ty:ident]
+     $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
-        /// The flat QP of the ABI, declared from the schema here and in
+        /// The record flat at the ABI, declared from the schema here and in
         /// `c-shim/schema.h` (so a new field needs no bindgen run to
-        /// compile; the header and bindgen's layout tests of `shim_call`
-        /// are checked fresh by tests). Packed on both sides: no padding,
-        /// so every byte is a field (`ffi::Plain`).
+        /// compile; the header is checked fresh by a test and a world's
+        /// sizes at load). Packed on both sides: no padding, so every byte
+        /// is a field (`ffi::Plain`).
         #[repr(C, packed)]
         #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
         #[allow(non_camel_case_types)]
-        pub struct shim_qp {
+        pub struct $cty {
             $( pub $f: <$t as Abi>::C, )*
         }
 
-        /// Writes every field of `q` into `d`.
+        /// Writes every field of `r` into `d`.
         #[inline]
-        pub fn fill_qp(q: &Qp, d: &mut shim_qp) {
+        pub fn $fill(r: &$ty, d: &mut $cty) {
             $( {
                 let mut x = d.$f;
-                Abi::fill(&q.$f, &mut x);
+                Abi::fill(&r.$f, &mut x);
                 d.$f = x;
             } )*
         }
 
-        /// Reads a QP back; the keys of the fields whose value has no name
-        /// in the model are in `unnamed` (those fields keep their blank
-        /// value), which stays empty (no allocation) for a QP in the
-        /// world's terms.
-        pub fn read_qp(d: &shim_qp, unnamed: &mut Vec<&'static str>) -> Qp {
-            let mut q = Qp::blank();
+        /// Reads a record back; the keys of the fields whose value has no
+        /// name in the model are in `unnamed` (those fields keep their
+        /// blank value), which stays empty (no allocation) for a record in
+        /// the world's terms.
+        pub fn $read(d: &$cty, unnamed: &mut Vec<&'static str>) -> $ty {
+            let mut r = <$ty>::blank();
             $( {
                 let x = d.$f;
                 match <$t as Abi>::read(&x) {
-                    Some(v) => q.$f = v,
+                    Some(v) => r.$f = v,
                     None => unnamed.push($key),
                 }
             } )*
-            q
+            r
         }
 
-        fn qp_decls() -> Vec<String> {
+        fn $decls() -> Vec<String> {
             vec![$( <$t as Abi>::c_decl(stringify!($f)), )*]
         }
     };
 }
-crate::model::qp_schema!(qp_abi []);
+crate::model::qp_schema!(record_abi [shim_qp, fill_qp, read_qp, qp_decls, Qp]);
+crate::model::wqe_schema!(record_abi [shim_wqe, fill_wqe, read_wqe, wqe_decls, Wqe]);
+
+/// An address handle, or NULL.
+impl Abi for Option<Ah> {
+    type C = shim_opt_ah;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_opt_ah {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_opt_ah) {
+        let a = self.unwrap_or(Ah {
+            log_pmtu: 0,
+            sl: Sl(0),
+            port: 0,
+        });
+        out.present = u8::from(self.is_some());
+        out.ah.log_pmtu = a.log_pmtu;
+        out.ah.sl = a.sl.0;
+        out.ah.port_num = a.port;
+    }
+    #[inline]
+    fn read(c: &shim_opt_ah) -> Option<Option<Ah>> {
+        Some((c.present != 0).then_some(Ah {
+            log_pmtu: c.ah.log_pmtu,
+            sl: Sl(c.ah.sl),
+            port: c.ah.port_num,
+        }))
+    }
+}
 
 /// A symbolic enumeration of the shim: the C prefix of its enumerators,
 /// its C name, and its names in the model's order.
@@ -283,6 +313,25 @@ fn comment(out: &mut String, text: &str) {
         }
         out.push_str("\t */\n");
     }
+}
+
+/// A record's packed struct, each field under its doc comment.
+fn record_struct(
+    h: &mut String,
+    name: &str,
+    what: &str,
+    fields: &[crate::model::schema::Field],
+    decls: Vec<String>,
+) {
+    h.push_str(&format!("/* {what} */\nstruct {name} {{\n"));
+    for (f, decl) in fields.iter().zip(decls) {
+        let doc = f.doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !doc.is_empty() {
+            comment(h, &doc.replace("*/", "* /"));
+        }
+        h.push_str(&format!("\t{decl};\n"));
+    }
+    h.push_str("} __attribute__((__packed__));\n\n");
 }
 
 /// The text of `c-shim/schema.h`.
@@ -336,17 +385,20 @@ pub fn schema_header() -> String {
         "The upstream function a call runs.",
     );
 
-    h.push_str(
-        "/* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */\nstruct shim_qp {\n",
+    record_struct(
+        &mut h,
+        "shim_qp",
+        "The QP (struct rvt_qp and its hfi1_qp_priv), field by field.",
+        Qp::FIELDS,
+        qp_decls(),
     );
-    for (f, decl) in Qp::FIELDS.iter().zip(qp_decls()) {
-        let doc = f.doc.split_whitespace().collect::<Vec<_>>().join(" ");
-        if !doc.is_empty() {
-            comment(&mut h, &doc.replace("*/", "* /"));
-        }
-        h.push_str(&format!("\t{decl};\n"));
-    }
-    h.push_str("} __attribute__((__packed__));\n\n");
+    record_struct(
+        &mut h,
+        "shim_wqe",
+        "The swqe of hfi1_setup_wqe (struct rvt_swqe), field by field.",
+        Wqe::FIELDS,
+        wqe_decls(),
+    );
     for (place, what) in [("qp", "struct rvt_qp"), ("priv", "struct hfi1_qp_priv")] {
         h.push_str(&format!(
             "/* Fields of struct shim_qp copied unchanged into {what}: X(name). */\n#define SHIM_QP_COPY_{}(X)",

@@ -138,17 +138,7 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
 
     super::abi::fill_qp(&c.qp, &mut s.qp);
 
-    s.wqe.length = c.wqe.length;
-    s.wqe.opcode = c.wqe.opcode.index();
-    s.wqe.has_priv = u8::from(c.wqe.has_priv);
-    s.wqe.has_ah = 0;
-    s.wqe.ah = shim_ah::default();
-    if let Some(ah) = c.wqe.ah {
-        s.wqe.has_ah = 1;
-        s.wqe.ah.log_pmtu = ah.log_pmtu;
-        s.wqe.ah.sl = ah.sl.0;
-        s.wqe.ah.port_num = ah.port;
-    }
+    super::abi::fill_wqe(&c.wqe, &mut s.wqe);
 }
 
 fn ptr<T>(v: i16, f: impl Fn(u8) -> T) -> Ptr<T> {
