@@ -1140,7 +1140,12 @@ fn parse_case(
         }
     }
     // wqe.length is required: every function reads the call whole.
-    require(src, case, lookup2(case, defaults, "wqe", "length"), "wqe.length")?;
+    require(
+        src,
+        case,
+        lookup2(case, defaults, "wqe", "length"),
+        "wqe.length",
+    )?;
     let mut wqe = Wqe::blank();
     for t in [defaults, Some(case)].into_iter().flatten() {
         if let Some(x) = t.get("wqe").and_then(|x| x.as_table_like()) {

@@ -759,11 +759,13 @@ macro_rules! qp_schema {
     };
 }
 
-qp_schema!(
-    record[/// The QP fields the functions in scope read, declared once in
-    /// [`qp_schema!`](crate::qp_schema).
-    Qp]
-);
+qp_schema! {
+    record [
+        /// The QP fields the functions in scope read, declared once in
+        /// [`qp_schema!`](crate::qp_schema).
+        Qp
+    ]
+}
 
 impl Qp {
     /// A QP with every optional field at its default.
@@ -816,12 +818,14 @@ macro_rules! wqe_schema {
     };
 }
 
-wqe_schema!(record [
-    /// The swqe fields the functions in scope read, declared once in
-    /// [`wqe_schema!`](crate::wqe_schema).
-    #[derive(Copy)]
-    Wqe
-]);
+wqe_schema! {
+    record [
+        /// The swqe fields the functions in scope read, declared once in
+        /// [`wqe_schema!`](crate::wqe_schema).
+        #[derive(Copy)]
+        Wqe
+    ]
+}
 
 impl Call {
     /// A call of `func` with every scalar argument zero, no address
