@@ -340,9 +340,6 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	shim_check_balance();
 	journal_end();
 	shim_read_qp(&out->qp, &c->qp, &out->s_flags_unknown);
-	out->s_flags = out->qp.s_flags;
-	out->priv_flags = out->qp.priv_flags;
-	out->iowait_flags = out->qp.iowait_flags;
 	return 0;
 }
 

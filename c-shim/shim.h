@@ -36,7 +36,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 11
+#define SHIM_ABI_VERSION 12
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -199,11 +199,8 @@ struct shim_outcome {
 	shim_u8 call_send;		/* *call_send on exit */
 	shim_i16 sdma_engine;		/* engine index, SHIM_NONE, SHIM_FOREIGN */
 	shim_i16 send_context;		/* send-context index, likewise */
-	shim_u32 s_flags;		/* qp->s_flags on exit, symbolic bitset */
 	shim_u32 s_flags_unknown;	/* tree bits of qp->s_flags with no symbol */
-	shim_u32 priv_flags;		/* priv->s_flags on exit, symbolic */
-	shim_u32 iowait_flags;		/* priv->s_iowait.flags on exit, symbolic */
-	struct shim_qp qp;		/* the QP as the call left it */
+	struct shim_qp qp;		/* the QP as the call left it, flags included */
 	shim_u32 text_len;
 	/*
 	 * What the function printed (seq_file), or, for functions that change

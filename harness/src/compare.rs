@@ -512,27 +512,31 @@ fn compare_calls(
             i += count;
         }
     }
-    for g in groups.iter_mut().filter(|_| explain) {
-        progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
-        g.minimal = minimise(&mut wa, &mut wb, &g.minimal, &g.shape)?;
-        // Then as a case of its family's file, only the keys that matter.
-        g.family = vectors
-            .iter()
-            .find(|v| v.call.func == g.func)
-            .map(|v| v.file.clone());
-        if let Some(file) = g.family.clone() {
-            let name = format!("diff_{}", g.func);
-            if let Some((c, case)) = trim(&mut wa, &mut wb, &g.minimal, &g.shape, &file, &name)? {
-                g.minimal = c;
-                g.case = Some(case);
+    if explain {
+        for g in groups.iter_mut() {
+            progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
+            g.minimal = minimise(&mut wa, &mut wb, &g.minimal, &g.shape)?;
+            // Then as a case of its family's file, only the keys that matter.
+            g.family = vectors
+                .iter()
+                .find(|v| v.call.func == g.func)
+                .map(|v| v.file.clone());
+            if let Some(file) = g.family.clone() {
+                let name = format!("diff_{}", g.func);
+                if let Some((c, case)) = trim(&mut wa, &mut wb, &g.minimal, &g.shape, &file, &name)?
+                {
+                    g.minimal = c;
+                    g.case = Some(case);
+                }
             }
-        }
-        if let Some((x, y)) = run_both(&mut wa, &mut wb, std::slice::from_ref(&g.minimal))?.first()
-        {
-            g.fields = fields(x, y);
-        }
-        if let Some(file) = &g.family {
-            g.reads = reads(&mut wa, &mut wb, &g.minimal, file, seed)?;
+            if let Some((x, y)) =
+                run_both(&mut wa, &mut wb, std::slice::from_ref(&g.minimal))?.first()
+            {
+                g.fields = fields(x, y);
+            }
+            if let Some(file) = &g.family {
+                g.reads = reads(&mut wa, &mut wb, &g.minimal, file, seed)?;
+            }
         }
     }
     Ok(Comparison {

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::outcome::FLAG_KEYS;
 use crate::runner::Checked;
 use crate::vector::Vector;
 
@@ -42,9 +43,6 @@ pub fn snapshot_series(series: &str) -> Option<String> {
         .or_else(|| all.iter().find(|s| order(s) > me))
         .cloned()
 }
-
-/// The QP fields in the `flags` column: not repeated in the post line.
-const FLAG_KEYS: [&str; 3] = ["s_flags", "priv_flags", "iowait_flags"];
 
 /// What the call changed in the QP besides its flags, as the line under a
 /// row shows it (`refcount 2->1, on_wait_list true->false`); empty when

@@ -206,9 +206,6 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
             )
         }
     }
-    out.s_flags = qp.s_flags;
-    out.priv_flags = qp.priv_flags;
-    out.iowait_flags = qp.iowait_flags;
     out.qp = qp.into_owned();
     out.journal = j.0;
     Ok(out)

@@ -3,7 +3,11 @@
 
 use std::fmt;
 
-use crate::types::{EngineIdx, Flags, IowaitFlag, PrivFlag, Ptr, Qp, SFlag, SendCtxIdx};
+use crate::types::{EngineIdx, Ptr, Qp, SendCtxIdx};
+
+/// The QP's flag fields: an outcome shows and compares them together, as
+/// `flags` (with the bits of `qp->s_flags` that have no name).
+pub const FLAG_KEYS: [&str; 3] = ["s_flags", "priv_flags", "iowait_flags"];
 
 /// How a journal line of a tracepoint hit starts (`trace NAME(args)`).
 pub const TRACE: &str = "trace ";
@@ -19,15 +23,11 @@ pub struct Outcome {
     pub sdma_engine: Ptr<EngineIdx>,
     /// The send context returned, for the send-context functions.
     pub send_context: Ptr<SendCtxIdx>,
-    /// `qp->s_flags` on exit; and its bits that have no name.
-    pub s_flags: Flags<SFlag>,
+    /// The bits of `qp->s_flags` on exit that have no name (the named
+    /// ones are `qp.s_flags`).
     pub s_flags_unknown: u32,
-    /// `priv->s_flags` on exit.
-    pub priv_flags: Flags<PrivFlag>,
-    /// `priv->s_iowait.flags` on exit.
-    pub iowait_flags: Flags<IowaitFlag>,
     /// The QP as the call left it: every field of the schema, read back
-    /// (the post-call state; the flags above are also in it).
+    /// (the post-call state, its flags included).
     pub qp: Qp,
     /// Fields of the QP whose value on exit has no name in the schema (a
     /// pointer out of the world, a state no name has): the C side only.
@@ -45,10 +45,7 @@ impl Outcome {
             call_send: false,
             sdma_engine: Ptr::Null,
             send_context: Ptr::Null,
-            s_flags: Flags::default(),
             s_flags_unknown: 0,
-            priv_flags: Flags::default(),
-            iowait_flags: Flags::default(),
             qp: Qp::blank(),
             qp_unnamed: vec![],
             text: String::new(),
@@ -86,9 +83,9 @@ impl Outcome {
         let names = |v: Vec<&str>| v.join(",");
         let mut s = format!(
             "s={{{}}} priv={{{}}} iowait={{{}}}",
-            names(self.s_flags.iter().map(|f| f.name()).collect()),
-            names(self.priv_flags.iter().map(|f| f.name()).collect()),
-            names(self.iowait_flags.iter().map(|f| f.name()).collect())
+            names(self.qp.s_flags.iter().map(|f| f.name()).collect()),
+            names(self.qp.priv_flags.iter().map(|f| f.name()).collect()),
+            names(self.qp.iowait_flags.iter().map(|f| f.name()).collect())
         );
         if self.s_flags_unknown != 0 {
             s.push_str(&format!(" s_unknown=0x{:x}", self.s_flags_unknown));
@@ -129,15 +126,16 @@ impl Outcome {
                 rust.send_context_text(),
             ));
         }
-        if self.s_flags != rust.s_flags
-            || self.s_flags_unknown != rust.s_flags_unknown
-            || self.priv_flags != rust.priv_flags
-            || self.iowait_flags != rust.iowait_flags
+        let changes = self.qp.changes(&rust.qp);
+        if self.s_flags_unknown != rust.s_flags_unknown
+            || changes.iter().any(|(k, _, _)| FLAG_KEYS.contains(k))
         {
             d.push(("flags", self.flags_text(), rust.flags_text()));
         }
-        for (key, c, r) in self.qp.changes(&rust.qp) {
-            d.push((key, c, r));
+        for (key, c, r) in changes {
+            if !FLAG_KEYS.contains(&key) {
+                d.push((key, c, r));
+            }
         }
         if self.qp_unnamed != rust.qp_unnamed {
             d.push((
@@ -226,6 +224,24 @@ mod tests {
         );
         assert_eq!(keys(&base, &with(&[])), ["journal", "tracepoints"]);
         assert!(keys(&base, &base.clone()).is_empty());
+    }
+
+    /// The QP's flags differ once, together, as `flags` (and so do the
+    /// bits without a name), never also under their own keys.
+    #[test]
+    fn flags_differ_once_as_flags() {
+        let mut b = Outcome::new();
+        b.qp.s_flags.insert(crate::types::SFlag::Busy);
+        b.qp.iowait_flags
+            .insert(crate::types::IowaitFlag::PendingIb);
+        let keys = |a: &Outcome, b: &Outcome| -> Vec<&'static str> {
+            a.diff(b).into_iter().map(|d| d.0).collect()
+        };
+        assert_eq!(keys(&Outcome::new(), &b), ["flags"]);
+        let mut c = Outcome::new();
+        c.s_flags_unknown = 0x100;
+        assert_eq!(keys(&Outcome::new(), &c), ["flags"]);
+        assert!(Outcome::new().diff(&b)[0].2.contains("s={RVT_S_BUSY}"));
     }
 
     /// A field of the post-call QP differs under its own key.

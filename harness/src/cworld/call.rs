@@ -5,7 +5,7 @@
 
 use crate::ffi::*;
 use crate::model::types::{
-    AttrAh, Call, EngineIdx, Flags, Func, Ptr, SFlag, SendCtxIdx, Slots, Symbol, TableIdx, VlMap,
+    AttrAh, Call, EngineIdx, Func, Ptr, SFlag, SendCtxIdx, Slots, Symbol, TableIdx, VlMap,
 };
 use crate::outcome::Outcome;
 
@@ -177,10 +177,7 @@ pub fn agrees(o: &shim_outcome, r: &Outcome) -> bool {
         && (o.call_send != 0) == r.call_send
         && ptr(o.sdma_engine, EngineIdx) == r.sdma_engine
         && ptr(o.send_context, SendCtxIdx) == r.send_context
-        && o.s_flags >> SHIM_RVT_S_SIGNAL_REQ_WR == r.s_flags.bits()
         && o.s_flags_unknown == r.s_flags_unknown
-        && o.priv_flags == r.priv_flags.bits()
-        && o.iowait_flags == r.iowait_flags.bits()
         && r.qp_unnamed.is_empty()
         && {
             // Compared as C holds it: a named value reads back to what
@@ -201,10 +198,7 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
         call_send: o.call_send != 0,
         sdma_engine: ptr(o.sdma_engine, EngineIdx),
         send_context: ptr(o.send_context, SendCtxIdx),
-        s_flags: Flags::from_bits(o.s_flags >> SHIM_RVT_S_SIGNAL_REQ_WR),
         s_flags_unknown: o.s_flags_unknown,
-        priv_flags: Flags::from_bits(o.priv_flags),
-        iowait_flags: Flags::from_bits(o.iowait_flags),
         qp: super::abi::read_qp(&o.qp, &mut unnamed),
         qp_unnamed: unnamed,
         text: o.text_string(),
@@ -273,10 +267,10 @@ mod tests {
             |o| o.call_send = 1,
             |o| o.sdma_engine = 3,
             |o| o.send_context = SHIM_FOREIGN as i16,
-            |o| o.s_flags = 1 << SHIM_RVT_S_BUSY,
+            |o| o.qp.s_flags = 1 << SHIM_RVT_S_BUSY,
             |o| o.s_flags_unknown = 0x8000_0000,
-            |o| o.priv_flags = 1,
-            |o| o.iowait_flags = 2,
+            |o| o.qp.priv_flags = 1,
+            |o| o.qp.iowait_flags = 2,
         ];
         for f in changed {
             let mut o = outcome(b"", b"");

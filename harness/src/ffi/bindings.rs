@@ -4,7 +4,7 @@
 #![allow(non_camel_case_types, non_upper_case_globals, dead_code, clippy::all)]
 pub use crate::cworld::abi::{shim_qp, shim_wqe};
 
-pub const SHIM_ABI_VERSION: u32 = 11;
+pub const SHIM_ABI_VERSION: u32 = 12;
 pub const SHIM_NUM_SC: u32 = 32;
 pub const SHIM_NUM_SL: u32 = 32;
 pub const SHIM_NUM_VLD: u32 = 16;
@@ -302,10 +302,7 @@ pub struct shim_outcome {
     pub sdma_engine: shim_i16,
     pub send_context: shim_i16,
     pub __bindgen_padding_1: [u8; 2usize],
-    pub s_flags: shim_u32,
     pub s_flags_unknown: shim_u32,
-    pub priv_flags: shim_u32,
-    pub iowait_flags: shim_u32,
     pub qp: shim_qp,
     pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
