@@ -66,19 +66,41 @@ bool shim_check_call(const struct shim_call *c)
 	    c->qp.s_sendcontext >= sw->num_send_contexts ||
 	    c->qp.s_last >= SHIM_MAX_SWQE ||
 	    c->qp.s_tail_ack_queue >= SHIM_MAX_ACK ||
-	    c->niter > SHIM_MAX_ITER_QPS || c->qp.mig_state >= SHIM_MIG_STATE_COUNT ||
-	    c->path_mig_state > 2)
+	    c->qp.mig_state >= SHIM_MIG_STATE_COUNT)
 		return false;
 	for (i = 0; i < SHIM_MAX_SWQE; i++)
 		if (c->qp.send_queue[i].opcode >= SHIM_WR_OPCODE_COUNT)
 			return false;
-	for (i = 0; i < c->niter; i++)
-		if (c->iter[i].qp_type >= SHIM_QP_TYPE_COUNT ||
-		    c->iter[i].state >= SHIM_QP_STATE_COUNT)
+	/* The arguments: symbols in range; the walk fits its table. */
+	switch (c->fn) {
+	case SHIM_FN_HFI1_ERROR_PORT_QPS: {
+		const struct shim_iter_list *l = &c->args.hfi1_error_port_qps.iter;
+
+		if (l->n > SHIM_MAX_ITER_QPS)
 			return false;
-	/* iowait_sleep() is given the engine the tx went to, and a leg. */
-	if (c->fn == SHIM_FN_IOWAIT_SLEEP && (c->qp.s_sde == SHIM_NONE || c->arg > 1))
-		return false;
+		for (i = 0; i < l->n; i++)
+			if (l->qp[i].qp_type >= SHIM_QP_TYPE_COUNT ||
+			    l->qp[i].state >= SHIM_QP_STATE_COUNT)
+				return false;
+		break;
+	}
+	case SHIM_FN_HFI1_MODIFY_QP:
+		if (c->args.hfi1_modify_qp.path_mig_state.present &&
+		    c->args.hfi1_modify_qp.path_mig_state.value >= SHIM_MIG_STATE_COUNT)
+			return false;
+		break;
+	case SHIM_FN_HFI1_QP_UNBUSY:
+		if (c->args.hfi1_qp_unbusy.leg > 1)
+			return false;
+		break;
+	case SHIM_FN_IOWAIT_SLEEP:
+		/* Given the engine the tx went to, and a leg. */
+		if (c->qp.s_sde == SHIM_NONE || c->args.iowait_sleep.leg > 1)
+			return false;
+		break;
+	default:
+		break;
+	}
 	if (c->qp.wait_lock < SHIM_NONE || c->qp.wait_lock >= c->world.num_sdma)
 		return false;
 	return true;
@@ -257,6 +279,7 @@ void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid,
 void shim_build_qp(const struct shim_call *c)
 {
 	const struct shim_qp *q = &c->qp;
+	const struct shim_iter_list *iters;
 	size_t stride = sizeof(struct rvt_swqe) + sizeof(struct rvt_sge);
 	unsigned int i;
 
@@ -392,10 +415,11 @@ void shim_build_qp(const struct shim_call *c)
 	rdma_ah_set_port_num(&shim_w.ah.attr, c->wqe.ah.ah.port_num);
 	shim_w.swqe.wqe.ud_wr.wr.ah = c->wqe.ah.present ? &shim_w.ah.ibah : NULL;
 
-	/* The QPs rvt_qp_iter() walks, in the vector's order. */
-	shim_w.niter = c->niter;
-	for (i = 0; i < c->niter; i++) {
-		const struct shim_iter_qp *iq = &c->iter[i];
+	/* The QPs rvt_qp_iter() walks (hfi1_error_port_qps), in order. */
+	iters = c->fn == SHIM_FN_HFI1_ERROR_PORT_QPS ? &c->args.hfi1_error_port_qps.iter : NULL;
+	shim_w.niter = iters ? iters->n : 0;
+	for (i = 0; i < (unsigned int)shim_w.niter; i++) {
+		const struct shim_iter_qp *iq = &iters->qp[i];
 		struct rvt_qp *qp = &shim_w.iqp[i];
 
 		memset(qp, 0, sizeof(*qp));

@@ -437,6 +437,156 @@ struct shim_wqe {
 	shim_u8 has_priv;
 } __attribute__((__packed__));
 
+/* `hfi1_setup_wqe(qp, wqe, bool *call_send)`. */
+struct shim_args_hfi1_setup_wqe {
+	/* `*call_send` on entry. */
+	shim_u8 call_send;
+} __attribute__((__packed__));
+
+/* `qp_to_sdma_engine(qp, u8 sc5)`. */
+struct shim_args_qp_to_sdma_engine {
+	shim_u8 sc5;
+} __attribute__((__packed__));
+
+/* `qp_to_send_context(qp, u8 sc5)`. */
+struct shim_args_qp_to_send_context {
+	shim_u8 sc5;
+} __attribute__((__packed__));
+
+/* `sdma_select_engine_sc(dd, u32 selector, u8 sc5)` (sdma.c). */
+struct shim_args_sdma_select_engine_sc {
+	shim_u32 selector;
+	shim_u8 sc5;
+} __attribute__((__packed__));
+
+/* `sdma_select_engine_vl(dd, u32 selector, u8 vl)` (sdma.c). */
+struct shim_args_sdma_select_engine_vl {
+	shim_u32 selector;
+	shim_u8 vl;
+} __attribute__((__packed__));
+
+/* `pio_select_send_context_sc(dd, u32 selector, u8 sc5)` (pio.c). */
+struct shim_args_pio_select_send_context_sc {
+	shim_u32 selector;
+	shim_u8 sc5;
+} __attribute__((__packed__));
+
+/* `pio_select_send_context_vl(dd, u32 selector, u8 vl)` (pio.c). */
+struct shim_args_pio_select_send_context_vl {
+	shim_u32 selector;
+	shim_u8 vl;
+} __attribute__((__packed__));
+
+/* `qp_iter_print(s, iter)`: `iter->qp` is the QP. */
+struct shim_args_qp_iter_print {
+	/* `iter->n`, the QP's index in the walk. */
+	shim_u32 n;
+} __attribute__((__packed__));
+
+/* `hfi1_error_port_qps(ibp, u8 sl)`: `ibp` is the QP's port. */
+struct shim_args_hfi1_error_port_qps {
+	/*
+	 * The SL; the parameter is a `u8`, and a wider value is converted as
+	 * a caller's `int` would be.
+	 */
+	shim_u32 sl;
+	/* The QPs `rvt_qp_iter` walks, in order. */
+	struct shim_iter_list iter;
+} __attribute__((__packed__));
+
+/* `hfi1_qp_unbusy(qp, wait)`: `wait` is one leg of the QP's iowait. */
+struct shim_args_hfi1_qp_unbusy {
+	shim_u32 leg;
+} __attribute__((__packed__));
+
+/* `hfi1_qp_wakeup(qp, u32 flag)`. */
+struct shim_args_hfi1_qp_wakeup {
+	shim_u32 flags;
+} __attribute__((__packed__));
+
+/* `mtu_to_path_mtu(u32 mtu)`. */
+struct shim_args_mtu_to_path_mtu {
+	shim_u32 mtu;
+} __attribute__((__packed__));
+
+/* `mtu_from_qp(rdi, qp, u32 pmtu)`. */
+struct shim_args_mtu_from_qp {
+	shim_u32 pmtu;
+} __attribute__((__packed__));
+
+/* `get_pmtu_from_attr(rdi, qp, attr)`: `attr->path_mtu`. */
+struct shim_args_get_pmtu_from_attr {
+	shim_u32 path_mtu;
+} __attribute__((__packed__));
+
+/* `hfi1_check_modify_qp(qp, attr, attr_mask, udata)`. */
+struct shim_args_hfi1_check_modify_qp {
+	/* `attr->ah_attr`, present with `IB_QP_AV` in `attr_mask`. */
+	struct shim_opt_ah attr_ah;
+	/* `attr->alt_ah_attr`, present with `IB_QP_ALT_PATH`. */
+	struct shim_opt_ah attr_alt_ah;
+} __attribute__((__packed__));
+
+/* `hfi1_modify_qp(qp, attr, attr_mask, udata)`. */
+struct shim_args_hfi1_modify_qp {
+	/* `IB_QP_AV` in `attr_mask`. */
+	shim_u8 attr_av;
+	/* `IB_QP_ALT_PATH` in `attr_mask`. */
+	shim_u8 attr_alt_path;
+	/* `attr->path_mig_state`, with `IB_QP_PATH_MIG_STATE`. */
+	struct shim_opt_u32 path_mig_state;
+} __attribute__((__packed__));
+
+/* `hfi1_post_parms[opcode]`. */
+struct shim_args_hfi1_post_parms {
+	shim_u32 opcode;
+} __attribute__((__packed__));
+
+/* The `iowait_wakeup(wait, int reason)` callback. */
+struct shim_args_iowait_wakeup {
+	shim_u32 reason;
+} __attribute__((__packed__));
+
+/*
+ * The `iowait_sleep(sde, wait, tx, u32 seq, bool pkts_sent)`
+ * callback, as `sdma_send_txreq()` calls it: the QP's engine, one
+ * leg's work, a new tx.
+ */
+struct shim_args_iowait_sleep {
+	shim_u32 leg;
+	/* The engine's head sequence the caller saw. */
+	shim_u32 seq;
+	shim_u8 pkts_sent;
+	/* `tx->num_desc` of the tx that did not fit. */
+	shim_u16 num_desc;
+} __attribute__((__packed__));
+
+/*
+ * Each function's arguments, a member named as the function (none
+ * for a function without any); a call fills its function's member.
+ */
+struct shim_args {
+	struct shim_args_hfi1_setup_wqe hfi1_setup_wqe;
+	struct shim_args_qp_to_sdma_engine qp_to_sdma_engine;
+	struct shim_args_qp_to_send_context qp_to_send_context;
+	struct shim_args_sdma_select_engine_sc sdma_select_engine_sc;
+	struct shim_args_sdma_select_engine_vl sdma_select_engine_vl;
+	struct shim_args_pio_select_send_context_sc pio_select_send_context_sc;
+	struct shim_args_pio_select_send_context_vl pio_select_send_context_vl;
+	struct shim_args_qp_iter_print qp_iter_print;
+	struct shim_args_hfi1_error_port_qps hfi1_error_port_qps;
+	struct shim_args_hfi1_qp_unbusy hfi1_qp_unbusy;
+	struct shim_args_hfi1_qp_wakeup hfi1_qp_wakeup;
+	struct shim_args_mtu_to_path_mtu mtu_to_path_mtu;
+	struct shim_args_mtu_from_qp mtu_from_qp;
+	struct shim_args_get_pmtu_from_attr get_pmtu_from_attr;
+	struct shim_args_hfi1_check_modify_qp hfi1_check_modify_qp;
+	struct shim_args_hfi1_modify_qp hfi1_modify_qp;
+	struct shim_args_hfi1_post_parms hfi1_post_parms;
+	struct shim_args_iowait_wakeup iowait_wakeup;
+	struct shim_args_iowait_sleep iowait_sleep;
+} __attribute__((__packed__));
+
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */
 #define SHIM_QP_COPY_QP(X) \
 	X(pmtu) \

@@ -30,6 +30,7 @@ int shim_rcu_depth;
  */
 shim_u64 shim_bench(const struct shim_call *c, shim_u64 iters)
 {
+	const struct shim_args *a = &c->args;
 	shim_u64 i, sum = 0;
 	bool call_send;
 
@@ -40,12 +41,12 @@ shim_u64 shim_bench(const struct shim_call *c, shim_u64 iters)
 	for (i = 0; i < iters; i++) {
 		switch (c->fn) {
 		case SHIM_FN_HFI1_SETUP_WQE:
-			call_send = c->call_send;
+			call_send = a->hfi1_setup_wqe.call_send;
 			sum += hfi1_setup_wqe(&shim_w.qp, &shim_w.swqe.wqe, &call_send) + call_send;
 			break;
 		default:
-			sum += (unsigned long)qp_to_sdma_engine(&shim_w.qp, c->sc5) +
-			       (unsigned long)qp_to_send_context(&shim_w.qp, c->sc5);
+			sum += (unsigned long)qp_to_sdma_engine(&shim_w.qp, a->qp_to_sdma_engine.sc5) +
+			       (unsigned long)qp_to_send_context(&shim_w.qp, a->qp_to_sdma_engine.sc5);
 			break;
 		}
 	}
@@ -109,6 +110,7 @@ static int shim_refuse(struct shim_outcome *out)
 
 int shim_run(const struct shim_call *c, struct shim_outcome *out)
 {
+	const struct shim_args *a = &c->args;
 	struct sdma_engine *sde;
 	struct send_context *sc;
 	bool call_send;
@@ -143,32 +145,36 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 
 	switch (c->fn) {
 	case SHIM_FN_HFI1_SETUP_WQE:
-		call_send = c->call_send;
+		call_send = a->hfi1_setup_wqe.call_send;
 		out->ret = hfi1_setup_wqe(&shim_w.qp, &shim_w.swqe.wqe, &call_send);
 		out->call_send = call_send;
 		break;
 	case SHIM_FN_QP_TO_SDMA_ENGINE:
-		sde = qp_to_sdma_engine(&shim_w.qp, c->sc5);
+		sde = qp_to_sdma_engine(&shim_w.qp, a->qp_to_sdma_engine.sc5);
 		out->sdma_engine = shim_sde_index(sde);
 		break;
 	case SHIM_FN_QP_TO_SEND_CONTEXT:
-		sc = qp_to_send_context(&shim_w.qp, c->sc5);
+		sc = qp_to_send_context(&shim_w.qp, a->qp_to_send_context.sc5);
 		out->send_context = shim_sc_index(sc);
 		break;
 	case SHIM_FN_SDMA_SELECT_ENGINE_SC:
-		sde = sdma_select_engine_sc(&shim_w.dd, c->selector, c->sc5);
+		sde = sdma_select_engine_sc(&shim_w.dd, a->sdma_select_engine_sc.selector,
+					    a->sdma_select_engine_sc.sc5);
 		out->sdma_engine = shim_sde_index(sde);
 		break;
 	case SHIM_FN_SDMA_SELECT_ENGINE_VL:
-		sde = sdma_select_engine_vl(&shim_w.dd, c->selector, c->vl);
+		sde = sdma_select_engine_vl(&shim_w.dd, a->sdma_select_engine_vl.selector,
+					    a->sdma_select_engine_vl.vl);
 		out->sdma_engine = shim_sde_index(sde);
 		break;
 	case SHIM_FN_PIO_SELECT_SEND_CONTEXT_SC:
-		sc = pio_select_send_context_sc(&shim_w.dd, c->selector, c->sc5);
+		sc = pio_select_send_context_sc(&shim_w.dd, a->pio_select_send_context_sc.selector,
+						a->pio_select_send_context_sc.sc5);
 		out->send_context = shim_sc_index(sc);
 		break;
 	case SHIM_FN_PIO_SELECT_SEND_CONTEXT_VL:
-		sc = pio_select_send_context_vl(&shim_w.dd, c->selector, c->vl);
+		sc = pio_select_send_context_vl(&shim_w.dd, a->pio_select_send_context_vl.selector,
+						a->pio_select_send_context_vl.vl);
 		out->send_context = shim_sc_index(sc);
 		break;
 	case SHIM_FN__HFI1_SCHEDULE_SEND:
@@ -186,19 +192,22 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 
 		memset(&iter, 0, sizeof(iter));
 		iter.qp = &shim_w.qp;
-		iter.n = c->arg;
+		iter.n = a->qp_iter_print.n;
 		qp_iter_print(&sf, &iter);
 		out->text_len = sf.count < sf.size ? sf.count : sf.size - 1;
 		break;
 	}
 	case SHIM_FN_HFI1_ERROR_PORT_QPS:
-		hfi1_error_port_qps(&shim_w.pport[c->qp.port - 1].ibport_data, c->arg);
+		hfi1_error_port_qps(&shim_w.pport[c->qp.port - 1].ibport_data,
+				    a->hfi1_error_port_qps.sl);
 		break;
 	case SHIM_FN_HFI1_QP_UNBUSY:
-		hfi1_qp_unbusy(&shim_w.qp, &shim_w.priv.s_iowait.wait[c->arg ? IOWAIT_TID_SE : IOWAIT_IB_SE]);
+		hfi1_qp_unbusy(&shim_w.qp, &shim_w.priv.s_iowait.wait[a->hfi1_qp_unbusy.leg ?
+								IOWAIT_TID_SE : IOWAIT_IB_SE]);
 		break;
 	case SHIM_FN_HFI1_QP_WAKEUP:
-		hfi1_qp_wakeup(&shim_w.qp, tree_bits(c->arg, s_flag_values, SHIM_S_FLAG_COUNT));
+		hfi1_qp_wakeup(&shim_w.qp, tree_bits(a->hfi1_qp_wakeup.flags, s_flag_values,
+						     SHIM_S_FLAG_COUNT));
 		break;
 	case SHIM_FN_NOTIFY_ERROR_QP:
 		notify_error_qp(&shim_w.qp);
@@ -210,46 +219,49 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 						 (long)atomic64_read(&shim_w.rdma_mr.refcount.count));
 		break;
 	case SHIM_FN_MTU_TO_PATH_MTU:
-		out->ret = mtu_to_path_mtu(c->arg);
+		out->ret = mtu_to_path_mtu(a->mtu_to_path_mtu.mtu);
 		break;
 	case SHIM_FN_MTU_FROM_QP:
-		out->ret = (s32)mtu_from_qp(&shim_w.dd.verbs_dev.rdi, &shim_w.qp, c->arg);
+		out->ret = (s32)mtu_from_qp(&shim_w.dd.verbs_dev.rdi, &shim_w.qp,
+					     a->mtu_from_qp.pmtu);
 		break;
 	case SHIM_FN_GET_PMTU_FROM_ATTR: {
 		struct ib_qp_attr attr;
 
 		memset(&attr, 0, sizeof(attr));
-		attr.path_mtu = c->arg;
+		attr.path_mtu = a->get_pmtu_from_attr.path_mtu;
 		out->ret = get_pmtu_from_attr(&shim_w.dd.verbs_dev.rdi, &shim_w.qp, &attr);
 		break;
 	}
 	case SHIM_FN_HFI1_CHECK_MODIFY_QP: {
+		const struct shim_args_hfi1_check_modify_qp *m = &a->hfi1_check_modify_qp;
 		struct ib_qp_attr attr;
 		int mask = 0;
 
 		memset(&attr, 0, sizeof(attr));
-		shim_build_remote_ah(&attr.ah_attr, c->attr_ah.sl, 0, c->attr_ah.port_num);
-		shim_build_remote_ah(&attr.alt_ah_attr, c->attr_alt_ah.sl, 0,
-				     c->attr_alt_ah.port_num);
-		if (c->attr_mask & 1)
+		shim_build_remote_ah(&attr.ah_attr, m->attr_ah.ah.sl, 0, m->attr_ah.ah.port_num);
+		shim_build_remote_ah(&attr.alt_ah_attr, m->attr_alt_ah.ah.sl, 0,
+				     m->attr_alt_ah.ah.port_num);
+		if (m->attr_ah.present)
 			mask |= IB_QP_AV;
-		if (c->attr_mask & 2)
+		if (m->attr_alt_ah.present)
 			mask |= IB_QP_ALT_PATH;
 		out->ret = hfi1_check_modify_qp(&shim_w.qp, &attr, mask, NULL);
 		break;
 	}
 	case SHIM_FN_HFI1_MODIFY_QP: {
+		const struct shim_args_hfi1_modify_qp *m = &a->hfi1_modify_qp;
 		struct ib_qp_attr attr;
 		int mask = 0;
 
 		memset(&attr, 0, sizeof(attr));
-		if (c->attr_mask & 1)
+		if (m->attr_av)
 			mask |= IB_QP_AV;
-		if (c->attr_mask & 2)
+		if (m->attr_alt_path)
 			mask |= IB_QP_ALT_PATH;
-		if (c->attr_mask & 4)
+		if (m->path_mig_state.present)
 			mask |= IB_QP_PATH_MIG_STATE;
-		attr.path_mig_state = mig_state_values[c->path_mig_state];
+		attr.path_mig_state = mig_state_values[m->path_mig_state.value];
 		hfi1_modify_qp(&shim_w.qp, &attr, mask, NULL);
 		shim_describe_path(out);
 		break;
@@ -304,21 +316,22 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 					 shim_w.qp.s_ahgidx, shim_w.ahg.ahgcount, shim_w.qp.r_adefered);
 		break;
 	case SHIM_FN_IOWAIT_WAKEUP:
-		shim_w.cb.wakeup(&shim_w.priv.s_iowait, c->arg);
+		shim_w.cb.wakeup(&shim_w.priv.s_iowait, a->iowait_wakeup.reason);
 		break;
 	case SHIM_FN_IOWAIT_SDMA_DRAINED:
 		shim_w.cb.sdma_drained(&shim_w.priv.s_iowait);
 		break;
 	case SHIM_FN_IOWAIT_SLEEP: {
 		/* What sdma_send_txreq() passes: its engine, a leg's work, a new tx. */
+		const struct shim_args_iowait_sleep *s = &a->iowait_sleep;
 		struct iowait_work *wait =
-			&shim_w.priv.s_iowait.wait[c->arg ? IOWAIT_TID_SE : IOWAIT_IB_SE];
+			&shim_w.priv.s_iowait.wait[s->leg ? IOWAIT_TID_SE : IOWAIT_IB_SE];
 
 		shim_w.sleep_tx.qp = &shim_w.qp;
-		shim_w.sleep_tx.txreq.num_desc = c->sc5;
+		shim_w.sleep_tx.txreq.num_desc = s->num_desc;
 		INIT_LIST_HEAD(&shim_w.sleep_tx.txreq.list);
 		out->ret = shim_w.cb.sleep(shim_w.priv.s_sde, wait, &shim_w.sleep_tx.txreq,
-					   c->selector, c->call_send);
+					   s->seq, s->pkts_sent);
 		break;
 	}
 	case SHIM_FN_HFI1_INIT_PRIORITY:
@@ -327,11 +340,11 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		out->ret = shim_w.priv.s_iowait.priority;
 		break;
 	case SHIM_FN_HFI1_POST_PARMS:
-		if (c->arg >= SHIM_WR_OPCODE_COUNT) {
+		if (a->hfi1_post_parms.opcode >= SHIM_WR_OPCODE_COUNT) {
 			journal_end();
 			return shim_refuse(out);
 		}
-		shim_describe_post_parms(out, wr_opcode_values[c->arg]);
+		shim_describe_post_parms(out, wr_opcode_values[a->hfi1_post_parms.opcode]);
 		break;
 	default:
 		journal_end();

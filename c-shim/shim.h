@@ -5,7 +5,8 @@
  * Everything that crosses the boundary is a flat, fixed-size struct of
  * plain integers.  Names (QP types, opcodes, flags, states) cross as the
  * shim's own symbolic enumerations (schema.h, generated from the model's
- * schema with struct shim_qp and struct shim_wqe); c-shim/names.c maps them to the values of
+ * schema with struct shim_qp, struct shim_wqe and struct shim_args);
+ * c-shim/names.c maps them to the values of
  * the kernel tree the world was compiled from, so a kernel that renumbers
  * a flag is not a behaviour change.  Rust never sees a kernel struct
  * layout.
@@ -36,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 12
+#define SHIM_ABI_VERSION 13
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -92,10 +93,27 @@ struct shim_opt_ah {
 	struct shim_ah ah;
 };
 
+/* A QP of the device that rvt_qp_iter() walks. */
+struct shim_iter_qp {
+	shim_u32 qp_type;		/* enum shim_qp_type */
+	shim_u32 qp_num;
+	shim_u32 port_num;
+	shim_u32 state;			/* enum shim_qp_state */
+	shim_u8 remote_sl;
+	shim_u8 error_qp_ret;		/* what rvt_error_qp() returns for it */
+};
+
+/* The QPs rvt_qp_iter() walks, in order: qp[0] to qp[n - 1]. */
+struct shim_iter_list {
+	shim_u8 n;
+	struct shim_iter_qp qp[SHIM_MAX_ITER_QPS];
+};
+
 /*
  * The shim's symbolic enumerations (device flags, QP types and states,
  * opcodes, flags, functions), each with an X-macro list of the tree's
- * names in order, and struct shim_qp: generated from the model's schema.
+ * names in order, struct shim_qp, struct shim_wqe and struct shim_args
+ * (each function's arguments): generated from the model's schema.
  */
 #include "schema.h"
 
@@ -164,31 +182,10 @@ struct shim_world {
 	shim_u32 alloc_fail;		/* bit n: the n-th kmalloc of the call fails */
 };
 
-
-/* A QP of the device rvt_qp_iter() walks (hfi1_error_port_qps). */
-struct shim_iter_qp {
-	shim_u32 qp_type;		/* enum shim_qp_type */
-	shim_u32 qp_num;
-	shim_u32 port_num;
-	shim_u32 state;			/* enum shim_qp_state */
-	shim_u8 remote_sl;
-	shim_u8 error_qp_ret;		/* what rvt_error_qp() returns for it */
-};
-
-
+/* One call: the function, its arguments, and what its pointers reach. */
 struct shim_call {
 	shim_u32 fn;			/* enum shim_fn */
-	shim_u8 call_send;		/* *call_send on entry */
-	shim_u8 sc5;			/* sc5 argument */
-	shim_u8 vl;			/* vl argument (the _vl selectors) */
-	shim_u32 selector;		/* selector argument (the selectors) */
-	shim_u32 arg;			/* mtu, path_mtu, flag bitset, unbusy leg (0 IB, 1 TID), iter->n, wakeup reason */
-	shim_u32 attr_mask;		/* bit 0: IB_QP_AV, 1: IB_QP_ALT_PATH, 2: IB_QP_PATH_MIG_STATE */
-	shim_u8 path_mig_state;		/* attr->path_mig_state (enum ib_mig_state) */
-	struct shim_ah attr_ah;		/* attr->ah_attr */
-	struct shim_ah attr_alt_ah;	/* attr->alt_ah_attr */
-	shim_u8 niter;
-	struct shim_iter_qp iter[SHIM_MAX_ITER_QPS];
+	struct shim_args args;		/* args.<fn's name>: its arguments */
 	struct shim_world world;
 	struct shim_qp qp;
 	struct shim_wqe wqe;

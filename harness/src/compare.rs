@@ -277,7 +277,7 @@ fn reads(
     let others: Vec<String> = (0..6)
         .map(|k| {
             crate::vecwrite::case_toml(
-                &crate::generate::seeded_call(seed ^ 0x5eed, call.func, k),
+                &crate::generate::seeded_call(seed ^ 0x5eed, call.func(), k),
                 "reads",
                 "reads",
             )
@@ -455,7 +455,7 @@ fn compare_calls(
         for (v, (x, y)) in chunk.iter().zip(run_both(&mut wa, &mut wb, &calls)?) {
             note(
                 &mut per_func,
-                v.call.func,
+                v.call.func(),
                 Source::Corpus(v.id()),
                 &v.call,
                 &x,
@@ -519,7 +519,7 @@ fn compare_calls(
             // Then as a case of its family's file, only the keys that matter.
             g.family = vectors
                 .iter()
-                .find(|v| v.call.func == g.func)
+                .find(|v| v.call.func() == g.func)
                 .map(|v| v.file.clone());
             if let Some(file) = g.family.clone() {
                 let name = format!("diff_{}", g.func);

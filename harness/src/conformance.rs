@@ -215,7 +215,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                 .zip(&r.checks)
                 .map(|(v, c)| Case {
                     name: v.id(),
-                    function: v.call.func.to_string(),
+                    function: v.call.func().to_string(),
                     file: Some(shown_path(&v.file)),
                     line: Some(v.line),
                     branch: (!v.branch.is_empty()).then(|| v.branch.clone()),

@@ -399,7 +399,7 @@ macro_rules! drawn_symbols {
         }
     )*};
 }
-drawn_symbols!(QpType, QpState, MigState, WrOpcode);
+drawn_symbols!(QpType, QpState, MigState, WrOpcode, Leg);
 
 impl<T: Symbol> Drawn for Flags<T> {
     #[inline]
@@ -453,6 +453,118 @@ impl Drawn for SendQueueEntry {
 /// invariant is kept here (`vector::validate` states it with its reason).
 mod rules {
     use super::*;
+
+    /// An SC argument: mostly the 32 SCs and just past them.
+    pub fn sc5<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> Sc {
+        Sc(if u.ratio(7, 8) {
+            u.int_in_range(0..=33)
+        } else {
+            u.arbitrary()
+        })
+    }
+
+    /// A VL argument: mostly the 16 VLs and just past them.
+    pub fn vl<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> Vl {
+        Vl(if u.ratio(7, 8) {
+            u.int_in_range(0..=17)
+        } else {
+            u.arbitrary()
+        })
+    }
+
+    /// An MTU in bytes: near the IB and OPA ones.
+    pub fn mtu<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+        u32_near(u, &[256, 512, 1024, 2048, 4096, 8192, 10240])
+    }
+
+    /// A path-MTU enum: mostly the defined ones and just past them.
+    pub fn path_mtu<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+        if u.ratio(7, 8) {
+            u.int_in_range(0..=8)
+        } else {
+            u.arbitrary()
+        }
+    }
+
+    /// The SL whose QPs hfi1_error_port_qps errors: mostly a valid SL.
+    pub fn error_sl<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+        if u.ratio(3, 4) {
+            u.int_in_range(0..=31)
+        } else {
+            u.arbitrary()
+        }
+    }
+
+    /// Up to 8 QPs of the world's ports, half of them on the SL the call
+    /// errors.
+    pub fn iter_qps<S: Source>(
+        u: &mut Draw<S>,
+        w: &World,
+        _: &Qp,
+        a: &args::ErrorPortQps,
+    ) -> Slots<IterQp, 8> {
+        let nports = w.sl_to_sc.len() as u32;
+        let mut s = Slots::new();
+        for _ in 0..u.int_in_range(0..=8u8) {
+            let q = IterQp {
+                qp_type: pick(u, QpType::ALL),
+                num: u.arbitrary(),
+                port: u.int_in_range(1..=nports),
+                state: pick(u, QpState::ALL),
+                remote_sl: if u.ratio(1, 2) {
+                    (a.sl & 0xff) as u8
+                } else {
+                    u.int_in_range(0..=31)
+                },
+                error_qp_ret: u.arbitrary(),
+            };
+            // At most 8 draws: never full.
+            let _ = s.push(q);
+        }
+        s
+    }
+
+    /// An address vector of the world (a port and SL ah_to_sc() can
+    /// index), or none (not in attr_mask) one time in two.
+    pub fn attr_ah<S: Source>(
+        u: &mut Draw<S>,
+        w: &World,
+        _: &Qp,
+        _: &args::CheckModifyQp,
+    ) -> Option<AttrAh> {
+        u.arbitrary::<bool>().then(|| AttrAh {
+            sl: u.int_in_range(0..=31),
+            port: u.int_in_range(1..=w.sl_to_sc.len() as u8),
+        })
+    }
+
+    /// A wakeup reason: mostly SDMA_AVAIL_REASON (0).
+    pub fn reason<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+        if u.ratio(3, 4) {
+            0
+        } else {
+            u.int_in_range(0..=3)
+        }
+    }
+
+    /// The head sequence the caller saw: often the engine's own.
+    pub fn seq<S: Source, R>(u: &mut Draw<S>, _: &World, q: &Qp, _: &R) -> u32 {
+        if u.ratio(1, 2) {
+            q.sde_head_seq
+        } else {
+            u.arbitrary()
+        }
+    }
+
+    /// A tx's descriptor count: mostly near the ring's free room.
+    pub fn num_desc<S: Source, R>(u: &mut Draw<S>, _: &World, q: &Qp, _: &R) -> u16 {
+        match u.int_in_range(0..=3u8) {
+            0 => q.sde_desc_avail.wrapping_add(1),
+            1 => q.sde_desc_avail,
+            2 => u.int_in_range(0..=33),
+            _ => u.arbitrary(),
+        }
+    }
 
     pub fn qp_num<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
         if u.ratio(1, 2) {
@@ -661,7 +773,7 @@ macro_rules! record_draw {
     ([$name:ident ($($cx:ident : $cxt:ty),*) $ctx:tt $r:ident : $ty:ty]
      $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
-        fn $name<S: Source>(u: &mut Draw<S>, $($cx: $cxt,)* $r: &mut $ty) {
+        pub(crate) fn $name<S: Source>(u: &mut Draw<S>, $($cx: $cxt,)* $r: &mut $ty) {
             $( $r.$f = draw_field!(u, $ctx, $r, $t $(, $($rule)*)?); )*
         }
     };
@@ -669,12 +781,32 @@ macro_rules! record_draw {
 crate::model::qp_schema!(record_draw [qp_into (w: &World, func: Func) (w, func) q: Qp]);
 crate::model::wqe_schema!(record_draw [wqe_into (w: &World, q: &Qp) (w, q) wq: Wqe]);
 
-fn attr_ah<S: Source>(u: &mut Draw<S>, w: &World) -> AttrAh {
-    AttrAh {
-        sl: u.int_in_range(0..=31),
-        port: u.int_in_range(1..=w.sl_to_sc.len() as u8),
-    }
+/// From the call schema: each function's arguments drawn within the
+/// invariants (a module per function), in the schema's order, given the
+/// world and the QP the call reaches.
+macro_rules! args_draw {
+    ([] $( $(#[doc = $doc:literal])* $v:ident $c:ident { $($fields:tt)* } )*) => {
+        $(
+            #[allow(non_snake_case, unused_imports, unused_variables)]
+            mod $v {
+                use super::*;
+                record_draw! { [draw (w: &World, q: &Qp) (w, q) a: args::$v] $($fields)* }
+            }
+        )*
+
+        /// `f`'s arguments into `a`.
+        fn args_into<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp, f: Func, a: &mut Args) {
+            match f {
+                $( Func::$v => {
+                    let mut x = args::$v::blank();
+                    $v::draw(u, w, q, &mut x);
+                    *a = Args::$v(x);
+                } )*
+            }
+        }
+    };
 }
+crate::model::call_schema!(args_draw []);
 
 /// One call of `func` within the invariants (or [`Rejected`] when the
 /// draw breaks one).
@@ -689,102 +821,15 @@ pub fn call<S: Source>(func: Func, u: &mut Draw<S>) -> Result<Call, Rejected> {
 /// call.
 pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result<(), Rejected> {
     let Call {
-        func: f,
-        call_send,
-        sc5,
-        vl,
-        selector,
-        arg,
-        flags_arg,
-        attr_av,
-        attr_alt_path,
-        attr_ah: ah,
-        attr_alt_ah: alt_ah,
-        attr_path_mig,
-        post_opcode,
-        iter,
+        args,
         world: w,
         qp: q,
         wqe: wq,
     } = c;
-    *f = func;
     world_into(u, w);
     qp_into(u, w, func, q);
     wqe_into(u, w, q, wq);
-    *arg = match func {
-        Func::MtuToPathMtu => u32_near(u, &[256, 512, 1024, 2048, 4096, 8192, 10240]),
-        Func::MtuFromQp | Func::GetPmtuFromAttr => {
-            if u.ratio(7, 8) {
-                u.int_in_range(0..=8)
-            } else {
-                u.arbitrary()
-            }
-        }
-        Func::QpUnbusy | Func::IowaitSleep => u.int_in_range(0..=1),
-        Func::IowaitWakeup => {
-            if u.ratio(3, 4) {
-                0
-            } else {
-                u.int_in_range(0..=3)
-            }
-        }
-        Func::ErrorPortQps => {
-            if u.ratio(3, 4) {
-                u.int_in_range(0..=31)
-            } else {
-                u.arbitrary()
-            }
-        }
-        _ => u.arbitrary(),
-    };
-    let nports = w.sl_to_sc.len() as u32;
-    iter.clear();
-    if func == Func::ErrorPortQps {
-        for _ in 0..u.int_in_range(0..=8) {
-            iter.push(IterQp {
-                qp_type: pick(u, QpType::ALL),
-                num: u.arbitrary(),
-                port: u.int_in_range(1..=nports),
-                state: pick(u, QpState::ALL),
-                remote_sl: if u.ratio(1, 2) {
-                    (*arg & 0xff) as u8
-                } else {
-                    u.int_in_range(0..=31)
-                },
-                error_qp_ret: u.arbitrary(),
-            });
-        }
-    }
-    *call_send = u.arbitrary();
-    *sc5 = Sc(if u.ratio(7, 8) {
-        u.int_in_range(0..=33)
-    } else {
-        u.arbitrary()
-    });
-    *vl = Vl(if u.ratio(7, 8) {
-        u.int_in_range(0..=17)
-    } else {
-        u.arbitrary()
-    });
-    *selector = u.arbitrary();
-    if func == Func::IowaitSleep && u.ratio(1, 2) {
-        // The head sequence the caller saw: often the engine's own.
-        *selector = q.sde_head_seq;
-    }
-    subset_into(u, SFlag::ALL, flags_arg);
-    *attr_av = u.arbitrary();
-    *attr_alt_path = u.arbitrary();
-    // An address vector not in attr_mask is not part of the call.
-    let a = attr_ah(u, w);
-    let b = attr_ah(u, w);
-    *ah = if *attr_av { a } else { AttrAh::default() };
-    *alt_ah = if *attr_alt_path { b } else { AttrAh::default() };
-    *attr_path_mig = if u.arbitrary() {
-        Some(pick(u, MigState::ALL))
-    } else {
-        None
-    };
-    *post_opcode = pick(u, WrOpcode::ALL);
+    args_into(u, w, q, func, args);
     validate(c).map_err(|_| Rejected)
 }
 
@@ -833,7 +878,7 @@ mod tests {
         for f in Func::ALL {
             for i in 0..200 {
                 let c = seeded_call(1, *f, i);
-                assert_eq!(c.func, *f);
+                assert_eq!(c.func(), *f);
                 assert_eq!(validate(&c), Ok(()), "{f} #{i}");
                 let mut rng = SplitMix64::new(vector_seed(1, *f, i));
                 let mut buf = [0u8; BYTES];

@@ -52,19 +52,29 @@ fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
 }
 
 /// A named simplification of a call.
-pub(crate) type Step = (&'static str, fn(&mut Call));
+pub(crate) type Step = (&'static str, Box<dyn Fn(&mut Call)>);
 
 /// The simplifications tried, in order: each sets one part of the call to
-/// its simplest value.
+/// its simplest value — each argument of the function to its default,
+/// then parts of the swqe, QP and world.
 pub(crate) fn shrink_steps() -> Vec<Step> {
-    vec![
-        ("iter", |c| c.iter.clear()),
-        ("flags", |c| c.flags_arg.clear()),
-        ("selector", |c| c.selector = 0),
-        ("arg", |c| c.arg = 0),
-        ("sc5", |c| c.sc5 = Sc(0)),
-        ("vl", |c| c.vl = Vl(0)),
-        ("call_send", |c| c.call_send = false),
+    let most = Func::ALL
+        .iter()
+        .map(|f| Args::blank(*f).fields().len())
+        .max()
+        .unwrap_or(0);
+    let mut steps: Vec<Step> = (0..most)
+        .map(|i| -> Step {
+            (
+                "argument",
+                Box::new(move |c: &mut Call| {
+                    c.args.reset(i);
+                }),
+            )
+        })
+        .collect();
+    type Part = (&'static str, fn(&mut Call));
+    let parts: [Part; 18] = [
         ("wqe.length", |c| c.wqe.length = 0),
         ("wqe.opcode", |c| c.wqe.opcode = WrOpcode::Send),
         ("wqe.priv", |c| c.wqe.has_priv = false),
@@ -83,7 +93,9 @@ pub(crate) fn shrink_steps() -> Vec<Step> {
         ("world.alloc_fail", |c| c.world.alloc_fail = 0),
         ("world.num_vls", |c| c.world.num_vls = 8),
         ("world.piothreshold", |c| c.world.piothreshold = 256),
-    ]
+    ];
+    steps.extend(parts.map(|(n, f)| -> Step { (n, Box::new(f)) }));
+    steps
 }
 
 /// Minimises a disagreeing call: applies each simplification that keeps C

@@ -123,9 +123,16 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
 
 /// One line saying what a vector calls with what.
 pub fn describe_call(c: &crate::model::types::Call) -> String {
+    let args: Vec<String> = c
+        .args
+        .texts()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     format!(
-        "{}(qp {} num=0x{:x} port={} pmtu={} {}; wqe len={} {} priv={} ah={}; call_send={} sc5={} vl={} selector=0x{:x})",
-        c.func,
+        "{}({}; qp {} num=0x{:x} port={} pmtu={} {}; wqe len={} {} priv={} ah={})",
+        c.func(),
+        args.join(" "),
         c.qp.qp_type,
         c.qp.num,
         c.qp.port,
@@ -138,9 +145,5 @@ pub fn describe_call(c: &crate::model::types::Call) -> String {
             .ah
             .map(|a| format!("{{log_pmtu={} sl={} port={}}}", a.log_pmtu, a.sl.0, a.port))
             .unwrap_or_else(|| "none".into()),
-        c.call_send,
-        c.sc5.0,
-        c.vl.0,
-        c.selector
     )
 }

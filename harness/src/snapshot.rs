@@ -70,7 +70,7 @@ fn cells(v: &Vector, c: &Checked) -> [String; 8] {
     match &c.c {
         Some(o) => [
             v.name.clone(),
-            v.call.func.to_string(),
+            v.call.func().to_string(),
             o.ret.to_string(),
             o.call_send.to_string(),
             o.engine_text(),
@@ -84,7 +84,7 @@ fn cells(v: &Vector, c: &Checked) -> [String; 8] {
         ],
         None => [
             v.name.clone(),
-            v.call.func.to_string(),
+            v.call.func().to_string(),
             format!("{:?}", c.verdict),
             "-".into(),
             "-".into(),

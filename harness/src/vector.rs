@@ -615,26 +615,9 @@ fn check_keys(
     Ok(())
 }
 
-const CASE_KEYS: &[&str] = &[
-    "name",
-    "branch",
-    "fn",
-    "preset",
-    "call_send",
-    "sc5",
-    "vl",
-    "selector",
-    "arg",
-    "flags",
-    "attr_ah",
-    "attr_alt_ah",
-    "iter",
-    "qp",
-    "wqe",
-    "world",
-    "path_mig_state",
-    "post_opcode",
-];
+/// The keys of a case that are not its function's arguments (those are
+/// the argument record's keys, `call_schema!`).
+const CASE_KEYS: &[&str] = &["name", "branch", "fn", "preset", "qp", "wqe", "world"];
 /// A list of symbolic names, sorted and deduplicated.
 fn names<T: Ord + Copy>(
     src: &Src,
@@ -739,7 +722,86 @@ macro_rules! toml_symbols {
         }
     )*};
 }
-toml_symbols!(QpType, QpState, MigState, WrOpcode);
+toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg);
+
+/// A byte newtype argument.
+macro_rules! toml_bytes {
+    ($($t:ident),*) => {$(
+        impl TomlField for $t {
+            fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+                *cur = $t(uint(src, v, field)?);
+                Ok(())
+            }
+            fn write(&self) -> Value {
+                Value::from(i64::from(self.0))
+            }
+        }
+    )*};
+}
+toml_bytes!(Sc, Vl);
+
+/// An optional state: its name, or `"none"` (not in `attr_mask`).
+impl TomlField for Option<MigState> {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        *cur = match v.as_str() {
+            Some("none") => None,
+            _ => Some(symbol(src, v, field, MigState::from_name, MigState::names)?),
+        };
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        Value::from(self.map_or("none", |m| m.name()))
+    }
+}
+
+/// An address-vector argument: `{ sl, port }` (sl 0 and port 1 when
+/// left out), or `"none"` (not in `attr_mask`).
+impl TomlField for Option<AttrAh> {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        *cur = match v.as_str() {
+            Some("none") => None,
+            _ => Some(parse_attr_ah(src, v, field)?),
+        };
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        match self {
+            None => Value::from("none"),
+            Some(a) => inline_table([
+                ("sl", Value::from(i64::from(a.sl))),
+                ("port", Value::from(i64::from(a.port))),
+            ]),
+        }
+    }
+}
+
+/// The QPs a walk visits: `[{ type, num, port, state, sl, last_wqe }, ...]`.
+impl TomlField for Slots<IterQp, 8> {
+    fn read(src: &Src, v: &Item, _: &str, cur: &mut Self) -> R<()> {
+        cur.clear();
+        for q in iter_qps(src, v)? {
+            cur.push(q)
+                .map_err(|_| src.err(v.span(), "iter", "at most 8 QPs (the shim's limit)"))?;
+        }
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        Value::Array(
+            self.iter()
+                .map(|i| {
+                    inline_table([
+                        ("type", Value::from(i.qp_type.to_string())),
+                        ("num", Value::from(i64::from(i.num))),
+                        ("port", Value::from(i64::from(i.port))),
+                        ("state", Value::from(i.state.to_string())),
+                        ("sl", Value::from(i64::from(i.remote_sl))),
+                        ("last_wqe", Value::from(i.error_qp_ret)),
+                    ])
+                })
+                .collect(),
+        )
+    }
+}
 
 impl<T: Symbol + Ord> TomlField for Flags<T> {
     fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
@@ -891,17 +953,17 @@ impl TomlField for [SendQueueEntry; 16] {
 /// From a record's schema: its keys, reading its fields from a table of
 /// the vector (`prefix.key`), and writing them all (vecwrite).
 macro_rules! record_toml {
-    ([$ty:ident, $prefix:literal, $keys:ident, $apply:ident, $write:ident]
+    ([$ty:ty, $prefix:literal, $keys:ident, $apply:ident, $write:ident]
      $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
-        const $keys: &[&str] = &[$($key),*];
+        pub(crate) const $keys: &[&str] = &[$($key),*];
 
         /// Applies the fields of one table.
-        fn $apply(src: &Src, t: &dyn toml_edit::TableLike, r: &mut $ty) -> R<()> {
+        pub(crate) fn $apply(src: &Src, t: &dyn toml_edit::TableLike, r: &mut $ty) -> R<()> {
             for (k, v) in t.iter() {
                 match k {
                     $( $key => <$t as TomlField>::read(
-                        src, v, concat!($prefix, ".", $key), &mut r.$f)?, )*
+                        src, v, concat!($prefix, $key), &mut r.$f)?, )*
                     _ => {}
                 }
             }
@@ -914,8 +976,51 @@ macro_rules! record_toml {
         }
     };
 }
-crate::model::qp_schema!(record_toml [Qp, "qp", QP_KEYS, apply_qp, write_qp]);
-crate::model::wqe_schema!(record_toml [Wqe, "wqe", WQE_KEYS, apply_wqe, write_wqe]);
+crate::model::qp_schema!(record_toml [Qp, "qp.", QP_KEYS, apply_qp, write_qp]);
+crate::model::wqe_schema!(record_toml [Wqe, "wqe.", WQE_KEYS, apply_wqe, write_wqe]);
+
+/// From the call schema: each function's argument record in a case (a
+/// module per function), and the dispatch over [`Args`].
+macro_rules! args_toml {
+    ([] $( $(#[doc = $doc:literal])* $v:ident $c:ident { $($fields:tt)* } )*) => {
+        $(
+            #[allow(non_snake_case, unused_imports, unused_variables, unused_mut)]
+            mod $v {
+                use super::*;
+                record_toml! { [args::$v, "", KEYS, apply, write] $($fields)* }
+            }
+        )*
+
+        /// The argument keys of `f`.
+        pub(crate) fn arg_keys(f: Func) -> &'static [&'static str] {
+            match f { $( Func::$v => $v::KEYS, )* }
+        }
+
+        /// Applies the argument keys of a case (or `[defaults]`) table;
+        /// other keys are not arguments.
+        fn apply_args(src: &Src, t: &dyn toml_edit::TableLike, a: &mut Args) -> R<()> {
+            match a { $( Args::$v(x) => $v::apply(src, t, x), )* }
+        }
+
+        /// Every argument into a case table.
+        pub(crate) fn write_args(a: &Args, t: &mut Table) {
+            match a { $( Args::$v(x) => $v::write(x, t), )* }
+        }
+    };
+}
+crate::model::call_schema!(args_toml []);
+
+/// Every function's argument keys: what a `[defaults]` table may set
+/// (each case takes those of its function).
+fn all_arg_keys() -> Vec<&'static str> {
+    let mut k: Vec<&str> = Func::ALL
+        .iter()
+        .flat_map(|f| arg_keys(*f).iter().copied())
+        .collect();
+    k.sort_unstable();
+    k.dedup();
+    k
+}
 
 /// An address handle: `"none"` (NULL) or `{ log_pmtu, sl, port }`, all
 /// three given.
@@ -1041,8 +1146,20 @@ fn parse_case(
     defaults: Option<&Table>,
     presets: &Presets,
 ) -> R<Vector> {
-    for t in [Some(case), defaults].into_iter().flatten() {
-        check_keys(src, t, t.span(), "case", CASE_KEYS)?;
+    for (t, args) in [(Some(case), None), (defaults, Some(all_arg_keys()))] {
+        let Some(t) = t else { continue };
+        let args = match args {
+            Some(a) => a,
+            // A case's function is known once "fn" is read; its keys are
+            // checked against its arguments there.
+            None => t
+                .iter()
+                .map(|(k, _)| k)
+                .filter(|k| !CASE_KEYS.contains(k))
+                .collect(),
+        };
+        let allowed: Vec<&str> = CASE_KEYS.iter().copied().chain(args).collect();
+        check_keys(src, t, t.span(), "case", &allowed)?;
         for (k, allowed) in [("qp", QP_KEYS), ("wqe", WQE_KEYS)] {
             if let Some(sub) = t.get(k) {
                 let tl = sub
@@ -1100,23 +1217,6 @@ fn parse_case(
             apply_world(src, wt, &mut world, "world.")?;
         }
     }
-    let num = |key: &str| lookup(case, defaults, key);
-    let call_send = match num("call_send") {
-        Some(v) => boolean(src, v, "call_send")?,
-        None => false,
-    };
-    let sc5 = Sc(match num("sc5") {
-        Some(v) => uint(src, v, "sc5")?,
-        None => 0,
-    });
-    let vl = Vl(match num("vl") {
-        Some(v) => uint(src, v, "vl")?,
-        None => 0,
-    });
-    let selector = match num("selector") {
-        Some(v) => uint(src, v, "selector")?,
-        None => 0,
-    };
     let q = |k: &str| lookup2(case, defaults, "qp", k);
     let mut qp = Qp::new(
         symbol(
@@ -1152,55 +1252,34 @@ fn parse_case(
             apply_wqe(src, x, &mut wqe)?;
         }
     }
-    let arg = match num("arg") {
-        Some(v) => uint(src, v, "arg")?,
-        None => 0,
-    };
-    let flags_arg = match num("flags") {
-        Some(v) => names(src, v, "flags", SFlag::from_name, SFlag::names)?,
-        None => vec![],
-    };
-    let (attr_av, attr_ah) = match num("attr_ah") {
-        Some(v) => (true, parse_attr_ah(src, v, "attr_ah")?),
-        None => (false, AttrAh::default()),
-    };
-    let (attr_alt_path, attr_alt_ah) = match num("attr_alt_ah") {
-        Some(v) => (true, parse_attr_ah(src, v, "attr_alt_ah")?),
-        None => (false, AttrAh::default()),
-    };
-    let attr_path_mig = match num("path_mig_state") {
-        Some(v) => Some(symbol(
-            src,
-            v,
-            "path_mig_state",
-            MigState::from_name,
-            MigState::names,
-        )?),
-        None => None,
-    };
-    let post_opcode = match num("post_opcode") {
-        Some(v) => symbol(src, v, "post_opcode", WrOpcode::from_name, WrOpcode::names)?,
-        None => WrOpcode::Send,
-    };
-    let iter = match num("iter") {
-        Some(v) => iter_qps(src, v)?,
-        None => vec![],
-    };
+    // The function's arguments: [defaults] first (only those it takes),
+    // then the case, which may name no other.
+    let mut args = Args::blank(func);
+    let takes = arg_keys(func);
+    if let Some(k) = case
+        .iter()
+        .map(|(k, _)| k)
+        .find(|k| !CASE_KEYS.contains(k) && !takes.contains(k))
+    {
+        let item = case.get(k);
+        return Err(src.err(
+            item.and_then(|i| i.span()),
+            k,
+            format!(
+                "{func} takes no argument {k:?} (its arguments: {})",
+                if takes.is_empty() {
+                    "none".to_owned()
+                } else {
+                    takes.join(", ")
+                }
+            ),
+        ));
+    }
+    for t in [defaults, Some(case)].into_iter().flatten() {
+        apply_args(src, t, &mut args)?;
+    }
     let call = Call {
-        func,
-        call_send,
-        sc5,
-        vl,
-        selector,
-        arg,
-        flags_arg,
-        attr_av,
-        attr_alt_path,
-        attr_ah,
-        attr_alt_ah,
-        attr_path_mig,
-        post_opcode,
-        iter,
+        args,
         world,
         qp,
         wqe,
@@ -1370,7 +1449,8 @@ pub fn validate(c: &Call) -> Result<(), String> {
     // every QP type but RC and UC before hfi1_setup_wqe() sees the wqe (and
     // GSI/UD read rvt_get_swqe_ah(wqe) there): an SMI, GSI or UD wqe always
     // has an AH.
-    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi) && c.func == Func::SetupWqe {
+    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi) && c.func() == Func::SetupWqe
+    {
         let Some(ah) = c.wqe.ah else {
             return Err(format!(
                 "a {} wqe needs wqe.ah (rdmavt's rvt_qp_valid_operation() dereferences \
@@ -1492,11 +1572,13 @@ pub fn validate(c: &Call) -> Result<(), String> {
         ));
     }
     // hfi1_check_modify_qp(): ah_to_sc() indexes the AH's port and SL.
-    for (on, ah, name) in [
-        (c.attr_av, c.attr_ah, "attr_ah"),
-        (c.attr_alt_path, c.attr_alt_ah, "attr_alt_ah"),
-    ] {
-        if on && (ah.port == 0 || usize::from(ah.port) > w.sl_to_sc.len() || ah.sl >= 32) {
+    let ahs = match &c.args {
+        Args::CheckModifyQp(a) => [(a.attr_ah, "attr_ah"), (a.attr_alt_ah, "attr_alt_ah")],
+        _ => [(None, ""), (None, "")],
+    };
+    for (ah, name) in ahs {
+        let Some(ah) = ah else { continue };
+        if ah.port == 0 || usize::from(ah.port) > w.sl_to_sc.len() || ah.sl >= 32 {
             return Err(format!(
                 "{name}: port {} / sl {} does not exist (ah_to_sc() indexes both)",
                 ah.port, ah.sl
@@ -1505,7 +1587,7 @@ pub fn validate(c: &Call) -> Result<(), String> {
     }
     // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
     // SL indexes sl_to_sc.
-    if c.func == Func::MigrateQp
+    if c.func() == Func::MigrateQp
         && (q.alt_port == 0 || usize::from(q.alt_port) > w.sl_to_sc.len() || q.alt_sl >= 32)
     {
         return Err(format!(
@@ -1515,33 +1597,25 @@ pub fn validate(c: &Call) -> Result<(), String> {
     }
     // quiesce_qp(): qp_pio_drain() loops until pio_busy drops, which
     // nothing does in a world of one thread.
-    if c.func == Func::QuiesceQp && q.s_sendcontext.is_some() && q.pio_busy != 0 {
+    if c.func() == Func::QuiesceQp && q.s_sendcontext.is_some() && q.pio_busy != 0 {
         return Err(
             "quiesce_qp with pio_busy != 0 and a send context never returns (qp_pio_drain)".into(),
         );
     }
     // iowait_sleep(): the SDMA engine calls it for the engine the tx went
-    // to (sdma_send_txreq/sdma_send_txlist pass their sde), with the work
-    // of one of the QP's two legs.
-    if c.func == Func::IowaitSleep {
-        if q.s_sde.is_none() {
-            return Err(
-                "iowait_sleep needs the QP's engine (qp.s_sde): the SDMA engine that calls it is the one the tx went to"
-                    .into(),
-            );
-        }
-        if c.arg > 1 {
-            return Err(format!(
-                "arg {} is not a leg of the iowait (0 IB, 1 TID)",
-                c.arg
-            ));
-        }
+    // to (sdma_send_txreq/sdma_send_txlist pass their sde).
+    if c.func() == Func::IowaitSleep && q.s_sde.is_none() {
+        return Err(
+            "iowait_sleep needs the QP's engine (qp.s_sde): the SDMA engine that calls it is the one the tx went to"
+                .into(),
+        );
     }
     // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.
-    if c.iter.len() > 8 {
-        return Err("at most 8 iter QPs (the shim's limit)".into());
-    }
-    for (i, iq) in c.iter.iter().enumerate() {
+    let walked: &[IterQp] = match &c.args {
+        Args::ErrorPortQps(a) => &a.iter,
+        _ => &[],
+    };
+    for (i, iq) in walked.iter().enumerate() {
         if iq.port == 0 || iq.port as usize > w.sl_to_sc.len() {
             return Err(format!(
                 "iter[{i}].port {} does not exist (to_iport() indexes dd->pport[port - 1])",
@@ -1728,6 +1802,49 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         assert_eq!(e.field, "wqe.lenght");
     }
 
+    /// A case takes its function's arguments, under their names, and no
+    /// other; `[defaults]` may set those of several functions, each case
+    /// taking the ones of its own.
+    #[test]
+    fn a_case_takes_its_functions_arguments() {
+        let e = parse(&format!("{HEAD}\n[[case]]\nname = \"a\"\nsc5 = 3\n"))
+            .expect_err("setup_wqe takes no sc5");
+        assert_eq!((e.line, e.field.as_str()), (8, "sc5"));
+        assert!(
+            e.msg.contains("hfi1_setup_wqe") && e.msg.contains("its arguments: call_send"),
+            "{e}"
+        );
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nfn = \"free_all_qps\"\ncall_send = true\n"
+        ))
+        .expect_err("free_all_qps takes none");
+        assert!(e.msg.contains("its arguments: none"), "{e}");
+        let e = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"a\"\nfn = \"hfi1_qp_unbusy\"\nleg = \"IOWAIT_XX\"\n"
+        ))
+        .expect_err("no such leg");
+        assert!(e.msg.contains("IOWAIT_TID_SE"), "{e}");
+        let text = "[defaults]\nqp = { type = \"IB_QPT_RC\", num = 1, port = 1, pmtu = 4096 }\n\
+                    wqe = { length = 1 }\nsc5 = 7\nselector = 9\n\n\
+                    [[case]]\nname = \"a\"\nfn = \"qp_to_sdma_engine\"\n\n\
+                    [[case]]\nname = \"b\"\nfn = \"sdma_select_engine_vl\"\nvl = 2\n";
+        let v = parse(text).expect("defaults of two functions");
+        assert_eq!(
+            v[0].call.args,
+            Args::QpToSdmaEngine(args::QpToSdmaEngine { sc5: Sc(7) })
+        );
+        assert_eq!(
+            v[1].call.args,
+            Args::SdmaSelectEngineVl(args::SdmaSelectEngineVl {
+                selector: 9,
+                vl: Vl(2)
+            })
+        );
+        let e = parse(&format!("{HEAD}selectr = 1\n\n[[case]]\nname = \"a\"\n"))
+            .expect_err("a defaults key no function takes");
+        assert_eq!(e.field, "case.selectr");
+    }
+
     #[test]
     fn malformed_toml_is_located() {
         let e = parse("[defaults]\nfn = \n").expect_err("bad toml");
@@ -1761,9 +1878,6 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         c.world.port_lid.truncate(1);
         c.qp.port = 1;
         c.qp.alt_port = 1;
-        c.attr_ah.port = 1;
-        c.attr_alt_ah.port = 1;
-        c.iter.iter_mut().for_each(|q| q.port = 1);
         assert_eq!(validate(&c), Ok(()));
         c.world.port_lid.push(7);
         let e = validate(&c).expect_err("a second port's LID on a one-port device");

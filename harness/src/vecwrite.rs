@@ -65,45 +65,9 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     let mut t = Table::new();
     t["name"] = value(name);
     t["branch"] = value(branch);
-    t["fn"] = value(c.func.to_string());
+    t["fn"] = value(c.func().to_string());
     t["preset"] = value("default");
-    t["call_send"] = value(c.call_send);
-    t["sc5"] = value(i64::from(c.sc5.0));
-    t["vl"] = value(i64::from(c.vl.0));
-    t["selector"] = value(i64::from(c.selector));
-    t["arg"] = value(i64::from(c.arg));
-    t["flags"] = Item::Value(strings(&c.flags_arg));
-    let ah = |a: &AttrAh| {
-        inline_table([
-            ("sl", Value::from(i64::from(a.sl))),
-            ("port", Value::from(i64::from(a.port))),
-        ])
-    };
-    if c.attr_av {
-        t["attr_ah"] = Item::Value(ah(&c.attr_ah));
-    }
-    if c.attr_alt_path {
-        t["attr_alt_ah"] = Item::Value(ah(&c.attr_alt_ah));
-    }
-    if let Some(m) = c.attr_path_mig {
-        t["path_mig_state"] = value(m.to_string());
-    }
-    t["post_opcode"] = value(c.post_opcode.to_string());
-    t["iter"] = Item::Value(Value::Array(
-        c.iter
-            .iter()
-            .map(|i| {
-                inline_table([
-                    ("type", Value::from(i.qp_type.to_string())),
-                    ("num", Value::from(i64::from(i.num))),
-                    ("port", Value::from(i64::from(i.port))),
-                    ("state", Value::from(i.state.to_string())),
-                    ("sl", Value::from(i64::from(i.remote_sl))),
-                    ("last_wqe", Value::from(i.error_qp_ret)),
-                ])
-            })
-            .collect(),
-    ));
+    crate::vector::write_args(&c.args, &mut t);
 
     let mut wt = Table::new();
     wt.set_dotted(true);

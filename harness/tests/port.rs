@@ -27,7 +27,7 @@ impl Implementation for BuggyPort {
 
     fn run(&self, call: &Call) -> Result<Outcome, Undefined> {
         let mut o = Model.run(call)?;
-        if call.func == Func::SetupWqe {
+        if call.func() == Func::SetupWqe {
             o.call_send = false;
         }
         Ok(o)
@@ -46,7 +46,7 @@ fn corpus_and_random() -> Result<(), Failed> {
     let mut bad: Vec<String> = vec![];
     for (v, c) in vectors.iter().zip(&checks) {
         let upstream_sends = c.c.as_ref().is_some_and(|o| o.call_send);
-        let expected_bad = v.call.func == Func::SetupWqe && upstream_sends;
+        let expected_bad = v.call.func() == Func::SetupWqe && upstream_sends;
         if c.verdict.ok() == expected_bad {
             bad.push(format!("{}: {:?}", v.id(), c.verdict));
         }

@@ -232,7 +232,7 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             c.qp.num = 0;
             check("engine", run_c(w, &c)?.sdma_engine, Ptr::<EngineIdx>::Null)?;
             // qp.c qp_to_send_context: case IB_QPT_SMI: return dd->vld[15].sc;
-            c.func = Func::QpToSendContext;
+            c.args = Args::blank(Func::QpToSendContext);
             check(
                 "send context",
                 run_c(w, &c)?.send_context,
@@ -245,10 +245,10 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             // rval = e->sde[selector & e->mask]. SC1 → VL1 → element 1,
             // selector 0x41 & 1 = 1 → engine 3.
             let mut c = call(Func::QpToSdmaEngine, QpType::Rc, 0);
-            c.sc5 = Sc(1);
+            c.args = Args::QpToSdmaEngine(args::QpToSdmaEngine { sc5: Sc(1) });
             check("engine", run_c(w, &c)?.sdma_engine, Ptr::To(EngineIdx(3)))?;
             // sdma.c: if (vl >= num_vls) ... rval = &dd->per_sdma[0]. SC15 → VL15.
-            c.sc5 = Sc(15);
+            c.args = Args::QpToSdmaEngine(args::QpToSdmaEngine { sc5: Sc(15) });
             check(
                 "engine for VL15",
                 run_c(w, &c)?.sdma_engine,
@@ -264,7 +264,8 @@ fn smoke_tests() -> Vec<(&'static str, Smoke)> {
 fn crash_is_a_finding(world: &cworld::BuiltWorld) -> Result<(), Failed> {
     let good = call(Func::QpToSdmaEngine, QpType::Rc, 0);
     let mut bad = good.clone();
-    bad.sc5 = Sc(1); // VL1: the element made NULL below
+    // VL1: the element made NULL below.
+    bad.args = Args::QpToSdmaEngine(args::QpToSdmaEngine { sc5: Sc(1) });
     if let Some(m) = bad.world.sdma_map.as_mut() {
         m.elems[1] = None;
     }

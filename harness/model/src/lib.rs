@@ -32,7 +32,7 @@ pub mod tid_rdma;
 pub mod types;
 
 use crate::outcome::Outcome;
-use types::{Call, Func, Ptr};
+use types::{Args, Call, Leg, Ptr, SFlag};
 
 /// An implementation of the driver's QP logic the harness judges against
 /// upstream C: the project's model ([`Model`]) is one; a Rust port of the
@@ -103,105 +103,100 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
     let w = &call.world;
     // Copied only by the functions that change the QP.
     let mut qp = std::borrow::Cow::Borrowed(&call.qp);
-    match call.func {
-        Func::SetupWqe => {
-            let mut call_send = call.call_send;
+    match &call.args {
+        Args::SetupWqe(a) => {
+            let mut call_send = a.call_send;
             out.ret = qp::hfi1_setup_wqe(w, &qp, &call.wqe, &mut call_send, &mut j)?;
             out.call_send = call_send;
         }
-        Func::QpToSdmaEngine => {
-            out.sdma_engine = qp::qp_to_sdma_engine(w, &qp, call.sc5, &mut j)?;
+        Args::QpToSdmaEngine(a) => {
+            out.sdma_engine = qp::qp_to_sdma_engine(w, &qp, a.sc5, &mut j)?;
         }
-        Func::QpToSendContext => {
-            out.send_context = qp::qp_to_send_context(w, &qp, call.sc5)?;
+        Args::QpToSendContext(a) => {
+            out.send_context = qp::qp_to_send_context(w, &qp, a.sc5)?;
         }
-        Func::SdmaSelectEngineSc => {
-            out.sdma_engine = sdma::sdma_select_engine_sc(w, call.selector, call.sc5, &mut j)?;
+        Args::SdmaSelectEngineSc(a) => {
+            out.sdma_engine = sdma::sdma_select_engine_sc(w, a.selector, a.sc5, &mut j)?;
         }
-        Func::SdmaSelectEngineVl => {
-            out.sdma_engine = sdma::sdma_select_engine_vl(w, call.selector, call.vl, &mut j)?;
+        Args::SdmaSelectEngineVl(a) => {
+            out.sdma_engine = sdma::sdma_select_engine_vl(w, a.selector, a.vl, &mut j)?;
         }
-        Func::PioSelectSendContextSc => {
-            out.send_context = pio::pio_select_send_context_sc(w, call.selector, call.sc5)?;
+        Args::PioSelectSendContextSc(a) => {
+            out.send_context = pio::pio_select_send_context_sc(w, a.selector, a.sc5)?;
         }
-        Func::PioSelectSendContextVl => {
-            out.send_context = pio::pio_select_send_context_vl(w, call.selector, call.vl)?;
+        Args::PioSelectSendContextVl(a) => {
+            out.send_context = pio::pio_select_send_context_vl(w, a.selector, a.vl)?;
         }
-        Func::HfiScheduleSendNoCheck => {
+        Args::HfiScheduleSendNoCheck(_) => {
             out.ret = i32::from(sched::hfi1_schedule_send_nocheck(w, &qp, &mut j)?);
         }
-        Func::HfiScheduleSend => {
+        Args::HfiScheduleSend(_) => {
             out.ret = i32::from(sched::hfi1_schedule_send(w, qp.to_mut(), &mut j)?);
         }
-        Func::QpIterPrint => {
-            out.text = print::qp_iter_print(w, &qp, call.arg as i32, &mut j)?;
+        Args::QpIterPrint(a) => {
+            out.text = print::qp_iter_print(w, &qp, a.n as i32, &mut j)?;
         }
-        Func::ErrorPortQps => {
+        Args::ErrorPortQps(a) => {
             // hfi1_error_port_qps(ibp, u8 sl)
-            iter::hfi1_error_port_qps(w, call.arg as u8, &call.iter, &mut j)?;
+            iter::hfi1_error_port_qps(w, a.sl as u8, &a.iter, &mut j)?;
         }
-        Func::QpUnbusy => sched::hfi1_qp_unbusy(qp.to_mut(), call.arg != 0, &mut j),
-        Func::QpWakeup => sched::hfi1_qp_wakeup(w, qp.to_mut(), &call.flags_arg, &mut j)?,
-        Func::NotifyErrorQp => {
+        Args::QpUnbusy(a) => sched::hfi1_qp_unbusy(qp.to_mut(), a.leg == Leg::Tid, &mut j),
+        Args::QpWakeup(a) => {
+            let flags: Vec<SFlag> = a.flags.iter().copied().collect();
+            sched::hfi1_qp_wakeup(w, qp.to_mut(), &flags, &mut j)?
+        }
+        Args::NotifyErrorQp(_) => {
             if let Some(t) = sched::notify_error_qp(qp.to_mut(), &mut j) {
                 out.text = t;
             }
         }
-        Func::MtuToPathMtu => out.ret = mtu::mtu_to_path_mtu(call.arg),
-        Func::MtuFromQp => out.ret = mtu::mtu_from_qp(w, &qp, call.arg)? as i32,
-        Func::GetPmtuFromAttr => out.ret = mtu::get_pmtu_from_attr(w, &qp, call.arg)?,
-        Func::CheckModifyQp => {
-            out.ret = qp::hfi1_check_modify_qp(
-                w,
-                &qp,
-                &[
-                    (call.attr_av, call.attr_ah),
-                    (call.attr_alt_path, call.attr_alt_ah),
-                ],
-                &mut j,
-            )?
+        Args::MtuToPathMtu(a) => out.ret = mtu::mtu_to_path_mtu(a.mtu),
+        Args::MtuFromQp(a) => out.ret = mtu::mtu_from_qp(w, &qp, a.pmtu)? as i32,
+        Args::GetPmtuFromAttr(a) => out.ret = mtu::get_pmtu_from_attr(w, &qp, a.path_mtu)?,
+        Args::CheckModifyQp(a) => {
+            out.ret = qp::hfi1_check_modify_qp(w, &qp, &[a.attr_ah, a.attr_alt_ah], &mut j)?
         }
-        Func::ModifyQp => {
+        Args::ModifyQp(a) => {
             let st = modify::hfi1_modify_qp(
                 w,
                 qp.to_mut(),
-                call.attr_av,
-                call.attr_alt_path,
-                call.attr_path_mig,
+                a.attr_av,
+                a.attr_alt_path,
+                a.path_mig_state,
                 &mut j,
             )?;
             out.text = st.describe(&qp);
         }
-        Func::MigrateQp => {
+        Args::MigrateQp(_) => {
             let st = modify::hfi1_migrate_qp(w, qp.to_mut(), &mut j)?;
             out.text = st.describe(&qp);
         }
-        Func::QpPrivAlloc => {
+        Args::QpPrivAlloc(_) => {
             let (ret, text) = lifecycle::qp_priv_alloc(w, &qp, &mut j);
             out.ret = ret;
             out.text = text;
         }
-        Func::QpPrivFree => lifecycle::qp_priv_free(&qp, &mut j),
-        Func::FreeAllQps => out.ret = lifecycle::free_all_qps(w),
-        Func::FlushQpWaiters => lifecycle::flush_qp_waiters(qp.to_mut(), &mut j),
-        Func::StopSendQueue => lifecycle::stop_send_queue(w, qp.to_mut(), &mut j),
-        Func::QuiesceQp => lifecycle::quiesce_qp(qp.to_mut(), &mut j)?,
-        Func::NotifyQpReset => out.text = lifecycle::notify_qp_reset(qp.to_mut(), &mut j),
-        Func::PostParms => out.text = lifecycle::hfi1_post_parms(call.post_opcode),
-        Func::IowaitWakeup => sched::iowait_wakeup(w, qp.to_mut(), call.arg, &mut j)?,
-        Func::IowaitSdmaDrained => sched::iowait_sdma_drained(w, qp.to_mut(), &mut j)?,
-        Func::InitPriority => {
+        Args::QpPrivFree(_) => lifecycle::qp_priv_free(&qp, &mut j),
+        Args::FreeAllQps(_) => out.ret = lifecycle::free_all_qps(w),
+        Args::FlushQpWaiters(_) => lifecycle::flush_qp_waiters(qp.to_mut(), &mut j),
+        Args::StopSendQueue(_) => lifecycle::stop_send_queue(w, qp.to_mut(), &mut j),
+        Args::QuiesceQp(_) => lifecycle::quiesce_qp(qp.to_mut(), &mut j)?,
+        Args::NotifyQpReset(_) => out.text = lifecycle::notify_qp_reset(qp.to_mut(), &mut j),
+        Args::PostParms(a) => out.text = lifecycle::hfi1_post_parms(a.opcode),
+        Args::IowaitWakeup(a) => sched::iowait_wakeup(w, qp.to_mut(), a.reason, &mut j)?,
+        Args::IowaitSdmaDrained(_) => sched::iowait_sdma_drained(w, qp.to_mut(), &mut j)?,
+        Args::InitPriority(_) => {
             // The shim zeroes the priority first, as iowait_init_priority().
             out.ret = sched::hfi1_init_priority(&qp);
             qp.to_mut().iowait_priority = out.ret as u8;
         }
-        Func::IowaitSleep => {
+        Args::IowaitSleep(a) => {
             out.ret = sched::iowait_sleep(
                 qp.to_mut(),
-                call.arg != 0,
-                call.selector,
-                call.call_send,
-                u16::from(call.sc5.0),
+                a.leg == Leg::Tid,
+                a.seq,
+                a.pkts_sent,
+                a.num_desc,
                 &mut j,
             )
         }

@@ -126,13 +126,13 @@ pub fn ah_to_sc(w: &World, ah: &super::types::AttrAh) -> Result<u8, Undefined> {
 pub fn hfi1_check_modify_qp(
     w: &World,
     qp: &Qp,
-    paths: &[(bool, super::types::AttrAh)],
+    paths: &[Option<super::types::AttrAh>],
     j: &mut Journal,
 ) -> Result<i32, Undefined> {
-    for (present, ah) in paths {
-        if !present {
+    for ah in paths {
+        let Some(ah) = ah else {
             continue;
-        }
+        };
         let sc = ah_to_sc(w, ah)?;
         if sc == 0xf {
             return Ok(-EINVAL);

@@ -59,6 +59,7 @@ macro_rules! record {
 
             /// `(key, self's value, other's value)` for every field that
             /// differs, in declaration order.
+            #[allow(unused_mut, unused_variables)]
             pub fn changes(&self, other: &$name) -> Vec<(&'static str, String, String)> {
                 use $crate::schema::FieldText;
                 let mut d = vec![];
@@ -66,6 +67,25 @@ macro_rules! record {
                     d.push(($key, self.$f.text(), other.$f.text()));
                 } )*
                 d
+            }
+
+            /// Sets field `i` (in declaration order) to its default; false
+            /// when there is no field `i`.
+            #[allow(unused_mut, unused_assignments, unused_variables)]
+            pub fn reset(&mut self, i: usize) -> bool {
+                let mut k = 0;
+                $( if k == i {
+                    self.$f = $d;
+                    return true;
+                }
+                k += 1; )*
+                false
+            }
+
+            /// `(key, value)` of every field, in declaration order.
+            pub fn texts(&self) -> Vec<(&'static str, String)> {
+                use $crate::schema::FieldText;
+                vec![$( ($key, self.$f.text()), )*]
             }
 
             /// The schema's fields, in declaration order.
@@ -168,8 +188,55 @@ text_symbols!(
     crate::types::QpType,
     crate::types::QpState,
     crate::types::MigState,
-    crate::types::WrOpcode
+    crate::types::WrOpcode,
+    crate::types::Leg
 );
+
+impl FieldText for crate::types::Sc {
+    fn text(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+impl FieldText for crate::types::Vl {
+    fn text(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+impl FieldText for Option<crate::types::MigState> {
+    fn text(&self) -> String {
+        self.map_or("none".into(), |m| m.name().into())
+    }
+}
+
+impl FieldText for Option<crate::types::AttrAh> {
+    fn text(&self) -> String {
+        self.map_or("none".into(), |a| {
+            format!("{{sl={} port={}}}", a.sl, a.port)
+        })
+    }
+}
+
+impl<const N: usize> FieldText for crate::types::Slots<crate::types::IterQp, N> {
+    fn text(&self) -> String {
+        let e: Vec<String> = self
+            .iter()
+            .map(|q| {
+                format!(
+                    "{{{} 0x{:x} port={} {} sl={} last_wqe={}}}",
+                    q.qp_type.name(),
+                    q.num,
+                    q.port,
+                    q.state.name(),
+                    q.remote_sl,
+                    q.error_qp_ret
+                )
+            })
+            .collect();
+        format!("[{}]", e.join(" "))
+    }
+}
 
 impl FieldText for Option<crate::types::Ah> {
     fn text(&self) -> String {

@@ -81,7 +81,7 @@ macro_rules! abi_symbols {
         }
     )*};
 }
-abi_symbols!(QpType, QpState, MigState, WrOpcode);
+abi_symbols!(QpType, QpState, MigState, WrOpcode, Leg);
 
 /// A flag set: bit `i` for the flag of index `i`, the enumerator.
 impl<T: Symbol> Abi for Flags<T> {
@@ -195,7 +195,7 @@ impl Abi for [SendQueueEntry; 16] {
 /// From the schema: the fill code, and the C text of the struct and copy
 /// lists.
 macro_rules! record_abi {
-    ([$cty:ident, $fill:ident, $read:ident, $decls:ident, $ty:ident]
+    ([$cty:ident, $fill:ident, $read:ident, $decls:ident, $ty:ty]
      $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
         /// The record flat at the ABI, declared from the schema here and in
@@ -236,13 +236,170 @@ macro_rules! record_abi {
             r
         }
 
-        fn $decls() -> Vec<String> {
+        pub(crate) fn $decls() -> Vec<String> {
             vec![$( <$t as Abi>::c_decl(stringify!($f)), )*]
         }
     };
 }
 crate::model::qp_schema!(record_abi [shim_qp, fill_qp, read_qp, qp_decls, Qp]);
 crate::model::wqe_schema!(record_abi [shim_wqe, fill_wqe, read_wqe, wqe_decls, Wqe]);
+
+/// A newtype of a byte argument.
+macro_rules! abi_byte {
+    ($($t:ident),*) => {$(
+        impl Abi for $t {
+            type C = u8;
+            fn c_decl(name: &str) -> String {
+                format!("shim_u8 {name}")
+            }
+            #[inline]
+            fn fill(&self, out: &mut u8) {
+                *out = self.0;
+            }
+            #[inline]
+            fn read(c: &u8) -> Option<$t> {
+                Some($t(*c))
+            }
+        }
+    )*};
+}
+abi_byte!(Sc, Vl);
+
+/// An optional symbol: present, and its index.
+impl Abi for Option<MigState> {
+    type C = shim_opt_u32;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_opt_u32 {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_opt_u32) {
+        out.present = u8::from(self.is_some());
+        out.value = self.map_or(0, |m| m.index());
+    }
+    #[inline]
+    fn read(c: &shim_opt_u32) -> Option<Option<MigState>> {
+        match c.present {
+            0 => Some(None),
+            _ => MigState::ALL.get(c.value as usize).map(|m| Some(*m)),
+        }
+    }
+}
+
+/// An address-vector argument, or none (not in `attr_mask`).
+impl Abi for Option<AttrAh> {
+    type C = shim_opt_ah;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_opt_ah {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_opt_ah) {
+        let a = self.unwrap_or_default();
+        out.present = u8::from(self.is_some());
+        out.ah.log_pmtu = 0;
+        out.ah.sl = a.sl;
+        out.ah.port_num = a.port;
+    }
+    #[inline]
+    fn read(c: &shim_opt_ah) -> Option<Option<AttrAh>> {
+        Some((c.present != 0).then_some(AttrAh {
+            sl: c.ah.sl,
+            port: c.ah.port_num,
+        }))
+    }
+}
+
+/// The QPs a walk visits: the count and every slot.
+impl Abi for Slots<IterQp, 8> {
+    type C = shim_iter_list;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_iter_list {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_iter_list) {
+        out.n = self.len() as u8;
+        for (d, q) in out.qp.iter_mut().zip(self.all()) {
+            d.qp_type = q.qp_type.index();
+            d.qp_num = q.num;
+            d.port_num = q.port;
+            d.state = q.state.index();
+            d.remote_sl = q.remote_sl;
+            d.error_qp_ret = u8::from(q.error_qp_ret);
+        }
+    }
+    fn read(c: &shim_iter_list) -> Option<Slots<IterQp, 8>> {
+        let mut s = Slots::new();
+        for q in c.qp.get(..usize::from(c.n))? {
+            let iq = IterQp {
+                qp_type: *QpType::ALL.get(q.qp_type as usize)?,
+                num: q.qp_num,
+                port: q.port_num,
+                state: *QpState::ALL.get(q.state as usize)?,
+                remote_sl: q.remote_sl,
+                error_qp_ret: q.error_qp_ret != 0,
+            };
+            s.push(iq).ok()?;
+        }
+        Some(s)
+    }
+}
+
+/// From the call schema: each function's argument record at the ABI (a
+/// module per function holding its packed struct `C` and its fill code),
+/// `struct shim_args` of them all, [`fill_args`], and their C text.
+macro_rules! args_abi {
+    ([] $( $(#[doc = $doc:literal])* $v:ident $c:ident { $($fields:tt)* } )*) => {
+        $(
+            #[allow(non_snake_case, dead_code, unused_variables, unused_mut, clippy::ptr_arg)]
+            mod $v {
+                use super::*;
+                record_abi! { [C, fill, read, decls, args::$v] $($fields)* }
+            }
+        )*
+
+        /// Every function's arguments, a packed member each (named as the
+        /// function; empty for a function without arguments, and then
+        /// absent from the C struct: zero bytes either way).
+        #[repr(C, packed)]
+        #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+        #[allow(non_camel_case_types)]
+        pub struct shim_args {
+            $( pub $c: $v::C, )*
+        }
+
+        /// Writes the arguments into the called function's member; the
+        /// other members are not read.
+        #[inline]
+        pub fn fill_args(a: &Args, d: &mut shim_args) {
+            match a {
+                $( Args::$v(x) => {
+                    let mut y = d.$c;
+                    $v::fill(x, &mut y);
+                    d.$c = y;
+                } )*
+            }
+        }
+
+        /// The C text of every function's argument struct and of
+        /// `struct shim_args`.
+        fn args_structs(h: &mut String) {
+            let mut members = String::new();
+            $( if !args::$v::FIELDS.is_empty() {
+                let name = concat!("shim_args_", stringify!($c));
+                let what = concat!($($doc, " ",)* "");
+                record_struct(h, name, what.trim_end(), args::$v::FIELDS, $v::decls());
+                members.push_str(&format!("\tstruct {name} {};\n", stringify!($c)));
+            } )*
+            h.push_str(
+                "/*\n * Each function's arguments, a member named as the function (none\n \
+                 * for a function without any); a call fills its function's member.\n */\n\
+                 struct shim_args {\n",
+            );
+            h.push_str(&members);
+            h.push_str("} __attribute__((__packed__));\n\n");
+        }
+    };
+}
+crate::model::call_schema!(args_abi []);
 
 /// An address handle, or NULL.
 impl Abi for Option<Ah> {
@@ -290,8 +447,8 @@ fn enumeration<T: Symbol>(out: &mut String, c_name: &str, prefix: &str, what: &s
     out.push_str("\n\n");
 }
 
-/// A C comment of `text`, one tab in, wrapped before 80 columns.
-fn comment(out: &mut String, text: &str) {
+/// A C comment of `text`, `indent` in, wrapped before 80 columns.
+fn comment(out: &mut String, indent: &str, text: &str) {
     let mut lines: Vec<String> = vec![];
     let mut cur = String::new();
     for w in text.split(' ') {
@@ -305,13 +462,13 @@ fn comment(out: &mut String, text: &str) {
     }
     lines.push(cur);
     if lines.len() == 1 {
-        out.push_str(&format!("\t/* {} */\n", lines[0]));
+        out.push_str(&format!("{indent}/* {} */\n", lines[0]));
     } else {
-        out.push_str("\t/*\n");
+        out.push_str(&format!("{indent}/*\n"));
         for l in lines {
-            out.push_str(&format!("\t * {l}\n"));
+            out.push_str(&format!("{indent} * {l}\n"));
         }
-        out.push_str("\t */\n");
+        out.push_str(&format!("{indent} */\n"));
     }
 }
 
@@ -323,11 +480,16 @@ fn record_struct(
     fields: &[crate::model::schema::Field],
     decls: Vec<String>,
 ) {
-    h.push_str(&format!("/* {what} */\nstruct {name} {{\n"));
+    comment(
+        h,
+        "",
+        &what.split_whitespace().collect::<Vec<_>>().join(" "),
+    );
+    h.push_str(&format!("struct {name} {{\n"));
     for (f, decl) in fields.iter().zip(decls) {
         let doc = f.doc.split_whitespace().collect::<Vec<_>>().join(" ");
         if !doc.is_empty() {
-            comment(h, &doc.replace("*/", "* /"));
+            comment(h, "\t", &doc.replace("*/", "* /"));
         }
         h.push_str(&format!("\t{decl};\n"));
     }
@@ -399,6 +561,7 @@ pub fn schema_header() -> String {
         Wqe::FIELDS,
         wqe_decls(),
     );
+    args_structs(&mut h);
     for (place, what) in [("qp", "struct rvt_qp"), ("priv", "struct hfi1_qp_priv")] {
         h.push_str(&format!(
             "/* Fields of struct shim_qp copied unchanged into {what}: X(name). */\n#define SHIM_QP_COPY_{}(X)",

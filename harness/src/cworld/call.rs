@@ -4,15 +4,14 @@
 //! [`Outcome`].
 
 use crate::ffi::*;
-use crate::model::types::{
-    AttrAh, Call, EngineIdx, Func, Ptr, SFlag, SendCtxIdx, Slots, Symbol, TableIdx, VlMap,
-};
+use crate::model::types::{Call, EngineIdx, Ptr, SendCtxIdx, Slots, Symbol, TableIdx, VlMap};
 use crate::outcome::Outcome;
 
 /// The shim's bit for each symbolic flag: the shim's enumerations are
 /// generated from the model's lists (`abi::schema_header`), so the bit is
 /// the flag's index, as every symbol crosses as its index.
-fn s_flag_bit(f: SFlag) -> u32 {
+#[cfg(test)]
+fn s_flag_bit(f: crate::model::types::SFlag) -> u32 {
     1 << f.index()
 }
 
@@ -22,14 +21,6 @@ fn bits<T: Copy + PartialEq>(all: &[T], set: &[T]) -> u32 {
         .enumerate()
         .filter(|(_, f)| set.contains(f))
         .fold(0, |a, (i, _)| a | (1 << i))
-}
-
-fn ah(a: &AttrAh) -> shim_ah {
-    shim_ah {
-        log_pmtu: 0,
-        sl: a.sl,
-        port_num: a.port,
-    }
 }
 
 /// Writes an engine map in place: the counts, and each allocated element
@@ -72,31 +63,8 @@ pub fn to_shim(c: &Call) -> shim_call {
 /// the shim reads is written (tables beyond their counts are not read).
 /// The worker reuses one buffer this way instead of building 2.3 KB anew.
 pub fn fill_shim(c: &Call, s: &mut shim_call) {
-    s.fn_ = c.func.index();
-    s.call_send = u8::from(c.call_send);
-    s.sc5 = c.sc5.0;
-    s.vl = c.vl.0;
-    s.selector = c.selector;
-    s.arg = match c.func {
-        Func::QpWakeup => c.flags_arg.iter().fold(0, |a, f| a | s_flag_bit(*f)),
-        Func::PostParms => c.post_opcode.index(),
-        _ => c.arg,
-    };
-    s.attr_mask = u32::from(c.attr_av)
-        | (u32::from(c.attr_alt_path) << 1)
-        | (u32::from(c.attr_path_mig.is_some()) << 2);
-    s.path_mig_state = c.attr_path_mig.map_or(0, |m| m.index() as u8);
-    s.attr_ah = ah(&c.attr_ah);
-    s.attr_alt_ah = ah(&c.attr_alt_ah);
-    s.niter = c.iter.len().min(SHIM_MAX_ITER_QPS as usize) as u8;
-    for (d, q) in s.iter.iter_mut().zip(&c.iter) {
-        d.qp_type = q.qp_type.index();
-        d.qp_num = q.num;
-        d.port_num = q.port;
-        d.state = q.state.index();
-        d.remote_sl = q.remote_sl;
-        d.error_qp_ret = u8::from(q.error_qp_ret);
-    }
+    s.fn_ = c.func().index();
+    super::abi::fill_args(&c.args, &mut s.args);
 
     let w = &c.world;
     let sw = &mut s.world;
@@ -215,7 +183,7 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
 mod tests {
     use super::*;
     use crate::model::types::{
-        DevFlag, EngineIdx, IowaitFlag, NullableIdx, PrivFlag, QpType, WrOpcode,
+        DevFlag, EngineIdx, Func, IowaitFlag, NullableIdx, PrivFlag, QpType, SFlag, WrOpcode,
     };
 
     /// The model's NULL index is the shim's SHIM_NONE byte.
