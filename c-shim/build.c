@@ -49,11 +49,11 @@ bool shim_check_call(const struct shim_call *c)
 	    c->qp.state >= SHIM_QP_STATE_COUNT ||
 	    c->wqe.opcode >= SHIM_WR_OPCODE_COUNT)
 		return false;
-	if (sw->num_sdma > SHIM_MAX_SDMA ||
+	if (sw->sdma_cpus.n > SHIM_MAX_SDMA ||
 	    sw->num_send_contexts > SHIM_MAX_SEND_CONTEXTS ||
-	    sw->num_pports > SHIM_MAX_PORTS)
+	    sw->sl_to_sc.n > SHIM_MAX_PORTS)
 		return false;
-	if (!shim_check_map(&sw->sdma_map, sw->num_sdma) ||
+	if (!shim_check_map(&sw->sdma_map, sw->sdma_cpus.n) ||
 	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
 		return false;
 	/* Indices are SHIM_NONE or in range (shim_sde(), shim_sc()). */
@@ -61,7 +61,7 @@ bool shim_check_call(const struct shim_call *c)
 		if (sw->vl_sc[i] < SHIM_NONE ||
 		    sw->vl_sc[i] >= sw->num_send_contexts)
 			return false;
-	if (c->qp.s_sde < SHIM_NONE || c->qp.s_sde >= sw->num_sdma ||
+	if (c->qp.s_sde < SHIM_NONE || c->qp.s_sde >= sw->sdma_cpus.n ||
 	    c->qp.s_sendcontext < SHIM_NONE ||
 	    c->qp.s_sendcontext >= sw->num_send_contexts ||
 	    c->qp.s_last >= SHIM_MAX_SWQE ||
@@ -101,7 +101,7 @@ bool shim_check_call(const struct shim_call *c)
 	default:
 		break;
 	}
-	if (c->qp.wait_lock < SHIM_NONE || c->qp.wait_lock >= c->world.num_sdma)
+	if (c->qp.wait_lock < SHIM_NONE || c->qp.wait_lock >= sw->sdma_cpus.n)
 		return false;
 	return true;
 }
@@ -211,27 +211,28 @@ void shim_build_world(const struct shim_world *sw)
 	}
 	/* The whole table, not a loop as long as the vector says: no mispredict. */
 	for (i = 0; i < SHIM_MAX_SDMA; i++)
-		shim_w.per_sdma[i].cpu = sw->sdma[i].cpu;
+		shim_w.per_sdma[i].cpu = sw->sdma_cpus.v[i];
 	shim_w.dd.per_sdma = shim_w.per_sdma;
-	shim_w.dd.num_sdma = sw->num_sdma;
+	shim_w.dd.num_sdma = sw->sdma_cpus.n;
 	shim_build_maps(sw);
 
-	shim_w.dd.num_pports = sw->num_pports;
+	/* Per-port fields shorter than the ports read 0 (their slots). */
+	shim_w.dd.num_pports = sw->sl_to_sc.n;
 	shim_w.dd.pport = shim_w.pport;
 	shim_w.wq = (struct workqueue_struct *)&hfi1_wq_token;
 	for (i = 0; i < SHIM_MAX_PORTS; i++) {
 		shim_w.pport[i].dd = &shim_w.dd;
 		shim_w.pport[i].port = i + 1;
 		shim_w.pport[i].hfi1_wq = shim_w.wq;
-		memcpy(shim_w.pport[i].ibport_data.sl_to_sc, sw->ports[i].sl_to_sc,
-		       sizeof(sw->ports[i].sl_to_sc));
-		shim_w.pport[i].ibmtu = sw->ports[i].ibmtu;
-		shim_w.pport[i].lid = sw->ports[i].lid;
-		shim_w.pport[i].ibport_data.rvp.gid_prefix = cpu_to_be64(sw->ports[i].gid_prefix);
+		memcpy(shim_w.pport[i].ibport_data.sl_to_sc, sw->sl_to_sc.v[i],
+		       sizeof(sw->sl_to_sc.v[i]));
+		shim_w.pport[i].ibmtu = sw->port_ibmtu.v[i];
+		shim_w.pport[i].lid = sw->port_lid.v[i];
+		shim_w.pport[i].ibport_data.rvp.gid_prefix = cpu_to_be64(sw->port_gid_prefix.v[i]);
 		RCU_INIT_POINTER(shim_w.pport[i].ibport_data.rvp.qp[0],
-				 sw->ports[i].has_qp0 ? &shim_w.special_qp : NULL);
+				 sw->port_qp0.v[i] ? &shim_w.special_qp : NULL);
 		RCU_INIT_POINTER(shim_w.pport[i].ibport_data.rvp.qp[1],
-				 sw->ports[i].has_qp1 ? &shim_w.special_qp : NULL);
+				 sw->port_qp1.v[i] ? &shim_w.special_qp : NULL);
 	}
 	shim_w.alloc_fail = sw->alloc_fail;
 	shim_w.nalloc = 0;
@@ -244,8 +245,8 @@ void shim_build_world(const struct shim_world *sw)
 	memset(&shim_w.node_mask, 0, sizeof(shim_w.node_mask));
 	shim_w.node_mask.bits[0] = sw->node_cpus;
 
-	SHIM_POISON_TAIL(shim_w.pport, sw->num_pports, SHIM_MAX_PORTS);
-	SHIM_POISON_TAIL(shim_w.per_sdma, sw->num_sdma, SHIM_MAX_SDMA);
+	SHIM_POISON_TAIL(shim_w.pport, sw->sl_to_sc.n, SHIM_MAX_PORTS);
+	SHIM_POISON_TAIL(shim_w.per_sdma, sw->sdma_cpus.n, SHIM_MAX_SDMA);
 	SHIM_POISON_TAIL(shim_w.sc, sw->num_send_contexts, SHIM_MAX_SEND_CONTEXTS);
 }
 
@@ -368,7 +369,7 @@ void shim_build_qp(const struct shim_call *c)
 	shim_w.priv.s_iowait.priority = q->iowait_priority;
 	shim_w.priv.s_iowait.starved_cnt = q->starved_cnt;
 	/* The descriptor ring of every engine, and every port's counter. */
-	for (i = 0; i < c->world.num_sdma; i++) {
+	for (i = 0; i < c->world.sdma_cpus.n; i++) {
 		struct sdma_engine *sde = &shim_w.per_sdma[i];
 
 		sde->descq_cnt = q->sde_descq_cnt;
@@ -378,7 +379,7 @@ void shim_build_qp(const struct shim_call *c)
 		sde->head_lock.seqcount.sequence = q->sde_head_seq;
 		INIT_LIST_HEAD(&sde->dmawait);
 	}
-	for (i = 0; i < c->world.num_pports; i++)
+	for (i = 0; i < c->world.sl_to_sc.n; i++)
 		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
 	shim_w.priv.s_flags = tree_bits(q->priv_flags, priv_flag_values,
 				   SHIM_PRIV_FLAG_COUNT);

@@ -272,6 +272,69 @@ enum shim_fn {
 	X(hfi1_init_priority) \
 	X(iowait_sleep)
 
+/*
+ * A device and its module parameters: everything a QP's device
+ * reaches.
+ */
+struct shim_world {
+	/* `dd->flags`. */
+	shim_u32 dev_flags;
+	/* `dd->qos_shift`. */
+	shim_u8 qos_shift;
+	/* Module parameter `num_vls` (chip.c). */
+	shim_u32 num_vls;
+	/* Module parameter `piothreshold` (verbs.c). */
+	shim_u16 piothreshold;
+	/* `dd->node`. */
+	shim_i32 node;
+	/* `cpumask_of_node(dd->node)`. */
+	shim_u64 node_cpus;
+	/* `dd->sc2vl`. */
+	shim_u8 sc_to_vl[32];
+	/* `dd->vld[i].mtu`. */
+	shim_u16 vl_mtu[16];
+	/* Send contexts of the world; context `i` has `sw_index` i. */
+	shim_u8 num_send_contexts;
+	/* `dd->vld[i].sc`: a send context of the world, or NULL. */
+	shim_i16 vl_sc[16];
+	/* `dd->per_sdma[i].cpu`; its length is the number of engines. */
+	struct { shim_u8 n; shim_i32 v[16]; } __attribute__((__packed__)) sdma_cpus;
+	/* `dd->sdma_map`, or NULL. */
+	struct shim_map sdma_map;
+	/* `dd->pio_map`, or NULL. */
+	struct shim_map pio_map;
+	/* Per port: `ibp->sl_to_sc`; its length is `dd->num_pports`. */
+	struct { shim_u8 n; shim_u8 v[2][32]; } __attribute__((__packed__)) sl_to_sc;
+	/* Per port: `ppd->ibmtu`. */
+	struct { shim_u8 n; shim_u32 v[2]; } __attribute__((__packed__)) port_ibmtu;
+	/* Per port: `ppd->lid`. */
+	struct { shim_u8 n; shim_u32 v[2]; } __attribute__((__packed__)) port_lid;
+	/* Per port: `ibp->rvp.gid_prefix`. */
+	struct { shim_u8 n; shim_u64 v[2]; } __attribute__((__packed__)) port_gid_prefix;
+	/* Per port: whether `ibp->rvp.qp[0]` (QP0) exists. */
+	struct { shim_u8 n; shim_u8 v[2]; } __attribute__((__packed__)) port_qp0;
+	/* Per port: whether `ibp->rvp.qp[1]` (QP1) exists. */
+	struct { shim_u8 n; shim_u8 v[2]; } __attribute__((__packed__)) port_qp1;
+	/* `rdi->dparms.max_rdma_atomic`. */
+	shim_u8 max_rdma_atomic;
+	/* `rdi->dparms.extra_rdma_atomic`. */
+	shim_u8 extra_rdma_atomic;
+	/*
+	 * What `queue_work_on` returns (true: the work was not already
+	 * queued).
+	 */
+	shim_u8 queue_work_ret;
+	/*
+	 * What the boundary `hfi1_schedule_tid_send` returns (true:
+	 * scheduled).
+	 */
+	shim_u8 tid_send_ret;
+	/* What `cancel_work_sync` returns (true: the work was pending). */
+	shim_u8 cancel_work_ret;
+	/* Bit n: the n-th allocation of a call fails. */
+	shim_u32 alloc_fail;
+} __attribute__((__packed__));
+
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
 struct shim_qp {
 	/* `qp->ibqp.qp_type`. */

@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 13
+#define SHIM_ABI_VERSION 14
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -110,14 +110,6 @@ struct shim_iter_list {
 };
 
 /*
- * The shim's symbolic enumerations (device flags, QP types and states,
- * opcodes, flags, functions), each with an X-macro list of the tree's
- * names in order, struct shim_qp, struct shim_wqe and struct shim_args
- * (each function's arguments): generated from the model's schema.
- */
-#include "schema.h"
-
-/*
  * An engine map (dd->sdma_map or dd->pio_map): m->map[vl & m->mask] is an
  * element, e->sde[selector & e->mask] (or e->ksc[]) an engine index.
  *
@@ -125,7 +117,7 @@ struct shim_iter_list {
  * entry beyond nentries is SHIM_NONE), so the shim checks and builds an
  * element without a loop whose length depends on the vector: branches
  * mispredicted per element were most of the cost of a world.  Elements
- * from nelems on are not read.
+ * from nelems on are not read.  Packed, as the world that holds it.
  */
 struct shim_map_elem {
 	shim_u8 present;		/* 0: m->map[i] is NULL */
@@ -133,54 +125,23 @@ struct shim_map_elem {
 	shim_u32 mask;			/* e->mask */
 	/* engine (sdma) or send-context (pio) index; SHIM_NONE for NULL */
 	shim_i8 entries[SHIM_ELEM_MAX_ENTRIES];
-};
+} __attribute__((__packed__));
 
 struct shim_map {
 	shim_u8 present;		/* 0: the RCU pointer is NULL */
 	shim_u8 nelems;			/* elements allocated */
 	shim_u32 mask;			/* m->mask */
 	struct shim_map_elem elems[SHIM_MAP_MAX_ELEMS];
-};
+} __attribute__((__packed__));
 
-struct shim_sdma_engine {
-	shim_i32 cpu;			/* sde->cpu */
-};
-
-struct shim_port {
-	shim_u8 sl_to_sc[SHIM_NUM_SL];	/* ibp->sl_to_sc */
-	shim_u32 ibmtu;			/* ppd->ibmtu */
-	shim_u32 lid;			/* ppd->lid */
-	shim_u64 gid_prefix;		/* ibp->rvp.gid_prefix, host order */
-	shim_u8 has_qp0;		/* ibp->rvp.qp[0] != NULL */
-	shim_u8 has_qp1;		/* ibp->rvp.qp[1] != NULL */
-};
-
-/* A device and its module parameters: everything a QP's device reaches. */
-struct shim_world {
-	shim_u32 dev_flags;		/* bitset of 1 << enum shim_dev_flag */
-	shim_u8 qos_shift;		/* dd->qos_shift */
-	shim_u32 num_vls;		/* module parameter num_vls (chip.c) */
-	shim_u16 piothreshold;		/* module parameter piothreshold */
-	shim_i32 node;			/* dd->node */
-	shim_u64 node_cpus;		/* cpumask_of_node(dd->node), cpus 0..63 */
-	shim_u8 sc_to_vl[SHIM_NUM_SC];	/* dd->sc2vl, byte by byte */
-	shim_u16 vl_mtu[SHIM_NUM_VLD];	/* dd->vld[i].mtu */
-	shim_i16 vl_sc[SHIM_NUM_VLD];	/* dd->vld[i].sc: send context index */
-	shim_u8 num_sdma;		/* engines in dd->per_sdma */
-	/* written whole (the shim copies it without a count) */
-	struct shim_sdma_engine sdma[SHIM_MAX_SDMA];
-	shim_u8 num_send_contexts;	/* context i has sc->sw_index i */
-	struct shim_map sdma_map;
-	struct shim_map pio_map;
-	shim_u8 num_pports;		/* dd->num_pports */
-	struct shim_port ports[SHIM_MAX_PORTS];
-	shim_u8 max_rdma_atomic;	/* rdi->dparms.max_rdma_atomic */
-	shim_u8 extra_rdma_atomic;	/* rdi->dparms.extra_rdma_atomic */
-	shim_u8 queue_work_ret;		/* what queue_work_on() returns */
-	shim_u8 tid_send_ret;		/* what hfi1_schedule_tid_send() returns */
-	shim_u8 cancel_work_ret;	/* what cancel_work_sync() returns */
-	shim_u32 alloc_fail;		/* bit n: the n-th kmalloc of the call fails */
-};
+/*
+ * The shim's symbolic enumerations (device flags, QP types and states,
+ * opcodes, flags, functions), each with an X-macro list of the tree's
+ * names in order, struct shim_world, struct shim_qp, struct shim_wqe and
+ * struct shim_args (each function's arguments): generated from the
+ * model's schema.
+ */
+#include "schema.h"
 
 /* One call: the function, its arguments, and what its pointers reach. */
 struct shim_call {

@@ -151,18 +151,6 @@ fn u32_near<S: Source>(u: &mut Draw<S>, near: &[u32]) -> u32 {
     }
 }
 
-/// Each of `all` with probability 1/4, in order, into `v` (cleared).
-fn subset_into<S: Source, T: Copy + Ord>(u: &mut Draw<S>, all: &[T], v: &mut Vec<T>) {
-    v.clear();
-    let bits = quarter_bits(u, all.len());
-    for (i, x) in all.iter().enumerate() {
-        if bits & (1 << i) != 0 {
-            v.push(*x);
-        }
-    }
-    v.sort();
-}
-
 /// `n` (at most 64) draws of `ratio(1, 4)`, as bits: eight bytes at a
 /// time, each byte read as that ratio reads it.
 #[inline]
@@ -235,133 +223,6 @@ fn vl_map_into<S: Source, T: TableIdx>(
         }
         let _ = m.elems.push(Some(e));
     }
-}
-
-/// A device within the invariants, written into `w` in place (its vectors
-/// and maps reused; the destructuring names every field, so none keeps a
-/// value of the previous call).
-pub fn world_into<S: Source>(u: &mut Draw<S>, w: &mut World) {
-    let World {
-        dev_flags,
-        qos_shift,
-        num_vls,
-        piothreshold,
-        node,
-        node_cpus,
-        sc_to_vl,
-        vl_mtu,
-        vl_sc,
-        sdma_cpus,
-        num_send_contexts,
-        sdma_map,
-        pio_map,
-        sl_to_sc,
-        port_ibmtu,
-        max_rdma_atomic,
-        extra_rdma_atomic,
-        queue_work_ret,
-        tid_send_ret,
-        cancel_work_ret,
-        port_lid,
-        port_gid_prefix,
-        port_qp0,
-        port_qp1,
-        alloc_fail,
-    } = w;
-    // The draws, in the order they have always been made.
-    let nports = u.int_in_range(1..=2usize);
-    let nsdma = u.int_in_range(1..=16usize);
-    let nsc: u8 = u.int_in_range(1..=64);
-    subset_into(u, DevFlag::ALL, dev_flags);
-    if u.ratio(3, 4) && !dev_flags.contains(&DevFlag::HasSendDma) {
-        dev_flags.push(DevFlag::HasSendDma);
-        dev_flags.sort();
-    }
-    // Each entry: a ratio(1, 8) byte, then a byte that is either the
-    // value or reduced to 0..=15 — two bytes, so eight draws at a time.
-    for quad in sc_to_vl.chunks_mut(4) {
-        let b = u.bytes(8);
-        for (j, x) in quad.iter_mut().enumerate() {
-            let (d, v) = ((b >> (16 * j)) & 0xff, (b >> (16 * j + 8)) & 0xff);
-            // ratio(1, 8): d * 8 < 256; int_in_range(0..=15): (v * 16) >> 8.
-            *x = if d < 32 {
-                v as u8
-            } else {
-                ((v * 16) >> 8) as u8
-            };
-        }
-    }
-    for x in vl_mtu.iter_mut() {
-        *x = if u.ratio(3, 4) {
-            pick(u, &[0, 256, 512, 1024, 2048, 4096, 8192, 10240])
-        } else {
-            u.arbitrary()
-        };
-    }
-    for x in vl_sc.iter_mut() {
-        *x = if u.ratio(1, 8) {
-            None
-        } else {
-            Some(SendCtxIdx(u.int_in_range(0..=nsc - 1)))
-        };
-    }
-    sdma_cpus.clear();
-    for _ in 0..nsdma {
-        sdma_cpus.push(u.int_in_range(0..=63));
-    }
-    sl_to_sc.clear();
-    port_ibmtu.clear();
-    port_lid.clear();
-    port_gid_prefix.clear();
-    port_qp0.clear();
-    port_qp1.clear();
-    for _ in 0..nports {
-        let mut t = [0u8; 32];
-        for (i, x) in t.iter_mut().enumerate() {
-            *x = match u.int_in_range(0..=7u8) {
-                0 => 0xf,
-                1 => u.arbitrary(),
-                2 => u.int_in_range(0..=31),
-                _ => i as u8,
-            };
-        }
-        sl_to_sc.push(t);
-        port_ibmtu.push(if u.ratio(3, 4) {
-            pick(u, &[256, 512, 1024, 2048, 4096, 8192, 10240])
-        } else {
-            u.arbitrary()
-        });
-        port_lid.push(u32_near(u, &[0xc000, 0xffff, 0xf000_0000]));
-        port_gid_prefix.push(u.arbitrary());
-        port_qp0.push(u.arbitrary());
-        port_qp1.push(u.arbitrary());
-    }
-    *qos_shift = if u.ratio(1, 2) {
-        0
-    } else {
-        u.int_in_range(0..=31)
-    };
-    *num_vls = if u.ratio(3, 4) {
-        u.int_in_range(0..=16)
-    } else {
-        u.arbitrary()
-    };
-    *piothreshold = if u.ratio(1, 2) { 256 } else { u.arbitrary() };
-    *node = u.int_in_range(0..=3);
-    *node_cpus = if u.ratio(1, 8) { 0 } else { u.arbitrary() };
-    *num_send_contexts = nsc;
-    vl_map_into(u, nsdma, EngineIdx, sdma_map);
-    vl_map_into(u, usize::from(nsc), SendCtxIdx, pio_map);
-    *max_rdma_atomic = u.arbitrary();
-    *extra_rdma_atomic = u.arbitrary();
-    *queue_work_ret = u.ratio(3, 4);
-    *tid_send_ret = u.arbitrary();
-    *cancel_work_ret = u.ratio(1, 4);
-    *alloc_fail = if u.ratio(3, 4) {
-        0
-    } else {
-        u.int_in_range(0..=3)
-    };
 }
 
 fn opt_idx<S: Source, T>(u: &mut Draw<S>, n: usize, mk: impl Fn(u8) -> T) -> Option<T> {
@@ -453,6 +314,185 @@ impl Drawn for SendQueueEntry {
 /// invariant is kept here (`vector::validate` states it with its reason).
 mod rules {
     use super::*;
+
+    /// Device flags; send DMA three times in four.
+    pub fn dev_flags<S: Source>(u: &mut Draw<S>, _: &World) -> Flags<DevFlag> {
+        let mut f: Flags<DevFlag> = flags(u);
+        if u.ratio(3, 4) {
+            f.insert(DevFlag::HasSendDma);
+        }
+        f
+    }
+
+    pub fn qos_shift<S: Source>(u: &mut Draw<S>, _: &World) -> u8 {
+        if u.ratio(1, 2) {
+            0
+        } else {
+            u.int_in_range(0..=31)
+        }
+    }
+
+    /// Mostly the VL counts the chip takes, now and then any.
+    pub fn num_vls<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+        if u.ratio(3, 4) {
+            u.int_in_range(0..=16)
+        } else {
+            u.arbitrary()
+        }
+    }
+
+    /// The default (256) one time in two.
+    pub fn piothreshold<S: Source>(u: &mut Draw<S>, _: &World) -> u16 {
+        if u.ratio(1, 2) {
+            256
+        } else {
+            u.arbitrary()
+        }
+    }
+
+    /// A node without CPUs one time in eight.
+    pub fn node_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> CpuMask {
+        CpuMask(if u.ratio(1, 8) { 0 } else { u.arbitrary() })
+    }
+
+    /// Each entry mostly a VL (0..=15), one time in eight any byte: two
+    /// bytes an entry, eight drawn at a time.
+    pub fn sc_to_vl<S: Source>(u: &mut Draw<S>, _: &World) -> [u8; 32] {
+        let mut t = [0u8; 32];
+        for quad in t.chunks_mut(4) {
+            let b = u.bytes(8);
+            for (j, x) in quad.iter_mut().enumerate() {
+                let (d, v) = ((b >> (16 * j)) & 0xff, (b >> (16 * j + 8)) & 0xff);
+                // ratio(1, 8): d * 8 < 256; int_in_range(0..=15): (v * 16) >> 8.
+                *x = if d < 32 {
+                    v as u8
+                } else {
+                    ((v * 16) >> 8) as u8
+                };
+            }
+        }
+        t
+    }
+
+    /// Mostly an MTU the driver knows (or 0).
+    pub fn vl_mtu<S: Source>(u: &mut Draw<S>, _: &World) -> [u16; 16] {
+        std::array::from_fn(|_| {
+            if u.ratio(3, 4) {
+                pick(u, &[0, 256, 512, 1024, 2048, 4096, 8192, 10240])
+            } else {
+                u.arbitrary()
+            }
+        })
+    }
+
+    /// A send context of the world, NULL one time in eight.
+    pub fn vl_sc<S: Source>(u: &mut Draw<S>, w: &World) -> [Option<SendCtxIdx>; 16] {
+        let nsc = w.num_send_contexts;
+        std::array::from_fn(|_| {
+            if u.ratio(1, 8) || nsc == 0 {
+                None
+            } else {
+                Some(SendCtxIdx(u.int_in_range(0..=nsc - 1)))
+            }
+        })
+    }
+
+    /// 1 to 16 engines, each on a CPU 0..63.
+    pub fn sdma_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<i32, 16> {
+        let mut s = Slots::new();
+        for _ in 0..u.int_in_range(1..=16u8) {
+            let _ = s.push(u.int_in_range(0..=63));
+        }
+        s
+    }
+
+    /// A map over the world's engines, NULL one time in eight.
+    pub fn sdma_map<S: Source>(u: &mut Draw<S>, w: &World) -> Option<VlMap<EngineIdx>> {
+        let mut m = None;
+        vl_map_into(u, w.sdma_cpus.len(), EngineIdx, &mut m);
+        m
+    }
+
+    /// A map over the world's send contexts, NULL one time in eight.
+    pub fn pio_map<S: Source>(u: &mut Draw<S>, w: &World) -> Option<VlMap<SendCtxIdx>> {
+        let mut m = None;
+        vl_map_into(u, usize::from(w.num_send_contexts), SendCtxIdx, &mut m);
+        m
+    }
+
+    /// One or two ports; each SL mostly maps to its own number, now and
+    /// then to 0xf (invalid), any byte, or any SC.
+    pub fn sl_to_sc<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<[u8; 32], 2> {
+        let mut s = Slots::new();
+        for _ in 0..u.int_in_range(1..=2u8) {
+            let mut t = [0u8; 32];
+            for (i, x) in t.iter_mut().enumerate() {
+                *x = match u.int_in_range(0..=7u8) {
+                    0 => 0xf,
+                    1 => u.arbitrary(),
+                    2 => u.int_in_range(0..=31),
+                    _ => i as u8,
+                };
+            }
+            let _ = s.push(t);
+        }
+        s
+    }
+
+    /// One value per port of the world (`sl_to_sc`'s count).
+    fn per_port<S: Source, T: Copy + Default>(
+        u: &mut Draw<S>,
+        w: &World,
+        mut one: impl FnMut(&mut Draw<S>) -> T,
+    ) -> Slots<T, 2> {
+        let mut s = Slots::new();
+        for _ in 0..w.sl_to_sc.len() {
+            let _ = s.push(one(u));
+        }
+        s
+    }
+
+    pub fn port_ibmtu<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u32, 2> {
+        per_port(u, w, |u| {
+            if u.ratio(3, 4) {
+                pick(u, &[256, 512, 1024, 2048, 4096, 8192, 10240])
+            } else {
+                u.arbitrary()
+            }
+        })
+    }
+
+    /// Near the multicast and permissive LIDs and the extended range.
+    pub fn port_lid<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u32, 2> {
+        per_port(u, w, |u| u32_near(u, &[0xc000, 0xffff, 0xf000_0000]))
+    }
+
+    pub fn port_gid_prefix<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u64, 2> {
+        per_port(u, w, |u| u.arbitrary())
+    }
+
+    pub fn port_bools<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<bool, 2> {
+        per_port(u, w, |u| u.arbitrary())
+    }
+
+    /// The work was not queued already, three times in four.
+    pub fn queue_work_ret<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
+        u.ratio(3, 4)
+    }
+
+    /// The work was pending one time in four.
+    pub fn cancel_work_ret<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
+        u.ratio(1, 4)
+    }
+
+    /// No allocation fails, three times in four.
+    pub fn alloc_fail<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+        if u.ratio(3, 4) {
+            0
+        } else {
+            u.int_in_range(0..=3)
+        }
+    }
 
     /// An SC argument: mostly the 32 SCs and just past them.
     pub fn sc5<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> Sc {
@@ -778,6 +818,7 @@ macro_rules! record_draw {
         }
     };
 }
+crate::model::world_schema!(record_draw [world_into () () w: World]);
 crate::model::qp_schema!(record_draw [qp_into (w: &World, func: Func) (w, func) q: Qp]);
 crate::model::wqe_schema!(record_draw [wqe_into (w: &World, q: &Qp) (w, q) wq: Wqe]);
 

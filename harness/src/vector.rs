@@ -196,54 +196,6 @@ fn opt_index(src: &Src, v: &Value, field: &str) -> R<Option<u8>> {
     value_uint(src, v, field).map(Some)
 }
 
-/// A fixed-size table: a full array, or a table patching some indices
-/// (`world.sl_to_sc = { 3 = 15 }`).
-fn fixed_array<T: Copy, const N: usize>(
-    src: &Src,
-    v: &Item,
-    field: &str,
-    cur: &mut [T; N],
-    elem: impl Fn(&Src, &Value, &str) -> R<T>,
-) -> R<()> {
-    if let Some(a) = v.as_array() {
-        if a.len() != N {
-            return Err(src.err(
-                v.span(),
-                field,
-                format!("expected {N} entries, found {}", a.len()),
-            ));
-        }
-        for (i, e) in a.iter().enumerate() {
-            cur[i] = elem(src, e, &format!("{field}[{i}]"))?;
-        }
-        return Ok(());
-    }
-    if let Some(t) = v.as_table_like() {
-        for (k, e) in t.iter() {
-            let i: usize = k
-                .parse()
-                .map_err(|_| src.err(v.span(), field, format!("key {k:?} is not an index")))?;
-            if i >= N {
-                return Err(src.err(
-                    e.span().or(v.span()),
-                    field,
-                    format!("index {i} is out of range (0..{N})"),
-                ));
-            }
-            let val = e
-                .as_value()
-                .ok_or_else(|| src.err(e.span(), field, "expected a value"))?;
-            cur[i] = elem(src, val, &format!("{field}[{i}]"))?;
-        }
-        return Ok(());
-    }
-    Err(src.err(
-        v.span(),
-        field,
-        format!("expected an array of {N} or a table of index = value"),
-    ))
-}
-
 fn vl_map<T: TableIdx>(
     src: &Src,
     v: &Item,
@@ -338,155 +290,6 @@ fn vl_map<T: TableIdx>(
     Ok(Some(VlMap { mask, elems }))
 }
 
-/// Applies `world.*` keys to a world.
-fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &str) -> R<()> {
-    for (k, v) in t.iter() {
-        let f = format!("{prefix}{k}");
-        match k {
-            "base" => {} // handled by presets
-            "dev_flags" => {
-                let a = v
-                    .as_array()
-                    .ok_or_else(|| src.err(v.span(), &f, "expected an array of flag names"))?;
-                let mut flags = vec![];
-                for e in a.iter() {
-                    let s = e
-                        .as_str()
-                        .ok_or_else(|| src.err(e.span(), &f, "expected a flag name"))?;
-                    let fl = DevFlag::from_name(s).ok_or_else(|| {
-                        src.err(
-                            e.span(),
-                            &f,
-                            format!("unknown flag {s:?} (expected one of: {})", DevFlag::names()),
-                        )
-                    })?;
-                    flags.push(fl);
-                }
-                flags.sort();
-                flags.dedup();
-                w.dev_flags = flags;
-            }
-            "qos_shift" => w.qos_shift = uint(src, v, &f)?,
-            "num_vls" => w.num_vls = uint(src, v, &f)?,
-            "piothreshold" => w.piothreshold = uint(src, v, &f)?,
-            "node" => w.node = uint(src, v, &f)?,
-            "node_cpus" => {
-                let a = v
-                    .as_array()
-                    .ok_or_else(|| src.err(v.span(), &f, "expected an array of cpu numbers"))?;
-                let mut m = 0u64;
-                for e in a.iter() {
-                    let c: u8 = value_uint(src, e, &f)?;
-                    if c >= 64 {
-                        return Err(src.err(e.span(), &f, "cpus are 0..63"));
-                    }
-                    m |= 1 << c;
-                }
-                w.node_cpus = m;
-            }
-            "sc_to_vl" => fixed_array(src, v, &f, &mut w.sc_to_vl, value_uint)?,
-            "vl_mtu" => fixed_array(src, v, &f, &mut w.vl_mtu, value_uint)?,
-            "vl_sc" => fixed_array(src, v, &f, &mut w.vl_sc, |s, e, f| {
-                Ok(opt_index(s, e, f)?.map(SendCtxIdx))
-            })?,
-            "sdma_cpus" => {
-                let a = v
-                    .as_array()
-                    .ok_or_else(|| src.err(v.span(), &f, "expected an array of cpus"))?;
-                w.sdma_cpus = a.iter().map(|e| value_uint(src, e, &f)).collect::<R<_>>()?;
-            }
-            "num_send_contexts" => w.num_send_contexts = uint(src, v, &f)?,
-            "sdma_map" => w.sdma_map = vl_map(src, v, &f, EngineIdx)?,
-            "pio_map" => w.pio_map = vl_map(src, v, &f, SendCtxIdx)?,
-            "port_ibmtu" => {
-                let a = v
-                    .as_array()
-                    .ok_or_else(|| src.err(v.span(), &f, "expected one MTU per port"))?;
-                w.port_ibmtu = a.iter().map(|e| value_uint(src, e, &f)).collect::<R<_>>()?;
-            }
-            "max_rdma_atomic" => w.max_rdma_atomic = uint(src, v, &f)?,
-            "extra_rdma_atomic" => w.extra_rdma_atomic = uint(src, v, &f)?,
-            "queue_work_ret" => w.queue_work_ret = boolean(src, v, &f)?,
-            "tid_send_ret" => w.tid_send_ret = boolean(src, v, &f)?,
-            "cancel_work_ret" => w.cancel_work_ret = boolean(src, v, &f)?,
-            "alloc_fail" => w.alloc_fail = uint(src, v, &f)?,
-            "port_lid" | "port_gid_prefix" | "port_qp0" | "port_qp1" => {
-                let a = v
-                    .as_array()
-                    .ok_or_else(|| src.err(v.span(), &f, "expected one entry per port"))?;
-                match k {
-                    "port_lid" => {
-                        w.port_lid = a.iter().map(|e| value_uint(src, e, &f)).collect::<R<_>>()?
-                    }
-                    "port_gid_prefix" => {
-                        w.port_gid_prefix =
-                            a.iter().map(|e| value_u64(src, e, &f)).collect::<R<_>>()?
-                    }
-                    _ => {
-                        let b: Vec<bool> = a
-                            .iter()
-                            .map(|e| {
-                                e.as_bool()
-                                    .ok_or_else(|| src.err(e.span(), &f, "expected true or false"))
-                            })
-                            .collect::<R<_>>()?;
-                        if k == "port_qp0" {
-                            w.port_qp0 = b;
-                        } else {
-                            w.port_qp1 = b;
-                        }
-                    }
-                }
-            }
-            "sl_to_sc" => {
-                // An array of per-port arrays, or a table patching port 1.
-                if let Some(a) = v.as_array() {
-                    let mut ports = vec![];
-                    for (i, p) in a.iter().enumerate() {
-                        let pa = p.as_array().ok_or_else(|| {
-                            src.err(p.span(), &f, "expected one array of 32 per port")
-                        })?;
-                        if pa.len() != 32 {
-                            return Err(src.err(
-                                p.span(),
-                                &format!("{f}[{i}]"),
-                                format!("expected 32 entries, found {}", pa.len()),
-                            ));
-                        }
-                        let mut t = [0u8; 32];
-                        for (j, e) in pa.iter().enumerate() {
-                            t[j] = value_uint(src, e, &f)?;
-                        }
-                        ports.push(t);
-                    }
-                    w.sl_to_sc = ports;
-                } else {
-                    let port0 = w
-                        .sl_to_sc
-                        .first_mut()
-                        .ok_or_else(|| src.err(v.span(), &f, "the world has no port to patch"))?;
-                    fixed_array(src, v, &f, port0, value_uint)?;
-                }
-            }
-            other => {
-                return Err(src.err(
-                    v.span(),
-                    &f,
-                    format!(
-                        "unknown world field {other:?} (expected dev_flags, qos_shift, num_vls, \
-                         piothreshold, node, node_cpus, sc_to_vl, vl_mtu, vl_sc, sdma_cpus, \
-                         num_send_contexts, sdma_map, pio_map, sl_to_sc, port_ibmtu, \
-                         max_rdma_atomic, extra_rdma_atomic, queue_work_ret, tid_send_ret, \
-                         cancel_work_ret, alloc_fail, port_lid, port_gid_prefix, port_qp0, \
-                         port_qp1)"
-                    ),
-                ))
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The named worlds of `vectors/worlds.toml`.
 pub struct Presets {
     worlds: BTreeMap<String, World>,
@@ -539,34 +342,9 @@ impl Presets {
 }
 
 /// A world with nothing in it; presets fill it.
+/// A world with every field at its schema default (no ports, no engines).
 pub fn empty_world() -> World {
-    World {
-        dev_flags: vec![],
-        qos_shift: 0,
-        num_vls: 0,
-        piothreshold: 0,
-        node: 0,
-        node_cpus: 0,
-        sc_to_vl: [0; 32],
-        vl_mtu: [0; 16],
-        vl_sc: [None; 16],
-        sdma_cpus: vec![],
-        num_send_contexts: 0,
-        sdma_map: None,
-        pio_map: None,
-        sl_to_sc: vec![],
-        port_ibmtu: vec![],
-        max_rdma_atomic: 0,
-        extra_rdma_atomic: 0,
-        queue_work_ret: true,
-        tid_send_ret: false,
-        cancel_work_ret: false,
-        port_lid: vec![],
-        port_gid_prefix: vec![],
-        port_qp0: vec![],
-        port_qp1: vec![],
-        alloc_fail: 0,
-    }
+    World::blank()
 }
 
 /// Looks `key` up in the case, then in the file's defaults.
@@ -775,31 +553,159 @@ impl TomlField for Option<AttrAh> {
     }
 }
 
-/// The QPs a walk visits: `[{ type, num, port, state, sl, last_wqe }, ...]`.
-impl TomlField for Slots<IterQp, 8> {
-    fn read(src: &Src, v: &Item, _: &str, cur: &mut Self) -> R<()> {
-        cur.clear();
-        for q in iter_qps(src, v)? {
-            cur.push(q)
-                .map_err(|_| src.err(v.span(), "iter", "at most 8 QPs (the shim's limit)"))?;
-        }
+/// A QP a walk visits: `{ type, num, port, state, sl, last_wqe }`.
+impl TomlField for IterQp {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        *cur = iter_qp(src, v, field)?;
         Ok(())
     }
     fn write(&self) -> Value {
-        Value::Array(
-            self.iter()
-                .map(|i| {
-                    inline_table([
-                        ("type", Value::from(i.qp_type.to_string())),
-                        ("num", Value::from(i64::from(i.num))),
-                        ("port", Value::from(i64::from(i.port))),
-                        ("state", Value::from(i.state.to_string())),
-                        ("sl", Value::from(i64::from(i.remote_sl))),
-                        ("last_wqe", Value::from(i.error_qp_ret)),
-                    ])
-                })
-                .collect(),
-        )
+        inline_table([
+            ("type", Value::from(self.qp_type.to_string())),
+            ("num", Value::from(i64::from(self.num))),
+            ("port", Value::from(i64::from(self.port))),
+            ("state", Value::from(self.state.to_string())),
+            ("sl", Value::from(i64::from(self.remote_sl))),
+            ("last_wqe", Value::from(self.error_qp_ret)),
+        ])
+    }
+}
+
+/// A table of fixed capacity: an array of its entries, or a table
+/// patching the first entry (`world.sl_to_sc = { 3 = 15 }`: port 1).
+impl<T: TomlField + Copy + Default, const N: usize> TomlField for Slots<T, N> {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        if let Some(a) = v.as_array() {
+            cur.clear();
+            for (i, e) in a.iter().enumerate() {
+                let mut x = T::default();
+                T::read(
+                    src,
+                    &Item::Value(e.clone()),
+                    &format!("{field}[{i}]"),
+                    &mut x,
+                )?;
+                cur.push(x)
+                    .map_err(|_| src.err(e.span(), field, format!("at most {N} entries")))?;
+            }
+            return Ok(());
+        }
+        if v.is_table_like() {
+            let first = cur
+                .first_mut()
+                .ok_or_else(|| src.err(v.span(), field, "no entry to patch (give an array)"))?;
+            return T::read(src, v, &format!("{field}[0]"), first);
+        }
+        Err(src.err(v.span(), field, "expected an array"))
+    }
+    fn write(&self) -> Value {
+        Value::Array(self.iter().map(TomlField::write).collect())
+    }
+}
+
+/// A fixed array: all `N` entries, or a table patching some by index
+/// (`world.vl_sc = { 15 = "none" }`).
+impl<T: TomlField, const N: usize> TomlField for [T; N] {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        if let Some(a) = v.as_array() {
+            if a.len() != N {
+                return Err(src.err(
+                    v.span(),
+                    field,
+                    format!("expected {N} entries, found {}", a.len()),
+                ));
+            }
+            for (i, e) in a.iter().enumerate() {
+                T::read(
+                    src,
+                    &Item::Value(e.clone()),
+                    &format!("{field}[{i}]"),
+                    &mut cur[i],
+                )?;
+            }
+            return Ok(());
+        }
+        if let Some(t) = v.as_table_like() {
+            for (k, e) in t.iter() {
+                let i: usize = k
+                    .parse()
+                    .map_err(|_| src.err(v.span(), field, format!("key {k:?} is not an index")))?;
+                let slot = cur.get_mut(i).ok_or_else(|| {
+                    src.err(
+                        e.span().or(v.span()),
+                        field,
+                        format!("index {i} is out of range (0..{N})"),
+                    )
+                })?;
+                T::read(src, e, &format!("{field}[{i}]"), slot)?;
+            }
+            return Ok(());
+        }
+        Err(src.err(
+            v.span(),
+            field,
+            format!("expected an array of {N} or a table of index = value"),
+        ))
+    }
+    fn write(&self) -> Value {
+        Value::Array(self.iter().map(TomlField::write).collect())
+    }
+}
+
+/// A node's CPUs: the list of cpu numbers (0..63).
+impl TomlField for CpuMask {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        let a = v
+            .as_array()
+            .ok_or_else(|| src.err(v.span(), field, "expected an array of cpu numbers"))?;
+        let mut m = 0u64;
+        for e in a.iter() {
+            let c: u8 = value_uint(src, e, field)?;
+            if c >= 64 {
+                return Err(src.err(e.span(), field, "cpus are 0..63"));
+            }
+            m |= 1 << c;
+        }
+        *cur = CpuMask(m);
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        Value::Array((0..64i64).filter(|i| self.0 & (1 << i) != 0).collect())
+    }
+}
+
+/// An engine map: `"none"` (NULL) or `{ mask, elems = [...] }`, each
+/// element `"none"` or `{ mask, entries = [index or "none", ...] }`.
+impl<T: TableIdx> TomlField for Option<VlMap<T>> {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        *cur = vl_map(src, v, field, T::from_u8)?;
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        let Some(m) = self else {
+            return Value::from("none");
+        };
+        let idx = |x: &NullableIdx<T>| {
+            x.get().map_or_else(
+                || Value::from("none"),
+                |i| Value::from(i64::from(i.as_u8())),
+            )
+        };
+        let elems: toml_edit::Array = m
+            .elems
+            .iter()
+            .map(|e| match e {
+                None => Value::from("none"),
+                Some(e) => inline_table([
+                    ("mask", Value::from(i64::from(e.mask))),
+                    ("entries", Value::Array(e.entries.iter().map(idx).collect())),
+                ]),
+            })
+            .collect();
+        inline_table([
+            ("mask", Value::from(i64::from(m.mask))),
+            ("elems", Value::Array(elems)),
+        ])
     }
 }
 
@@ -953,17 +859,23 @@ impl TomlField for [SendQueueEntry; 16] {
 /// From a record's schema: its keys, reading its fields from a table of
 /// the vector (`prefix.key`), and writing them all (vecwrite).
 macro_rules! record_toml {
-    ([$ty:ty, $prefix:literal, $keys:ident, $apply:ident, $write:ident]
+    ([$ty:ty, $keys:ident, $apply:ident, $write:ident]
      $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
         pub(crate) const $keys: &[&str] = &[$($key),*];
 
-        /// Applies the fields of one table.
-        pub(crate) fn $apply(src: &Src, t: &dyn toml_edit::TableLike, r: &mut $ty) -> R<()> {
+        /// Applies the fields of one table (its keys named `PREFIXkey`
+        /// in errors); keys of no field are left to the caller.
+        pub(crate) fn $apply(
+            src: &Src,
+            t: &dyn toml_edit::TableLike,
+            r: &mut $ty,
+            prefix: &str,
+        ) -> R<()> {
             for (k, v) in t.iter() {
                 match k {
                     $( $key => <$t as TomlField>::read(
-                        src, v, concat!($prefix, $key), &mut r.$f)?, )*
+                        src, v, &format!("{prefix}{k}"), &mut r.$f)?, )*
                     _ => {}
                 }
             }
@@ -976,8 +888,28 @@ macro_rules! record_toml {
         }
     };
 }
-crate::model::qp_schema!(record_toml [Qp, "qp.", QP_KEYS, apply_qp, write_qp]);
-crate::model::wqe_schema!(record_toml [Wqe, "wqe.", WQE_KEYS, apply_wqe, write_wqe]);
+crate::model::qp_schema!(record_toml [Qp, QP_KEYS, apply_qp, write_qp]);
+crate::model::wqe_schema!(record_toml [Wqe, WQE_KEYS, apply_wqe, write_wqe]);
+crate::model::world_schema!(record_toml [World, WORLD_KEYS, apply_world_fields, write_world]);
+
+/// Applies a table of world fields (a preset's, or a case's `world`),
+/// naming them `PREFIXkey` in errors.
+fn apply_world(src: &Src, t: &dyn toml_edit::TableLike, w: &mut World, prefix: &str) -> R<()> {
+    for (k, v) in t.iter() {
+        // "base" names the preset a preset starts from (Presets::parse).
+        if k != "base" && !WORLD_KEYS.contains(&k) {
+            return Err(src.err(
+                v.span(),
+                &format!("{prefix}{k}"),
+                format!(
+                    "unknown world field {k:?} (expected one of: {})",
+                    WORLD_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    apply_world_fields(src, t, w, prefix)
+}
 
 /// From the call schema: each function's argument record in a case (a
 /// module per function), and the dispatch over [`Args`].
@@ -987,7 +919,7 @@ macro_rules! args_toml {
             #[allow(non_snake_case, unused_imports, unused_variables, unused_mut)]
             mod $v {
                 use super::*;
-                record_toml! { [args::$v, "", KEYS, apply, write] $($fields)* }
+                record_toml! { [args::$v, KEYS, apply, write] $($fields)* }
             }
         )*
 
@@ -999,7 +931,7 @@ macro_rules! args_toml {
         /// Applies the argument keys of a case (or `[defaults]`) table;
         /// other keys are not arguments.
         fn apply_args(src: &Src, t: &dyn toml_edit::TableLike, a: &mut Args) -> R<()> {
-            match a { $( Args::$v(x) => $v::apply(src, t, x), )* }
+            match a { $( Args::$v(x) => $v::apply(src, t, x, ""), )* }
         }
 
         /// Every argument into a case table.
@@ -1070,73 +1002,75 @@ fn parse_attr_ah(src: &Src, v: &Item, field: &str) -> R<AttrAh> {
 
 const ITER_KEYS: &[&str] = &["type", "num", "port", "state", "sl", "last_wqe"];
 
-fn iter_qps(src: &Src, v: &Item) -> R<Vec<IterQp>> {
-    let arr = v.as_array().ok_or_else(|| {
+fn iter_qp(src: &Src, e: &Item, field: &str) -> R<IterQp> {
+    let t = e.as_table_like().ok_or_else(|| {
         src.err(
-            v.span(),
-            "iter",
-            "expected an array of { type, num, port, state, sl, last_wqe }",
+            e.span(),
+            field,
+            "expected { type, num, port, state, sl, last_wqe }",
         )
     })?;
-    let mut out = vec![];
-    for e in arr.iter() {
-        let t = e.as_inline_table().ok_or_else(|| {
-            src.err(
-                e.span(),
-                "iter",
-                "expected { type, num, port, state, sl, last_wqe }",
-            )
-        })?;
-        for (k, x) in t.iter() {
-            if !ITER_KEYS.contains(&k) {
-                return Err(src.err(
-                    x.span(),
-                    &format!("iter.{k}"),
-                    format!("unknown field (expected one of: {})", ITER_KEYS.join(", ")),
-                ));
-            }
+    for (k, x) in t.iter() {
+        if !ITER_KEYS.contains(&k) {
+            return Err(src.err(
+                x.span(),
+                &format!("{field}.{k}"),
+                format!("unknown field (expected one of: {})", ITER_KEYS.join(", ")),
+            ));
         }
-        let ty = t
-            .get("type")
-            .ok_or_else(|| src.err(e.span(), "iter.type", "missing"))?;
-        let qp_type = ty.as_str().and_then(QpType::from_name).ok_or_else(|| {
-            src.err(
-                ty.span(),
-                "iter.type",
-                format!("expected one of: {}", QpType::names()),
-            )
-        })?;
-        let state = match t.get("state") {
-            Some(s) => s.as_str().and_then(QpState::from_name).ok_or_else(|| {
-                src.err(
-                    s.span(),
-                    "iter.state",
-                    format!("expected one of: {}", QpState::names()),
-                )
-            })?,
-            None => QpState::Rts,
-        };
-        out.push(IterQp {
-            qp_type,
-            num: t
-                .get("num")
-                .map_or(Ok(0), |x| value_uint(src, x, "iter.num"))?,
-            port: t
-                .get("port")
-                .map_or(Ok(1), |x| value_uint(src, x, "iter.port"))?,
-            state,
-            remote_sl: t
-                .get("sl")
-                .map_or(Ok(0), |x| value_uint(src, x, "iter.sl"))?,
-            error_qp_ret: match t.get("last_wqe") {
-                Some(x) => x
-                    .as_bool()
-                    .ok_or_else(|| src.err(x.span(), "iter.last_wqe", "expected true or false"))?,
-                None => false,
-            },
-        });
     }
-    Ok(out)
+    let ty = t
+        .get("type")
+        .ok_or_else(|| src.err(e.span(), &format!("{field}.type"), "missing"))?;
+    let qp_type = symbol(
+        src,
+        ty,
+        &format!("{field}.type"),
+        QpType::from_name,
+        QpType::names,
+    )?;
+    let state = match t.get("state") {
+        Some(s) => symbol(
+            src,
+            s,
+            &format!("{field}.state"),
+            QpState::from_name,
+            QpState::names,
+        )?,
+        None => QpState::Rts,
+    };
+    let get = |k: &str, d: i64| -> R<i64> {
+        match t.get(k) {
+            Some(x) => int(src, x, &format!("{field}.{k}")),
+            None => Ok(d),
+        }
+    };
+    let conv = |k: &str, i: i64| -> R<u32> {
+        u32::try_from(i).map_err(|_| {
+            src.err(
+                t.get(k).and_then(|x| x.span()),
+                &format!("{field}.{k}"),
+                format!("{i} is out of range"),
+            )
+        })
+    };
+    Ok(IterQp {
+        qp_type,
+        num: conv("num", get("num", 0)?)?,
+        port: conv("port", get("port", 1)?)?,
+        state,
+        remote_sl: u8::try_from(get("sl", 0)?).map_err(|_| {
+            src.err(
+                t.get("sl").and_then(|x| x.span()),
+                &format!("{field}.sl"),
+                "out of range for u8",
+            )
+        })?,
+        error_qp_ret: match t.get("last_wqe") {
+            Some(x) => boolean(src, x, &format!("{field}.last_wqe"))?,
+            None => false,
+        },
+    })
 }
 
 fn parse_case(
@@ -1236,7 +1170,7 @@ fn parse_case(
     );
     for t in [defaults, Some(case)].into_iter().flatten() {
         if let Some(x) = t.get("qp").and_then(|x| x.as_table_like()) {
-            apply_qp(src, x, &mut qp)?;
+            apply_qp(src, x, &mut qp, "qp.")?;
         }
     }
     // wqe.length is required: every function reads the call whole.
@@ -1249,7 +1183,7 @@ fn parse_case(
     let mut wqe = Wqe::blank();
     for t in [defaults, Some(case)].into_iter().flatten() {
         if let Some(x) = t.get("wqe").and_then(|x| x.as_table_like()) {
-            apply_wqe(src, x, &mut wqe)?;
+            apply_wqe(src, x, &mut wqe, "wqe.")?;
         }
     }
     // The function's arguments: [defaults] first (only those it takes),
@@ -1879,7 +1813,7 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         c.qp.port = 1;
         c.qp.alt_port = 1;
         assert_eq!(validate(&c), Ok(()));
-        c.world.port_lid.push(7);
+        c.world.port_lid.push(7).expect("two ports fit");
         let e = validate(&c).expect_err("a second port's LID on a one-port device");
         assert!(
             e.contains("world.port_lid") && e.contains("1 port(s)"),

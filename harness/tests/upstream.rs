@@ -50,16 +50,16 @@ fn small_world() -> World {
         *s = i as u8;
     }
     World {
-        dev_flags: vec![DevFlag::Initted, DevFlag::Present, DevFlag::HasSendDma],
+        dev_flags: Flags::of(&[DevFlag::Initted, DevFlag::Present, DevFlag::HasSendDma]),
         qos_shift: 0,
         num_vls: 2,
         piothreshold: 256,
         node: 0,
-        node_cpus: 0b11,
+        node_cpus: CpuMask(0b11),
         sc_to_vl,
         vl_mtu,
         vl_sc,
-        sdma_cpus: vec![0, 1, 0, 1],
+        sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,
         sdma_map: Some(VlMap {
             mask: 1,
@@ -91,17 +91,17 @@ fn small_world() -> World {
             .into_iter()
             .collect(),
         }),
-        sl_to_sc: vec![sl_to_sc],
-        port_ibmtu: vec![4096],
+        sl_to_sc: [sl_to_sc].into_iter().collect(),
+        port_ibmtu: [4096].into_iter().collect(),
         max_rdma_atomic: 16,
         extra_rdma_atomic: 0,
         queue_work_ret: true,
         tid_send_ret: false,
         cancel_work_ret: false,
-        port_lid: vec![1],
-        port_gid_prefix: vec![0xfe80_0000_0000_0000],
-        port_qp0: vec![true],
-        port_qp1: vec![true],
+        port_lid: [1].into_iter().collect(),
+        port_gid_prefix: [0xfe80_0000_0000_0000].into_iter().collect(),
+        port_qp0: [true].into_iter().collect(),
+        port_qp1: [true].into_iter().collect(),
         alloc_fail: 0,
     }
 }
@@ -391,8 +391,18 @@ fn sanitize_poisons_past_declared_ports(tree: &KernelTree) -> Result<(), Failed>
         one.qp.alt_port = 1;
         let mut two = one.clone();
         two.world = base;
-        two.world.sl_to_sc.resize(2, [0; 32]);
-        two.world.port_ibmtu.resize(2, 4096);
+        while two.world.sl_to_sc.len() < 2 {
+            two.world
+                .sl_to_sc
+                .push([0; 32])
+                .map_err(|_| "two ports fit")?;
+        }
+        while two.world.port_ibmtu.len() < 2 {
+            two.world
+                .port_ibmtu
+                .push(4096)
+                .map_err(|_| "two ports fit")?;
+        }
         harness::vector::validate(&one).map_err(|e| format!("one port: {e}"))?;
         harness::vector::validate(&two).map_err(|e| format!("two ports: {e}"))?;
         let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;

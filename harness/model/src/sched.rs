@@ -8,10 +8,10 @@ use super::{at, qp_name, Journal, Undefined};
 /// `cpumask_first(cpumask_of_node(dd->node))`: the lowest cpu of the node,
 /// or `nr_cpu_ids` (64 here) when it has none.
 fn first_node_cpu(w: &World) -> u32 {
-    if w.node_cpus == 0 {
+    if w.node_cpus.0 == 0 {
         64
     } else {
-        w.node_cpus.trailing_zeros()
+        w.node_cpus.0.trailing_zeros()
     }
 }
 

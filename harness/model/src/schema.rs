@@ -218,23 +218,64 @@ impl FieldText for Option<crate::types::AttrAh> {
     }
 }
 
-impl<const N: usize> FieldText for crate::types::Slots<crate::types::IterQp, N> {
+impl FieldText for crate::types::IterQp {
     fn text(&self) -> String {
-        let e: Vec<String> = self
+        format!(
+            "{{{} 0x{:x} port={} {} sl={} last_wqe={}}}",
+            self.qp_type.name(),
+            self.num,
+            self.port,
+            self.state.name(),
+            self.remote_sl,
+            self.error_qp_ret
+        )
+    }
+}
+
+/// A table of fixed capacity: its allocated entries.
+impl<T: FieldText, const N: usize> FieldText for crate::types::Slots<T, N> {
+    fn text(&self) -> String {
+        let e: Vec<String> = self.iter().map(FieldText::text).collect();
+        format!("[{}]", e.join(" "))
+    }
+}
+
+/// A fixed array: every entry.
+impl<T: FieldText, const N: usize> FieldText for [T; N] {
+    fn text(&self) -> String {
+        let e: Vec<String> = self.iter().map(FieldText::text).collect();
+        format!("[{}]", e.join(" "))
+    }
+}
+
+impl FieldText for crate::types::CpuMask {
+    fn text(&self) -> String {
+        format!("0x{:x}", self.0)
+    }
+}
+
+/// An engine map: its mask and each element (`mask:[entries]`, `NULL`).
+impl<T: crate::types::TableIdx> FieldText for Option<crate::types::VlMap<T>> {
+    fn text(&self) -> String {
+        let Some(m) = self else {
+            return "NULL".into();
+        };
+        let elems: Vec<String> = m
+            .elems
             .iter()
-            .map(|q| {
-                format!(
-                    "{{{} 0x{:x} port={} {} sl={} last_wqe={}}}",
-                    q.qp_type.name(),
-                    q.num,
-                    q.port,
-                    q.state.name(),
-                    q.remote_sl,
-                    q.error_qp_ret
-                )
+            .map(|e| match e {
+                None => "NULL".into(),
+                Some(e) => {
+                    let x: Vec<String> = e
+                        .entries
+                        .iter()
+                        .map(|i| i.get().map_or("NULL".into(), |i| i.as_u8().to_string()))
+                        .collect();
+                    format!("{}:[{}]", e.mask, x.join(","))
+                }
             })
             .collect();
-        format!("[{}]", e.join(" "))
+        format!("{{mask={} {}}}", m.mask, elems.join(" "))
     }
 }
 

@@ -675,6 +675,15 @@ impl<T: Copy + Default, const N: usize> Slots<T, N> {
         }
     }
 
+    /// Keeps the first `n` values; the slots after them go back to
+    /// `T::default()`.
+    pub fn truncate(&mut self, n: usize) {
+        for s in self.slots.iter_mut().skip(n) {
+            *s = T::default();
+        }
+        self.len = self.len.min(n.min(N) as u8);
+    }
+
     /// Every slot, the unallocated ones (`T::default()`) included.
     pub fn all(&self) -> &[T; N] {
         &self.slots
@@ -745,50 +754,80 @@ pub struct MapElem<T> {
     pub entries: Slots<NullableIdx<T>, MAP_SLOTS>,
 }
 
-/// The device and module parameters a QP reaches.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct World {
-    pub dev_flags: Vec<DevFlag>,
-    pub qos_shift: u8,
-    /// Module parameter `num_vls` (chip.c).
-    pub num_vls: u32,
-    /// Module parameter `piothreshold` (verbs.c).
-    pub piothreshold: u16,
-    pub node: i32,
-    /// CPUs of `dd->node`, as a bitmask of cpus 0..63.
-    pub node_cpus: u64,
-    /// `dd->sc2vl`.
-    pub sc_to_vl: [u8; 32],
-    /// `dd->vld[i].mtu`.
-    pub vl_mtu: [u16; 16],
-    /// `dd->vld[i].sc`.
-    pub vl_sc: [Option<SendCtxIdx>; 16],
-    /// `dd->per_sdma[i].cpu`; the length is the number of engines.
-    pub sdma_cpus: Vec<i32>,
-    /// Send contexts of the world; context `i` has `sw_index` i.
-    pub num_send_contexts: u8,
-    pub sdma_map: Option<VlMap<EngineIdx>>,
-    pub pio_map: Option<VlMap<SendCtxIdx>>,
-    /// Per port (port 1 first): `ibp->sl_to_sc`.
-    pub sl_to_sc: Vec<[u8; 32]>,
-    /// Per port: `ppd->ibmtu`.
-    pub port_ibmtu: Vec<u32>,
-    /// `rdi->dparms.max_rdma_atomic` and `extra_rdma_atomic`.
-    pub max_rdma_atomic: u8,
-    pub extra_rdma_atomic: u8,
-    /// What `queue_work_on` returns (true: the work was not already queued).
-    pub queue_work_ret: bool,
-    /// What the boundary `hfi1_schedule_tid_send` returns (true: scheduled).
-    pub tid_send_ret: bool,
-    /// What `cancel_work_sync` returns (true: the work was pending).
-    pub cancel_work_ret: bool,
-    /// Per port: `ppd->lid`, `ibp->rvp.gid_prefix`, whether QP0/QP1 exist.
-    pub port_lid: Vec<u32>,
-    pub port_gid_prefix: Vec<u64>,
-    pub port_qp0: Vec<bool>,
-    pub port_qp1: Vec<bool>,
-    /// Bit n: the n-th allocation of a call fails.
-    pub alloc_fail: u32,
+/// The CPUs of a NUMA node (`cpumask_of_node()`), cpus 0..63 as bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CpuMask(pub u64);
+
+/// The world's schema (see [`crate::schema`]), as
+/// [`qp_schema!`](crate::qp_schema): the device and module parameters a QP
+/// reaches. Per-port fields hold port 1 first; the number of ports is
+/// `sl_to_sc`'s, and a shorter per-port field reads 0 for the rest.
+#[macro_export]
+macro_rules! world_schema {
+    ($cb:ident [$($args:tt)*]) => {
+        $cb! { [$($args)*]
+            /// `dd->flags`.
+            "dev_flags" dev_flags: Flags<DevFlag> [dev_flags] = Flags::default(),
+            /// `dd->qos_shift`.
+            "qos_shift" qos_shift: u8 [qos_shift] = 0,
+            /// Module parameter `num_vls` (chip.c).
+            "num_vls" num_vls: u32 [num_vls] = 0,
+            /// Module parameter `piothreshold` (verbs.c).
+            "piothreshold" piothreshold: u16 [piothreshold] = 0,
+            /// `dd->node`.
+            "node" node: i32 [0..=3] = 0,
+            /// `cpumask_of_node(dd->node)`.
+            "node_cpus" node_cpus: CpuMask [node_cpus] = CpuMask(0),
+            /// `dd->sc2vl`.
+            "sc_to_vl" sc_to_vl: [u8; 32] [sc_to_vl] = [0; 32],
+            /// `dd->vld[i].mtu`.
+            "vl_mtu" vl_mtu: [u16; 16] [vl_mtu] = [0; 16],
+            /// Send contexts of the world; context `i` has `sw_index` i.
+            "num_send_contexts" num_send_contexts: u8 [1..=64] = 0,
+            /// `dd->vld[i].sc`: a send context of the world, or NULL.
+            "vl_sc" vl_sc: [Option<SendCtxIdx>; 16] [vl_sc] = [None; 16],
+            /// `dd->per_sdma[i].cpu`; its length is the number of engines.
+            "sdma_cpus" sdma_cpus: Slots<i32, 16> [sdma_cpus] = Slots::new(),
+            /// `dd->sdma_map`, or NULL.
+            "sdma_map" sdma_map: Option<VlMap<EngineIdx>> [sdma_map] = None,
+            /// `dd->pio_map`, or NULL.
+            "pio_map" pio_map: Option<VlMap<SendCtxIdx>> [pio_map] = None,
+            /// Per port: `ibp->sl_to_sc`; its length is `dd->num_pports`.
+            "sl_to_sc" sl_to_sc: Slots<[u8; 32], 2> [sl_to_sc] = Slots::new(),
+            /// Per port: `ppd->ibmtu`.
+            "port_ibmtu" port_ibmtu: Slots<u32, 2> [port_ibmtu] = Slots::new(),
+            /// Per port: `ppd->lid`.
+            "port_lid" port_lid: Slots<u32, 2> [port_lid] = Slots::new(),
+            /// Per port: `ibp->rvp.gid_prefix`.
+            "port_gid_prefix" port_gid_prefix: Slots<u64, 2> [port_gid_prefix] = Slots::new(),
+            /// Per port: whether `ibp->rvp.qp[0]` (QP0) exists.
+            "port_qp0" port_qp0: Slots<bool, 2> [port_bools] = Slots::new(),
+            /// Per port: whether `ibp->rvp.qp[1]` (QP1) exists.
+            "port_qp1" port_qp1: Slots<bool, 2> [port_bools] = Slots::new(),
+            /// `rdi->dparms.max_rdma_atomic`.
+            "max_rdma_atomic" max_rdma_atomic: u8 = 0,
+            /// `rdi->dparms.extra_rdma_atomic`.
+            "extra_rdma_atomic" extra_rdma_atomic: u8 = 0,
+            /// What `queue_work_on` returns (true: the work was not already
+            /// queued).
+            "queue_work_ret" queue_work_ret: bool [queue_work_ret] = true,
+            /// What the boundary `hfi1_schedule_tid_send` returns (true:
+            /// scheduled).
+            "tid_send_ret" tid_send_ret: bool = false,
+            /// What `cancel_work_sync` returns (true: the work was pending).
+            "cancel_work_ret" cancel_work_ret: bool [cancel_work_ret] = false,
+            /// Bit n: the n-th allocation of a call fails.
+            "alloc_fail" alloc_fail: u32 [alloc_fail] = 0,
+        }
+    };
+}
+
+world_schema! {
+    record [
+        /// The device and module parameters a QP reaches, declared once in
+        /// [`world_schema!`](crate::world_schema).
+        World
+    ]
 }
 
 impl World {

@@ -241,6 +241,7 @@ macro_rules! record_abi {
         }
     };
 }
+crate::model::world_schema!(record_abi [shim_world, fill_world, read_world, world_decls, World]);
 crate::model::qp_schema!(record_abi [shim_qp, fill_qp, read_qp, qp_decls, Qp]);
 crate::model::wqe_schema!(record_abi [shim_wqe, fill_wqe, read_wqe, wqe_decls, Wqe]);
 
@@ -340,6 +341,154 @@ impl Abi for Slots<IterQp, 8> {
             s.push(iq).ok()?;
         }
         Some(s)
+    }
+}
+
+/// A node's CPUs: the mask.
+impl Abi for CpuMask {
+    type C = u64;
+    fn c_decl(name: &str) -> String {
+        format!("shim_u64 {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut u64) {
+        *out = self.0;
+    }
+    #[inline]
+    fn read(c: &u64) -> Option<CpuMask> {
+        Some(CpuMask(*c))
+    }
+}
+
+/// A fixed array: every entry, in order.
+impl<T: Abi, const N: usize> Abi for [T; N]
+where
+    T::C: Copy,
+{
+    type C = [T::C; N];
+    fn c_decl(name: &str) -> String {
+        T::c_decl(&format!("{name}[{N}]"))
+    }
+    #[inline]
+    fn fill(&self, out: &mut [T::C; N]) {
+        for (d, x) in out.iter_mut().zip(self) {
+            x.fill(d);
+        }
+    }
+    fn read(c: &[T::C; N]) -> Option<[T; N]> {
+        let v: Vec<T> = c.iter().map(T::read).collect::<Option<_>>()?;
+        v.try_into().ok()
+    }
+}
+
+/// A table of fixed capacity at the ABI: the count and every slot
+/// (those past the count at their default), packed.
+#[repr(C, packed)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotsC<C, const N: usize> {
+    pub n: u8,
+    pub v: [C; N],
+}
+
+impl<C: Copy + Default, const N: usize> Default for SlotsC<C, N> {
+    fn default() -> Self {
+        SlotsC {
+            n: 0,
+            v: [C::default(); N],
+        }
+    }
+}
+
+impl<T: Abi + Copy + Default, const N: usize> Abi for Slots<T, N>
+where
+    T::C: Copy + Default,
+{
+    type C = SlotsC<T::C, N>;
+    fn c_decl(name: &str) -> String {
+        format!(
+            "struct {{ shim_u8 n; {}; }} __attribute__((__packed__)) {name}",
+            T::c_decl(&format!("v[{N}]"))
+        )
+    }
+    #[inline]
+    fn fill(&self, out: &mut SlotsC<T::C, N>) {
+        out.n = self.len() as u8;
+        let mut v = out.v;
+        for (d, x) in v.iter_mut().zip(self.all()) {
+            x.fill(d);
+        }
+        out.v = v;
+    }
+    fn read(c: &SlotsC<T::C, N>) -> Option<Slots<T, N>> {
+        let (n, v) = (c.n, c.v);
+        let mut s = Slots::new();
+        for x in v.get(..usize::from(n))? {
+            s.push(T::read(x)?).ok()?;
+        }
+        Some(s)
+    }
+}
+
+/// An engine map, written in place: the counts, and each allocated
+/// element whole, every entry slot of it (shim.h): fixed-length inner
+/// loops over the model's fixed-capacity [`Slots`], unallocated slots
+/// being `None` there and `SHIM_NONE` here. Elements from `nelems` on are
+/// not read.
+impl<T: TableIdx> Abi for Option<VlMap<T>> {
+    type C = shim_map;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_map {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_map) {
+        let Some(m) = self else {
+            out.present = 0;
+            out.nelems = 0;
+            out.mask = 0;
+            return;
+        };
+        out.present = 1;
+        out.mask = m.mask;
+        out.nelems = m.elems.len() as u8;
+        let none = Slots::new();
+        for (d, e) in out.elems.iter_mut().zip(&m.elems) {
+            let (present, mask, entries) = match e {
+                Some(e) => (1, e.mask, *e.entries.all()),
+                None => (0, 0, *none.all()),
+            };
+            d.present = present;
+            d.mask = mask;
+            d.nentries = e.as_ref().map_or(0, |e| e.entries.len() as u8);
+            // NullableIdx is the shim's byte already (0xff = SHIM_NONE).
+            d.entries = entries.map(|x| x.raw() as i8);
+        }
+    }
+    fn read(c: &shim_map) -> Option<Option<VlMap<T>>> {
+        if c.present == 0 {
+            return Some(None);
+        }
+        let mut elems = Slots::new();
+        for e in c.elems.get(..usize::from(c.nelems))? {
+            let elem = (e.present != 0).then(|| {
+                let entries: Slots<NullableIdx<T>, MAP_SLOTS> = e.entries
+                    [..usize::from(e.nentries).min(MAP_SLOTS)]
+                    .iter()
+                    .map(|x| {
+                        NullableIdx::new((*x != SHIM_NONE as i8).then(|| T::from_u8(*x as u8)))
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                MapElem {
+                    mask: e.mask,
+                    entries,
+                }
+            });
+            elems.push(elem).ok()?;
+        }
+        Some(Some(VlMap {
+            mask: c.mask,
+            elems,
+        }))
     }
 }
 
@@ -549,6 +698,13 @@ pub fn schema_header() -> String {
 
     record_struct(
         &mut h,
+        "shim_world",
+        "A device and its module parameters: everything a QP's device reaches.",
+        World::FIELDS,
+        world_decls(),
+    );
+    record_struct(
+        &mut h,
         "shim_qp",
         "The QP (struct rvt_qp and its hfi1_qp_priv), field by field.",
         Qp::FIELDS,
@@ -604,6 +760,32 @@ mod tests {
         let q = read_qp(&d, &mut unnamed);
         assert_eq!(unnamed, ["type", "iowait_flags", "s_sde", "send_queue"]);
         assert_eq!((q.num, q.state), (7, QpState::Rts));
+    }
+
+    /// The world's fixed capacities are the shim's: the C builder walks
+    /// SHIM_MAX_PORTS ports and SHIM_MAX_SDMA engines of the tables.
+    #[test]
+    fn world_capacities_are_the_shims() {
+        let w = World::blank();
+        assert_eq!(w.sl_to_sc.all().len(), SHIM_MAX_PORTS as usize);
+        assert_eq!(w.port_ibmtu.all().len(), SHIM_MAX_PORTS as usize);
+        assert_eq!(w.port_qp1.all().len(), SHIM_MAX_PORTS as usize);
+        assert_eq!(w.sdma_cpus.all().len(), SHIM_MAX_SDMA as usize);
+        assert_eq!(w.vl_sc.len(), SHIM_NUM_VLD as usize);
+        assert_eq!(w.sc_to_vl.len(), SHIM_NUM_SC as usize);
+    }
+
+    /// Every world field reads back what filled it (generated worlds).
+    #[test]
+    fn world_fields_read_back() {
+        for i in 0..200 {
+            let w = crate::generate::seeded_call(4, Func::ALL[i % Func::ALL.len()], i as u64).world;
+            let mut d = shim_world::default();
+            fill_world(&w, &mut d);
+            let mut unnamed = vec![];
+            assert_eq!(read_world(&d, &mut unnamed), w);
+            assert!(unnamed.is_empty());
+        }
     }
 
     /// The committed c-shim/schema.h is what the schema generates.

@@ -4,7 +4,7 @@
 //! [`Outcome`].
 
 use crate::ffi::*;
-use crate::model::types::{Call, EngineIdx, Ptr, SendCtxIdx, Slots, Symbol, TableIdx, VlMap};
+use crate::model::types::{Call, EngineIdx, Ptr, SendCtxIdx, Symbol};
 use crate::outcome::Outcome;
 
 /// The shim's bit for each symbolic flag: the shim's enumerations are
@@ -23,34 +23,6 @@ fn bits<T: Copy + PartialEq>(all: &[T], set: &[T]) -> u32 {
         .fold(0, |a, (i, _)| a | (1 << i))
 }
 
-/// Writes an engine map in place: the counts, and each allocated element
-/// whole, every entry slot of it (shim.h): fixed-length inner loops over
-/// the model's fixed-capacity [`Slots`], unallocated slots being `None`
-/// there and `SHIM_NONE` here. Elements from `nelems` on are not read.
-fn fill_map<T: TableIdx>(out: &mut shim_map, m: &Option<VlMap<T>>) {
-    let Some(m) = m else {
-        out.present = 0;
-        out.nelems = 0;
-        out.mask = 0;
-        return;
-    };
-    out.present = 1;
-    out.mask = m.mask;
-    out.nelems = m.elems.len() as u8;
-    let none = Slots::new();
-    for (d, e) in out.elems.iter_mut().zip(&m.elems) {
-        let (present, mask, entries) = match e {
-            Some(e) => (1, e.mask, *e.entries.all()),
-            None => (0, 0, *none.all()),
-        };
-        d.present = present;
-        d.mask = mask;
-        d.nentries = e.as_ref().map_or(0, |e| e.entries.len() as u8);
-        // NullableIdx is the shim's byte already (0xff = SHIM_NONE).
-        d.entries = entries.map(|x| x.raw() as i8);
-    }
-}
-
 /// The flat ABI form of a call. (A zeroed C struct filled field by field:
 /// every byte, padding included, starts at zero.)
 pub fn to_shim(c: &Call) -> shim_call {
@@ -66,46 +38,8 @@ pub fn fill_shim(c: &Call, s: &mut shim_call) {
     s.fn_ = c.func().index();
     super::abi::fill_args(&c.args, &mut s.args);
 
-    let w = &c.world;
-    let sw = &mut s.world;
-    sw.dev_flags = w.dev_flags.iter().fold(0, |a, f| a | (1 << f.index()));
-    sw.qos_shift = w.qos_shift;
-    sw.num_vls = w.num_vls;
-    sw.piothreshold = w.piothreshold;
-    sw.node = w.node;
-    sw.node_cpus = w.node_cpus;
-    sw.sc_to_vl = w.sc_to_vl;
-    sw.vl_mtu = w.vl_mtu;
-    for (d, s) in sw.vl_sc.iter_mut().zip(&w.vl_sc) {
-        *d = s.map_or(SHIM_NONE as i16, |i| i16::from(i.0));
-    }
-    sw.num_sdma = w.sdma_cpus.len().min(SHIM_MAX_SDMA as usize) as u8;
-    for (i, d) in sw.sdma.iter_mut().enumerate() {
-        d.cpu = w.sdma_cpus.get(i).copied().unwrap_or(0);
-    }
-    sw.num_send_contexts = w.num_send_contexts;
-    fill_map(&mut sw.sdma_map, &w.sdma_map);
-    fill_map(&mut sw.pio_map, &w.pio_map);
-    sw.num_pports = w.sl_to_sc.len().min(SHIM_MAX_PORTS as usize) as u8;
-    for (i, (d, t)) in sw.ports.iter_mut().zip(&w.sl_to_sc).enumerate() {
-        d.sl_to_sc = *t;
-        d.ibmtu = w.port_ibmtu.get(i).copied().unwrap_or(0);
-    }
-    sw.max_rdma_atomic = w.max_rdma_atomic;
-    sw.extra_rdma_atomic = w.extra_rdma_atomic;
-    sw.queue_work_ret = u8::from(w.queue_work_ret);
-    sw.tid_send_ret = u8::from(w.tid_send_ret);
-    sw.cancel_work_ret = u8::from(w.cancel_work_ret);
-    sw.alloc_fail = w.alloc_fail;
-    for (i, d) in sw.ports.iter_mut().enumerate() {
-        d.lid = w.port_lid.get(i).copied().unwrap_or(0);
-        d.gid_prefix = w.port_gid_prefix.get(i).copied().unwrap_or(0);
-        d.has_qp0 = u8::from(w.port_qp0.get(i).copied().unwrap_or(false));
-        d.has_qp1 = u8::from(w.port_qp1.get(i).copied().unwrap_or(false));
-    }
-
+    super::abi::fill_world(&c.world, &mut s.world);
     super::abi::fill_qp(&c.qp, &mut s.qp);
-
     super::abi::fill_wqe(&c.wqe, &mut s.wqe);
 }
 
@@ -132,12 +66,23 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
 }
 
-/// Whether C's outcome is `r`, without building an [`Outcome`]: the
-/// worker's per-vector judgement, allocation-free. `true` implies
-/// `from_shim(o) == *r`; the converse holds whenever C wrote valid UTF-8
-/// (for bytes that are not, [`from_shim`] substitutes U+FFFD, so a
-/// `false` here is confirmed with it before it is called a difference).
-pub fn agrees(o: &shim_outcome, r: &Outcome) -> bool {
+/// Whether C's outcome is `r` and nothing else: the one judgement,
+/// [`Outcome::diff`] of [`from_shim`]`(o)` and `r`, with a shortcut for
+/// the common case that allocates nothing. When C's bytes are exactly what
+/// `r` would be written as — its QP filled into a `shim_qp` byte for byte,
+/// the same text bytes and journal lines — the outcomes are equal, since
+/// every field reads back what filled it (`abi`'s tests); any other case
+/// is read into `scratch` and judged by `diff`.
+pub fn differs(o: &shim_outcome, r: &Outcome, scratch: &mut Outcome) -> bool {
+    if filled_alike(o, r) {
+        return false;
+    }
+    from_shim_into(o, scratch);
+    !scratch.diff(r).is_empty()
+}
+
+/// `r` written as C writes an outcome equals `o`, byte for byte.
+fn filled_alike(o: &shim_outcome, r: &Outcome) -> bool {
     let journal = c_bytes(&o.journal, o.journal_len)
         .split(|b| *b == b'\n')
         .filter(|l| !l.is_empty());
@@ -148,9 +93,6 @@ pub fn agrees(o: &shim_outcome, r: &Outcome) -> bool {
         && o.s_flags_unknown == r.s_flags_unknown
         && r.qp_unnamed.is_empty()
         && {
-            // Compared as C holds it: a named value reads back to what
-            // fills it (`Abi`), so equal bytes are equal QPs, and a value
-            // with no name never equals the model's.
             let mut x = crate::ffi::shim_qp::default();
             super::abi::fill_qp(&r.qp, &mut x);
             crate::ffi::as_bytes(&x) == crate::ffi::as_bytes(&o.qp)
@@ -159,24 +101,43 @@ pub fn agrees(o: &shim_outcome, r: &Outcome) -> bool {
         && journal.eq(r.journal.iter().map(String::as_bytes))
 }
 
+/// The outcome the C world reported, in the model's vocabulary.
 pub fn from_shim(o: &shim_outcome) -> Outcome {
-    let mut unnamed = vec![];
-    Outcome {
-        ret: o.ret,
-        call_send: o.call_send != 0,
-        sdma_engine: ptr(o.sdma_engine, EngineIdx),
-        send_context: ptr(o.send_context, SendCtxIdx),
-        s_flags_unknown: o.s_flags_unknown,
-        qp: super::abi::read_qp(&o.qp, &mut unnamed),
-        qp_unnamed: unnamed,
-        text: o.text_string(),
-        journal: o
-            .journal_text()
-            .lines()
-            .filter(|l| !l.is_empty())
-            .map(str::to_owned)
-            .collect(),
+    let mut r = Outcome::new();
+    from_shim_into(o, &mut r);
+    r
+}
+
+/// [`from_shim`] into `r`, reusing its text and journal lines: in the
+/// worker's loop an outcome costs no allocation, and it is judged by the
+/// one judge, [`Outcome::diff`], as every outcome is.
+pub fn from_shim_into(o: &shim_outcome, r: &mut Outcome) {
+    r.ret = o.ret;
+    r.call_send = o.call_send != 0;
+    r.sdma_engine = ptr(o.sdma_engine, EngineIdx);
+    r.send_context = ptr(o.send_context, SendCtxIdx);
+    r.s_flags_unknown = o.s_flags_unknown;
+    r.qp_unnamed.clear();
+    r.qp = super::abi::read_qp(&o.qp, &mut r.qp_unnamed);
+    r.text.clear();
+    r.text
+        .push_str(&String::from_utf8_lossy(c_bytes(&o.text, o.text_len)));
+    let mut n = 0;
+    for line in c_bytes(&o.journal, o.journal_len)
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+    {
+        let line = String::from_utf8_lossy(line);
+        match r.journal.get_mut(n) {
+            Some(s) => {
+                s.clear();
+                s.push_str(&line);
+            }
+            None => r.journal.push(line.into_owned()),
+        }
+        n += 1;
     }
+    r.journal.truncate(n);
 }
 
 #[cfg(test)]
@@ -206,11 +167,29 @@ mod tests {
         o
     }
 
-    /// `agrees` is `from_shim(o) == r` without the allocations: checked
-    /// on outcomes that differ in each field, and on journals whose
-    /// lines split differently.
+    /// `from_shim_into` leaves nothing of the outcome it overwrites: into
+    /// a scratch outcome that held each other case, it gives what
+    /// `from_shim` gives (journal lines split at newlines, empty lines
+    /// none, invalid UTF-8 as U+FFFD).
     #[test]
-    fn agrees_is_from_shim_equality() {
+    fn from_shim_into_overwrites_whole() {
+        let cases = cases();
+        for (i, c) in cases.iter().enumerate() {
+            for (j, before) in cases.iter().enumerate() {
+                let mut r = from_shim(before);
+                from_shim_into(c, &mut r);
+                assert_eq!(r, from_shim(c), "case {i} over case {j}");
+            }
+        }
+        let r = from_shim(&cases[2]);
+        assert_eq!(r.journal, ["hfi1_schedule_tid_send(qp#0x40)", "WARN(x)"]);
+        assert_eq!(from_shim(&cases[7]).text, "\u{fffd}");
+        assert_eq!(from_shim(&cases[16]).qp_unnamed, ["type"]);
+    }
+
+    /// C outcomes that differ in text and journal (lines split
+    /// differently, invalid UTF-8), then in one field each.
+    fn cases() -> Vec<shim_outcome> {
         let mut cases = vec![];
         for (text, journal) in [
             (&b""[..], &b""[..]),
@@ -226,11 +205,12 @@ mod tests {
             (b"", b"a\nb\n"),
             (b"", b"a\nb\nc\n"),
             (b"", b"ab\n"),
+            (b"\xff", b"\xfe\n"),
         ] {
             cases.push(outcome(text, journal));
         }
         // One field changed from the empty outcome, each.
-        let changed: [fn(&mut shim_outcome); 8] = [
+        let changed: [fn(&mut shim_outcome); 9] = [
             |o| o.ret = -22,
             |o| o.call_send = 1,
             |o| o.sdma_engine = 3,
@@ -239,28 +219,39 @@ mod tests {
             |o| o.s_flags_unknown = 0x8000_0000,
             |o| o.qp.priv_flags = 1,
             |o| o.qp.iowait_flags = 2,
+            |o| o.qp.qp_type = 99,
         ];
         for f in changed {
             let mut o = outcome(b"", b"");
             f(&mut o);
             cases.push(o);
         }
+        cases
+    }
+
+    /// `differs` is `!from_shim(o).diff(r).is_empty()`, shortcut or not:
+    /// every C case against every model outcome (lines split differently,
+    /// invalid UTF-8, an unnamed value, each field changed).
+    #[test]
+    fn differs_is_the_diff() {
+        let cases = cases();
         let rs: Vec<Outcome> = cases.iter().map(from_shim).collect();
+        let mut scratch = Outcome::new();
         for (i, c) in cases.iter().enumerate() {
             for (j, r) in rs.iter().enumerate() {
                 assert_eq!(
-                    agrees(c, r),
-                    from_shim(c) == *r,
+                    differs(c, r, &mut scratch),
+                    !from_shim(c).diff(r).is_empty(),
                     "C case {i}, Rust case {j}"
                 );
             }
         }
+        // The shortcut does not apply (U+FFFD), the diff decides: equal.
+        assert!(!filled_alike(&cases[7], &rs[7]));
+        assert!(!differs(&cases[7], &rs[7], &mut scratch));
         // Lines compare whole: "a","b" is not "ab", an empty line is none.
-        assert!(agrees(&cases[1], &rs[2]));
-        assert!(!agrees(&cases[4], &rs[6]));
-        // Invalid UTF-8: agrees says no, from_shim (U+FFFD) has the last word.
-        let bad = outcome(b"\xff", b"");
-        assert!(!agrees(&bad, &from_shim(&bad)));
+        assert!(!differs(&cases[1], &rs[2], &mut scratch));
+        assert!(differs(&cases[4], &rs[6], &mut scratch));
     }
 
     /// The shim's flag enums list the flags in the model's order, so a

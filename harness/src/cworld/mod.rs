@@ -324,14 +324,14 @@ fn check_here(
     c: &crate::model::types::Call,
     s: &mut shim_call,
     out: &mut shim_outcome,
+    seen: &mut crate::outcome::Outcome,
 ) -> Option<u8> {
     call::fill_shim(c, s);
     if !lib.call(s, out) {
         return Some(2);
     }
     match imp.run(c) {
-        // Allocation-free first; from_shim only to confirm a difference.
-        Ok(r) => (!call::agrees(out, &r) && call::from_shim(out) != r).then_some(0),
+        Ok(r) => call::differs(out, &r, seen).then_some(0),
         Err(_) => Some(1),
     }
 }
@@ -368,12 +368,13 @@ fn serve_random(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result
     let mut out = shim_outcome::default();
     let mut buf = Box::<shim_call>::default();
     let mut found = vec![];
+    let mut seen = crate::outcome::Outcome::new();
     let imp = crate::implementation::get();
     let mut c = crate::generate::blank(func);
     for i in start..start + count {
         crate::generate::seeded_call_into(seed, func, i, &mut c);
         heartbeat::beat(i - start + 1);
-        if let Some(kind) = check_here(imp, lib, &c, &mut buf, &mut out) {
+        if let Some(kind) = check_here(imp, lib, &c, &mut buf, &mut out, &mut seen) {
             found.push(RandomFinding { index: i, kind });
         }
     }
@@ -400,6 +401,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let mut gen_ns = 0u64;
     let mut bad = 0u64;
     let mut i = 0u64;
+    let mut seen = crate::outcome::Outcome::new();
     let imp = crate::implementation::get();
     let mut calls: Vec<_> = (0..64).map(|_| crate::generate::blank(func)).collect();
     while i < count {
@@ -412,7 +414,7 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
         let t = std::time::Instant::now();
         for (k, c) in calls.iter().take(n as usize).enumerate() {
             heartbeat::beat(i + k as u64 + 1);
-            if check_here(imp, lib, c, &mut buf, &mut out).is_some() {
+            if check_here(imp, lib, c, &mut buf, &mut out, &mut seen).is_some() {
                 bad += 1;
             }
         }
