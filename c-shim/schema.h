@@ -474,6 +474,8 @@ struct shim_qp {
 	shim_u32 mig_state;
 	/* `qp->s_ahgidx`. */
 	shim_i8 s_ahgidx;
+	/* `qp->r_adefered`: ACKs deferred (a u8 in `struct rvt_qp`). */
+	shim_u8 r_adefered;
 	/* `priv->hdr_type`. */
 	shim_u8 hdr_type;
 	/* `qp->alt_ah_attr`: SL, port and DLID. */
@@ -681,6 +683,7 @@ struct shim_args {
 	X(r_min_rnr_timer) \
 	X(s_hdrwords) \
 	X(s_ahgidx) \
+	X(r_adefered) \
 	X(s_pkey_index) \
 	X(s_alt_pkey_index)
 

@@ -309,11 +309,10 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		quiesce_qp(&shim_w.qp);
 		break;
 	case SHIM_FN_NOTIFY_QP_RESET:
-		shim_w.qp.r_adefered = 1;
 		notify_qp_reset(&shim_w.qp);
 		out->text_len = snprintf(out->text, sizeof(out->text),
-					 "ahgidx=%d ahgcount=%u r_adefered=%u",
-					 shim_w.qp.s_ahgidx, shim_w.ahg.ahgcount, shim_w.qp.r_adefered);
+					 "ahgidx=%d ahgcount=%u",
+					 shim_w.qp.s_ahgidx, shim_w.ahg.ahgcount);
 		break;
 	case SHIM_FN_IOWAIT_WAKEUP:
 		shim_w.cb.wakeup(&shim_w.priv.s_iowait, a->iowait_wakeup.reason);

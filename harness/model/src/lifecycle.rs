@@ -118,9 +118,10 @@ pub fn quiesce_qp(qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
 /// Mirrors `notify_qp_reset()` (qp.c) with qp.h's `clear_ahg()`: expected
 /// receive flows cleared, deferred ACKs forgotten, AHG state reset (a slot
 /// held on an engine is freed), OPFN told for RC QPs. Returns the
-/// description of the AHG state left.
+/// description of the AHG state left (the engine's count).
 pub fn notify_qp_reset(qp: &mut Qp, j: &mut Journal) -> String {
     j.record(format!("hfi1_qp_kern_exp_rcv_clear_all({})", qp_name(qp)));
+    qp.r_adefered = 0;
     qp.s_flags.remove_all(&[SFlag::AhgValid, SFlag::AhgClear]);
     if let Some(e) = qp.s_sde {
         if qp.s_ahgidx >= 0 {
@@ -131,7 +132,7 @@ pub fn notify_qp_reset(qp: &mut Qp, j: &mut Journal) -> String {
     if qp.qp_type == QpType::Rc {
         j.record(format!("opfn_conn_error({})", qp_name(qp)));
     }
-    "ahgidx=-1 ahgcount=0 r_adefered=0".into()
+    "ahgidx=-1 ahgcount=0".into()
 }
 
 /// `sizeof` of the work-request structs (x86_64, ib_verbs.h): the shim

@@ -994,6 +994,8 @@ macro_rules! qp_schema {
             "mig_state" mig_state: MigState = MigState::Migrated,
             /// `qp->s_ahgidx`.
             "s_ahgidx" s_ahgidx: i8 [-1..=15] = -1 => qp,
+            /// `qp->r_adefered`: ACKs deferred (a u8 in `struct rvt_qp`).
+            "r_adefered" r_adefered: u8 = 0 => qp,
             /// `priv->hdr_type`.
             "hdr_type" hdr_type: u8 [0..=1] = 0 => priv,
             /// `qp->alt_ah_attr`: SL, port and DLID.

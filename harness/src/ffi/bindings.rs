@@ -267,6 +267,7 @@ pub struct shim_call {
     pub world: shim_world,
     pub qp: shim_qp,
     pub wqe: shim_wqe,
+    pub __bindgen_padding_0: [u8; 3usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -288,7 +289,6 @@ pub struct shim_outcome {
     pub __bindgen_padding_1: [u8; 2usize],
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
-    pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,
