@@ -171,7 +171,29 @@ fn quarter_bits<S: Source>(u: &mut Draw<S>, n: usize) -> u64 {
     bits
 }
 
-/// [`subset_into`] as a flag set (the same draws).
+/// `n` entries of two bytes each, drawn eight bytes (four entries) at a
+/// time: `f(i, first, second)` for entry `i`.
+#[inline]
+fn byte_pairs<S: Source>(u: &mut Draw<S>, n: usize, mut f: impl FnMut(usize, u8, u8)) {
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(4);
+        let w = u.bytes(2 * k);
+        for j in 0..k {
+            f(i + j, (w >> (16 * j)) as u8, (w >> (16 * j + 8)) as u8);
+        }
+        i += k;
+    }
+}
+
+/// A byte read as `int_in_range(0..=n - 1)` reads it (Lemire's
+/// reduction of one byte): `n` at most 256.
+#[inline]
+fn below(b: u8, n: usize) -> u8 {
+    ((usize::from(b) * n) >> 8) as u8
+}
+
+/// A flag set: each flag one time in four.
 fn flags<S: Source, T: Symbol + Copy>(u: &mut Draw<S>) -> Flags<T> {
     let bits = quarter_bits(u, T::ALL.len());
     let mut f = Flags::default();
@@ -209,18 +231,19 @@ fn vl_map_into<S: Source, T: TableIdx>(
             mask: emask,
             entries: Slots::new(),
         };
-        for _ in 0..emask as usize + 1 {
-            // nentries <= 16 = MAP_SLOTS: the push cannot be refused.
+        // Each entry NULL one time in ten (`b * 10 < 256`), else an index
+        // below n: two bytes an entry.
+        byte_pairs(u, emask as usize + 1, |_, d, v| {
             // Indices stay below n <= 64: NullableIdx holds them all.
-            let p = if u.ratio(1, 10) {
-                None
+            let x = NullableIdx::new(Some(mk(below(v, n)))).unwrap_or(NullableIdx::NULL);
+            let x = if u32::from(d) * 10 < 256 {
+                NullableIdx::NULL
             } else {
-                Some(mk(u.int_in_range(0..=(n - 1) as u8)))
+                x
             };
-            let _ = e
-                .entries
-                .push(NullableIdx::new(p).unwrap_or(NullableIdx::NULL));
-        }
+            // nentries <= 16 = MAP_SLOTS: the push cannot be refused.
+            let _ = e.entries.push(x);
+        });
         let _ = m.elems.push(Some(e));
     }
 }
@@ -375,33 +398,49 @@ mod rules {
     }
 
     /// Mostly an MTU the driver knows (or 0).
+    /// Four bytes an entry, two entries a draw: three times in four
+    /// (`b < 192`) one of the MTUs, else any u16.
     pub fn vl_mtu<S: Source>(u: &mut Draw<S>, _: &World) -> [u16; 16] {
-        std::array::from_fn(|_| {
-            if u.ratio(3, 4) {
-                pick(u, &[0, 256, 512, 1024, 2048, 4096, 8192, 10240])
-            } else {
-                u.arbitrary()
+        const MTUS: [u16; 8] = [0, 256, 512, 1024, 2048, 4096, 8192, 10240];
+        let mut t = [0u16; 16];
+        for pair in t.chunks_mut(2) {
+            let w = u.bytes(8);
+            for (j, x) in pair.iter_mut().enumerate() {
+                let e = w >> (32 * j);
+                *x = if e & 0xff < 192 {
+                    MTUS[usize::from(below((e >> 8) as u8, 8))]
+                } else {
+                    (e >> 16) as u16
+                };
             }
-        })
+        }
+        t
     }
 
     /// A send context of the world, NULL one time in eight.
     pub fn vl_sc<S: Source>(u: &mut Draw<S>, w: &World) -> [Option<SendCtxIdx>; 16] {
-        let nsc = w.num_send_contexts;
-        std::array::from_fn(|_| {
-            if u.ratio(1, 8) || nsc == 0 {
-                None
-            } else {
-                Some(SendCtxIdx(u.int_in_range(0..=nsc - 1)))
-            }
-        })
+        let nsc = usize::from(w.num_send_contexts);
+        let mut t = [None; 16];
+        // NULL one time in eight (`b < 32`), two bytes an entry.
+        byte_pairs(u, 16, |i, d, v| {
+            t[i] = (d >= 32 && nsc > 0).then(|| SendCtxIdx(below(v, nsc)));
+        });
+        t
     }
 
     /// 1 to 16 engines, each on a CPU 0..63.
     pub fn sdma_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<i32, 16> {
         let mut s = Slots::new();
-        for _ in 0..u.int_in_range(1..=16u8) {
-            let _ = s.push(u.int_in_range(0..=63));
+        let n = usize::from(u.int_in_range(1..=16u8));
+        // A byte a CPU, eight a draw.
+        let mut i = 0;
+        while i < n {
+            let k = (n - i).min(8);
+            let w = u.bytes(k);
+            for j in 0..k {
+                let _ = s.push(i32::from(below((w >> (8 * j)) as u8, 64)));
+            }
+            i += k;
         }
         s
     }
@@ -426,14 +465,16 @@ mod rules {
         let mut s = Slots::new();
         for _ in 0..u.int_in_range(1..=2u8) {
             let mut t = [0u8; 32];
-            for (i, x) in t.iter_mut().enumerate() {
-                *x = match u.int_in_range(0..=7u8) {
-                    0 => 0xf,
-                    1 => u.arbitrary(),
-                    2 => u.int_in_range(0..=31),
-                    _ => i as u8,
-                };
-            }
+            // Two bytes an entry: which case (one in eight each), a value.
+            // (Selects, not a match: the case is random, a branch on it
+            // mispredicted every other entry.)
+            byte_pairs(u, 32, |i, d, v| {
+                let c = below(d, 8);
+                let mut x = i as u8;
+                x = if c == 2 { below(v, 32) } else { x };
+                x = if c == 1 { v } else { x };
+                t[i] = if c == 0 { 0xf } else { x };
+            });
             let _ = s.push(t);
         }
         s

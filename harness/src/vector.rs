@@ -1557,12 +1557,8 @@ pub fn validate(c: &Call) -> Result<(), String> {
             ));
         }
     }
-    check_map("sdma_map", &w.sdma_map, |e: &EngineIdx| {
-        usize::from(e.0) < w.sdma_cpus.len()
-    })?;
-    check_map("pio_map", &w.pio_map, |s: &SendCtxIdx| {
-        s.0 < w.num_send_contexts
-    })?;
+    check_map("sdma_map", &w.sdma_map, w.sdma_cpus.len())?;
+    check_map("pio_map", &w.pio_map, usize::from(w.num_send_contexts))?;
     Ok(())
 }
 
@@ -1570,11 +1566,9 @@ pub fn validate(c: &Call) -> Result<(), String> {
 /// m->mask] and e->sde[selector & e->mask] are unchecked, so each mask must
 /// stay inside its array (the kernel sizes them as mask + 1), and
 /// m->map[vl & mask] must not be NULL for any vl below num_vls.
-fn check_map<T: TableIdx>(
-    name: &str,
-    m: &Option<VlMap<T>>,
-    valid: impl Fn(&T) -> bool,
-) -> Result<(), String> {
+fn check_map<T: TableIdx>(name: &str, m: &Option<VlMap<T>>, n: usize) -> Result<(), String> {
+    // An index at or past n (n <= 255) names a slot the world lacks.
+    let n = n.min(255) as u8;
     let Some(m) = m else { return Ok(()) };
     if m.mask as usize >= m.elems.len() {
         return Err(format!(
@@ -1597,12 +1591,18 @@ fn check_map<T: TableIdx>(
                 e.entries.len()
             ));
         }
-        for x in e.entries.iter().filter_map(|x| x.get()) {
-            if !valid(&x) {
-                return Err(format!(
-                    "world.{name}.elems[{i}] names an engine the world lacks"
-                ));
-            }
+        // Every slot (those past the count are NULL): a fixed-length scan
+        // without a branch per entry.
+        let null = NullableIdx::<T>::NULL.raw();
+        let bad = e
+            .entries
+            .all()
+            .iter()
+            .fold(false, |bad, x| bad | (x.raw() != null && x.raw() >= n));
+        if bad {
+            return Err(format!(
+                "world.{name}.elems[{i}] names an engine the world lacks"
+            ));
         }
     }
     Ok(())
