@@ -48,3 +48,12 @@ pub fn hfi1_error_port_qps(
     }
     Ok(())
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::ErrorPortQps {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        // hfi1_error_port_qps(ibp, u8 sl)
+        hfi1_error_port_qps(cx.w, self.sl as u8, &self.iter, &mut cx.j)
+    }
+}

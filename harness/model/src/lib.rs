@@ -32,7 +32,7 @@ pub mod tid_rdma;
 pub mod types;
 
 use crate::outcome::Outcome;
-use types::{Args, Call, Leg, Ptr, SFlag};
+use types::{Call, Ptr};
 
 /// An implementation of the driver's QP logic the harness judges against
 /// upstream C: the project's model ([`Model`]) is one; a Rust port of the
@@ -96,111 +96,36 @@ pub fn ptr_name<T: Copy>(p: Ptr<T>, prefix: &str, idx: impl Fn(T) -> u8) -> (Str
     }
 }
 
+/// What a function's model runs with — the world, QP and swqe the call's
+/// pointers reach (the QP copied only by the functions that write it) —
+/// and what it leaves: the outcome and the journal.
+pub struct Cx<'a> {
+    pub w: &'a types::World,
+    pub qp: std::borrow::Cow<'a, types::Qp>,
+    pub wqe: &'a types::Wqe,
+    pub out: Outcome,
+    pub j: Journal,
+}
+
+/// A function in scope as the model runs it: implemented on the
+/// function's argument record (`types::args::*`), next to the model
+/// function it calls, so a function's arguments, model and dispatch live
+/// in one module. [`run`] dispatches on [`types::Args`].
+pub trait Mirror {
+    fn mirror(&self, cx: &mut Cx<'_>) -> Result<(), Undefined>;
+}
+
 /// Runs one call in the model.
 pub fn run(call: &Call) -> Result<Outcome, Undefined> {
-    let mut out = Outcome::new();
-    let mut j = Journal::default();
-    let w = &call.world;
-    // Copied only by the functions that change the QP.
-    let mut qp = std::borrow::Cow::Borrowed(&call.qp);
-    match &call.args {
-        Args::SetupWqe(a) => {
-            let mut call_send = a.call_send;
-            out.ret = qp::hfi1_setup_wqe(w, &qp, &call.wqe, &mut call_send, &mut j)?;
-            out.call_send = call_send;
-        }
-        Args::QpToSdmaEngine(a) => {
-            out.sdma_engine = qp::qp_to_sdma_engine(w, &qp, a.sc5, &mut j)?;
-        }
-        Args::QpToSendContext(a) => {
-            out.send_context = qp::qp_to_send_context(w, &qp, a.sc5)?;
-        }
-        Args::SdmaSelectEngineSc(a) => {
-            out.sdma_engine = sdma::sdma_select_engine_sc(w, a.selector, a.sc5, &mut j)?;
-        }
-        Args::SdmaSelectEngineVl(a) => {
-            out.sdma_engine = sdma::sdma_select_engine_vl(w, a.selector, a.vl, &mut j)?;
-        }
-        Args::PioSelectSendContextSc(a) => {
-            out.send_context = pio::pio_select_send_context_sc(w, a.selector, a.sc5)?;
-        }
-        Args::PioSelectSendContextVl(a) => {
-            out.send_context = pio::pio_select_send_context_vl(w, a.selector, a.vl)?;
-        }
-        Args::HfiScheduleSendNoCheck(_) => {
-            out.ret = i32::from(sched::hfi1_schedule_send_nocheck(w, &qp, &mut j)?);
-        }
-        Args::HfiScheduleSend(_) => {
-            out.ret = i32::from(sched::hfi1_schedule_send(w, qp.to_mut(), &mut j)?);
-        }
-        Args::QpIterPrint(a) => {
-            out.text = print::qp_iter_print(w, &qp, a.n as i32, &mut j)?;
-        }
-        Args::ErrorPortQps(a) => {
-            // hfi1_error_port_qps(ibp, u8 sl)
-            iter::hfi1_error_port_qps(w, a.sl as u8, &a.iter, &mut j)?;
-        }
-        Args::QpUnbusy(a) => sched::hfi1_qp_unbusy(qp.to_mut(), a.leg == Leg::Tid, &mut j),
-        Args::QpWakeup(a) => {
-            let flags: Vec<SFlag> = a.flags.iter().copied().collect();
-            sched::hfi1_qp_wakeup(w, qp.to_mut(), &flags, &mut j)?
-        }
-        Args::NotifyErrorQp(_) => {
-            if let Some(t) = sched::notify_error_qp(qp.to_mut(), &mut j) {
-                out.text = t;
-            }
-        }
-        Args::MtuToPathMtu(a) => out.ret = mtu::mtu_to_path_mtu(a.mtu),
-        Args::MtuFromQp(a) => out.ret = mtu::mtu_from_qp(w, &qp, a.pmtu)? as i32,
-        Args::GetPmtuFromAttr(a) => out.ret = mtu::get_pmtu_from_attr(w, &qp, a.path_mtu)?,
-        Args::CheckModifyQp(a) => {
-            out.ret = qp::hfi1_check_modify_qp(w, &qp, &[a.attr_ah, a.attr_alt_ah], &mut j)?
-        }
-        Args::ModifyQp(a) => {
-            let st = modify::hfi1_modify_qp(
-                w,
-                qp.to_mut(),
-                a.attr_av,
-                a.attr_alt_path,
-                a.path_mig_state,
-                &mut j,
-            )?;
-            out.text = st.describe(&qp);
-        }
-        Args::MigrateQp(_) => {
-            let st = modify::hfi1_migrate_qp(w, qp.to_mut(), &mut j)?;
-            out.text = st.describe(&qp);
-        }
-        Args::QpPrivAlloc(_) => {
-            let (ret, text) = lifecycle::qp_priv_alloc(w, &qp, &mut j);
-            out.ret = ret;
-            out.text = text;
-        }
-        Args::QpPrivFree(_) => lifecycle::qp_priv_free(&qp, &mut j),
-        Args::FreeAllQps(_) => out.ret = lifecycle::free_all_qps(w),
-        Args::FlushQpWaiters(_) => lifecycle::flush_qp_waiters(qp.to_mut(), &mut j),
-        Args::StopSendQueue(_) => lifecycle::stop_send_queue(w, qp.to_mut(), &mut j),
-        Args::QuiesceQp(_) => lifecycle::quiesce_qp(qp.to_mut(), &mut j)?,
-        Args::NotifyQpReset(_) => out.text = lifecycle::notify_qp_reset(qp.to_mut(), &mut j),
-        Args::PostParms(a) => out.text = lifecycle::hfi1_post_parms(a.opcode),
-        Args::IowaitWakeup(a) => sched::iowait_wakeup(w, qp.to_mut(), a.reason, &mut j)?,
-        Args::IowaitSdmaDrained(_) => sched::iowait_sdma_drained(w, qp.to_mut(), &mut j)?,
-        Args::InitPriority(_) => {
-            // The shim zeroes the priority first, as iowait_init_priority().
-            out.ret = sched::hfi1_init_priority(&qp);
-            qp.to_mut().iowait_priority = out.ret as u8;
-        }
-        Args::IowaitSleep(a) => {
-            out.ret = sched::iowait_sleep(
-                qp.to_mut(),
-                a.leg == Leg::Tid,
-                a.seq,
-                a.pkts_sent,
-                a.num_desc,
-                &mut j,
-            )
-        }
-    }
+    let mut cx = Cx {
+        w: &call.world,
+        qp: std::borrow::Cow::Borrowed(&call.qp),
+        wqe: &call.wqe,
+        out: Outcome::new(),
+        j: Journal::default(),
+    };
+    call.args.mirror(&mut cx)?;
+    let Cx { qp, mut out, j, .. } = cx;
     out.qp = qp.into_owned();
     out.journal = j.0;
     Ok(out)

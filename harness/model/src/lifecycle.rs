@@ -176,3 +176,62 @@ pub fn hfi1_post_parms(op: WrOpcode) -> String {
         wr_len_names(len)
     )
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::QpPrivAlloc {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (ret, text) = qp_priv_alloc(cx.w, &cx.qp, &mut cx.j);
+        cx.out.ret = ret;
+        cx.out.text = text;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::QpPrivFree {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        qp_priv_free(&cx.qp, &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::FreeAllQps {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = free_all_qps(cx.w);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::FlushQpWaiters {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        flush_qp_waiters(cx.qp.to_mut(), &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::StopSendQueue {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        stop_send_queue(cx.w, cx.qp.to_mut(), &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::QuiesceQp {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        quiesce_qp(cx.qp.to_mut(), &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::NotifyQpReset {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.text = notify_qp_reset(cx.qp.to_mut(), &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::PostParms {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.text = hfi1_post_parms(self.opcode);
+        Ok(())
+    }
+}

@@ -272,3 +272,28 @@ pub fn hfi1_migrate_qp(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<PathSt
     ));
     Ok(st)
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::ModifyQp {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let st = hfi1_modify_qp(
+            cx.w,
+            cx.qp.to_mut(),
+            self.attr_av,
+            self.attr_alt_path,
+            self.path_mig_state,
+            &mut cx.j,
+        )?;
+        cx.out.text = st.describe(&cx.qp);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::MigrateQp {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let st = hfi1_migrate_qp(cx.w, cx.qp.to_mut(), &mut cx.j)?;
+        cx.out.text = st.describe(&cx.qp);
+        Ok(())
+    }
+}

@@ -85,3 +85,26 @@ pub fn get_pmtu_from_attr(w: &World, qp: &Qp, path_mtu: u32) -> Result<i32, Unde
         Ok(path_mtu as i32)
     }
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::MtuToPathMtu {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = mtu_to_path_mtu(self.mtu);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::MtuFromQp {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = mtu_from_qp(cx.w, &cx.qp, self.pmtu)? as i32;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::GetPmtuFromAttr {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = get_pmtu_from_attr(cx.w, &cx.qp, self.path_mtu)?;
+        Ok(())
+    }
+}

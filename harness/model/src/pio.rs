@@ -53,3 +53,19 @@ pub fn pio_select_send_context_sc(
     let vl = sc_to_vlt(w, sc5);
     pio_select_send_context_vl(w, selector, vl)
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::PioSelectSendContextSc {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.send_context = pio_select_send_context_sc(cx.w, self.selector, self.sc5)?;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::PioSelectSendContextVl {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.send_context = pio_select_send_context_vl(cx.w, self.selector, self.vl)?;
+        Ok(())
+    }
+}

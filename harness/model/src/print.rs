@@ -109,3 +109,12 @@ pub fn qp_iter_print(w: &World, qp: &Qp, n: i32, j: &mut Journal) -> Result<Stri
         rq_size
     ))
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::QpIterPrint {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.text = qp_iter_print(cx.w, &cx.qp, self.n as i32, &mut cx.j)?;
+        Ok(())
+    }
+}

@@ -146,3 +146,36 @@ pub fn hfi1_check_modify_qp(
     }
     Ok(0)
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::SetupWqe {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let mut call_send = self.call_send;
+        cx.out.ret = hfi1_setup_wqe(cx.w, &cx.qp, cx.wqe, &mut call_send, &mut cx.j)?;
+        cx.out.call_send = call_send;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::QpToSdmaEngine {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.sdma_engine = qp_to_sdma_engine(cx.w, &cx.qp, self.sc5, &mut cx.j)?;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::QpToSendContext {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.send_context = qp_to_send_context(cx.w, &cx.qp, self.sc5)?;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::CheckModifyQp {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let paths = [self.attr_ah, self.attr_alt_ah];
+        cx.out.ret = hfi1_check_modify_qp(cx.w, &cx.qp, &paths, &mut cx.j)?;
+        Ok(())
+    }
+}

@@ -323,3 +323,81 @@ pub fn hfi1_init_priority(qp: &Qp) -> i32 {
     i32::from(qp.s_flags.contains(&SFlag::AckPending))
         + i32::from(qp.priv_flags.contains(&PrivFlag::AckPending))
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::HfiScheduleSendNoCheck {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = i32::from(hfi1_schedule_send_nocheck(cx.w, &cx.qp, &mut cx.j)?);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::HfiScheduleSend {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = i32::from(hfi1_schedule_send(cx.w, cx.qp.to_mut(), &mut cx.j)?);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::QpUnbusy {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        hfi1_qp_unbusy(
+            cx.qp.to_mut(),
+            self.leg == super::types::Leg::Tid,
+            &mut cx.j,
+        );
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::QpWakeup {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let flags: Vec<SFlag> = self.flags.iter().copied().collect();
+        hfi1_qp_wakeup(cx.w, cx.qp.to_mut(), &flags, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::NotifyErrorQp {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        if let Some(t) = notify_error_qp(cx.qp.to_mut(), &mut cx.j) {
+            cx.out.text = t;
+        }
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::IowaitWakeup {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        iowait_wakeup(cx.w, cx.qp.to_mut(), self.reason, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::IowaitSdmaDrained {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        iowait_sdma_drained(cx.w, cx.qp.to_mut(), &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::InitPriority {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        // The shim zeroes the priority first, as iowait_init_priority().
+        cx.out.ret = hfi1_init_priority(&cx.qp);
+        cx.qp.to_mut().iowait_priority = cx.out.ret as u8;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::IowaitSleep {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = iowait_sleep(
+            cx.qp.to_mut(),
+            self.leg == super::types::Leg::Tid,
+            self.seq,
+            self.pkts_sent,
+            self.num_desc,
+            &mut cx.j,
+        );
+        Ok(())
+    }
+}

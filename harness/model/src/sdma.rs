@@ -70,3 +70,19 @@ pub fn sdma_select_engine_sc(
     let vl = sc_to_vlt(w, sc5);
     sdma_select_engine_vl(w, selector, vl, j)
 }
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::SdmaSelectEngineSc {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.sdma_engine = sdma_select_engine_sc(cx.w, self.selector, self.sc5, &mut cx.j)?;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaSelectEngineVl {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.sdma_engine = sdma_select_engine_vl(cx.w, self.selector, self.vl, &mut cx.j)?;
+        Ok(())
+    }
+}

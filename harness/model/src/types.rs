@@ -429,6 +429,12 @@ macro_rules! functions {
                 match self { $(Args::$v(a) => a.reset(i),)* }
             }
 
+            /// Runs the function in the model ([`crate::Mirror`]).
+            pub fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), crate::Undefined> {
+                use crate::Mirror;
+                match self { $(Args::$v(a) => a.mirror(cx),)* }
+            }
+
             /// `(key, value)` of every argument, in declaration order.
             pub fn texts(&self) -> Vec<(&'static str, String)> {
                 match self { $(Args::$v(a) => a.texts(),)* }
