@@ -103,7 +103,7 @@ pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) {
 pub fn blank(func: Func) -> Call {
     Call::new(
         func,
-        crate::vector::empty_world(),
+        World::blank(),
         Qp::new(QpType::Rc, 0, 1, 4096, QpState::Rts),
         Wqe {
             length: 0,

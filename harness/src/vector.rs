@@ -321,7 +321,7 @@ impl Presets {
                         )
                     })?
                 }
-                None => empty_world(),
+                None => World::blank(),
             };
             apply_world(&src, t, &mut w, &format!("{name}."))?;
             worlds.insert(name.to_owned(), w);
@@ -339,12 +339,6 @@ impl Presets {
     pub fn names(&self) -> Vec<&str> {
         self.worlds.keys().map(String::as_str).collect()
     }
-}
-
-/// A world with nothing in it; presets fill it.
-/// A world with every field at its schema default (no ports, no engines).
-pub fn empty_world() -> World {
-    World::blank()
 }
 
 /// Looks `key` up in the case, then in the file's defaults.

@@ -47,9 +47,10 @@ mod sealed {
 pub unsafe trait Plain: Copy + sealed::Sealed {}
 
 // SAFETY: bindgen structs of integer fields, with explicit padding
-// (xtask/src/bindgen.rs), holding the schema's packed `shim_qp` (integer
-// fields and bindgen structs, no padding at all); worlds report their
-// sizes at load (`Loaded::open`).
+// (xtask/src/bindgen.rs), holding the schemas' packed `shim_args`,
+// `shim_world`, `shim_qp` and `shim_wqe` (integers, integer arrays,
+// packed `SlotsC` and bindgen structs: no padding at all); worlds report
+// their sizes at load (`Loaded::open`).
 unsafe impl Plain for shim_call {}
 // SAFETY: as shim_call.
 unsafe impl Plain for shim_outcome {}
