@@ -12,7 +12,7 @@
 use crate::draw::{Draw, Source, Stream};
 
 use crate::model::types::*;
-use crate::vector::validate;
+use crate::vector::{validate_call, validate_world};
 
 /// SplitMix64: a small, fast, well-mixed generator for the byte stream.
 #[derive(Debug, Clone)]
@@ -59,8 +59,25 @@ pub fn vector_seed(seed: u64, func: Func, index: u64) -> u64 {
     m.next_u64()
 }
 
-/// Bytes enough for one call.
+/// Bytes enough for one part of a call (its world; its QP, swqe and
+/// arguments).
 const BYTES: usize = 4096;
+
+/// How many consecutive vectors of a run share a world: vectors
+/// `g * WORLD_RUN .. (g + 1) * WORLD_RUN` take their world from the seed of
+/// group `g` ([`world_seed`]) and their QP, swqe and arguments each from
+/// their own ([`vector_seed`]). Every world field is still drawn from its
+/// whole domain, once per group; drawing it (two thirds of a vector's
+/// generation) once for eight vectors is what lets generation keep up with
+/// the check (ARCHITECTURE.md, "Generated vectors share a world").
+pub const WORLD_RUN: u64 = 8;
+
+/// The seed of the world of group `group` (vectors `group * WORLD_RUN..`)
+/// of function `func` in a run seeded `seed`: a stream apart from every
+/// vector's own.
+pub fn world_seed(seed: u64, func: Func, group: u64) -> u64 {
+    SplitMix64::new(vector_seed(seed, func, group) ^ 0x776f_726c_6421_0000).next_u64()
+}
 
 /// Vector `index` of `func` in the run seeded `seed`: deterministic.
 pub fn seeded_call(seed: u64, func: Func, index: u64) -> Call {
@@ -69,33 +86,99 @@ pub fn seeded_call(seed: u64, func: Func, index: u64) -> Call {
     c
 }
 
+/// Which world: (seed, function, group).
+type WorldKey = (u64, Func, u64);
+
+thread_local! {
+    /// The world last drawn on this thread, by (seed, function, group):
+    /// consecutive vectors of a group copy it instead of drawing it again.
+    /// Only ever holds what [`seeded_world_into`] gives for its key, so a
+    /// vector is the same whichever vectors came before it (tested).
+    static LAST_WORLD: std::cell::RefCell<Option<(WorldKey, World)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// [`seeded_call`] into `c`, reusing its allocations (the worker's loops
 /// draw millions): every field of `c` is written.
 pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) {
-    let mut rng = SplitMix64::new(vector_seed(seed, func, index));
-    const PREFIX: usize = 1024;
-    let mut prefix = [0u8; PREFIX];
-    for _ in 0..16 {
-        let start = rng.clone();
-        rng.fill(&mut prefix);
-        let mut u = Draw::new(&prefix);
-        let r = call_into(func, &mut u, c);
-        let ok = if u.is_empty() {
-            let mut u = Draw::stream(Stream::new(start.clone(), BYTES));
-            call_into(func, &mut u, c).is_ok()
-        } else {
-            r.is_ok()
-        };
-        rng = start;
-        rng.skip((BYTES / 8) as u64);
-        if ok {
-            return;
+    let key = (seed, func, index / WORLD_RUN);
+    let cached = LAST_WORLD.with_borrow(|last| match last {
+        Some((k, w)) if *k == key => {
+            c.world = *w;
+            true
         }
+        _ => false,
+    });
+    if !cached {
+        seeded_world_into(seed, func, key.2, &mut c.world);
+        LAST_WORLD.with_borrow_mut(|last| *last = Some((key, c.world)));
     }
-    let zero = [0u8; BYTES];
-    if call_into(func, &mut Draw::new(&zero), c).is_err() {
+    if !seeded_rest_into(seed, func, index, c) {
         *c = fallback(func);
     }
+}
+
+/// Up to 16 attempts at a draw from consecutive `BYTES`-byte blocks of
+/// `rng`'s stream, each from a `PREFIX`-byte buffer (or, when the draw
+/// used all of it, from the whole block read as a stream), then one from
+/// zeros: `$draw(u)` draws and says whether the result keeps the
+/// invariants. Whether any attempt did.
+macro_rules! attempts {
+    ($rng:expr, $prefix:expr, |$u:ident| $draw:expr) => {{
+        let mut rng: SplitMix64 = $rng;
+        let mut prefix = [0u8; $prefix];
+        let mut ok = false;
+        for _ in 0..16 {
+            let start = rng.clone();
+            rng.fill(&mut prefix);
+            let mut d = Draw::new(&prefix);
+            ok = {
+                let $u = &mut d;
+                $draw
+            };
+            if d.is_empty() {
+                let mut d = Draw::stream(Stream::new(start.clone(), BYTES));
+                ok = {
+                    let $u = &mut d;
+                    $draw
+                };
+            }
+            rng = start;
+            rng.skip((BYTES / 8) as u64);
+            if ok {
+                break;
+            }
+        }
+        if !ok {
+            let zero = [0u8; BYTES];
+            let mut d = Draw::new(&zero);
+            ok = {
+                let $u = &mut d;
+                $draw
+            };
+        }
+        ok
+    }};
+}
+
+/// The world of group `group` of `func`'s vectors in the run seeded `seed`
+/// (see [`WORLD_RUN`]).
+pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) {
+    let rng = SplitMix64::new(world_seed(seed, func, group));
+    // A world draws ~600 bytes (its maps most), now and then more.
+    if !attempts!(rng, 1024, |u| {
+        world_into(u, w);
+        validate_world(w).is_ok()
+    }) {
+        *w = fallback(func).world;
+    }
+}
+
+/// Vector `index`'s QP, swqe and arguments, drawn into `c` given its
+/// world; whether they keep the invariants.
+fn seeded_rest_into(seed: u64, func: Func, index: u64, c: &mut Call) -> bool {
+    let rng = SplitMix64::new(vector_seed(seed, func, index));
+    attempts!(rng, 512, |u| rest_into(func, u, c).is_ok())
 }
 
 /// A call of `func` to draw into ([`seeded_call_into`]): every field is
@@ -902,22 +985,31 @@ pub fn call<S: Source>(func: Func, u: &mut Draw<S>) -> Result<Call, Rejected> {
 /// destructuring names every field, so none keeps a value of the previous
 /// call.
 pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result<(), Rejected> {
+    world_into(u, &mut c.world);
+    validate_world(&c.world).map_err(|_| Rejected)?;
+    rest_into(func, u, c)
+}
+
+/// A call's QP, swqe and arguments, drawn into `c` given its world (one
+/// that keeps [`validate_world`]); the destructuring names every field
+/// but the world, so none keeps a value of the previous call.
+fn rest_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result<(), Rejected> {
     let Call {
         args,
         world: w,
         qp: q,
         wqe: wq,
     } = c;
-    world_into(u, w);
     qp_into(u, w, func, q);
     wqe_into(u, w, q, wq);
     args_into(u, w, q, func, args);
-    validate(c).map_err(|_| Rejected)
+    validate_call(c).map_err(|_| Rejected)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vector::validate;
 
     #[test]
     fn the_same_seed_gives_the_same_vector() {
@@ -931,27 +1023,64 @@ mod tests {
     }
 
     /// Drawing from a prefix of the byte stream gives, vector for vector,
-    /// what drawing from the whole buffer gave: old seeds keep their
-    /// vectors. The reference is the straightforward algorithm.
+    /// what drawing from the whole buffer gives, and a group's world is
+    /// drawn from its own stream. The reference is the straightforward
+    /// algorithm: no prefix, no world kept from the vector before.
     #[test]
     fn the_prefix_draw_is_the_whole_buffer_draw() {
-        let reference = |seed, func, index| {
-            let mut rng = SplitMix64::new(vector_seed(seed, func, index));
+        let reference = |seed, func, index: u64| {
+            let mut c = blank(func);
+            let mut rng = SplitMix64::new(world_seed(seed, func, index / WORLD_RUN));
             let mut buf = [0u8; BYTES];
+            let world_ok = (0..16).any(|_| {
+                rng.fill(&mut buf);
+                world_into(&mut Draw::new(&buf), &mut c.world);
+                validate_world(&c.world).is_ok()
+            }) || {
+                world_into(&mut Draw::new(&[0u8; BYTES]), &mut c.world);
+                validate_world(&c.world).is_ok()
+            };
+            if !world_ok {
+                c.world = fallback(func).world;
+            }
+            let mut rng = SplitMix64::new(vector_seed(seed, func, index));
             for _ in 0..16 {
                 rng.fill(&mut buf);
-                if let Ok(c) = call(func, &mut Draw::new(&buf)) {
+                if rest_into(func, &mut Draw::new(&buf), &mut c).is_ok() {
                     return c;
                 }
             }
-            let zero = [0u8; BYTES];
-            call(func, &mut Draw::new(&zero)).unwrap_or_else(|_| fallback(func))
+            if rest_into(func, &mut Draw::new(&[0u8; BYTES]), &mut c).is_ok() {
+                return c;
+            }
+            fallback(func)
         };
         for f in Func::ALL {
             for i in 0..300 {
                 assert_eq!(seeded_call(5, *f, i), reference(5, *f, i), "{f} #{i}");
             }
         }
+    }
+
+    /// The world kept from one vector to the next is invisible: a vector
+    /// drawn after any other (another function's, another group's, another
+    /// seed's, its own group's) is the vector drawn alone.
+    #[test]
+    fn a_vector_does_not_depend_on_the_one_before() {
+        let alone: Vec<Call> = (0..40).map(|i| seeded_call(3, Func::SetupWqe, i)).collect();
+        let mut c = blank(Func::SetupWqe);
+        let mut other = blank(Func::ModifyQp);
+        for i in (0..40u64).rev() {
+            seeded_call_into(3, Func::ModifyQp, i, &mut other);
+            seeded_call_into(4, Func::SetupWqe, i, &mut c);
+            seeded_call_into(3, Func::SetupWqe, i, &mut c);
+            assert_eq!(c, alone[i as usize], "#{i} after other draws");
+        }
+        // Vectors of a group share their world, and groups differ.
+        assert!(alone[..WORLD_RUN as usize]
+            .windows(2)
+            .all(|v| v[0].world == v[1].world && v[0] != v[1]));
+        assert_ne!(alone[0].world, alone[WORLD_RUN as usize].world);
     }
 
     #[test]

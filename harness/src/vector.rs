@@ -1136,7 +1136,7 @@ fn parse_case(
             .get("default")
             .ok_or_else(|| src.err(None, "preset", "no default world"))?,
     };
-    let mut world = preset.clone();
+    let mut world = *preset;
     for t in [defaults, Some(case)].into_iter().flatten() {
         if let Some(w) = t.get("world") {
             let wt = w
@@ -1352,16 +1352,14 @@ pub fn load_corpus(dir: &Path) -> Result<Vec<Vector>, VectorError> {
 /// vector outside them drives upstream code out of bounds (or into C
 /// undefined behaviour), which is a crash finding, not a behaviour.
 pub fn validate(c: &Call) -> Result<(), String> {
-    let w = &c.world;
-    // to_iport(): pidx = port - 1 indexes dd->pport[] unchecked (it only
-    // WARNs), so a QP's port must exist.
-    if c.qp.port == 0 || c.qp.port as usize > w.sl_to_sc.len() {
-        return Err(format!(
-            "qp.port {} does not exist (the world has {} port(s); to_iport() indexes dd->pport[port - 1])",
-            c.qp.port,
-            w.sl_to_sc.len()
-        ));
-    }
+    validate_world(&c.world)?;
+    validate_call(c)
+}
+
+/// The world's own invariants (the first part of [`validate`]): a world
+/// that keeps them is one every call may be given, so the generator
+/// checks a world once for the vectors that share it.
+pub fn validate_world(w: &World) -> Result<(), String> {
     if w.sl_to_sc.len() > 2 {
         return Err("at most 2 ports (the shim's limit)".into());
     }
@@ -1372,34 +1370,6 @@ pub fn validate(c: &Call) -> Result<(), String> {
             "world.qos_shift {} >= 32 makes qp_num >> qos_shift undefined",
             w.qos_shift
         ));
-    }
-    // rdmavt's rvt_qp_valid_operation() dereferences ud_wr(wr)->ah for
-    // every QP type but RC and UC before hfi1_setup_wqe() sees the wqe (and
-    // GSI/UD read rvt_get_swqe_ah(wqe) there): an SMI, GSI or UD wqe always
-    // has an AH.
-    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi) && c.func() == Func::SetupWqe
-    {
-        let Some(ah) = c.wqe.ah else {
-            return Err(format!(
-                "a {} wqe needs wqe.ah (rdmavt's rvt_qp_valid_operation() dereferences \
-                 ud_wr(wr)->ah for every QP type but RC and UC)",
-                c.qp.qp_type
-            ));
-        };
-        // 1 << ah->log_pmtu is an int shift.
-        if ah.log_pmtu > 30 {
-            return Err(format!(
-                "wqe.ah.log_pmtu {} > 30 overflows 1 << log_pmtu",
-                ah.log_pmtu
-            ));
-        }
-        // ibp->sl_to_sc[] has 32 entries.
-        if ah.sl.0 >= 32 {
-            return Err(format!(
-                "wqe.ah.sl {} >= 32 indexes sl_to_sc[32] out of bounds",
-                ah.sl.0
-            ));
-        }
     }
     // sc_to_vlt(): values of dd->sc2vl are VLs; hardware has 32 VLs at most.
     // (Any u8 is representable; no bound needed for memory safety.)
@@ -1446,6 +1416,52 @@ pub fn validate(c: &Call) -> Result<(), String> {
             return Err(format!(
                 "world.{name} has {n} entries for {} port(s): a port the device does not have",
                 w.sl_to_sc.len()
+            ));
+        }
+    }
+    check_map("sdma_map", &w.sdma_map, w.sdma_cpus.len())?;
+    check_map("pio_map", &w.pio_map, usize::from(w.num_send_contexts))?;
+    Ok(())
+}
+
+/// The invariants of the call in its world (the second part of
+/// [`validate`]), given a world that keeps [`validate_world`]'s.
+pub fn validate_call(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    // to_iport(): pidx = port - 1 indexes dd->pport[] unchecked (it only
+    // WARNs), so a QP's port must exist.
+    if c.qp.port == 0 || c.qp.port as usize > w.sl_to_sc.len() {
+        return Err(format!(
+            "qp.port {} does not exist (the world has {} port(s); to_iport() indexes dd->pport[port - 1])",
+            c.qp.port,
+            w.sl_to_sc.len()
+        ));
+    }
+    // rdmavt's rvt_qp_valid_operation() dereferences ud_wr(wr)->ah for
+    // every QP type but RC and UC before hfi1_setup_wqe() sees the wqe (and
+    // GSI/UD read rvt_get_swqe_ah(wqe) there): an SMI, GSI or UD wqe always
+    // has an AH.
+    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi) && c.func() == Func::SetupWqe
+    {
+        let Some(ah) = c.wqe.ah else {
+            return Err(format!(
+                "a {} wqe needs wqe.ah (rdmavt's rvt_qp_valid_operation() dereferences \
+                 ud_wr(wr)->ah for every QP type but RC and UC)",
+                c.qp.qp_type
+            ));
+        };
+        // 1 << ah->log_pmtu is an int shift.
+        if ah.log_pmtu > 30 {
+            return Err(format!(
+                "wqe.ah.log_pmtu {} > 30 overflows 1 << log_pmtu",
+                ah.log_pmtu
+            ));
+        }
+        // ibp->sl_to_sc[] has 32 entries.
+        if ah.sl.0 >= 32 {
+            return Err(format!(
+                "wqe.ah.sl {} >= 32 indexes sl_to_sc[32] out of bounds",
+                ah.sl.0
             ));
         }
     }
@@ -1551,8 +1567,6 @@ pub fn validate(c: &Call) -> Result<(), String> {
             ));
         }
     }
-    check_map("sdma_map", &w.sdma_map, w.sdma_cpus.len())?;
-    check_map("pio_map", &w.pio_map, usize::from(w.num_send_contexts))?;
     Ok(())
 }
 

@@ -380,7 +380,7 @@ fn sanitize_poisons_past_declared_ports(tree: &KernelTree) -> Result<(), Failed>
         .map_err(|e| format!("{e:#}"))?;
         let mut one = call(Func::FreeAllQps, QpType::Rc, 0);
         let base = harness::generate::seeded_call(1, Func::FreeAllQps, 0).world;
-        one.world = base.clone();
+        one.world = base;
         one.world.sl_to_sc.truncate(1);
         one.world.port_ibmtu.truncate(1);
         one.world.port_lid.truncate(1);

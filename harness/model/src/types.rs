@@ -831,7 +831,10 @@ macro_rules! world_schema {
 world_schema! {
     record [
         /// The device and module parameters a QP reaches, declared once in
-        /// [`world_schema!`](crate::world_schema).
+        /// [`world_schema!`](crate::world_schema). Plain data of fixed
+        /// size, so `Copy`: a generated run copies a world into each vector
+        /// that shares it.
+        #[derive(Copy)]
         World
     ]
 }
