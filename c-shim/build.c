@@ -291,7 +291,7 @@ void shim_build_qp(const struct shim_call *c)
 	shim_w.qp.ibqp.event_handler = shim_event_handler;
 	shim_w.qp.port_num = q->port;
 	shim_w.qp.state = qp_state_values[q->state];
-	shim_w.qp.s_flags = tree_bits(q->s_flags, s_flag_values, SHIM_S_FLAG_COUNT);
+	shim_w.qp.s_flags = tree_bits(q->s_flags, &shim_s_flags);
 	shim_w.qp.priv = &shim_w.priv;
 	atomic_set(&shim_w.qp.refcount, q->refcount);
 	init_waitqueue_head(&shim_w.qp.wait);
@@ -381,8 +381,7 @@ void shim_build_qp(const struct shim_call *c)
 	}
 	for (i = 0; i < c->world.sl_to_sc.n; i++)
 		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
-	shim_w.priv.s_flags = tree_bits(q->priv_flags, priv_flag_values,
-				   SHIM_PRIV_FLAG_COUNT);
+	shim_w.priv.s_flags = tree_bits(q->priv_flags, &shim_priv_flags);
 	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
 		if (q->iowait_flags & (1u << i))
 			set_bit(iowait_flag_bits[i], &shim_w.priv.s_iowait.flags);
@@ -459,10 +458,8 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	q->num = qp->ibqp.qp_num;
 	q->port = qp->port_num;
 	q->state = shim_index(qp_state_index, qp->state);
-	q->s_flags = symbolic_bits(qp->s_flags, s_flag_values, SHIM_S_FLAG_COUNT,
-				   s_flags_unknown);
-	q->priv_flags = symbolic_bits(priv->s_flags, priv_flag_values,
-				      SHIM_PRIV_FLAG_COUNT, NULL);
+	q->s_flags = symbolic_bits(qp->s_flags, &shim_s_flags, s_flags_unknown);
+	q->priv_flags = symbolic_bits(priv->s_flags, &shim_priv_flags, NULL);
 	q->iowait_flags = 0;
 	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
 		if (test_bit(iowait_flag_bits[i], &priv->s_iowait.flags))

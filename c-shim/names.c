@@ -45,30 +45,82 @@ const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT] = {
 #undef SHIM_VALUE
 
 /*
- * The bit conversions below run on every call over bitsets that vectors
- * draw at random: they are written without a branch per bit.
+ * A flag kind's conversions between the shim's bitset (bit i: name i) and
+ * the tree's value, a byte of the bitset at a time: they run on every call
+ * over bitsets that vectors draw at random, so four lookups each instead
+ * of a pass over the names.  Built once (shim_build_inverse()) from the
+ * value lists above.
  */
-u32 tree_bits(u32 symbolic, const u32 *values, int n)
-{
-	u32 v = 0;
-	int i;
+struct shim_flag_kind {
+	const u32 *values;
+	int n;
+	u32 to_tree[4][256];	/* byte k of a symbolic set: its tree bits */
+	u32 to_sym[4][256];	/* byte k of a tree value: its one-bit names */
+	u32 one_bit;		/* the tree bits one-bit names have */
+	u32 other;		/* the names of several bits (or none) */
+};
 
-	for (i = 0; i < n; i++)
-		v |= values[i] & -((symbolic >> i) & 1);
-	return v;
+struct shim_flag_kind shim_s_flags = { s_flag_values, SHIM_S_FLAG_COUNT };
+struct shim_flag_kind shim_priv_flags = { priv_flag_values, SHIM_PRIV_FLAG_COUNT };
+
+static void shim_build_flag_kind(struct shim_flag_kind *k)
+{
+	unsigned int b, i, j;
+
+	k->one_bit = 0;
+	k->other = 0;
+	for (i = 0; i < (unsigned int)k->n; i++) {
+		if (hweight32(k->values[i]) == 1)
+			k->one_bit |= k->values[i];
+		else
+			k->other |= 1u << i;
+	}
+	for (i = 0; i < 4; i++) {
+		for (b = 0; b < 256; b++) {
+			u32 tree = 0, sym = 0;
+
+			for (j = 0; j < 8; j++) {
+				unsigned int name = 8 * i + j;
+
+				if ((b >> j) & 1 && name < (unsigned int)k->n)
+					tree |= k->values[name];
+			}
+			for (j = 0; j < (unsigned int)k->n; j++)
+				if (hweight32(k->values[j]) == 1 &&
+				    (((u32)b << (8 * i)) & k->values[j]))
+					sym |= 1u << j;
+			k->to_tree[i][b] = tree;
+			k->to_sym[i][b] = sym;
+		}
+	}
 }
 
-/* Symbolic bits of a tree value; *unknown gets what has no symbol. */
-u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown)
+/* The tree's value of a symbolic set; bits past the names are ignored. */
+u32 tree_bits(u32 symbolic, const struct shim_flag_kind *k)
 {
-	u32 v = 0, seen = 0;
-	int i;
+	return k->to_tree[0][symbolic & 0xff] | k->to_tree[1][(symbolic >> 8) & 0xff] |
+	       k->to_tree[2][(symbolic >> 16) & 0xff] | k->to_tree[3][symbolic >> 24];
+}
 
-	for (i = 0; i < n; i++) {
-		u32 hit = ((tree & values[i]) == values[i]) & (values[i] != 0);
+/*
+ * The names whose bits are all set in a tree value (a name of value 0 is
+ * never set); *unknown gets what no name has.
+ */
+u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown)
+{
+	u32 v = k->to_sym[0][tree & 0xff] | k->to_sym[1][(tree >> 8) & 0xff] |
+		k->to_sym[2][(tree >> 16) & 0xff] | k->to_sym[3][tree >> 24];
+	u32 seen = tree & k->one_bit;
+	u32 rest = k->other;
+
+	while (rest) {
+		unsigned int i = __builtin_ctz(rest);
+		u32 val = k->values[i];
+		u32 hit = ((tree & val) == val) & (val != 0);
 
 		v |= hit << i;
-		seen |= values[i] & -hit;
+		seen |= val & -hit;
+		rest &= rest - 1;
 	}
 	if (unknown)
 		*unknown = tree & ~seen;
@@ -111,4 +163,6 @@ void shim_build_inverse(void)
 		v[i] = mig_state_values[i];
 	shim_invert(mig_state_index, v, SHIM_MIG_STATE_COUNT);
 	shim_invert(wr_opcode_index, wr_opcode_values, SHIM_WR_OPCODE_COUNT);
+	shim_build_flag_kind(&shim_s_flags);
+	shim_build_flag_kind(&shim_priv_flags);
 }

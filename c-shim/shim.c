@@ -206,8 +206,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 								IOWAIT_TID_SE : IOWAIT_IB_SE]);
 		break;
 	case SHIM_FN_HFI1_QP_WAKEUP:
-		hfi1_qp_wakeup(&shim_w.qp, tree_bits(a->hfi1_qp_wakeup.flags, s_flag_values,
-						     SHIM_S_FLAG_COUNT));
+		hfi1_qp_wakeup(&shim_w.qp, tree_bits(a->hfi1_qp_wakeup.flags, &shim_s_flags));
 		break;
 	case SHIM_FN_NOTIFY_ERROR_QP:
 		notify_error_qp(&shim_w.qp);

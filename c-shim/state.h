@@ -179,8 +179,10 @@ static inline u32 shim_index(const u8 *inverse, unsigned int v)
 {
 	return v < 256 ? inverse[v] : 255;
 }
-u32 tree_bits(u32 symbolic, const u32 *values, int n);
-u32 symbolic_bits(u32 tree, const u32 *values, int n, u32 *unknown);
+struct shim_flag_kind;
+extern struct shim_flag_kind shim_s_flags, shim_priv_flags;
+u32 tree_bits(u32 symbolic, const struct shim_flag_kind *k);
+u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown);
 
 /* build.c */
 bool shim_check_call(const struct shim_call *c);
