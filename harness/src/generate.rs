@@ -82,12 +82,19 @@ pub fn world_seed(seed: u64, func: Func, group: u64) -> u64 {
 /// Vector `index` of `func` in the run seeded `seed`: deterministic.
 pub fn seeded_call(seed: u64, func: Func, index: u64) -> Call {
     let mut c = blank(func);
-    seeded_call_into(seed, func, index, &mut c);
+    let _ = seeded_call_into(seed, func, index, &mut c);
     c
 }
 
 /// Which world: (seed, function, group).
 type WorldKey = (u64, Func, u64);
+
+/// The world a generated call holds, as [`seeded_call_into`] names it:
+/// calls with equal ids hold equal worlds (the flat-call buffer of the
+/// worker's loops writes a world only when its id changes,
+/// `cworld::call::Flat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorldId(WorldKey);
 
 thread_local! {
     /// The world last drawn on this thread, by (seed, function, group):
@@ -99,8 +106,10 @@ thread_local! {
 }
 
 /// [`seeded_call`] into `c`, reusing its allocations (the worker's loops
-/// draw millions): every field of `c` is written.
-pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) {
+/// draw millions): every field of `c` is written. Returns the id of the
+/// world now in `c`, or `None` when no draw kept the invariants and `c` is
+/// the function's simplest call.
+pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) -> Option<WorldId> {
     let key = (seed, func, index / WORLD_RUN);
     let cached = LAST_WORLD.with_borrow(|last| match last {
         Some((k, w)) if *k == key => {
@@ -115,7 +124,9 @@ pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) {
     }
     if !seeded_rest_into(seed, func, index, c) {
         *c = fallback(func);
+        return None;
     }
+    Some(WorldId(key))
 }
 
 /// Up to 16 attempts at a draw from consecutive `BYTES`-byte blocks of
