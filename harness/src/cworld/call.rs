@@ -5,7 +5,7 @@
 
 use crate::ffi::*;
 use crate::generate::WorldId;
-use crate::model::types::{Call, EngineIdx, Ptr, Qp, SendCtxIdx, Symbol};
+use crate::model::types::{Call, EngineIdx, Ptr, SendCtxIdx, Symbol};
 use crate::outcome::Outcome;
 
 /// The shim's bit for each symbolic flag: the shim's enumerations are
@@ -108,17 +108,8 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// the same text bytes and journal lines — the outcomes are equal, since
 /// every field reads back what filled it (`abi`'s tests); any other case
 /// is read into `scratch` and judged by `diff`.
-///
-/// `input` is the call's QP and its flat form (what `fill_shim` wrote):
-/// when the model left the QP as it was, its flat form is those bytes,
-/// not filled again.
-pub fn differs(
-    o: &shim_outcome,
-    r: &Outcome,
-    scratch: &mut Outcome,
-    input: Option<(&Qp, &shim_qp)>,
-) -> bool {
-    if filled_alike(o, r, input) {
+pub fn differs(o: &shim_outcome, r: &Outcome, scratch: &mut Outcome) -> bool {
+    if filled_alike(o, r) {
         return false;
     }
     from_shim_into(o, scratch);
@@ -126,7 +117,7 @@ pub fn differs(
 }
 
 /// `r` written as C writes an outcome equals `o`, byte for byte.
-fn filled_alike(o: &shim_outcome, r: &Outcome, input: Option<(&Qp, &shim_qp)>) -> bool {
+fn filled_alike(o: &shim_outcome, r: &Outcome) -> bool {
     let journal = c_bytes(&o.journal, o.journal_len)
         .split(|b| *b == b'\n')
         .filter(|l| !l.is_empty());
@@ -136,17 +127,10 @@ fn filled_alike(o: &shim_outcome, r: &Outcome, input: Option<(&Qp, &shim_qp)>) -
         && ptr(o.send_context, SendCtxIdx) == r.send_context
         && o.s_flags_unknown == r.s_flags_unknown
         && r.qp_unnamed.is_empty()
-        && match input {
-            // fill_qp is a function of the QP: an equal QP fills the same
-            // bytes.
-            Some((q, flat)) if *q == r.qp => {
-                crate::ffi::as_bytes(flat) == crate::ffi::as_bytes(&o.qp)
-            }
-            _ => {
-                let mut x = crate::ffi::shim_qp::default();
-                super::abi::fill_qp(&r.qp, &mut x);
-                crate::ffi::as_bytes(&x) == crate::ffi::as_bytes(&o.qp)
-            }
+        && {
+            let mut x = crate::ffi::shim_qp::default();
+            super::abi::fill_qp(&r.qp, &mut x);
+            crate::ffi::as_bytes(&x) == crate::ffi::as_bytes(&o.qp)
         }
         && same_bytes(c_bytes(&o.text, o.text_len), r.text.as_bytes())
         && journal.eq(r.journal.iter().map(String::as_bytes))
@@ -329,33 +313,18 @@ mod tests {
         for (i, c) in cases.iter().enumerate() {
             for (j, r) in rs.iter().enumerate() {
                 assert_eq!(
-                    differs(c, r, &mut scratch, None),
+                    differs(c, r, &mut scratch),
                     !from_shim(c).diff(r).is_empty(),
                     "C case {i}, Rust case {j}"
                 );
             }
         }
-        // Given the call's QP and its flat form (the model left the QP as
-        // it was, or changed it), the same judgement.
-        for (i, c) in cases.iter().enumerate() {
-            for (j, r) in rs.iter().enumerate() {
-                for q in [&r.qp, &rs[(j + 1) % rs.len()].qp] {
-                    let mut flat = shim_qp::default();
-                    super::super::abi::fill_qp(q, &mut flat);
-                    assert_eq!(
-                        differs(c, r, &mut scratch, Some((q, &flat))),
-                        differs(c, r, &mut scratch, None),
-                        "C case {i}, Rust case {j}"
-                    );
-                }
-            }
-        }
         // The shortcut does not apply (U+FFFD), the diff decides: equal.
-        assert!(!filled_alike(&cases[7], &rs[7], None));
-        assert!(!differs(&cases[7], &rs[7], &mut scratch, None));
+        assert!(!filled_alike(&cases[7], &rs[7]));
+        assert!(!differs(&cases[7], &rs[7], &mut scratch));
         // Lines compare whole: "a","b" is not "ab", an empty line is none.
-        assert!(!differs(&cases[1], &rs[2], &mut scratch, None));
-        assert!(differs(&cases[4], &rs[6], &mut scratch, None));
+        assert!(!differs(&cases[1], &rs[2], &mut scratch));
+        assert!(differs(&cases[4], &rs[6], &mut scratch));
     }
 
     /// The shim's flag enums list the flags in the model's order, so a
