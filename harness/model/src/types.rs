@@ -1021,7 +1021,9 @@ macro_rules! qp_schema {
 qp_schema! {
     record [
         /// The QP fields the functions in scope read, declared once in
-        /// [`qp_schema!`](crate::qp_schema).
+        /// [`qp_schema!`](crate::qp_schema). Plain data, so `Copy`: the
+        /// model copies the QP of every call that writes it.
+        #[derive(Copy)]
         Qp
     ]
 }
