@@ -273,11 +273,16 @@ fn reads(
         return Ok(vec![]);
     };
     let lines: Vec<&str> = full.lines().collect();
-    // Other values for each key: from generated calls of the function.
+    // Other values for each key: from generated calls of the function,
+    // one per world group (the vectors of a group share their world).
     let others: Vec<String> = (0..6)
         .map(|k| {
             crate::vecwrite::case_toml(
-                &crate::generate::seeded_call(seed ^ 0x5eed, call.func(), k),
+                &crate::generate::seeded_call(
+                    seed ^ 0x5eed,
+                    call.func(),
+                    k * crate::generate::WORLD_RUN,
+                ),
                 "reads",
                 "reads",
             )
