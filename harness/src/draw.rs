@@ -17,7 +17,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::generate::SplitMix64;
+use crate::generate::WyRand;
 
 /// Where drawn bytes come from.
 pub trait Source {
@@ -59,12 +59,12 @@ impl Source for Bytes<'_> {
     }
 }
 
-/// The first `len` bytes of a SplitMix64 stream (each word's bytes
-/// little-endian, words in order), then zeros: what `SplitMix64::fill`
+/// The first `len` bytes of a [`WyRand`] stream (each word's bytes
+/// little-endian, words in order), then zeros: what `WyRand::fill`
 /// would write into a `len`-byte buffer, read as drawn.
 #[derive(Debug, Clone)]
 pub struct Stream {
-    rng: SplitMix64,
+    rng: WyRand,
     /// Unread bytes of the current word, low first.
     word: u64,
     /// How many bytes of `word` are unread.
@@ -74,7 +74,7 @@ pub struct Stream {
 }
 
 impl Stream {
-    pub fn new(rng: SplitMix64, len: usize) -> Stream {
+    pub fn new(rng: WyRand, len: usize) -> Stream {
         Stream {
             rng,
             word: 0,
@@ -318,10 +318,10 @@ mod tests {
     fn a_stream_is_its_buffer() {
         for seed in 0..20u64 {
             let mut buf = [0u8; 100];
-            SplitMix64::new(seed).fill(&mut buf);
+            WyRand::new(seed).fill(&mut buf);
             let mut a = Draw::new(&buf);
-            let mut b = Draw::stream(Stream::new(SplitMix64::new(seed), 100));
-            let mut widths = SplitMix64::new(seed ^ 99);
+            let mut b = Draw::stream(Stream::new(WyRand::new(seed), 100));
+            let mut widths = WyRand::new(seed ^ 99);
             for _ in 0..40 {
                 let n = (widths.next_u64() % 8 + 1) as usize;
                 assert_eq!(a.take(n), b.take(n), "seed {seed} width {n}");

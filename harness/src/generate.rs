@@ -14,7 +14,8 @@ use crate::draw::{Draw, Source, Stream};
 use crate::model::types::*;
 use crate::vector::{validate_call, validate_world};
 
-/// SplitMix64: a small, fast, well-mixed generator for the byte stream.
+/// SplitMix64: a small, well-mixed generator, for seeds (a vector's, a
+/// world's) drawn from a run's.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(u64);
 
@@ -30,12 +31,35 @@ impl SplitMix64 {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+}
+
+/// wyrand (Wang Yi's, as in Go's runtime and Zig's standard library): the
+/// byte stream a vector is drawn from. One 64x64->128 multiply a word:
+/// filling a vector's 448-byte prefix takes ~46 ns here against ~65 for
+/// SplitMix64.
+#[derive(Debug, Clone)]
+pub struct WyRand(u64);
+
+impl WyRand {
+    const STEP: u64 = 0xa076_1d64_78bd_642f;
+
+    pub fn new(seed: u64) -> WyRand {
+        WyRand(seed)
+    }
+
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(Self::STEP);
+        let t = u128::from(self.0).wrapping_mul(u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db));
+        (t >> 64) as u64 ^ t as u64
+    }
 
     /// Moves the stream on by `n` words without producing them.
     pub fn skip(&mut self, n: u64) {
-        self.0 = self.0.wrapping_add(n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        self.0 = self.0.wrapping_add(n.wrapping_mul(Self::STEP));
     }
 
+    /// The next words' bytes, little-endian, into `buf`.
     pub fn fill(&mut self, buf: &mut [u8]) {
         // Whole words as fixed-size stores (a variable-length copy per word
         // was a memcpy call each).
@@ -136,7 +160,7 @@ pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) -> Opti
 /// invariants. Whether any attempt did.
 macro_rules! attempts {
     ($rng:expr, $prefix:expr, |$u:ident| $draw:expr) => {{
-        let mut rng: SplitMix64 = $rng;
+        let mut rng: WyRand = $rng;
         let mut prefix = [0u8; $prefix];
         let mut ok = false;
         for _ in 0..16 {
@@ -175,7 +199,7 @@ macro_rules! attempts {
 /// The world of group `group` of `func`'s vectors in the run seeded `seed`
 /// (see [`WORLD_RUN`]).
 pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) {
-    let rng = SplitMix64::new(world_seed(seed, func, group));
+    let rng = WyRand::new(world_seed(seed, func, group));
     // A world draws ~600 bytes (its maps most), now and then more.
     if !attempts!(rng, 1024, |u| {
         world_into(u, w);
@@ -188,7 +212,7 @@ pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) {
 /// Vector `index`'s QP, swqe and arguments, drawn into `c` given its
 /// world; whether they keep the invariants.
 fn seeded_rest_into(seed: u64, func: Func, index: u64, c: &mut Call) -> bool {
-    let rng = SplitMix64::new(vector_seed(seed, func, index));
+    let rng = WyRand::new(vector_seed(seed, func, index));
     // 280-360 bytes for most functions, up to ~430 with a walk of eight
     // QPs (hfi1_error_port_qps), 20,000 draws each.
     attempts!(rng, 448, |u| rest_into(func, u, c).is_ok())
@@ -1038,7 +1062,7 @@ mod tests {
     fn the_prefix_draw_is_the_whole_buffer_draw() {
         let reference = |seed, func, index: u64| {
             let mut c = blank(func);
-            let mut rng = SplitMix64::new(world_seed(seed, func, index / WORLD_RUN));
+            let mut rng = WyRand::new(world_seed(seed, func, index / WORLD_RUN));
             let mut buf = [0u8; BYTES];
             let world_ok = (0..16).any(|_| {
                 rng.fill(&mut buf);
@@ -1051,7 +1075,7 @@ mod tests {
             if !world_ok {
                 c.world = fallback(func).world;
             }
-            let mut rng = SplitMix64::new(vector_seed(seed, func, index));
+            let mut rng = WyRand::new(vector_seed(seed, func, index));
             for _ in 0..16 {
                 rng.fill(&mut buf);
                 if rest_into(func, &mut Draw::new(&buf), &mut c).is_ok() {
@@ -1099,7 +1123,7 @@ mod tests {
                 let c = seeded_call(1, *f, i);
                 assert_eq!(c.func(), *f);
                 assert_eq!(validate(&c), Ok(()), "{f} #{i}");
-                let mut rng = SplitMix64::new(vector_seed(1, *f, i));
+                let mut rng = WyRand::new(vector_seed(1, *f, i));
                 let mut buf = [0u8; BYTES];
                 rng.fill(&mut buf);
                 if call(*f, &mut Draw::new(&buf)).is_ok() {
