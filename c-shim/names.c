@@ -86,7 +86,7 @@ static void shim_build_flag_kind(struct shim_flag_kind *k)
 					tree |= k->values[name];
 			}
 			for (j = 0; j < (unsigned int)k->n; j++)
-				if (hweight32(k->values[j]) == 1 &&
+				if (!(k->other & (1u << j)) &&
 				    (((u32)b << (8 * i)) & k->values[j]))
 					sym |= 1u << j;
 			k->to_tree[i][b] = tree;
@@ -114,7 +114,7 @@ u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown)
 	u32 rest = k->other;
 
 	while (rest) {
-		unsigned int i = __builtin_ctz(rest);
+		unsigned int i = __ffs(rest);
 		u32 val = k->values[i];
 		u32 hit = ((tree & val) == val) & (val != 0);
 
