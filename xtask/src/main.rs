@@ -288,8 +288,9 @@ struct GateArgs {
     /// A tree to apply to instead (repeatable)
     #[arg(long, value_name = "PATH")]
     kernel_src: Vec<PathBuf>,
-    /// Generated vectors per function, besides the corpus
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    /// Generated vectors per function, besides the corpus (eight share a
+    /// world: the default sees 10,000 worlds)
+    #[arg(long, default_value_t = 80_000, value_name = "N")]
     random: u64,
     /// Seed of the generated vectors
     #[arg(long, default_value_t = 1)]
@@ -331,8 +332,9 @@ struct DiffArgs {
     b: String,
     #[command(flatten)]
     overlay: OverlayArgs,
-    /// Generated vectors per function, besides the corpus
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    /// Generated vectors per function, besides the corpus (eight share a
+    /// world: the default sees 10,000 worlds)
+    #[arg(long, default_value_t = 80_000, value_name = "N")]
     random: u64,
     /// Seed of the generated vectors
     #[arg(long, default_value_t = 1)]
