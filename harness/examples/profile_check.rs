@@ -11,8 +11,9 @@
 //!            -n N (vectors, default 200000)
 //! ```
 //!
-//! Vectors are generated 64 at a time outside the timed region, as in the
-//! worker's benchmark; run it under `perf record` to see functions.
+//! Vectors are generated 64 at a time outside the timed region (the worker
+//! draws and checks batches of 32 the same way); run it under `perf record`
+//! to see functions.
 use std::time::Instant;
 
 use harness::cworld::{self, call, BuildOptions, Loaded};

@@ -515,13 +515,13 @@ this process waits), each the best of several repetitions:
            qp_to_send_context) in a tight loop on a world built once
   check    the whole differential check per vector: the flat call built from
            the vector, the C world built and called, the Rust model called,
-           outcomes compared (vectors generated beforehand, not timed)
+           outcomes compared (each batch of 32 vectors drawn beforehand)
   generation
-           drawing those vectors alone
+           drawing those vectors
   generate+check
-           the same vectors as `conformance --random` runs them: drawn and
-           checked one after the other in one loop, timed whole (one core;
-           --random runs one such loop per core)
+           the loop `conformance --random` runs, timed whole: a batch drawn,
+           then checked, and so on (one core; --random runs one such loop
+           per core)
 and prints vectors/s and the ratio check/raw, for hfi1_setup_wqe and for the
 engine-selection pair.
 

@@ -71,11 +71,6 @@ impl Flat {
         fill_all_but_world(c, &mut self.call);
         &self.call
     }
-
-    /// The flat call last written.
-    pub fn get(&self) -> &shim_call {
-        &self.call
-    }
 }
 
 fn ptr<T>(v: i16, f: impl Fn(u8) -> T) -> Ptr<T> {
