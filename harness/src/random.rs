@@ -42,6 +42,7 @@ pub struct RandomRun {
     pub seconds: f64,
 }
 
+/// The verdict on one call, a fault confirmed alone before it is one.
 fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
     let r = worker.run_batch(&[call::to_shim(c)])?;
     let first = r
@@ -50,6 +51,17 @@ fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
         .unwrap_or(CallResult::Fault(Fault::Crashed("no reply".into())));
     Ok(judge(&first, crate::implementation::get().run(c)).verdict)
 }
+
+/// The verdict on one step of a minimisation: a fault is not confirmed
+/// (the minimised call is, once, at the end).
+fn step_verdict(worker: &mut Worker, c: &Call) -> Result<Verdict> {
+    let r = worker.run_unconfirmed(&call::to_shim(c))?;
+    Ok(judge(&r, crate::implementation::get().run(c)).verdict)
+}
+
+/// How long minimising one fault may take: every step that still hangs
+/// costs a call limit and a new worker.
+pub const FAULT_MINIMISE_BUDGET: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A named simplification of a call.
 pub(crate) type Step = (&'static str, Box<dyn Fn(&mut Call)>);
@@ -101,32 +113,43 @@ pub(crate) fn shrink_steps() -> Vec<Step> {
 /// Minimises a disagreeing call: applies each simplification that keeps C
 /// and Rust disagreeing, until none does.
 pub fn minimise(worker: &mut Worker, c: &Call) -> Result<Call> {
-    minimise_while(worker, c, |v| !v.ok())
+    minimise_while(worker, c, None, |v| !v.ok())
 }
 
 /// Minimises a call that faulted (crashed, hung, was denied) while it
-/// keeps faulting the same way: a hang stays a hang. Each step that still
-/// hangs costs one call limit.
+/// keeps faulting the same way, within [`FAULT_MINIMISE_BUDGET`]: a hang
+/// stays a hang. The result is confirmed alone; if it no longer faults so,
+/// the call as found is returned.
 pub fn minimise_fault(worker: &mut Worker, c: &Call, fault: &Fault) -> Result<Call> {
     let kind = fault.word();
-    minimise_while(
-        worker,
-        c,
-        |v| matches!(v, Verdict::Fault(f) if f.word() == kind),
-    )
+    let same = |v: &Verdict| matches!(v, Verdict::Fault(f) if f.word() == kind);
+    let deadline = std::time::Instant::now() + FAULT_MINIMISE_BUDGET;
+    let small = minimise_while(worker, c, Some(deadline), same)?;
+    if small != *c && !same(&verdict_of(worker, &small)?) {
+        return Ok(c.clone());
+    }
+    Ok(small)
 }
 
-fn minimise_while(worker: &mut Worker, c: &Call, keep: impl Fn(&Verdict) -> bool) -> Result<Call> {
+fn minimise_while(
+    worker: &mut Worker,
+    c: &Call,
+    deadline: Option<std::time::Instant>,
+    keep: impl Fn(&Verdict) -> bool,
+) -> Result<Call> {
     let mut best = c.clone();
     for _ in 0..4 {
         let mut changed = false;
         for (_, step) in shrink_steps() {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Ok(best);
+            }
             let mut cand = best.clone();
             step(&mut cand);
             if cand == best || validate(&cand).is_err() {
                 continue;
             }
-            if keep(&verdict_of(worker, &cand)?) {
+            if keep(&step_verdict(worker, &cand)?) {
                 best = cand;
                 changed = true;
             }
@@ -249,15 +272,35 @@ pub fn run_jobs(
                 finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);
                 out.findings.push(finding);
             }
+            // Every fault is reported and written; the first few of each
+            // kind are minimised (keeping their kind, within a budget), the
+            // rest written as found: a tree that loops hangs on every vector.
+            let mut minimised: Vec<(&'static str, usize)> = vec![];
             for (index, fault) in crashes {
                 crashed += 1;
-                // Minimised like any other finding, keeping its kind.
-                let small = minimise_fault(worker, &seeded_call(seed, f, index), &fault)?;
+                let found = seeded_call(seed, f, index);
+                let n = match minimised.iter_mut().find(|(w, _)| *w == fault.word()) {
+                    Some((_, n)) => n,
+                    None => {
+                        minimised.push((fault.word(), 0));
+                        &mut minimised.last_mut().expect("just pushed").1
+                    }
+                };
+                let (small, what) = if *n < FINDINGS_PER_SHAPE {
+                    *n += 1;
+                    (minimise_fault(worker, &found, &fault)?, fault.to_string())
+                } else {
+                    let what = format!(
+                        "{fault} (written as found: {FINDINGS_PER_SHAPE} of this kind were \
+                         minimised)"
+                    );
+                    (found, what)
+                };
                 let mut finding = Finding {
                     func: f,
                     seed,
                     index,
-                    what: fault.to_string(),
+                    what,
                     call: small,
                     file: None,
                 };
@@ -290,9 +333,10 @@ fn run_parallel(
     n: u64,
     progress: &mut dyn FnMut(Func, u64, u64),
 ) -> Result<crate::cworld::RandomReply> {
-    // Chunks small enough to keep every worker busy, large enough that a
-    // request's round trip is noise.
-    let chunk = (n / (workers.len() as u64 * 8)).clamp(1_000, 20_000);
+    // Chunks small enough to keep every worker busy (eight a worker: a
+    // run of a few hundred vectors that hang is shared too), large enough
+    // that a request's round trip is noise (tens of microseconds).
+    let chunk = (n / (workers.len() as u64 * 8)).clamp(1, 20_000);
     // Started here, in the caller's thread: a sandbox dies with the thread
     // that started it, and these threads end with this function.
     for w in workers.iter_mut() {

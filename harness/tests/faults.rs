@@ -273,6 +273,114 @@ fn empty_cache_variable_is_unset() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `n` generated `hfi1_setup_wqe` vectors (valid: drawn inside the
+/// driver's invariants), as a corpus.
+fn generated_corpus(n: u64) -> Vec<vector::Vector> {
+    (0..n)
+        .map(|i| vector::Vector {
+            family: "generated".into(),
+            name: format!("v{i}"),
+            branch: String::new(),
+            file: PathBuf::from("generated.toml"),
+            line: 1,
+            call: harness::generate::seeded_call(11, harness::model::types::Func::SetupWqe, i),
+        })
+        .collect()
+}
+
+fn default_world() -> Result<BuiltWorld, Failed> {
+    kernel::fetch(kernel::DEFAULT_SERIES)
+        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+        .map_err(|e| format!("{e:#}").into())
+}
+
+/// A corpus whose batches and replies are many times what a pipe holds
+/// runs without a single fault: neither side ever waits on a full pipe
+/// while the other does (a false hang every ~4,096 calls, before).
+fn large_corpus_has_no_false_hang() -> Result<(), Failed> {
+    let world = default_world()?;
+    let vectors = generated_corpus(20_000);
+    let mut w = Worker::new(&world).map_err(err)?;
+    // Short, so that a stall would show quickly.
+    w.set_call_timeout(std::time::Duration::from_millis(300));
+    let t = std::time::Instant::now();
+    let checks = harness::runner::check_all_with(&mut w, &vectors).map_err(|e| format!("{e:#}"))?;
+    let faults: Vec<String> = checks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.verdict, harness::runner::Verdict::Fault(_)))
+        .map(|(i, c)| format!("{i}: {:?}", c.verdict))
+        .take(5)
+        .collect();
+    if checks.len() != vectors.len() || !faults.is_empty() {
+        return Err(format!("{} results, faults: {faults:?}", checks.len()).into());
+    }
+    if t.elapsed() > std::time::Duration::from_secs(20) {
+        return Err(format!("20,000 calls took {:?}", t.elapsed()).into());
+    }
+    Ok(())
+}
+
+/// The processes this process started (and theirs): the sandbox and the
+/// worker in it.
+fn descendants() -> Vec<i32> {
+    fn children(pid: &str, out: &mut Vec<i32>) {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return;
+        };
+        for t in tasks.flatten() {
+            let text = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
+            for c in text.split_whitespace() {
+                if let Ok(p) = c.parse::<i32>() {
+                    out.push(p);
+                    children(c, out);
+                }
+            }
+        }
+    }
+    let mut out = vec![];
+    children("self", &mut out);
+    out
+}
+
+/// A worker that reads its requests late (stopped, as on a machine under
+/// load, for several call limits while it waits for a request) is no
+/// hang: it is outside any call. The batch completes.
+fn worker_slow_to_read_is_no_hang() -> Result<(), Failed> {
+    let world = default_world()?;
+    let vectors = generated_corpus(12_000);
+    let calls: Vec<_> = vectors.iter().map(|v| call::to_shim(&v.call)).collect();
+    let mut w = Worker::new(&world).map_err(err)?;
+    w.set_call_timeout(std::time::Duration::from_millis(200));
+    w.ensure_started().map_err(err)?;
+    let pids = descendants();
+    if pids.is_empty() {
+        return Err("no worker process found".into());
+    }
+    for p in &pids {
+        // SAFETY: signals to processes this test started.
+        unsafe { libc::kill(*p, libc::SIGSTOP) };
+    }
+    let resume = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        for p in &pids {
+            // SAFETY: as above.
+            unsafe { libc::kill(*p, libc::SIGCONT) };
+        }
+    });
+    let r = w.run_batch(&calls);
+    let _ = resume.join();
+    let r = r.map_err(|e| format!("{e:#}"))?;
+    let bad = r
+        .iter()
+        .filter(|x| !matches!(x, cworld::CallResult::Done(_)))
+        .count();
+    if r.len() != calls.len() || bad > 0 {
+        return Err(format!("{} results, {bad} not returned", r.len()).into());
+    }
+    Ok(())
+}
+
 /// A fault-injection case.
 type Case = fn() -> Result<(), Failed>;
 
@@ -282,6 +390,14 @@ fn main() {
     // They share the cache and the environment: one at a time.
     args.test_threads = Some(1);
     let cases: Vec<(&str, Case)> = vec![
+        (
+            "large_corpus_has_no_false_hang",
+            large_corpus_has_no_false_hang,
+        ),
+        (
+            "worker_slow_to_read_is_no_hang",
+            worker_slow_to_read_is_no_hang,
+        ),
         ("damaged_world_is_rebuilt", damaged_world_is_rebuilt),
         (
             "unloadable_world_could_not_run",

@@ -49,6 +49,8 @@ enum Edit {
     Append(String),
     /// Put at the start of `mtu_to_path_mtu`'s body.
     InMtuToPathMtu(&'static str),
+    /// Put at the start of the body that follows this opening.
+    Into(&'static str, &'static str),
 }
 
 /// A copy of `tree` with the edit applied, in a fresh temporary directory.
@@ -61,10 +63,13 @@ fn hostile_tree(name: &str, edit: &Edit) -> Result<PathBuf, Failed> {
     let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let new = match edit {
         Edit::Append(code) => format!("{src}\n{code}\n"),
-        Edit::InMtuToPathMtu(code) => {
-            let anchor = "int mtu_to_path_mtu(u32 mtu)\n{\n";
+        Edit::InMtuToPathMtu(code) | Edit::Into(_, code) => {
+            let anchor = match edit {
+                Edit::Into(opening, _) => opening,
+                _ => "int mtu_to_path_mtu(u32 mtu)\n{\n",
+            };
             if src.matches(anchor).count() != 1 {
-                return Err("mtu_to_path_mtu's opening is not there once".into());
+                return Err(format!("{anchor:?} is not in qp.c once").into());
             }
             // The helper goes before the function, the probe into it.
             src.replacen(anchor, &format!("{SYSCALL}\n{anchor}\t{code}\n"), 1)
@@ -529,6 +534,109 @@ fn random_run_reports_each_hang() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A function that does not return on any vector: every vector of it is
+/// a hang, each confirmed alone, and the run stays short — the first hang
+/// costs two call limits (found, then confirmed), every later one two
+/// [shortened limits](cworld::short_limit).
+fn looping_function_costs_little() -> Result<(), Failed> {
+    let dir = hostile_tree(
+        "setup-wqe-loop",
+        &Edit::Into(
+            "int hfi1_setup_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe, bool *call_send)\n{\n",
+            "for (;;)\n\t\t__asm__ volatile(\"\");",
+        ),
+    )?;
+    let vectors = corpus()?;
+    let hanging = vectors
+        .iter()
+        .filter(|v| v.call.func() == Func::SetupWqe)
+        .count();
+    let world = kernel::KernelTree::open(&dir)
+        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+        .map_err(|e| format!("{e:#}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let world = world?;
+    // What a worker costs to start here (a debug build starts slower).
+    let t = std::time::Instant::now();
+    cworld::Worker::new(&world)
+        .and_then(|mut w| w.ensure_started())
+        .map_err(|e| format!("{e:#}"))?;
+    let start_s = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    let checks = harness::runner::check_all(&world, &vectors).map_err(|e| format!("{e:#}"))?;
+    let corpus_s = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    let random = harness::random::run_jobs(&world, &[Func::SetupWqe], 100, 1, 2, &mut |_, _, _| {})
+        .map_err(|e| format!("{e:#}"))?;
+    let random_s = t.elapsed().as_secs_f64();
+    for (v, c) in vectors.iter().zip(&checks) {
+        let hang = matches!(c.verdict, Verdict::Fault(Fault::Hung(_)));
+        if hang != (v.call.func() == Func::SetupWqe) {
+            return Err(format!("{}: {:?}", v.id(), c.verdict).into());
+        }
+    }
+    // Limit 0.4 s here: 0.8 s for the first, then 2 x 50 ms and about
+    // three worker starts (found, confirmed, the batch goes on) for each
+    // of the others; twice that, for a loaded machine. Without the
+    // shortened limit, each would cost 0.8 s.
+    let each = 2.0 * (0.1 + 3.0 * start_s);
+    let bound = 2.0 + hanging as f64 * each;
+    if corpus_s > bound || each > 0.7 {
+        return Err(format!(
+            "{hanging} hangs took {corpus_s:.1} s (bound {bound:.1} s; a worker starts in \
+             {start_s:.2} s)"
+        )
+        .into());
+    }
+    let hangs = random
+        .findings
+        .iter()
+        .filter(|f| f.what.starts_with("hang"))
+        .count();
+    let budget = 3.0 * harness::random::FAULT_MINIMISE_BUDGET.as_secs_f64();
+    if hangs != 100 || random_s > 2.0 + budget + 100.0 * each {
+        return Err(format!("--random 100: {hangs} hangs reported in {random_s:.1} s").into());
+    }
+    Ok(())
+}
+
+/// A crash that happens only after earlier calls in the same worker (here
+/// the 20th change of the swqe's length from one hfi1_setup_wqe call to
+/// the next in a process; one vector, alone, makes one) does not happen when the call runs alone:
+/// a harness fault naming both runs, never the vector's finding.
+fn unreproducible_fault_is_the_harness() -> Result<(), Failed> {
+    let dir = hostile_tree(
+        "third-call",
+        &Edit::Into(
+            "int hfi1_setup_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe, bool *call_send)\n{\n",
+            "{ static int seen; static u32 last = ~0u;\n\
+             \t  if (wqe->length != last && (last = wqe->length, ++seen == 20))\n\
+             \t\t*(volatile int *)0 = 0; }",
+        ),
+    )?;
+    let r = run(&dir, &BuildOptions::default());
+    let _ = std::fs::remove_dir_all(&dir);
+    match r {
+        Ok(run) => Err(format!(
+            "reported as findings: {:?}",
+            run.checks
+                .iter()
+                .filter(|c| !c.verdict.ok())
+                .map(|c| &c.verdict)
+                .collect::<Vec<_>>()
+        )
+        .into()),
+        Err(msg) => {
+            for w in ["harness fault", "first run", "SIGSEGV", "it returned"] {
+                if !msg.contains(w) {
+                    return Err(format!("the error lacks {w:?}: {msg}").into());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
 /// A hostile case.
 type Case = fn() -> Result<(), Failed>;
 
@@ -555,6 +663,14 @@ fn main() {
         ("loop_on_one_vector_is_a_hang", loop_on_one_vector_is_a_hang),
         ("denied_on_one_vector", denied_on_one_vector),
         ("random_run_reports_each_hang", random_run_reports_each_hang),
+        (
+            "looping_function_costs_little",
+            looping_function_costs_little,
+        ),
+        (
+            "unreproducible_fault_is_the_harness",
+            unreproducible_fault_is_the_harness,
+        ),
         (
             "special_tree_files_are_refused",
             special_tree_files_are_refused,

@@ -1,7 +1,9 @@
 //! The heartbeat between a worker and its parent: one 64-bit word in a
 //! shared memory file (`memfd`). The worker stores `i + 1` before call `i`
-//! of a request (a plain store, about a nanosecond); the parent reads it to
-//! see that calls move on and to name the call a worker died or hung in.
+//! of a request and `(i + 1) | BETWEEN` once it returned (plain stores,
+//! about a nanosecond each); the parent reads it to see that calls move on,
+//! to name the call a worker died or hung in, and to tell a call that does
+//! not return from a worker that is slow outside any call.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::ptr::NonNull;
@@ -90,13 +92,46 @@ pub fn attach(fd: RawFd) -> Result<()> {
     Ok(())
 }
 
-/// Tells the parent that call `v - 1` of the request starts.
-#[inline]
-pub fn beat(v: u64) {
+/// The bit set in the word while the worker is outside any call.
+const BETWEEN: u64 = 1 << 63;
+
+/// What the word says the worker is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Beat {
+    /// Running call `i` of the request.
+    InCall(u64),
+    /// Outside any call: reading a request, writing replies, drawing
+    /// vectors, starting.
+    Between,
+}
+
+impl Beat {
+    pub fn decode(word: u64) -> Beat {
+        if word == 0 || word & BETWEEN != 0 {
+            Beat::Between
+        } else {
+            Beat::InCall(word - 1)
+        }
+    }
+}
+
+fn store(v: u64) {
     let p = WORD.load(Ordering::Relaxed);
     if !p.is_null() {
         // SAFETY: set once by attach() to a mapping that is never unmapped
         // in the worker.
         unsafe { &*p }.store(v, Ordering::Relaxed);
     }
+}
+
+/// Tells the parent that call `i` of the request starts.
+#[inline]
+pub fn enter(i: u64) {
+    store(i + 1);
+}
+
+/// Tells the parent that call `i` of the request returned.
+#[inline]
+pub fn leave(i: u64) {
+    store((i + 1) | BETWEEN);
 }
