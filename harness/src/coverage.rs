@@ -1,6 +1,7 @@
 //! Coverage of upstream code by the committed corpus (`cargo xtask
 //! coverage`): the C world built with gcov instrumentation, the corpus run
-//! in a worker, lcov's tracefile read back per upstream function.
+//! in a worker, gcov's counters read back per upstream function
+//! ([`Tracefile::capture`]; lcov only draws the optional HTML report).
 //!
 //! A function's extent is taken from the tree itself with the definition
 //! extractor, so the report is per function of qp.c, the extracted
@@ -9,8 +10,10 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
 
 use crate::cworld::{self, BuildOptions, BuiltWorld};
 use crate::extract;
@@ -18,13 +21,207 @@ use crate::kernel::KernelTree;
 use crate::runner;
 use crate::vector::Vector;
 
-/// One source line's data from an lcov tracefile.
-#[derive(Debug, Default, Clone)]
+/// One source file's data from a tracefile.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct FileData {
     /// line -> hits
     lines: BTreeMap<usize, u64>,
-    /// line -> [(block, branch, taken)]
+    /// line -> [(key, taken)], one entry a branch arc (lcov's BRDA lines;
+    /// the key is lcov's "block:branch")
     branches: BTreeMap<usize, Vec<(String, u64)>>,
+}
+
+impl FileData {
+    fn add_line(&mut self, line: usize, hits: u64) {
+        *self.lines.entry(line).or_default() += hits;
+    }
+
+    fn add_branch(&mut self, line: usize, key: String, taken: u64) {
+        let v = self.branches.entry(line).or_default();
+        match v.iter_mut().find(|(k, _)| *k == key) {
+            Some(x) => x.1 += taken,
+            None => v.push((key, taken)),
+        }
+    }
+}
+
+/// Line and branch counts per source file (absolute path), summed over
+/// every object that compiled the file: what lcov's tracefile holds, read
+/// either from such a tracefile or straight from gcov.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Tracefile {
+    files: BTreeMap<String, FileData>,
+}
+
+impl Tracefile {
+    /// Reads an lcov tracefile (`SF:`, `DA:`, `BRDA:` records; several
+    /// records of one file add up, as lcov adds them).
+    pub fn from_lcov(text: &str) -> Tracefile {
+        let mut out: BTreeMap<String, FileData> = BTreeMap::new();
+        let mut cur: Option<String> = None;
+        for l in text.lines() {
+            if let Some(f) = l.strip_prefix("SF:") {
+                cur = Some(f.to_owned());
+                out.entry(f.to_owned()).or_default();
+            } else if let (Some(d), Some(f)) = (l.strip_prefix("DA:"), &cur) {
+                let mut it = d.split(',');
+                if let (Some(Ok(line)), Some(Ok(hits))) = (
+                    it.next().map(str::parse::<usize>),
+                    it.next().map(str::parse::<u64>),
+                ) {
+                    out.entry(f.clone()).or_default().add_line(line, hits);
+                }
+            } else if let (Some(d), Some(f)) = (l.strip_prefix("BRDA:"), &cur) {
+                let p: Vec<&str> = d.split(',').collect();
+                if p.len() == 4 {
+                    if let Ok(line) = p[0].parse::<usize>() {
+                        // "-": the arc's block never ran.
+                        let taken = p[3].parse::<u64>().unwrap_or(0);
+                        let key = format!("{}:{}", p[1], p[2]);
+                        out.entry(f.clone())
+                            .or_default()
+                            .add_branch(line, key, taken);
+                    }
+                }
+            } else if l == "end_of_record" {
+                cur = None;
+            }
+        }
+        Tracefile { files: out }
+    }
+
+    /// Reads the counters of every `.gcda` file in `obj_dir` (a coverage
+    /// world's objects, with their `.gcno` notes) with gcc's own gcov:
+    /// `gcov --json-format --stdout --branch-probabilities
+    /// --object-directory OBJ_DIR OBJ_DIR/*.gcda`, run in `obj_dir`. No
+    /// lcov needed; the counts are the ones lcov 1.16 writes from the same
+    /// gcov JSON (`DA:` every line gcov reports, `BRDA:line,0,n,count` each
+    /// branch arc of the line in gcov's order), and source paths are
+    /// absolute as lcov's `SF:` (a relative one is taken from gcov's
+    /// `current_working_directory`, the compiler's).
+    pub fn capture(obj_dir: &Path) -> Result<Tracefile> {
+        let dir = crate::sandbox::absolute(obj_dir);
+        let shown = dir.display();
+        let mut gcda: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .with_context(|| format!("reading {shown} (a coverage world's objects)"))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "gcda"))
+            .collect();
+        gcda.sort();
+        if gcda.is_empty() {
+            bail!(
+                "no .gcda counters in {shown}: build the world with coverage and run it \
+                 first (coverage::collect); the worker writes them when it exits"
+            );
+        }
+        let args = ["--json-format", "--stdout", "--branch-probabilities"];
+        let cmdline = format!(
+            "gcov {} --object-directory {shown} <{} .gcda files of {shown}>",
+            args.join(" "),
+            gcda.len()
+        );
+        let out = Command::new("gcov")
+            .args(args)
+            .arg("--object-directory")
+            .arg(&dir)
+            .args(&gcda)
+            .current_dir(&dir)
+            .output()
+            .with_context(|| {
+                format!("running `{cmdline}` (gcov comes with gcc: apt-get install gcc)")
+            })?;
+        if !out.status.success() {
+            bail!(
+                "`{cmdline}` failed ({}); gcov must come from the gcc that built the \
+                 objects in {shown} (rebuild the coverage world if gcc changed):\n{}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            );
+        }
+        let mut files: BTreeMap<String, FileData> = BTreeMap::new();
+        let mut docs = 0;
+        // One JSON document per .gcda file.
+        for doc in serde_json::Deserializer::from_slice(&out.stdout).into_iter::<GcovDoc>() {
+            let doc = doc.with_context(|| {
+                format!(
+                    "reading the JSON of `{cmdline}` (gcov of gcc 9 or later writes it; \
+                     `gcov --version` names this one)"
+                )
+            })?;
+            docs += 1;
+            let cwd = Path::new(&doc.current_working_directory);
+            for f in doc.files {
+                let fd = files.entry(normalize(&cwd.join(&f.file))).or_default();
+                for l in f.lines {
+                    fd.add_line(l.line_number, l.count);
+                    // lcov writes "-" for the arcs of a line whose block
+                    // never ran, read back as 0: their count here.
+                    for (n, b) in l.branches.iter().enumerate() {
+                        fd.add_branch(l.line_number, format!("0:{n}"), b.count);
+                    }
+                }
+            }
+        }
+        if docs != gcda.len() {
+            bail!(
+                "`{cmdline}` wrote {docs} JSON documents for {} .gcda files:\n{}",
+                gcda.len(),
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            );
+        }
+        Ok(Tracefile { files })
+    }
+}
+
+/// The part of gcov's JSON intermediate format (gcc 9 and later, `gcov
+/// --json-format`) a tracefile needs; other fields are ignored.
+#[derive(Deserialize)]
+struct GcovDoc {
+    #[serde(default)]
+    current_working_directory: String,
+    #[serde(default)]
+    files: Vec<GcovFile>,
+}
+
+#[derive(Deserialize)]
+struct GcovFile {
+    file: String,
+    #[serde(default)]
+    lines: Vec<GcovLine>,
+}
+
+#[derive(Deserialize)]
+struct GcovLine {
+    line_number: usize,
+    count: u64,
+    /// Present with `--branch-probabilities`.
+    #[serde(default)]
+    branches: Vec<GcovBranch>,
+}
+
+#[derive(Deserialize)]
+struct GcovBranch {
+    count: u64,
+}
+
+/// `path` with its `.` and `dir/..` components resolved without looking
+/// at the file system, as lcov resolves a source path.
+fn normalize(path: &Path) -> String {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.display().to_string()
 }
 
 /// Coverage of one upstream function.
@@ -41,43 +238,6 @@ pub struct FuncCoverage {
     /// Lines with a branch never taken: (line, taken/total there).
     pub missed_branches: Vec<(usize, usize, usize)>,
     pub missed_lines: Vec<usize>,
-}
-
-fn parse_info(text: &str) -> BTreeMap<String, FileData> {
-    let mut out: BTreeMap<String, FileData> = BTreeMap::new();
-    let mut cur: Option<String> = None;
-    for l in text.lines() {
-        if let Some(f) = l.strip_prefix("SF:") {
-            cur = Some(f.to_owned());
-            out.entry(f.to_owned()).or_default();
-        } else if let (Some(d), Some(f)) = (l.strip_prefix("DA:"), &cur) {
-            let mut it = d.split(',');
-            if let (Some(Ok(line)), Some(Ok(hits))) = (
-                it.next().map(str::parse::<usize>),
-                it.next().map(str::parse::<u64>),
-            ) {
-                let e = out.entry(f.clone()).or_default();
-                *e.lines.entry(line).or_default() += hits;
-            }
-        } else if let (Some(d), Some(f)) = (l.strip_prefix("BRDA:"), &cur) {
-            let p: Vec<&str> = d.split(',').collect();
-            if p.len() == 4 {
-                if let Ok(line) = p[0].parse::<usize>() {
-                    let taken = p[3].parse::<u64>().unwrap_or(0);
-                    let key = format!("{}:{}", p[1], p[2]);
-                    let e = out.entry(f.clone()).or_default();
-                    let v = e.branches.entry(line).or_default();
-                    match v.iter_mut().find(|(k, _)| *k == key) {
-                        Some(x) => x.1 += taken,
-                        None => v.push((key, taken)),
-                    }
-                }
-            }
-        } else if l == "end_of_record" {
-            cur = None;
-        }
-    }
-    out
 }
 
 /// The upstream functions in scope, by file (relative to the tree) and
@@ -126,7 +286,7 @@ pub fn in_scope() -> Vec<(&'static str, Vec<&'static str>)> {
 
 /// Builds the instrumented world and runs `vectors` in it; when this
 /// returns, the worker has exited and written its `.gcda` counters next to
-/// the objects (`world.dir/obj`), ready for lcov.
+/// the objects (`world.dir/obj`), ready for [`Tracefile::capture`].
 pub fn collect(tree: &KernelTree, vectors: &[Vector]) -> Result<BuiltWorld> {
     let world = cworld::build(
         tree,
@@ -150,19 +310,21 @@ pub fn collect(tree: &KernelTree, vectors: &[Vector]) -> Result<BuiltWorld> {
     Ok(world)
 }
 
-/// Line hits of the source file whose path ends with `rel`, from an lcov
-/// tracefile: line -> hits, executable lines only.
-pub fn line_hits(info: &str, rel: &str) -> BTreeMap<usize, u64> {
-    parse_info(info)
-        .into_iter()
-        .filter(|(f, _)| f.ends_with(&format!("/{rel}")))
-        .flat_map(|(_, d)| d.lines)
+/// Line hits of the source file whose path ends with `rel`: line -> hits,
+/// executable lines only.
+pub fn line_hits(trace: &Tracefile, rel: &str) -> BTreeMap<usize, u64> {
+    let suffix = format!("/{rel}");
+    trace
+        .files
+        .iter()
+        .filter(|(f, _)| f.ends_with(&suffix))
+        .flat_map(|(_, d)| d.lines.clone())
         .collect()
 }
 
-/// Reads an lcov tracefile back per upstream function in scope.
-pub fn report(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
-    let data = parse_info(info);
+/// A tracefile read back per upstream function in scope.
+pub fn report(world: &BuiltWorld, trace: &Tracefile) -> Result<Vec<FuncCoverage>> {
+    let data = &trace.files;
     let tree = &world.tree;
     let mut out = vec![];
     for (rel, names) in in_scope() {
@@ -212,8 +374,15 @@ pub fn report(world: &BuiltWorld, info: &str) -> Result<Vec<FuncCoverage>> {
     Ok(out)
 }
 
-/// The per-function table and the list of what was missed.
-pub fn render(tree: &KernelTree, cov: &[FuncCoverage], html: &Path) -> String {
+/// Whether lcov and genhtml, which draw the HTML report, are on `PATH`
+/// (the numbers need neither).
+pub fn html_tools() -> bool {
+    crate::sandbox::which("lcov").is_some() && crate::sandbox::which("genhtml").is_some()
+}
+
+/// The per-function table and the list of what was missed; `html`, the
+/// HTML report's directory, `None` when it was not drawn.
+pub fn render(tree: &KernelTree, cov: &[FuncCoverage], html: Option<&Path>) -> String {
     let mut s = format!("coverage of upstream functions on {}\n", tree.version);
     let w = cov.iter().map(|c| c.name.len()).max().unwrap_or(8).max(8);
     s.push_str(&format!(
@@ -267,14 +436,177 @@ pub fn render(tree: &KernelTree, cov: &[FuncCoverage], html: &Path) -> String {
             ));
         }
     }
-    s.push_str(&format!(
-        "\nHTML report: {}\n",
-        html.join("index.html").display()
-    ));
+    match html {
+        Some(html) => s.push_str(&format!(
+            "\nHTML report: {}\n",
+            html.join("index.html").display()
+        )),
+        None => s.push_str(
+            "\nHTML report skipped: lcov and genhtml are not on PATH (apt-get install lcov)\n",
+        ),
+    }
     s
 }
 
 /// Where `cargo xtask coverage` writes its reports.
 pub fn out_dir(series: &str) -> PathBuf {
     crate::project_path("target/coverage").join(series)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program whose lines 4 and 13 never run; line 3's test is true 0
+    /// times and false 3 times.
+    const PROGRAM: &str = "\
+int f(int x)
+{
+\tif (x > 5)
+\t\treturn 1;
+\treturn 0;
+}
+int main(int argc, char **argv)
+{
+\tint s = 0;
+\tfor (int i = 0; i < 3; i++)
+\t\ts += f(i);
+\tif (argc > 10)
+\t\ts = 99;
+\treturn s;
+}
+";
+
+    /// A scratch directory, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Compiles PROGRAM as `t.c` with gcov instrumentation in a fresh
+    /// directory (objects under `obj/`, compiled from that directory with
+    /// a relative source name, as gcov then records it), and runs it once.
+    fn run_program(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("hfi1-coverage-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("obj")).unwrap();
+        let dir = Scratch(dir);
+        std::fs::write(dir.0.join("t.c"), PROGRAM).unwrap();
+        let run = |cmd: &mut Command| {
+            let out = cmd.current_dir(&dir.0).output().unwrap();
+            assert!(out.status.success(), "{cmd:?}: {out:?}");
+        };
+        run(Command::new("gcc").args(["--coverage", "-O0", "-c", "t.c", "-o", "obj/t.o"]));
+        run(Command::new("gcc").args(["--coverage", "obj/t.o", "-o", "t"]));
+        run(&mut Command::new(dir.0.join("t")));
+        dir
+    }
+
+    #[test]
+    fn capture_reads_gcov_counters() {
+        let dir = run_program("capture");
+        let trace = Tracefile::capture(&dir.0.join("obj")).unwrap();
+        let src = normalize(&crate::sandbox::absolute(&dir.0).join("t.c"));
+        assert_eq!(trace.files.keys().collect::<Vec<_>>(), vec![&src]);
+        let hits = line_hits(&trace, "t.c");
+        assert_eq!(hits.get(&3), Some(&3), "{hits:?}");
+        assert_eq!(hits.get(&4), Some(&0), "never returns 1: {hits:?}");
+        assert_eq!(hits.get(&5), Some(&3));
+        assert_eq!(hits.get(&9), Some(&1));
+        assert_eq!(hits.get(&11), Some(&3));
+        assert_eq!(hits.get(&13), Some(&0), "argc is 1: {hits:?}");
+        assert_eq!(hits.get(&14), Some(&1));
+        // A function's entry is counted on its name's line, not its brace.
+        assert_eq!(hits.get(&1), Some(&3));
+        assert_eq!(hits.get(&2), None);
+        assert_eq!(hits.get(&7), Some(&1));
+        assert_eq!(hits.get(&8), None);
+        assert!(hits.keys().all(|l| *l <= 15));
+
+        let br = &trace.files[&src].branches;
+        let taken = |line: usize| {
+            let mut v: Vec<u64> = br[&line].iter().map(|(_, t)| *t).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(taken(3), vec![0, 3], "x > 5 never true: {br:?}");
+        assert_eq!(taken(10), vec![1, 3], "the loop: 3 rounds, one exit");
+        assert_eq!(taken(12), vec![0, 1], "argc > 10 never true");
+        assert_eq!(br.keys().copied().collect::<Vec<_>>(), vec![3, 10, 12]);
+    }
+
+    #[test]
+    fn capture_errors_name_the_directory() {
+        let dir = Scratch(
+            std::env::temp_dir().join(format!("hfi1-coverage-test-empty-{}", std::process::id())),
+        );
+        std::fs::create_dir_all(&dir.0).unwrap();
+        let e = format!("{:#}", Tracefile::capture(&dir.0).unwrap_err());
+        assert!(e.contains("no .gcda counters"), "{e}");
+        assert!(e.contains(&dir.0.display().to_string()), "{e}");
+        // A .gcda without its notes: gcov fails, and the error says so.
+        std::fs::write(dir.0.join("x.gcda"), b"not counters").unwrap();
+        let e = format!("{:#}", Tracefile::capture(&dir.0).unwrap_err());
+        assert!(e.contains("gcov --json-format"), "{e}");
+        assert!(e.contains("x.gcno"), "gcov's own message: {e}");
+    }
+
+    #[test]
+    fn from_lcov_sums_records_of_one_file() {
+        let text = "TN:\nSF:/a/b.c\nDA:3,2\nDA:4,0\nBRDA:3,0,0,2\nBRDA:3,0,1,-\n\
+                    end_of_record\nSF:/a/b.c\nDA:3,1\nBRDA:3,0,1,5\nend_of_record\n";
+        let t = Tracefile::from_lcov(text);
+        let d = &t.files["/a/b.c"];
+        assert_eq!(d.lines, BTreeMap::from([(3, 3), (4, 0)]));
+        assert_eq!(
+            d.branches[&3],
+            vec![("0:0".to_string(), 2), ("0:1".to_string(), 5)]
+        );
+        assert_eq!(line_hits(&t, "b.c"), d.lines);
+        assert!(line_hits(&t, "c").is_empty(), "a whole name only");
+    }
+
+    /// lcov (1.16 reads the same gcov JSON) and `capture` agree on every
+    /// line and branch arc of the program.
+    #[test]
+    fn capture_agrees_with_lcov() {
+        if crate::sandbox::which("lcov").is_none() {
+            eprintln!("note: lcov is not installed; capture_agrees_with_lcov compares nothing");
+            return;
+        }
+        let dir = run_program("lcov");
+        let info = dir.0.join("t.info");
+        let out = Command::new("lcov")
+            .args(["--quiet", "--capture", "--rc", "lcov_branch_coverage=1"])
+            .arg("--directory")
+            .arg(dir.0.join("obj"))
+            .arg("--output-file")
+            .arg(&info)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let lcov = Tracefile::from_lcov(&std::fs::read_to_string(&info).unwrap());
+        let gcov = Tracefile::capture(&dir.0.join("obj")).unwrap();
+        assert!(!gcov.files.is_empty());
+        assert_eq!(
+            lcov.files.keys().collect::<Vec<_>>(),
+            gcov.files.keys().collect::<Vec<_>>()
+        );
+        for (f, g) in &gcov.files {
+            let l = &lcov.files[f];
+            assert_eq!(l.lines, g.lines, "{f}");
+            // Each line's arcs in gcov's order (lcov 2 numbers them otherwise).
+            let arcs = |d: &FileData| -> BTreeMap<usize, Vec<u64>> {
+                d.branches
+                    .iter()
+                    .map(|(line, v)| (*line, v.iter().map(|(_, t)| *t).collect()))
+                    .collect()
+            };
+            assert_eq!(arcs(l), arcs(g), "{f}");
+        }
+    }
 }

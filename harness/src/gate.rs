@@ -370,16 +370,16 @@ fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> (Vec<String>, Vec<
 
 /// Patch coverage: builds the patched tree's coverage world (gcov, -O0),
 /// runs the corpus and the generated vectors in it, reads the counters back
-/// with lcov, and counts the changed executable lines inside functions in
+/// with gcov, and counts the changed executable lines inside functions in
 /// scope that ran. `None` when the patch changes no such line (no coverage
-/// world is built then) or lcov is missing.
+/// world is built then).
 fn patch_coverage(
     tree: &KernelTree,
     lines: &[(String, usize)],
     vectors: &[Vector],
     opts: &Options,
 ) -> Result<Option<crate::report::PatchCoverage>> {
-    if lines.is_empty() || crate::sandbox::which("lcov").is_none() {
+    if lines.is_empty() {
         return Ok(None);
     }
     let world = crate::coverage::collect(tree, vectors)?;
@@ -389,19 +389,7 @@ fn patch_coverage(
             w.digests(*f, opts.seed, 0, opts.random)?;
         }
     } // the worker exits: gcov writes its counters
-    let obj = world.dir.join("obj");
-    let info = world.dir.join("gate.info");
-    let out = std::process::Command::new("lcov")
-        .args(["--quiet", "--capture", "--directory"])
-        .arg(&obj)
-        .arg("--output-file")
-        .arg(&info)
-        .output()
-        .context("running lcov")?;
-    if !out.status.success() {
-        anyhow::bail!("lcov failed: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    let text = std::fs::read_to_string(&info).context("reading the lcov tracefile")?;
+    let trace = crate::coverage::Tracefile::capture(&world.dir.join("obj"))?;
     let mut files: std::collections::BTreeMap<&str, std::collections::BTreeMap<usize, u64>> =
         Default::default();
     let mut pc = crate::report::PatchCoverage {
@@ -412,7 +400,7 @@ fn patch_coverage(
     for (path, line) in lines {
         let hits = files
             .entry(path.as_str())
-            .or_insert_with(|| crate::coverage::line_hits(&text, path));
+            .or_insert_with(|| crate::coverage::line_hits(&trace, path));
         match hits.get(line) {
             None => {} // not an executable line
             Some(0) => {

@@ -1195,26 +1195,33 @@ fn coverage_cmd(series: String) -> Result<ExitCode> {
     let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let out = harness::coverage::out_dir(&series);
     let world = harness::coverage::collect(&tree, &vectors)?;
-    // The kernel world's tools, run as a script would run them.
-    let sh = xshell::Shell::new()?;
     let obj = world.dir.join("obj");
-    let info = out.join("coverage.info");
+    let cov = harness::coverage::report(&world, &harness::coverage::Tracefile::capture(&obj)?)?;
+    // The HTML report, when lcov is installed: its tools, run as a script
+    // would run them.
     let html = out.join("html");
-    sh.create_dir(&out)?;
-    xshell::cmd!(
-        sh,
-        "lcov --quiet --capture --rc lcov_branch_coverage=1 --directory {obj} --output-file {info}"
-    )
-    .run()
-    .context("lcov failed (apt-get install lcov)")?;
-    xshell::cmd!(
-        sh,
-        "genhtml --quiet --branch-coverage --output-directory {html} {info}"
-    )
-    .run()
-    .context("genhtml failed (apt-get install lcov)")?;
-    let cov = harness::coverage::report(&world, &sh.read_file(&info)?)?;
-    print!("{}", harness::coverage::render(&tree, &cov, &html));
+    let drawn = harness::coverage::html_tools();
+    if drawn {
+        let sh = xshell::Shell::new()?;
+        let info = out.join("coverage.info");
+        sh.create_dir(&out)?;
+        xshell::cmd!(
+            sh,
+            "lcov --quiet --capture --rc lcov_branch_coverage=1 --directory {obj} --output-file {info}"
+        )
+        .run()
+        .context("lcov failed")?;
+        xshell::cmd!(
+            sh,
+            "genhtml --quiet --branch-coverage --output-directory {html} {info}"
+        )
+        .run()
+        .context("genhtml failed")?;
+    }
+    print!(
+        "{}",
+        harness::coverage::render(&tree, &cov, drawn.then_some(html.as_path()))
+    );
 
     // Every miss explained, every explanation still needed.
     let manifest = harness::unreached::path(&vector::corpus_dir());
