@@ -11,7 +11,7 @@
 
 use anyhow::Result;
 
-use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
+use crate::cworld::{call, digests, BuiltWorld, CallResult, Fault, Worker};
 use crate::generate::seeded_call;
 use crate::model::types::{Call, Func};
 use crate::outcome::Outcome;
@@ -469,52 +469,92 @@ fn compare_calls(
             );
         }
     }
+    // A second worker on `b`, for when `a`'s digests are kept.
+    let mut wb2: Option<Worker> = None;
     for &f in funcs {
-        if n > 0 {
-            progress(&format!("{n} generated vectors of {f}"));
+        if n == 0 {
+            continue;
         }
-        let mut i = 0;
-        while i < n {
-            let count = 20_000.min(n - i);
-            // Both worlds digest the same vectors at once (one worker
-            // each, in its own thread); only the vectors whose digests
-            // differ cross the pipes whole, to be grouped.
-            wa.ensure_started()?;
-            wb.ensure_started()?;
-            let (da, db) = std::thread::scope(|s| {
-                let ta = s.spawn(|| wa.digests(f, seed, i, count));
-                let tb = s.spawn(|| wb.digests(f, seed, i, count));
-                (ta.join(), tb.join())
-            });
-            let joined = |r: std::thread::Result<Result<Vec<Option<u64>>>>| {
-                r.map_err(|_| anyhow::anyhow!("a comparison thread panicked"))?
-            };
-            let (da, db) = (joined(da)?, joined(db)?);
-            let odd: Vec<u64> = (0..count)
-                .filter(|k| {
-                    let k = *k as usize;
-                    da.get(k) != db.get(k) || da.get(k).is_some_and(|d| d.is_none())
-                })
-                .map(|k| i + k)
-                .collect();
-            let calls: Vec<Call> = odd.iter().map(|k| seeded_call(seed, f, *k)).collect();
-            // Equal digests: the same outcome on both sides.
-            if let Some(p) = per_func.iter_mut().find(|p| p.0 == f) {
-                p.1 += count - odd.len() as u64;
+        progress(&format!("{n} generated vectors of {f}"));
+        // Digests of both worlds: each world's kept ones where it has them
+        // (the base of a gate, run after run), else computed — both worlds
+        // at once, one worker each, or `b` alone with two. Only the
+        // vectors whose digests differ cross the pipes whole, to be
+        // grouped.
+        let (da, db) = match (digests::load(a, f, seed, n), digests::load(b, f, seed, n)) {
+            (Some(da), Some(db)) => (da, db),
+            (Some(da), None) => {
+                let w2 = match &mut wb2 {
+                    Some(w) => w,
+                    None => wb2.insert(Worker::new(b)?),
+                };
+                let db = digests::compute(&mut [&mut wb, w2], f, seed, n)?;
+                if explain {
+                    digests::store(b, f, seed, n, &db);
+                }
+                (da, db)
             }
+            (kept_a, kept_b) => {
+                let (da, db) = std::thread::scope(|s| {
+                    let ta = kept_a.is_none().then(|| {
+                        let wa = &mut wa;
+                        s.spawn(move || digests::compute(&mut [wa], f, seed, n))
+                    });
+                    let tb = kept_b.is_none().then(|| {
+                        let wb = &mut wb;
+                        s.spawn(move || digests::compute(&mut [wb], f, seed, n))
+                    });
+                    let joined = |t: Option<std::thread::ScopedJoinHandle<'_, Result<_>>>| {
+                        t.map(|t| {
+                            t.join()
+                                .map_err(|_| anyhow::anyhow!("a comparison thread panicked"))?
+                        })
+                        .transpose()
+                    };
+                    (joined(ta), joined(tb))
+                });
+                let (da, db) = (da?, db?);
+                if let Some(d) = &da {
+                    digests::store(a, f, seed, n, d);
+                }
+                // `b` is kept for later comparisons when explained (the
+                // gate's patched world is the next patch's base); a
+                // mutant's world is never compared again.
+                if let (Some(d), true) = (&db, explain) {
+                    digests::store(b, f, seed, n, d);
+                }
+                (
+                    kept_a.or(da).unwrap_or_default(),
+                    kept_b.or(db).unwrap_or_default(),
+                )
+            }
+        };
+        let odd: Vec<u64> = (0..n)
+            .filter(|k| {
+                let k = *k as usize;
+                da.get(k) != db.get(k) || da.get(k).is_some_and(|d| d.is_none())
+            })
+            .collect();
+        // Equal digests: the same outcome on both sides.
+        if let Some(p) = per_func.iter_mut().find(|p| p.0 == f) {
+            p.1 += n - odd.len() as u64;
+        }
+        for part in odd.chunks(4096) {
+            let calls: Vec<Call> = part.iter().map(|k| seeded_call(seed, f, *k)).collect();
             for (pos, (x, y)) in run_both(&mut wa, &mut wb, &calls)?.into_iter().enumerate() {
-                let index = odd[pos];
                 note(
                     &mut per_func,
                     f,
-                    Source::Generated { seed, index },
+                    Source::Generated {
+                        seed,
+                        index: part[pos],
+                    },
                     &calls[pos],
                     &x,
                     &y,
                     &mut groups,
                 );
             }
-            i += count;
         }
     }
     if explain {

@@ -369,10 +369,11 @@ fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> (Vec<String>, Vec<
 }
 
 /// Patch coverage: builds the patched tree's coverage world (gcov, -O0),
-/// runs the corpus and the generated vectors in it, reads the counters back
-/// with gcov, and counts the changed executable lines inside functions in
-/// scope that ran. `None` when the patch changes no such line (no coverage
-/// world is built then).
+/// runs the corpus in it and reads the counters back with gcov; only if a
+/// changed executable line is still unexecuted, the generated vectors too.
+/// Counts the changed executable lines inside functions in scope that ran.
+/// `None` when the patch changes no such line (no coverage world is built
+/// then).
 fn patch_coverage(
     tree: &KernelTree,
     lines: &[(String, usize)],
@@ -382,14 +383,109 @@ fn patch_coverage(
     if lines.is_empty() {
         return Ok(None);
     }
+    // The corpus reaches every line but those unreached.toml lists: most
+    // patches need nothing more, and it costs a fraction of a second.
     let world = crate::coverage::collect(tree, vectors)?;
-    {
-        let mut w = cworld::Worker::new(&world)?;
-        for f in &opts.funcs {
-            w.digests(*f, opts.seed, 0, opts.random)?;
+    let obj = world.dir.join("obj");
+    let pc = count_executed(&crate::coverage::Tracefile::capture(&obj)?, lines);
+    if pc.missed.is_empty() {
+        return Ok(Some(pc));
+    }
+    // Counters add up across workers: the generated vectors, shared
+    // between two workers.
+    let mut w1 = cworld::Worker::new(&world)?;
+    let mut w2 = cworld::Worker::new(&world)?;
+    for f in &opts.funcs {
+        cworld::digests::compute(&mut [&mut w1, &mut w2], *f, opts.seed, opts.random)?;
+    }
+    drop((w1, w2)); // the workers exit: gcov writes their counters
+    Ok(Some(count_executed(
+        &crate::coverage::Tracefile::capture(&obj)?,
+        lines,
+    )))
+}
+
+/// The tree copied to a place in the cache named by its content
+/// (`gate-trees/HASH`): a coverage world is bound to its tree's place
+/// (gcov notes absolute paths), so a tree judged again — the same patch on
+/// the same base — finds its coverage world built. The tree itself where
+/// the cache cannot be written. The 16 most recently used copies are kept.
+fn stable_copy(tree: &KernelTree) -> KernelTree {
+    use sha2::Digest;
+    fn walk(root: &Path, dir: &Path, h: &mut sha2::Sha256) -> std::io::Result<()> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<std::io::Result<_>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let p = e.path();
+            let t = e.file_type()?;
+            h.update(
+                p.strip_prefix(root)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .as_bytes(),
+            );
+            if t.is_dir() {
+                h.update(b"/");
+                walk(root, &p, h)?;
+            } else if t.is_symlink() {
+                h.update(b"->");
+                h.update(std::fs::read_link(&p)?.to_string_lossy().as_bytes());
+            } else {
+                h.update(std::fs::read(&p)?);
+            }
+            h.update([0]);
         }
-    } // the worker exits: gcov writes its counters
-    let trace = crate::coverage::Tracefile::capture(&world.dir.join("obj"))?;
+        Ok(())
+    }
+    let placed = || -> std::io::Result<KernelTree> {
+        let mut h = sha2::Sha256::new();
+        walk(&tree.root, &tree.root, &mut h)?;
+        let hex: String = h.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let trees = kernel::cache_dir().join("gate-trees");
+        let dst = trees.join(&hex);
+        if !dst.is_dir() {
+            let tmp = trees.join(format!(".{hex}.{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&tmp);
+            kernel::copy_tree(&tree.root, &tmp)?;
+            if std::fs::rename(&tmp, &dst).is_err() {
+                let _ = std::fs::remove_dir_all(&tmp);
+            }
+        }
+        // Used now: the eviction below keeps it.
+        let _ = std::fs::File::options()
+            .append(true)
+            .create(true)
+            .open(dst.join(".used"))
+            .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+        let mut all: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&trees)?
+            .flatten()
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| {
+                let used = std::fs::metadata(e.path().join(".used"))
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH);
+                (used, e.path())
+            })
+            .collect();
+        all.sort();
+        all.reverse();
+        for (_, old) in all.iter().skip(16) {
+            let _ = std::fs::remove_dir_all(old);
+        }
+        KernelTree::open(&dst).map_err(std::io::Error::other)
+    };
+    placed().unwrap_or_else(|_| tree.clone())
+}
+
+/// How many of the changed `lines` are executable and how many of those
+/// ran.
+fn count_executed(
+    trace: &crate::coverage::Tracefile,
+    lines: &[(String, usize)],
+) -> crate::report::PatchCoverage {
     let mut files: std::collections::BTreeMap<&str, std::collections::BTreeMap<usize, u64>> =
         Default::default();
     let mut pc = crate::report::PatchCoverage {
@@ -400,7 +496,7 @@ fn patch_coverage(
     for (path, line) in lines {
         let hits = files
             .entry(path.as_str())
-            .or_insert_with(|| crate::coverage::line_hits(&trace, path));
+            .or_insert_with(|| crate::coverage::line_hits(trace, path));
         match hits.get(line) {
             None => {} // not an executable line
             Some(0) => {
@@ -413,7 +509,7 @@ fn patch_coverage(
             }
         }
     }
-    Ok(Some(pc))
+    pc
 }
 
 /// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;
@@ -612,6 +708,7 @@ fn judge_in(
                 Verdict::Changes
             };
             let mut j = judged(verdict, Some(c), new_warnings);
+            let t = std::time::Instant::now();
             j.model = match (
                 model_disagreements(&before, vectors),
                 model_disagreements(&world, vectors),
@@ -623,9 +720,20 @@ fn judge_in(
                 }),
                 _ => None,
             };
+            times.push(("model", t.elapsed().as_secs_f64()));
+            progress(&format!(
+                "{base_name}: {}: {} (measuring patch coverage next)",
+                p.subject,
+                j.verdict.word()
+            ));
             let t = std::time::Instant::now();
             let (_, lines) = classify(dir, p, &inputs);
-            j.coverage = match patch_coverage(&tree, &lines, vectors, opts) {
+            let placed = if lines.is_empty() {
+                tree.clone()
+            } else {
+                stable_copy(&tree)
+            };
+            j.coverage = match patch_coverage(&placed, &lines, vectors, opts) {
                 Ok(c) => c,
                 Err(e) => {
                     progress(&format!("patch coverage not measured: {e:#}"));

@@ -23,6 +23,7 @@ pub mod build;
 pub mod call;
 mod channel;
 mod client;
+pub mod digests;
 mod heartbeat;
 
 use std::io::{BufReader, BufWriter, Read, Write};
