@@ -381,6 +381,38 @@ fn worker_slow_to_read_is_no_hang() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A cache that cannot hold a kernel (here a path under a plain file; a
+/// read-only mount gives the same): the error names the path and says
+/// what to do.
+fn unusable_cache_is_named() -> Result<(), Failed> {
+    let file = std::env::temp_dir().join(format!("hfi1-not-a-dir-{}", std::process::id()));
+    std::fs::write(&file, b"").map_err(err)?;
+    let cache = file.join("cache");
+    let old = std::env::var_os("HFI1_CONFORMANCE_CACHE");
+    std::env::set_var("HFI1_CONFORMANCE_CACHE", &cache);
+    let r = kernel::fetch(kernel::DEFAULT_SERIES);
+    match old {
+        Some(v) => std::env::set_var("HFI1_CONFORMANCE_CACHE", v),
+        None => std::env::remove_var("HFI1_CONFORMANCE_CACHE"),
+    }
+    let _ = std::fs::remove_file(&file);
+    let msg = match r {
+        Ok(t) => return Err(format!("fetched into a file: {}", t.root.display()).into()),
+        Err(e) => format!("{e:#}"),
+    };
+    let shown = cache.display().to_string();
+    for w in [
+        shown.as_str(),
+        "HFI1_CONFORMANCE_CACHE",
+        "writable directory",
+    ] {
+        if !msg.contains(w) {
+            return Err(format!("the error lacks {w:?}: {msg}").into());
+        }
+    }
+    Ok(())
+}
+
 /// A fault-injection case.
 type Case = fn() -> Result<(), Failed>;
 
@@ -398,6 +430,7 @@ fn main() {
             "worker_slow_to_read_is_no_hang",
             worker_slow_to_read_is_no_hang,
         ),
+        ("unusable_cache_is_named", unusable_cache_is_named),
         ("damaged_world_is_rebuilt", damaged_world_is_rebuilt),
         (
             "unloadable_world_could_not_run",

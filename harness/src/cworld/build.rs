@@ -13,8 +13,8 @@
 //! the undefined symbols of the upstream objects are checked against the
 //! boundary (`c-shim/boundary.toml`): upstream links to nothing else.
 
+use fs_err as fs;
 use std::collections::BTreeMap;
-use std::fs;
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -370,6 +370,10 @@ fn write_extract_unit(tree: &KernelTree, manifest: &Manifest, dir: &Path) -> Res
 
 /// Builds (or finds in the cache) the C world of `tree`.
 pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
+    build_cached(tree, opts).map_err(crate::kernel::with_cache_hint)
+}
+
+fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
     let manifest = Manifest::load()?;
     let key = cache_key(tree, &manifest, opts)?;
     let dir = cache_dir()

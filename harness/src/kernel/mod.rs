@@ -6,8 +6,8 @@
 //! Only the files listed in [`REQUIRED_FILES`] and the header directories
 //! next to them are ever read.
 
+use fs_err as fs;
 use std::fmt;
-use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -717,6 +717,40 @@ pub fn fetch(name: &str) -> Result<KernelTree> {
 /// The tree of `linux-source-SERIES` at Debian version `version`;
 /// `sha256`, when given, is what the package must hash to.
 pub fn fetch_version(series: &str, version: &str, sha256: Option<&str>) -> Result<KernelTree> {
+    fetch_version_into(series, version, sha256).map_err(with_cache_hint)
+}
+
+/// Adds what to do to an error met writing the cache: a read-only,
+/// full or misplaced cache is the user's to fix, and the message says how.
+pub fn with_cache_hint(e: anyhow::Error) -> anyhow::Error {
+    use std::io::ErrorKind as K;
+    let cache_fault = e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| {
+            matches!(
+                io.kind(),
+                K::ReadOnlyFilesystem
+                    | K::PermissionDenied
+                    | K::NotADirectory
+                    | K::AlreadyExists
+                    | K::StorageFull
+                    | K::QuotaExceeded
+            )
+        })
+    });
+    if !cache_fault {
+        return e;
+    }
+    let dir = cache_dir();
+    e.context(format!(
+        "the cache {} must be a writable directory to fetch a kernel or build a world into \
+         it: point HFI1_CONFORMANCE_CACHE at one (or free space there); a read-only cache \
+         works once it holds what the run needs (`cargo xtask kernel fetch SERIES` and one \
+         run where it is writable)",
+        dir.display()
+    ))
+}
+
+fn fetch_version_into(series: &str, version: &str, sha256: Option<&str>) -> Result<KernelTree> {
     let kernels = cache_dir().join("kernels");
     let dest = tree_dir(version);
     let opened = |dest: &Path| -> Result<KernelTree> {

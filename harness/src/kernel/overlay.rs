@@ -16,8 +16,8 @@
 //! a vendor's Makefile states with `grep -q SYMBOL FILE && echo -DHAVE_X`.
 //! Nothing of the vendor's is committed: the overlay is read like any tree.
 
+use fs_err as fs;
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
