@@ -259,6 +259,7 @@ fn reads(
     call: &Call,
     file: &std::path::Path,
     seed: u64,
+    deadline: std::time::Instant,
 ) -> Result<Vec<String>> {
     let family = Family::load(file)?;
     let full = crate::vecwrite::case_toml(call, "reads", "reads");
@@ -291,6 +292,9 @@ fn reads(
     let key = |l: &str| l.split_once(" = ").map(|(k, _)| k.trim().to_owned());
     let mut out = vec![];
     for (i, l) in lines.iter().enumerate() {
+        if std::time::Instant::now() >= deadline {
+            break;
+        }
         let Some(k) = key(l).filter(|k| k.starts_with("world.")) else {
             continue;
         };
@@ -353,29 +357,26 @@ fn run_both(a: &mut Worker, b: &mut Worker, calls: &[Call]) -> Result<Vec<(Seen,
 }
 
 /// Shrinks `c` while the two worlds still differ on it with `want`'s shape.
-fn minimise(a: &mut Worker, b: &mut Worker, c: &Call, want: &[String]) -> Result<Call> {
-    let mut best = c.clone();
-    for _ in 0..4 {
-        let mut changed = false;
-        for (_, step) in crate::random::shrink_steps() {
-            let mut cand = best.clone();
-            step(&mut cand);
-            if cand == best || validate(&cand).is_err() {
-                continue;
-            }
-            let r = run_both(a, b, std::slice::from_ref(&cand))?;
-            if let Some((x, y)) = r.first() {
-                if x != y && shape(x, y) == want {
-                    best = cand;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    Ok(best)
+/// How long explaining one group of differing calls may take (minimising
+/// it, then the `reading:` probes): a patch that changes many functions
+/// gets its verdict in seconds, each group with the smallest call found
+/// in that time.
+pub const EXPLAIN_BUDGET: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Shrinks `c` while the two worlds still differ on it with `want`'s
+/// shape, until `deadline`.
+fn minimise(
+    a: &mut Worker,
+    b: &mut Worker,
+    c: &Call,
+    want: &[String],
+    deadline: std::time::Instant,
+) -> Result<Call> {
+    crate::random::shrink(c, Some(deadline), |cand| {
+        let r = run_both(a, b, std::slice::from_ref(cand))?;
+        Ok(r.first()
+            .is_some_and(|(x, y)| x != y && shape(x, y) == want))
+    })
 }
 
 /// Compares world `a` with world `b` on `vectors` and on `n` generated
@@ -419,6 +420,8 @@ fn compare_calls(
 ) -> Result<Comparison> {
     let started = std::time::Instant::now();
     let (mut wa, mut wb) = (Worker::new(a)?, Worker::new(b)?);
+    wa.presume_hangs(crate::cworld::HANG_PROOFS);
+    wb.presume_hangs(crate::cworld::HANG_PROOFS);
     // (function, shape) -> group; per function: compared, differing.
     let mut groups: Vec<Group> = vec![];
     let mut per_func: Vec<(Func, u64, u64)> = funcs.iter().map(|f| (*f, 0, 0)).collect();
@@ -486,7 +489,11 @@ fn compare_calls(
             (Some(da), None) => {
                 let w2 = match &mut wb2 {
                     Some(w) => w,
-                    None => wb2.insert(Worker::new(b)?),
+                    None => {
+                        let mut w = Worker::new(b)?;
+                        w.presume_hangs(crate::cworld::HANG_PROOFS);
+                        wb2.insert(w)
+                    }
                 };
                 let db = digests::compute(&mut [&mut wb, w2], f, seed, n)?;
                 if explain {
@@ -560,7 +567,8 @@ fn compare_calls(
     if explain {
         for g in groups.iter_mut() {
             progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
-            g.minimal = minimise(&mut wa, &mut wb, &g.minimal, &g.shape)?;
+            let deadline = std::time::Instant::now() + EXPLAIN_BUDGET;
+            g.minimal = minimise(&mut wa, &mut wb, &g.minimal, &g.shape, deadline)?;
             // Then as a case of its family's file, only the keys that matter.
             g.family = vectors
                 .iter()
@@ -580,7 +588,8 @@ fn compare_calls(
                 g.fields = fields(x, y);
             }
             if let Some(file) = &g.family {
-                g.reads = reads(&mut wa, &mut wb, &g.minimal, file, seed)?;
+                let deadline = std::time::Instant::now() + EXPLAIN_BUDGET;
+                g.reads = reads(&mut wa, &mut wb, &g.minimal, file, seed, deadline)?;
             }
         }
     }

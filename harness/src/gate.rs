@@ -184,7 +184,11 @@ pub struct ModelDrift {
 
 /// The corpus vectors on which `world` and the Rust model disagree.
 fn model_disagreements(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<String>> {
-    let checks = crate::runner::check_all(world, vectors)?;
+    // A hang is a disagreement whether proven again or not: the
+    // comparison just proved the world's hangs.
+    let mut w = cworld::Worker::new(world)?;
+    w.presume_hangs(1);
+    let checks = crate::runner::check_all_with(&mut w, vectors)?;
     Ok(vectors
         .iter()
         .zip(&checks)
@@ -395,6 +399,10 @@ fn patch_coverage(
     // between two workers.
     let mut w1 = cworld::Worker::new(&world)?;
     let mut w2 = cworld::Worker::new(&world)?;
+    // Coverage needs no proof of a hang (and a killed worker writes no
+    // counters): presumed after the first few.
+    w1.presume_hangs(1);
+    w2.presume_hangs(1);
     for f in &opts.funcs {
         cworld::digests::compute(&mut [&mut w1, &mut w2], *f, opts.seed, opts.random)?;
     }

@@ -137,6 +137,17 @@ fn minimise_while(
     deadline: Option<std::time::Instant>,
     keep: impl Fn(&Verdict) -> bool,
 ) -> Result<Call> {
+    shrink(c, deadline, |cand| Ok(keep(&step_verdict(worker, cand)?)))
+}
+
+/// The one shrink loop (random findings, comparisons): applies each of
+/// [`shrink_steps`] that leaves a valid call for which `keep` still holds,
+/// in rounds, until a round changes nothing or `deadline` passes.
+pub(crate) fn shrink(
+    c: &Call,
+    deadline: Option<std::time::Instant>,
+    mut keep: impl FnMut(&Call) -> Result<bool>,
+) -> Result<Call> {
     let mut best = c.clone();
     for _ in 0..4 {
         let mut changed = false;
@@ -149,7 +160,7 @@ fn minimise_while(
             if cand == best || validate(&cand).is_err() {
                 continue;
             }
-            if keep(&step_verdict(worker, &cand)?) {
+            if keep(&cand)? {
                 best = cand;
                 changed = true;
             }

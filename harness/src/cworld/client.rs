@@ -11,7 +11,7 @@
 //! limit](short_limit): they cannot prove more than the first did, and a
 //! looping tree costs a fraction of a second a vector instead of seconds.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use super::channel::{self, Channel, Stall};
@@ -36,6 +36,8 @@ pub struct Worker {
     log: PathBuf,
     heartbeat: Arc<Heartbeat>,
     call_limit: Duration,
+    /// See [`Worker::presume_hangs`].
+    presume: Option<u64>,
 }
 
 /// Why a request did not come back.
@@ -83,9 +85,12 @@ fn idle_limit(call_limit: Duration) -> Duration {
     (call_limit * 10).max(Duration::from_secs(30))
 }
 
-/// Functions shown to hang, by world, in this process: `(world, function
-/// index)`.
-static HANGS: Mutex<BTreeSet<(PathBuf, u32)>> = Mutex::new(BTreeSet::new());
+/// Confirmed hangs, by world and function index, in this process.
+static HANGS: Mutex<BTreeMap<(PathBuf, u32), u64>> = Mutex::new(BTreeMap::new());
+
+/// After this many confirmed hangs of a function in a world, a comparison
+/// of two worlds no longer runs its calls ([`Worker::presume_hangs`]).
+pub const HANG_PROOFS: u64 = 64;
 
 fn func_index(f: crate::model::types::Func) -> u32 {
     crate::model::types::Symbol::index(f)
@@ -159,6 +164,7 @@ impl Worker {
             log,
             heartbeat: Arc::new(Heartbeat::new()?),
             call_limit: call_timeout(&world.opts),
+            presume: None,
         })
     }
 
@@ -174,15 +180,40 @@ impl Worker {
     /// The limit of one call of function `f` (by index): shortened once
     /// the function has been shown to hang in this world.
     fn limit_for(&self, f: u32) -> Duration {
-        let hung = HANGS
-            .lock()
-            .map(|h| h.contains(&(self.so.clone(), f)))
-            .unwrap_or(false);
-        if hung {
+        if self.hangs(f) > 0 {
             short_limit(self.call_limit)
         } else {
             self.call_limit
         }
+    }
+
+    /// Confirmed hangs of function `f` in this world, in this process.
+    fn hangs(&self, f: u32) -> u64 {
+        HANGS
+            .lock()
+            .map(|h| h.get(&(self.so.clone(), f)).copied().unwrap_or(0))
+            .unwrap_or(0)
+    }
+
+    /// Once a function has hung `after` times, confirmed, in this world,
+    /// its further calls are not run but reported as hangs, "presumed" in
+    /// their text. For comparisons of two worlds (gate, diff, sweep,
+    /// mutants: [`HANG_PROOFS`]) and measurements (coverage: 1), whose
+    /// verdict needs no more proof: a tree whose function never returns
+    /// then costs seconds, not a call limit for each of 80,000 vectors.
+    /// Runs that report each vector (the corpus, `--random`) never presume.
+    pub fn presume_hangs(&mut self, after: u64) {
+        self.presume = Some(after.max(1));
+    }
+
+    fn presumed(&self, f: u32) -> Option<Fault> {
+        let n = self.hangs(f);
+        self.presume.is_some_and(|after| n >= after).then(|| {
+            Fault::Hung(format!(
+                "presumed, not run: {} hung on {n} vectors in this world, each confirmed alone",
+                fn_name(f)
+            ))
+        })
     }
 
     fn channel(&mut self) -> Result<&mut Channel> {
@@ -475,7 +506,7 @@ impl Worker {
             Some(f) if f.word() == first.word() => {
                 if matches!(first, Fault::Hung(_)) {
                     if let Ok(mut h) = HANGS.lock() {
-                        h.insert((self.so.clone(), func));
+                        *h.entry((self.so.clone(), func)).or_default() += 1;
                     }
                 }
                 Ok(first)
@@ -515,6 +546,15 @@ impl Worker {
         while out.len() < calls.len() {
             let base = out.len();
             let rest = &calls[base..];
+            if let Some(f) = self.presumed(rest[0].fn_) {
+                out.push(CallResult::Fault(f));
+                continue;
+            }
+            let upto = rest
+                .iter()
+                .position(|c| self.presumed(c.fn_).is_some())
+                .unwrap_or(rest.len());
+            let rest = &rest[..upto];
             let Some(lost) = self.try_batch(rest, &mut out)? else {
                 continue;
             };
@@ -752,6 +792,9 @@ impl Worker {
         count: u64,
     ) -> Result<Vec<Option<u64>>> {
         let f = func_index(func);
+        if self.presumed(f).is_some() {
+            return Ok(vec![None; count as usize]);
+        }
         let lost = match self.digests_once(f, seed, start, count)? {
             Ok(v) => return Ok(v),
             Err(lost) => lost,

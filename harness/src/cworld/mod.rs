@@ -39,7 +39,7 @@ use crate::sandbox::{self, Limits, Sandbox, Spec};
 use heartbeat::Heartbeat;
 
 pub use build::{build, BuildOptions, BuiltWorld};
-pub use client::{short_limit, BenchReply, HarnessFault, Worker};
+pub use client::{short_limit, BenchReply, HarnessFault, Worker, HANG_PROOFS};
 
 /// Set to a world's .so path in the environment of a worker process.
 pub const WORKER_ENV: &str = "HFI1_CONFORMANCE_WORKER";
