@@ -200,11 +200,15 @@ fn find_bwrap() -> Option<PathBuf> {
     which("bwrap")
 }
 
+/// The program `tool` on PATH, its links resolved: a tool run inside the
+/// sandbox is found at its real place, which the sandbox binds, not at a
+/// link in a directory it does not.
 pub(crate) fn which(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(tool))
         .find(|p| p.is_file())
+        .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
 }
 
 pub(crate) fn is_root() -> bool {

@@ -27,6 +27,10 @@ impl bindgen::callbacks::ParseCallbacks for PlainCall {
 }
 
 pub fn generate(root: &Path) -> Result<String> {
+    // bindgen panics where libclang is missing: find it first, as an error.
+    if !clang_sys::is_loaded() {
+        clang_sys::load().map_err(|e| anyhow::anyhow!("libclang not found: {e}"))?;
+    }
     let header = root.join("c-shim/shim.h");
     let b = bindgen::Builder::default()
         .header(header.display().to_string())
