@@ -693,6 +693,7 @@ fn judge_in(
             times.push(("compare", t.elapsed().as_secs_f64()));
             let c = match c {
                 Ok(c) => c,
+                Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
                 Err(e) => {
                     out.push(judged(
                         Verdict::CannotJudge(format!("{e:#}")),
@@ -726,6 +727,7 @@ fn judge_in(
                     after,
                     corpus: vectors.len(),
                 }),
+                (Err(e), _) | (_, Err(e)) if cworld::HarnessFault::in_chain(&e) => return Err(e),
                 _ => None,
             };
             times.push(("model", t.elapsed().as_secs_f64()));
@@ -743,6 +745,7 @@ fn judge_in(
             };
             j.coverage = match patch_coverage(&placed, &lines, vectors, opts) {
                 Ok(c) => c,
+                Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
                 Err(e) => {
                     progress(&format!("patch coverage not measured: {e:#}"));
                     None

@@ -350,6 +350,7 @@ pub fn run(
         let fate = match judge(&base, &dir, vectors, &funcs, opts, &build) {
             Ok(0) => Fate::Survived,
             Ok(n) => Fate::Killed { calls: n },
+            Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
             Err(e) => Fate::Stillborn(format!("{e:#}").lines().next().unwrap_or("").to_owned()),
         };
         out.push((m, fate));

@@ -125,10 +125,17 @@ pub fn minimise_fault(worker: &mut Worker, c: &Call, fault: &Fault) -> Result<Ca
     let same = |v: &Verdict| matches!(v, Verdict::Fault(f) if f.word() == kind);
     let deadline = std::time::Instant::now() + FAULT_MINIMISE_BUDGET;
     let small = minimise_while(worker, c, Some(deadline), same)?;
-    if small != *c && !same(&verdict_of(worker, &small)?) {
-        return Ok(c.clone());
+    if small == *c {
+        return Ok(small);
     }
-    Ok(small)
+    // The minimised call must fault so alone too; if not (or not the
+    // same way), the call as found (already confirmed) is the finding.
+    match verdict_of(worker, &small) {
+        Ok(v) if same(&v) => Ok(small),
+        Ok(_) => Ok(c.clone()),
+        Err(e) if crate::cworld::HarnessFault::in_chain(&e) => Ok(c.clone()),
+        Err(e) => Err(e),
+    }
 }
 
 fn minimise_while(

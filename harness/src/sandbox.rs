@@ -200,15 +200,11 @@ fn find_bwrap() -> Option<PathBuf> {
     which("bwrap")
 }
 
-/// The program `tool` on PATH, its links resolved: a tool run inside the
-/// sandbox is found at its real place, which the sandbox binds, not at a
-/// link in a directory it does not.
 pub(crate) fn which(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(tool))
         .find(|p| p.is_file())
-        .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
 }
 
 pub(crate) fn is_root() -> bool {
@@ -272,14 +268,17 @@ impl Sandbox {
                  {INSTALL}, or pass --no-sandbox to run trees you have reviewed without it"
             ),
         };
-        let setpriv = if is_root() {
-            Some(which("setpriv").context(
+        let setpriv =
+            if is_root() {
+                // Run inside the sandbox: at its real place, which the
+                // sandbox binds, not at a link in a directory it may not.
+                Some(which("setpriv").map(|p| std::fs::canonicalize(&p).unwrap_or(p)).context(
                 "running as root, the sandbox drops to an unprivileged uid with setpriv, \
                  which is missing: apt-get install util-linux",
             )?)
-        } else {
-            None
-        };
+            } else {
+                None
+            };
         let sb = Sandbox::Bwrap { bwrap, setpriv };
         // Try it: user namespaces may be off (kernel.unprivileged_userns_clone
         // or user.max_user_namespaces = 0), or a container may forbid mounts.

@@ -71,6 +71,14 @@ impl std::fmt::Display for HarnessFault {
 
 impl std::error::Error for HarnessFault {}
 
+impl HarnessFault {
+    /// Whether `e` is (or was caused by) a harness fault: such an error
+    /// ends the run (exit 2), it is never folded into a verdict.
+    pub fn in_chain(e: &anyhow::Error) -> bool {
+        e.chain().any(|c| c.is::<HarnessFault>())
+    }
+}
+
 /// The limit of a call of a function already shown to hang in its world:
 /// a fortieth of the call limit, at least 50 ms (calls take microseconds;
 /// a call still running after 50 ms of a function that loops elsewhere is
@@ -85,11 +93,22 @@ fn idle_limit(call_limit: Duration) -> Duration {
     (call_limit * 10).max(Duration::from_secs(30))
 }
 
-/// Confirmed hangs, by world and function index, in this process.
-static HANGS: Mutex<BTreeMap<(PathBuf, u32), u64>> = Mutex::new(BTreeMap::new());
+/// What a function has done in a world, in this process: its confirmed
+/// faults (the last kept) and hangs, and whether any call returned.
+#[derive(Debug, Default, Clone)]
+struct Record {
+    faults: u64,
+    hangs: u64,
+    returned: bool,
+    last: Option<Fault>,
+}
 
-/// After this many confirmed hangs of a function in a world, a comparison
-/// of two worlds no longer runs its calls ([`Worker::presume_hangs`]).
+/// Records by world and function index.
+static RECORDS: Mutex<BTreeMap<(PathBuf, u32), Record>> = Mutex::new(BTreeMap::new());
+
+/// After this many confirmed faults of a function that never returned in
+/// a world, a comparison of two worlds no longer runs its calls
+/// ([`Worker::presume_hangs`]).
 pub const HANG_PROOFS: u64 = 64;
 
 fn func_index(f: crate::model::types::Func) -> u32 {
@@ -187,32 +206,66 @@ impl Worker {
         }
     }
 
-    /// Confirmed hangs of function `f` in this world, in this process.
-    fn hangs(&self, f: u32) -> u64 {
-        HANGS
+    /// What function `f` has done in this world, in this process.
+    fn record(&self, f: u32) -> Record {
+        RECORDS
             .lock()
-            .map(|h| h.get(&(self.so.clone(), f)).copied().unwrap_or(0))
-            .unwrap_or(0)
+            .map(|r| r.get(&(self.so.clone(), f)).cloned().unwrap_or_default())
+            .unwrap_or_default()
     }
 
-    /// Once a function has hung `after` times, confirmed, in this world,
-    /// its further calls are not run but reported as hangs, "presumed" in
-    /// their text. For comparisons of two worlds (gate, diff, sweep,
-    /// mutants: [`HANG_PROOFS`]) and measurements (coverage: 1), whose
-    /// verdict needs no more proof: a tree whose function never returns
-    /// then costs seconds, not a call limit for each of 80,000 vectors.
-    /// Runs that report each vector (the corpus, `--random`) never presume.
+    fn update(&self, f: u32, change: impl FnOnce(&mut Record)) {
+        if let Ok(mut r) = RECORDS.lock() {
+            change(r.entry((self.so.clone(), f)).or_default());
+        }
+    }
+
+    /// Notes that calls of these functions returned.
+    fn returned(&self, fs: impl Iterator<Item = u32>) {
+        let mut fs: Vec<u32> = fs.collect();
+        fs.sort_unstable();
+        fs.dedup();
+        for f in fs {
+            if !self.record(f).returned {
+                self.update(f, |r| r.returned = true);
+            }
+        }
+    }
+
+    /// Confirmed hangs of function `f` in this world, in this process.
+    fn hangs(&self, f: u32) -> u64 {
+        self.record(f).hangs
+    }
+
+    /// Once a function that never returned in this world has faulted
+    /// `after` times, each confirmed alone, its further calls are not run
+    /// but reported as that fault, "presumed" in its text. For
+    /// comparisons of two worlds (gate, diff, sweep, mutants:
+    /// [`HANG_PROOFS`]) and measurements (coverage, the gate's model
+    /// check: 1), whose verdict needs no more proof: a tree whose function
+    /// never returns costs seconds, not a call limit for each of 80,000
+    /// vectors. A function that returned even once is always run. Runs
+    /// that report each vector (the corpus, `--random`) never presume.
     pub fn presume_hangs(&mut self, after: u64) {
         self.presume = Some(after.max(1));
     }
 
     fn presumed(&self, f: u32) -> Option<Fault> {
-        let n = self.hangs(f);
-        self.presume.is_some_and(|after| n >= after).then(|| {
-            Fault::Hung(format!(
-                "presumed, not run: {} hung on {n} vectors in this world, each confirmed alone",
-                fn_name(f)
-            ))
+        let after = self.presume?;
+        let r = self.record(f);
+        if r.returned || r.faults < after {
+            return None;
+        }
+        let why = format!(
+            "presumed, not run: {} never returned in this world and faulted so on {} \
+             vectors, each confirmed alone",
+            fn_name(f),
+            r.faults
+        );
+        Some(match r.last? {
+            Fault::Hung(_) => Fault::Hung(why),
+            Fault::Crashed(_) => Fault::Crashed(why),
+            Fault::Denied(call) => Fault::Denied(call),
         })
     }
 
@@ -503,21 +556,28 @@ impl Worker {
             Err(lost) => Some(self.blame(lost, &format!("the re-run of {what}"))?.1),
         };
         match second {
-            Some(f) if f.word() == first.word() => {
-                if matches!(first, Fault::Hung(_)) {
-                    if let Ok(mut h) = HANGS.lock() {
-                        *h.entry((self.so.clone(), func)).or_default() += 1;
-                    }
-                }
+            Some(f) if f.same_kind(&first) => {
+                self.update(func, |r| {
+                    r.faults += 1;
+                    r.hangs += u64::from(matches!(first, Fault::Hung(_)));
+                    r.last = Some(first.clone());
+                });
                 Ok(first)
             }
             second => Err(HarnessFault(format!(
                 "{what} in {}: first run, in a batch: {first}; run again alone in a fresh \
-                 worker: {}",
+                 worker: {}. {}",
                 self.so.display(),
                 match second {
                     Some(f) => f.to_string(),
                     None => "it returned".to_owned(),
+                },
+                match first {
+                    Fault::Hung(_) => "A call that hangs only sometimes points at a loaded machine",
+                    _ => {
+                        "A fault that needs the calls before it in the same worker points at \
+                         state that outlives a call (in the tree or in the harness's reset)"
+                    }
                 }
             ))
             .into()),
@@ -555,7 +615,10 @@ impl Worker {
                 .position(|c| self.presumed(c.fn_).is_some())
                 .unwrap_or(rest.len());
             let rest = &rest[..upto];
-            let Some(lost) = self.try_batch(rest, &mut out)? else {
+            let lost = self.try_batch(rest, &mut out)?;
+            let came = out.len() - base;
+            self.returned(rest[..came].iter().map(|c| c.fn_));
+            let Some(lost) = lost else {
                 continue;
             };
             let (index, fault) = self.blame(lost, "a batch of calls")?;
@@ -687,7 +750,7 @@ impl Worker {
     ) -> Result<Result<Vec<RandomFinding>, Lost>> {
         let req = Self::range_request(TAG_RANDOM, f, seed, start, count);
         let limit = self.limit_for(f);
-        self.roundtrip(&req, limit, |rd| {
+        let r = self.roundtrip(&req, limit, |rd| {
             let n = read_u32(rd)?;
             let mut v = vec![];
             for _ in 0..n {
@@ -697,7 +760,11 @@ impl Worker {
                 v.push(RandomFinding { index, kind: k[0] });
             }
             Ok(v)
-        })
+        })?;
+        if r.is_ok() && count > 0 {
+            self.returned(std::iter::once(f));
+        }
+        Ok(r)
     }
 
     /// Generated vectors `start..start + count` of `func` from `seed`, run
@@ -713,28 +780,35 @@ impl Worker {
         count: u64,
     ) -> Result<RandomReply> {
         let f = func_index(func);
-        let lost = match self.random_once(f, seed, start, count)? {
-            Ok(v) => return Ok((v, vec![])),
-            Err(lost) => lost,
-        };
-        let (index, fault) = self.blame(lost, "generated vectors")?;
-        let culprit = index.min(count.saturating_sub(1));
-        let what = format!(
-            "generated vector {} of {func} (seed {seed})",
-            start + culprit
-        );
-        let fault = self.confirm(f, fault, &what, |w| {
-            Ok(w.random_once(f, seed, start + culprit, 1)?.map(|_| ()))
-        })?;
         let (mut found, mut faults) = (vec![], vec![]);
-        for (from, n) in [(start, culprit), (start + culprit + 1, count - culprit - 1)] {
-            if n > 0 {
-                let (f, c) = self.run_random(func, seed, from, n)?;
-                found.extend(f);
-                faults.extend(c);
+        let (mut at, end) = (start, start + count);
+        // A loop, not a recursion: a tree that faults on every vector
+        // costs one round a vector, not a stack frame.
+        while at < end {
+            let n = end - at;
+            let lost = match self.random_once(f, seed, at, n)? {
+                Ok(v) => {
+                    found.extend(v);
+                    break;
+                }
+                Err(lost) => lost,
+            };
+            let (index, fault) = self.blame(lost, "generated vectors")?;
+            let culprit = index.min(n - 1);
+            let what = format!("generated vector {} of {func} (seed {seed})", at + culprit);
+            let fault = self.confirm(f, fault, &what, |w| {
+                Ok(w.random_once(f, seed, at + culprit, 1)?.map(|_| ()))
+            })?;
+            // The vectors before it returned, but their verdicts went
+            // with the worker.
+            if culprit > 0 {
+                let (fd, fl) = self.run_random(func, seed, at, culprit)?;
+                found.extend(fd);
+                faults.extend(fl);
             }
+            faults.push((at + culprit, fault));
+            at += culprit + 1;
         }
-        faults.push((start + culprit, fault));
         faults.sort_by_key(|x| x.0);
         Ok((found, faults))
     }
@@ -775,9 +849,13 @@ impl Worker {
     ) -> Result<Result<Vec<Option<u64>>, Lost>> {
         let req = Self::range_request(TAG_DIGEST, f, seed, start, count);
         let limit = self.limit_for(f);
-        self.roundtrip(&req, limit, |rd| {
+        let r = self.roundtrip(&req, limit, |rd| {
             (0..count).map(|_| Ok(Some(read_u64(rd)?))).collect()
-        })
+        })?;
+        if r.is_ok() && count > 0 {
+            self.returned(std::iter::once(f));
+        }
+        Ok(r)
     }
 
     /// Digests of generated vectors `start..start + count` of `func` from
@@ -792,30 +870,32 @@ impl Worker {
         count: u64,
     ) -> Result<Vec<Option<u64>>> {
         let f = func_index(func);
-        if self.presumed(f).is_some() {
-            return Ok(vec![None; count as usize]);
-        }
-        let lost = match self.digests_once(f, seed, start, count)? {
-            Ok(v) => return Ok(v),
-            Err(lost) => lost,
-        };
-        let (index, fault) = self.blame(lost, "digests of generated vectors")?;
-        let culprit = index.min(count.saturating_sub(1));
-        let what = format!(
-            "generated vector {} of {func} (seed {seed})",
-            start + culprit
-        );
-        self.confirm(f, fault, &what, |w| {
-            Ok(w.digests_once(f, seed, start + culprit, 1)?.map(|_| ()))
-        })?;
-        let mut out = if culprit > 0 {
-            self.digests(func, seed, start, culprit)?
-        } else {
-            vec![]
-        };
-        out.push(None);
-        if culprit + 1 < count {
-            out.extend(self.digests(func, seed, start + culprit + 1, count - culprit - 1)?);
+        let mut out = Vec::with_capacity(count as usize);
+        let (mut at, end) = (start, start + count);
+        while at < end {
+            if self.presumed(f).is_some() {
+                out.resize(count as usize, None);
+                break;
+            }
+            let n = end - at;
+            let lost = match self.digests_once(f, seed, at, n)? {
+                Ok(v) => {
+                    out.extend(v);
+                    break;
+                }
+                Err(lost) => lost,
+            };
+            let (index, fault) = self.blame(lost, "digests of generated vectors")?;
+            let culprit = index.min(n - 1);
+            let what = format!("generated vector {} of {func} (seed {seed})", at + culprit);
+            self.confirm(f, fault, &what, |w| {
+                Ok(w.digests_once(f, seed, at + culprit, 1)?.map(|_| ()))
+            })?;
+            if culprit > 0 {
+                out.extend(self.digests(func, seed, at, culprit)?);
+            }
+            out.push(None);
+            at += culprit + 1;
         }
         Ok(out)
     }

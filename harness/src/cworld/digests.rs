@@ -38,6 +38,15 @@ fn path(world: &BuiltWorld, f: Func, seed: u64, n: u64) -> Option<PathBuf> {
     )
 }
 
+/// The program identity a kept file's name starts with.
+fn identity_of(p: &std::path::Path) -> String {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.splitn(5, '-').take(4).collect::<Vec<_>>().join("-")
+}
+
 /// Kept digests, if a file of the right size is there.
 pub fn load(world: &BuiltWorld, f: Func, seed: u64, n: u64) -> Option<Digests> {
     let bytes = std::fs::read(path(world, f, seed, n)?).ok()?;
@@ -70,16 +79,32 @@ pub fn store(world: &BuiltWorld, f: Func, seed: u64, n: u64, d: &Digests) {
         bytes.push(u8::from(x.is_some()));
         bytes.extend_from_slice(&x.unwrap_or(0).to_le_bytes());
     }
-    let tmp = dir.join(format!(".tmp-{}", std::process::id()));
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let tmp = dir.join(format!(
+        ".tmp-{}-{}",
+        std::process::id(),
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     let ok = std::fs::create_dir_all(dir).is_ok() && std::fs::write(&tmp, &bytes).is_ok();
     if !ok || std::fs::rename(&tmp, &p).is_err() {
         let _ = std::fs::remove_file(&tmp);
+        return;
+    }
+    // Digests another build of the harness kept are never read again.
+    let ours = identity_of(&p);
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.starts_with('.') && identity_of(&e.path()) != ours {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
 }
 
 /// Digests of `f`'s vectors `0..n` in one world, computed by `workers` at
-/// once (each takes a contiguous share; the result does not depend on the
-/// number of workers).
+/// once (each takes a contiguous share; for a world whose calls keep no
+/// state between them, the result does not depend on the number).
 pub fn compute(workers: &mut [&mut Worker], f: Func, seed: u64, n: u64) -> Result<Digests> {
     for w in workers.iter_mut() {
         // Started here, in the caller's thread: a sandbox dies with the

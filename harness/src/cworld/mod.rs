@@ -57,6 +57,16 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The same kind of fault: both crashed, both hung, or both were
+    /// refused the same system call. The texts (a signal, a limit, a
+    /// sanitizer's words) may differ.
+    pub fn same_kind(&self, other: &Fault) -> bool {
+        match (self, other) {
+            (Fault::Denied(a), Fault::Denied(b)) => a == b,
+            _ => self.word() == other.word(),
+        }
+    }
+
     /// `crashed`, `hang`, `denied`.
     pub fn word(&self) -> &'static str {
         match self {
@@ -323,6 +333,7 @@ fn func_at(i: u32) -> Result<crate::model::types::Func> {
 /// Runs one generated call (its world named `world` by the generator) on
 /// both sides in this (worker) process and judges it. `flat` is the
 /// flat-call buffer reused from vector to vector.
+#[allow(clippy::too_many_arguments)]
 fn check_here(
     imp: &dyn crate::implementation::Implementation,
     lib: &Loaded,
@@ -331,9 +342,15 @@ fn check_here(
     flat: &mut call::Flat,
     out: &mut shim_outcome,
     seen: &mut crate::outcome::Outcome,
+    index: u64,
 ) -> Option<u8> {
     let s = flat.fill(c, world);
-    if !lib.call(s, out) {
+    // Only the upstream call is under the heartbeat: a model that never
+    // returned would be the harness's fault, not the vector's.
+    heartbeat::enter(index);
+    let returned = lib.call(s, out);
+    heartbeat::leave(index);
+    if !returned {
         return Some(2);
     }
     match imp.run(c) {
@@ -404,9 +421,16 @@ fn check_generated(
         let drawn = std::time::Instant::now();
         for (k, c) in calls.iter().take(n).enumerate() {
             let index = i + k as u64;
-            heartbeat::enter(index - start);
-            let kind = check_here(imp, lib, c, worlds[k], &mut flat, &mut out, &mut seen);
-            heartbeat::leave(index - start);
+            let kind = check_here(
+                imp,
+                lib,
+                c,
+                worlds[k],
+                &mut flat,
+                &mut out,
+                &mut seen,
+                index - start,
+            );
             if let Some(kind) = kind {
                 found(index, kind);
             }
