@@ -197,7 +197,9 @@ fn find_bwrap() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("HFI1_BWRAP") {
         return Some(PathBuf::from(p));
     }
-    which("bwrap")
+    // Run by setpriv or from inside a namespace: at its real place, not at
+    // a link in a directory the unprivileged stage may not reach.
+    which("bwrap").map(|p| std::fs::canonicalize(&p).unwrap_or(p))
 }
 
 pub(crate) fn which(tool: &str) -> Option<PathBuf> {
@@ -254,7 +256,7 @@ impl Sandbox {
                     .status()
                     .map(|s| s.success())
                     .unwrap_or(false);
-                match which("bwrap") {
+                match find_bwrap() {
                     Some(b) if ok => b,
                     _ => bail!(
                         "the sandbox for untrusted C code needs bubblewrap, and `apt-get install \
