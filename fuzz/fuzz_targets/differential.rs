@@ -13,8 +13,8 @@
 use std::sync::OnceLock;
 
 use harness::cworld::{self, call, BuildOptions, Loaded};
-use harness::draw::Draw;
-use harness::ffi::shim_outcome;
+use harness::generate::draw::Draw;
+use harness::cworld::ffi::shim_outcome;
 use harness::model::{self, types::Func};
 use libfuzzer_sys::fuzz_target;
 
@@ -55,7 +55,7 @@ fuzz_target!(
             assert!(
                 diff.is_empty(),
                 "C and Rust differ on {func}: {diff:?}\n{}",
-                harness::vecwrite::case_toml(&c, "fuzz_finding", "fuzz finding")
+                harness::corpus::write::case_toml(&c, "fuzz_finding", "fuzz finding")
             );
         }
     }

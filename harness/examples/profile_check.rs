@@ -16,8 +16,8 @@
 //! to see functions.
 use std::time::Instant;
 
+use harness::cworld::ffi::{shim_call, shim_outcome};
 use harness::cworld::{self, call, BuildOptions, Loaded};
-use harness::ffi::{shim_call, shim_outcome};
 use harness::model::{self, types::Func};
 
 fn main() -> anyhow::Result<()> {

@@ -10,6 +10,7 @@
 //! renames a field raises the version.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -692,6 +693,17 @@ fn table(r: &Report) -> String {
         s.push('\n');
     }
     s
+}
+
+/// A path as reports show it: relative to the project when inside it,
+/// without `..` detours.
+pub fn shown_path(p: &Path) -> String {
+    let root = crate::project_path("");
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+    let (p, root) = (canon(p), canon(&root));
+    p.strip_prefix(&root)
+        .map(|r| r.display().to_string())
+        .unwrap_or_else(|_| p.display().to_string())
 }
 
 #[cfg(test)]

@@ -16,11 +16,11 @@
 
 use std::sync::{Arc, OnceLock};
 
+use harness::corpus::{self, Vector};
 use harness::cworld::{self, BuildOptions};
+use harness::judge::check::{self, Checked, Verdict};
+use harness::judge::snapshot;
 use harness::kernel::{self, KernelTree};
-use harness::runner::{self, Checked, Verdict};
-use harness::snapshot;
-use harness::vector::{self, Vector};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// A kernel to run, named as the user named it.
@@ -80,11 +80,11 @@ fn run_kernel(k: &Kernel, vectors: &[Vector], pick: Option<&dyn Fn(&Vector) -> b
     let tree = k.open().map_err(|e| format!("{e:#}"))?;
     let world = cworld::build(&tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
     let Some(pick) = pick else {
-        let checks = runner::check_all(&world, vectors).map_err(|e| format!("{e:#}"))?;
+        let checks = check::check_all(&world, vectors).map_err(|e| format!("{e:#}"))?;
         return Ok((tree.version.series(), checks));
     };
     let chosen: Vec<Vector> = vectors.iter().filter(|v| pick(v)).cloned().collect();
-    let mut done = runner::check_all(&world, &chosen)
+    let mut done = check::check_all(&world, &chosen)
         .map_err(|e| format!("{e:#}"))?
         .into_iter();
     let checks = vectors
@@ -93,7 +93,7 @@ fn run_kernel(k: &Kernel, vectors: &[Vector], pick: Option<&dyn Fn(&Vector) -> b
             if pick(v) {
                 done.next().ok_or_else(|| "a check went missing".to_owned())
             } else {
-                Ok(runner::Checked {
+                Ok(check::Checked {
                     c: None,
                     rust: Err(harness::model::Undefined("not run in this process".into())),
                     verdict: Verdict::Agree,
@@ -112,7 +112,7 @@ fn main() {
     let kernels = kernels();
     let many = kernels.len() > 1;
 
-    let vectors = match vector::load_corpus(&vector::corpus_dir()) {
+    let vectors = match corpus::load_corpus(&corpus::corpus_dir()) {
         Ok(v) => Arc::new(v),
         Err(e) => {
             let msg = e.to_string();
@@ -158,7 +158,7 @@ fn main() {
                 if c.verdict == Verdict::Agree {
                     Ok(())
                 } else {
-                    Err(runner::explain(&vectors[i], c).into())
+                    Err(check::explain(&vectors[i], c).into())
                 }
             }));
         }

@@ -10,10 +10,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use harness::conformance::{self, KernelSel};
+use harness::cmd::conformance;
+use harness::corpus;
 use harness::cworld::{self, call, BuildOptions, BuiltWorld, Worker};
+use harness::kernel::select::KernelSel;
 use harness::kernel::{self, KernelTree};
-use harness::vector;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn err(e: impl std::fmt::Display) -> Failed {
@@ -38,8 +39,8 @@ fn private_tree(name: &str) -> Result<KernelTree, Failed> {
 }
 
 fn runs_the_corpus(world: &BuiltWorld) -> Result<(), Failed> {
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(err)?;
-    let checks = harness::runner::check_all(world, &vectors).map_err(|e| format!("{e:#}"))?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(err)?;
+    let checks = harness::judge::check::check_all(world, &vectors).map_err(|e| format!("{e:#}"))?;
     let bad = checks.iter().filter(|c| !c.verdict.ok()).count();
     if bad > 0 {
         return Err(format!("{bad} vectors failed on the rebuilt world").into());
@@ -131,7 +132,7 @@ fn damaged_tree_is_extracted_again() -> Result<(), Failed> {
 /// from the series' pin; the pin spelled out is the pin's tree.
 fn exact_version_is_cached_apart() -> Result<(), Failed> {
     let s = kernel::DEFAULT_SERIES;
-    let pin = kernel::lock::pin(s)
+    let pin = kernel::pins::pin(s)
         .map_err(|e| format!("{e:#}"))?
         .ok_or("the default series is not pinned")?;
     let pinned = kernel::fetch(s).map_err(|e| format!("{e:#}"))?;
@@ -182,7 +183,7 @@ fn listing(dir: &Path, out: &mut Vec<(PathBuf, u64, std::time::SystemTime)>) {
 /// log, no world): a read-only cache holding the tree and the world works.
 /// Worker logs are removed with their workers.
 fn warm_run_writes_nothing_in_the_cache() -> Result<(), Failed> {
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(err)?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(err)?;
     let sel = KernelSel::Series(kernel::DEFAULT_SERIES.into());
     let opts = BuildOptions::default();
     conformance::run_kernel(&sel, &vectors, &opts, &mut |_| {}).map_err(|e| format!("{e:#}"))?;
@@ -275,9 +276,9 @@ fn empty_cache_variable_is_unset() -> Result<(), Failed> {
 
 /// `n` generated `hfi1_setup_wqe` vectors (valid: drawn inside the
 /// driver's invariants), as a corpus.
-fn generated_corpus(n: u64) -> Vec<vector::Vector> {
+fn generated_corpus(n: u64) -> Vec<corpus::Vector> {
     (0..n)
-        .map(|i| vector::Vector {
+        .map(|i| corpus::Vector {
             family: "generated".into(),
             name: format!("v{i}"),
             branch: String::new(),
@@ -304,11 +305,12 @@ fn large_corpus_has_no_false_hang() -> Result<(), Failed> {
     // Short, so that a stall would show quickly.
     w.set_call_timeout(std::time::Duration::from_millis(300));
     let t = std::time::Instant::now();
-    let checks = harness::runner::check_all_with(&mut w, &vectors).map_err(|e| format!("{e:#}"))?;
+    let checks =
+        harness::judge::check::check_all_with(&mut w, &vectors).map_err(|e| format!("{e:#}"))?;
     let faults: Vec<String> = checks
         .iter()
         .enumerate()
-        .filter(|(_, c)| matches!(c.verdict, harness::runner::Verdict::Fault(_)))
+        .filter(|(_, c)| matches!(c.verdict, harness::judge::check::Verdict::Fault(_)))
         .map(|(i, c)| format!("{i}: {:?}", c.verdict))
         .take(5)
         .collect();

@@ -14,12 +14,13 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use harness::conformance::{self, KernelRun, KernelSel};
+use harness::cmd::conformance::{self, KernelRun};
+use harness::corpus::{self, Vector};
 use harness::cworld::{self, BuildOptions, Fault};
+use harness::judge::check::Verdict;
 use harness::kernel;
+use harness::kernel::select::KernelSel;
 use harness::model::types::Func;
-use harness::runner::Verdict;
-use harness::vector::{self, Vector};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 const QP_C: &str = "drivers/infiniband/hw/hfi1/qp.c";
@@ -80,7 +81,7 @@ fn hostile_tree(name: &str, edit: &Edit) -> Result<PathBuf, Failed> {
 }
 
 fn corpus() -> Result<Vec<Vector>, Failed> {
-    vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string().into())
+    corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string().into())
 }
 
 fn run(dir: &std::path::Path, opts: &BuildOptions) -> Result<KernelRun, String> {
@@ -374,8 +375,16 @@ fn compare_reports_hangs_as_a_difference() -> Result<(), Failed> {
         .and_then(|t| cworld::build(&t, &BuildOptions::default()))
         .map_err(|e| format!("{e:#}"));
     let c = world.and_then(|w| {
-        harness::compare::compare(&base, &w, &[], &[Func::MtuToPathMtu], n, seed, &mut |_| {})
-            .map_err(|e| format!("{e:#}"))
+        harness::judge::compare::compare(
+            &base,
+            &w,
+            &[],
+            &[Func::MtuToPathMtu],
+            n,
+            seed,
+            &mut |_| {},
+        )
+        .map_err(|e| format!("{e:#}"))
     });
     let _ = std::fs::remove_dir_all(&dir);
     let c = c?;
@@ -519,7 +528,7 @@ fn random_run_reports_each_hang() -> Result<(), Failed> {
     let r = world.and_then(|w| {
         // Three workers, more than this machine's cores: the findings come
         // back by index whatever the number of workers.
-        harness::random::run_jobs(&w, &[Func::MtuToPathMtu], n, seed, 3, &mut |_, _, _| {})
+        harness::cmd::random::run_jobs(&w, &[Func::MtuToPathMtu], n, seed, 3, &mut |_, _, _| {})
             .map_err(|e| format!("{e:#}"))
     });
     let _ = std::fs::remove_dir_all(&dir);
@@ -563,11 +572,13 @@ fn looping_function_costs_little() -> Result<(), Failed> {
         .map_err(|e| format!("{e:#}"))?;
     let start_s = t.elapsed().as_secs_f64();
     let t = std::time::Instant::now();
-    let checks = harness::runner::check_all(&world, &vectors).map_err(|e| format!("{e:#}"))?;
+    let checks =
+        harness::judge::check::check_all(&world, &vectors).map_err(|e| format!("{e:#}"))?;
     let corpus_s = t.elapsed().as_secs_f64();
     let t = std::time::Instant::now();
-    let random = harness::random::run_jobs(&world, &[Func::SetupWqe], 100, 1, 2, &mut |_, _, _| {})
-        .map_err(|e| format!("{e:#}"))?;
+    let random =
+        harness::cmd::random::run_jobs(&world, &[Func::SetupWqe], 100, 1, 2, &mut |_, _, _| {})
+            .map_err(|e| format!("{e:#}"))?;
     let random_s = t.elapsed().as_secs_f64();
     for (v, c) in vectors.iter().zip(&checks) {
         let hang = matches!(c.verdict, Verdict::Fault(Fault::Hung(_)));
@@ -593,7 +604,7 @@ fn looping_function_costs_little() -> Result<(), Failed> {
         .iter()
         .filter(|f| f.what.starts_with("hang"))
         .count();
-    let budget = 3.0 * harness::random::FAULT_MINIMISE_BUDGET.as_secs_f64();
+    let budget = 3.0 * harness::judge::shrink::FAULT_MINIMISE_BUDGET.as_secs_f64();
     if hangs != 100 || random_s > 2.0 + budget + 100.0 * each {
         return Err(format!("--random 100: {hangs} hangs reported in {random_s:.1} s").into());
     }
@@ -654,9 +665,15 @@ fn looping_world_equals_itself() -> Result<(), Failed> {
     let _ = std::fs::remove_dir_all(&dir);
     let world = world?;
     let vectors = corpus()?;
-    let c =
-        harness::compare::count_differences(&world, &world, &vectors, &[Func::SetupWqe], 100, 3)
-            .map_err(|e| format!("{e:#}"))?;
+    let c = harness::judge::compare::count_differences(
+        &world,
+        &world,
+        &vectors,
+        &[Func::SetupWqe],
+        100,
+        3,
+    )
+    .map_err(|e| format!("{e:#}"))?;
     if c.differs() {
         let groups: Vec<_> = c.groups.iter().map(|g| (&g.shape, g.count)).collect();
         return Err(format!("a world differs from itself: {groups:?}").into());

@@ -9,13 +9,15 @@
 //! corpus vectors where upstream says true, and in the worker's random run
 //! — and nothing else.
 
+use harness::cmd::random;
+use harness::corpus;
 use harness::cworld::{self, BuildOptions};
 use harness::implementation::{self, Implementation};
+use harness::judge::check;
 use harness::kernel;
 use harness::model::types::{Call, Func};
 use harness::model::{Model, Undefined};
 use harness::outcome::Outcome;
-use harness::{random, runner, vector};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 struct BuggyPort;
@@ -41,8 +43,8 @@ fn corpus_and_random() -> Result<(), Failed> {
     }
     let tree = kernel::fetch(kernel::DEFAULT_SERIES).map_err(e)?;
     let world = cworld::build(&tree, &BuildOptions::default()).map_err(e)?;
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|x| x.to_string())?;
-    let checks = runner::check_all(&world, &vectors).map_err(e)?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|x| x.to_string())?;
+    let checks = check::check_all(&world, &vectors).map_err(e)?;
     let mut bad: Vec<String> = vec![];
     for (v, c) in vectors.iter().zip(&checks) {
         let upstream_sends = c.c.as_ref().is_some_and(|o| o.call_send);

@@ -16,8 +16,9 @@ mod common;
 
 use common::copy_tree;
 
-use harness::conformance::{self, KernelSel};
+use harness::cmd::conformance;
 use harness::cworld::{self, call, BuildOptions, CallResult, Worker};
+use harness::kernel::select::KernelSel;
 use harness::kernel::{self, KernelTree};
 use harness::model::types::*;
 
@@ -27,8 +28,8 @@ fn entries<T: TableIdx, const N: usize>(v: [Option<T>; N]) -> Slots<NullableIdx<
         .map(|x| NullableIdx::new(x).expect("a test index below 255"))
         .collect()
 }
+use harness::corpus;
 use harness::outcome::Outcome;
-use harness::vector;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// A small world: one port, 2 VLs, 4 engines, 3 send contexts
@@ -121,7 +122,7 @@ fn call(func: Func, qp_type: QpType, length: u32) -> Call {
 }
 
 fn run_c(worker: &mut Worker, c: &Call) -> Result<Outcome, Failed> {
-    vector::validate(c).map_err(|e| format!("hand-built call breaks an invariant: {e}"))?;
+    corpus::validate(c).map_err(|e| format!("hand-built call breaks an invariant: {e}"))?;
     let r = worker
         .run_batch(&[call::to_shim(c)])
         .map_err(|e| format!("{e:#}"))?;
@@ -403,8 +404,8 @@ fn sanitize_poisons_past_declared_ports(tree: &KernelTree) -> Result<(), Failed>
                 .push(4096)
                 .map_err(|_| "two ports fit")?;
         }
-        harness::vector::validate(&one).map_err(|e| format!("one port: {e}"))?;
-        harness::vector::validate(&two).map_err(|e| format!("two ports: {e}"))?;
+        harness::corpus::invariants::validate(&one).map_err(|e| format!("one port: {e}"))?;
+        harness::corpus::invariants::validate(&two).map_err(|e| format!("two ports: {e}"))?;
         let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
         let r = w
             .run_batch(&[call::to_shim(&two), call::to_shim(&one)])
@@ -441,10 +442,10 @@ fn sanitize_poisons_past_declared_ports(tree: &KernelTree) -> Result<(), Failed>
 fn reused_flat_call_buffer(world: &cworld::BuiltWorld) -> Result<(), Failed> {
     // SAFETY: the default series' Debian tree and valid vectors.
     let lib = unsafe { cworld::Loaded::open(&world.so) }.map_err(|e| format!("{e:#}"))?;
-    let mut reused = Box::<harness::ffi::shim_call>::default();
+    let mut reused = Box::<harness::cworld::ffi::shim_call>::default();
     let (mut a, mut b) = (
-        harness::ffi::shim_outcome::default(),
-        harness::ffi::shim_outcome::default(),
+        harness::cworld::ffi::shim_outcome::default(),
+        harness::cworld::ffi::shim_outcome::default(),
     );
     for i in 0..3000u64 {
         let f = Func::ALL[(i % Func::ALL.len() as u64) as usize];
@@ -633,7 +634,7 @@ fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
         .into());
     }
     std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
     let run = conformance::run_kernel(
         &KernelSel::Path(dir.clone()),
         &vectors,
@@ -671,11 +672,12 @@ fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
         .iter()
         .find(|m| m.name == "piothreshold_le_to_lt")
         .ok_or("no piothreshold mutation")?;
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
     let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
     let funcs = [Func::SetupWqe, Func::QpToSdmaEngine];
-    let same = harness::compare::compare(&base, &base, &vectors, &funcs, 300, 1, &mut |_| {})
-        .map_err(|e| format!("{e:#}"))?;
+    let same =
+        harness::judge::compare::compare(&base, &base, &vectors, &funcs, 300, 1, &mut |_| {})
+            .map_err(|e| format!("{e:#}"))?;
     if same.differs() {
         return Err(format!("a tree differs from itself: {:?}", same.groups).into());
     }
@@ -690,7 +692,7 @@ fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
         .and_then(|t| cworld::build(&t, &BuildOptions::default()))
         .map_err(|e| format!("{e:#}"));
     let c = mutant.and_then(|w| {
-        harness::compare::compare(&base, &w, &vectors, &funcs, 300, 1, &mut |_| {})
+        harness::judge::compare::compare(&base, &w, &vectors, &funcs, 300, 1, &mut |_| {})
             .map_err(|e| format!("{e:#}"))
     });
     let _ = std::fs::remove_dir_all(&dir);
@@ -764,13 +766,21 @@ fn vendor_overlay(tree: &KernelTree) -> Result<(), Failed> {
             Err(e) if format!("{e:#}").contains("--overlay") => {}
             other => return Err(format!("opened as a kernel: {other:?}").into()),
         }
-        let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
+        let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
         let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
         let shapes = |p: &Profile| -> Result<Vec<(Func, Vec<String>)>, Failed> {
             let t = compose(tree, &dir, p).map_err(|e| format!("{e:#}"))?;
             let w = cworld::build(&t, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
-            let c = harness::compare::compare(&base, &w, &vectors, Func::ALL, 100, 1, &mut |_| {})
-                .map_err(|e| format!("{e:#}"))?;
+            let c = harness::judge::compare::compare(
+                &base,
+                &w,
+                &vectors,
+                Func::ALL,
+                100,
+                1,
+                &mut |_| {},
+            )
+            .map_err(|e| format!("{e:#}"))?;
             Ok(c.groups.iter().map(|g| (g.func, g.shape.clone())).collect())
         };
         let printed = vec![(Func::QpIterPrint, vec!["text".to_owned()])];
@@ -853,11 +863,11 @@ fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str
 
 /// The gate on hand-made patches, each verdict with its attribution.
 fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
-    use harness::gate::{self, Verdict};
+    use harness::cmd::gate::{self, Verdict};
     let qp = "drivers/infiniband/hw/hfi1/qp.c";
     let le = "if (wqe->length <= piothreshold)";
     let lt = "if (wqe->length < piothreshold)";
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| e.to_string())?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
     let opts = gate::Options {
         random: 200,
         seed: 1,
@@ -926,7 +936,7 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     // Against the Rust model, reported apart: the patch moves upstream away
     // from it on the vector that pins the threshold.
     match &j[0].model {
-        Some(harness::gate::ModelDrift { before, after, .. })
+        Some(harness::cmd::gate::ModelDrift { before, after, .. })
             if before.is_empty()
                 && after.contains(&"setup_wqe::rc_at_piothreshold_sets_call_send".to_owned()) => {}
         other => return Err(format!("model: {other:?}").into()),
@@ -984,7 +994,7 @@ fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     }
     // The revert brings upstream back to the model.
     match &j[1].model {
-        Some(harness::gate::ModelDrift { before, after, .. })
+        Some(harness::cmd::gate::ModelDrift { before, after, .. })
             if !before.is_empty() && after.is_empty() => {}
         other => return Err(format!("revert vs model: {other:?}").into()),
     }

@@ -8,11 +8,14 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use harness::conformance::{self, KernelSel};
+use harness::cmd::conformance;
+use harness::cmd::random;
 use harness::cworld::{self, BuildOptions};
+use harness::judge::snapshot;
+use harness::kernel::select::{suite_names, KernelSel};
 use harness::model::types::Func;
 use harness::report::{self, Format};
-use harness::{kernel, random, snapshot, vector};
+use harness::{corpus, kernel};
 
 /// hfi1-conformance's build system: upstream hfi1 qp.c in userspace,
 /// checked vector by vector against the Rust model.
@@ -80,7 +83,7 @@ enum Cmd {
         #[command(subcommand)]
         cmd: SnapshotsCmd,
     },
-    /// Regenerate harness/src/ffi/bindings.rs from c-shim/shim.h (needs
+    /// Regenerate harness/src/cworld/ffi/bindings.rs from c-shim/shim.h (needs
     /// libclang)
     Bindgen {
         /// Fail if the committed bindings are stale instead of writing them
@@ -626,7 +629,7 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
                 .unwrap_or_else(|| p.clone());
             (text, name)
         };
-        let found = harness::gate::parse(&text, &name);
+        let found = harness::cmd::gate::parse(&text, &name);
         if found.is_empty() {
             anyhow::bail!(
                 "{p}: no patch in it (expected a diff, a git format-patch file or an mbox)"
@@ -635,13 +638,13 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
         patches.extend(found);
     }
     let bases = kernels(&a.base, &a.kernel_src);
-    let opts = harness::gate::Options {
+    let opts = harness::cmd::gate::Options {
         random: a.random,
         seed: a.seed,
         funcs: Func::ALL.to_vec(),
         expect: a.expect_change.clone(),
     };
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut judged = vec![];
     for (i, b) in bases.iter().enumerate() {
         let tree = b.open()?;
@@ -650,7 +653,7 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
         } else {
             format!("{} (tree {})", tree.version.series(), i + 1)
         };
-        judged.extend(harness::gate::judge(
+        judged.extend(harness::cmd::gate::judge(
             &tree,
             &name,
             &patches,
@@ -685,17 +688,20 @@ fn gate_cmd(a: GateArgs) -> Result<ExitCode> {
     if evicted > 0 {
         eprintln!("[gate] evicted {evicted} least recently used world(s) from the cache");
     }
-    let report = harness::gate::report(&judged);
+    let report = harness::cmd::gate::report(&judged);
     print!("{}", report::render(Format::from(a.format), &report));
     // `--base all` asks about every series the patch applies to; the
     // report above still lists the ones it does not.
     let verdicts = if a.base.iter().any(|b| b == "all") {
-        harness::gate::where_it_applies(&judged)
+        harness::cmd::gate::where_it_applies(&judged)
     } else {
         judged
     };
-    eprintln!("patchwork: {}", harness::gate::patchwork_line(&verdicts));
-    Ok(ExitCode::from(harness::gate::exit_code(&verdicts)))
+    eprintln!(
+        "patchwork: {}",
+        harness::cmd::gate::patchwork_line(&verdicts)
+    );
+    Ok(ExitCode::from(harness::cmd::gate::exit_code(&verdicts)))
 }
 
 fn mutants_cmd(a: MutantsArgs) -> Result<ExitCode> {
@@ -710,36 +716,36 @@ fn mutants_cmd(a: MutantsArgs) -> Result<ExitCode> {
         } else {
             a.function.clone()
         };
-        let all = harness::mutants::generate(&tree, &fns)?;
+        let all = harness::cmd::mutants::generate(&tree, &fns)?;
         for m in &all {
             println!("drivers/infiniband/hw/hfi1/qp.c:{}: {}", m.line, m.id());
         }
         eprintln!("[mutants] {} mutants", all.len());
         return Ok(ExitCode::SUCCESS);
     }
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let opts = harness::mutants::Options {
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let opts = harness::cmd::mutants::Options {
         functions: a.function.clone(),
         sample: a.sample,
         seed: a.seed,
         random: a.random,
         sanitize: a.sanitize,
     };
-    let path = harness::mutants::manifest_path();
+    let path = harness::cmd::mutants::manifest_path();
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let listed = harness::mutants::parse_manifest(&path, &text)?;
+    let listed = harness::cmd::mutants::parse_manifest(&path, &text)?;
     let started = std::time::Instant::now();
     let results =
-        harness::mutants::run(&tree, &vectors, &opts, &mut |m| eprintln!("[mutants] {m}"))?;
-    let report = harness::mutants::report(&tree.version.series(), &results, &listed);
+        harness::cmd::mutants::run(&tree, &vectors, &opts, &mut |m| eprintln!("[mutants] {m}"))?;
+    let report = harness::cmd::mutants::report(&tree.version.series(), &results, &listed);
     print!("{}", report::render(Format::from(a.format), &report));
     let count =
-        |f: fn(&harness::mutants::Fate) -> bool| results.iter().filter(|(_, x)| f(x)).count();
-    let killed = count(|f| matches!(f, harness::mutants::Fate::Killed { .. }));
-    let judged = count(|f| !matches!(f, harness::mutants::Fate::Stillborn(_)));
+        |f: fn(&harness::cmd::mutants::Fate) -> bool| results.iter().filter(|(_, x)| f(x)).count();
+    let killed = count(|f| matches!(f, harness::cmd::mutants::Fate::Killed { .. }));
+    let judged = count(|f| !matches!(f, harness::cmd::mutants::Fate::Stillborn(_)));
     let every = a.sample == 0 && a.function.is_empty();
-    let problems = harness::mutants::check_manifest(&listed, &results, every, a.sanitize);
+    let problems = harness::cmd::mutants::check_manifest(&listed, &results, every, a.sanitize);
     let accepted = judged - killed - problems.iter().filter(|p| p.contains("not listed")).count();
     eprintln!(
         "[mutants] {killed} of {judged} mutants killed ({:.1}%), {accepted} accepted \
@@ -763,8 +769,8 @@ fn sweep_cmd(a: SweepArgs) -> Result<ExitCode> {
     for s in &a.series {
         kernel::KernelSpec::parse(s)?;
     }
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let opts = harness::sweep::Options {
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let opts = harness::cmd::sweep::Options {
         series: a.series,
         limit: a.limit,
         random: a.random,
@@ -772,10 +778,10 @@ fn sweep_cmd(a: SweepArgs) -> Result<ExitCode> {
         funcs: Func::ALL.to_vec(),
     };
     let started = std::time::Instant::now();
-    let sweep = harness::sweep::run(&opts, &vectors, &mut |m| eprintln!("[sweep] {m}"))?;
-    let report = harness::sweep::report(&sweep);
+    let sweep = harness::cmd::sweep::run(&opts, &vectors, &mut |m| eprintln!("[sweep] {m}"))?;
+    let report = harness::cmd::sweep::report(&sweep);
     print!("{}", report::render(Format::from(a.format), &report));
-    let changes = harness::sweep::changes(&sweep);
+    let changes = harness::cmd::sweep::changes(&sweep);
     for (f, at) in &changes {
         eprintln!("[sweep] {f} changed behaviour at: {}", at.join("; "));
     }
@@ -839,7 +845,7 @@ fn kernel_update(series: &str) -> Result<ExitCode> {
     }
     // The upgrade report: the corpus on the new version against the
     // series' snapshots.
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let sel = KernelSel::Series(series.to_owned());
     let run = conformance::run_kernel(&sel, &vectors, &BuildOptions::default(), &mut |m| {
         eprintln!("[kernel] {m}")
@@ -908,21 +914,28 @@ fn diff_cmd(a: DiffArgs) -> Result<ExitCode> {
         let w = cworld::build(&tree, &BuildOptions::default())?;
         Ok((tree.version.series(), w))
     };
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let result = build(&sa).and_then(|(na, wa)| {
         let (nb, wb) = build(&sb)?;
-        let names = conformance::suite_names([(na.as_str(), &sa), (nb.as_str(), &sb)].into_iter());
-        let c =
-            harness::compare::compare(&wa, &wb, &vectors, &funcs, a.random, a.seed, &mut |m| {
-                eprintln!("[diff] {m}")
-            })?;
+        let names = suite_names([(na.as_str(), &sa), (nb.as_str(), &sb)].into_iter());
+        let c = harness::judge::compare::compare(
+            &wa,
+            &wb,
+            &vectors,
+            &funcs,
+            a.random,
+            a.seed,
+            &mut |m| eprintln!("[diff] {m}"),
+        )?;
         Ok((names, c))
     });
     let report = match result {
-        Ok((n, c)) => harness::compare::report(&format!("{} vs {}", n[0], n[1]), &n[0], &n[1], &c),
+        Ok((n, c)) => {
+            harness::judge::compare::report(&format!("{} vs {}", n[0], n[1]), &n[0], &n[1], &c)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
-            let n = conformance::suite_names([("", &sa), ("", &sb)].into_iter());
+            let n = suite_names([("", &sa), ("", &sb)].into_iter());
             harness::report::Report::new(
                 "diff",
                 vec![harness::report::Suite {
@@ -951,7 +964,7 @@ fn snapshots_diff(a: &str, b: &str) -> Result<ExitCode> {
         }
         let sel = tree_arg(s)?;
         let vectors =
-            vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+            corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
         let run = conformance::run_kernel(&sel, &vectors, &BuildOptions::default(), &mut |m| {
             eprintln!("[snapshots] {m}")
         })?;
@@ -1020,8 +1033,8 @@ fn conformance_cmd(a: ConformanceArgs) -> Result<ExitCode> {
         let funcs = functions(&a.function);
         return random_cmd(&kernels, &opts, &funcs, n, a.seed, format);
     }
-    let dir = a.vectors.unwrap_or_else(vector::corpus_dir);
-    let vectors = vector::load_corpus(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let dir = a.vectors.unwrap_or_else(corpus::corpus_dir);
+    let vectors = corpus::load_corpus(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let started = std::time::Instant::now();
     let mut runs = vec![];
     for k in &kernels {
@@ -1192,15 +1205,18 @@ fn cpu_model() -> String {
 
 fn coverage_cmd(series: String) -> Result<ExitCode> {
     let tree = kernel::fetch(&series)?;
-    let vectors = vector::load_corpus(&vector::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let out = harness::coverage::out_dir(&series);
-    let world = harness::coverage::collect(&tree, &vectors)?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let out = harness::judge::coverage::out_dir(&series);
+    let world = harness::judge::coverage::collect(&tree, &vectors)?;
     let obj = world.dir.join("obj");
-    let cov = harness::coverage::report(&world, &harness::coverage::Tracefile::capture(&obj)?)?;
+    let cov = harness::judge::coverage::report(
+        &world,
+        &harness::judge::coverage::Tracefile::capture(&obj)?,
+    )?;
     // The HTML report, when lcov is installed: its tools, run as a script
     // would run them.
     let html = out.join("html");
-    let drawn = harness::coverage::html_tools();
+    let drawn = harness::judge::coverage::html_tools();
     if drawn {
         let sh = xshell::Shell::new()?;
         let info = out.join("coverage.info");
@@ -1220,17 +1236,17 @@ fn coverage_cmd(series: String) -> Result<ExitCode> {
     }
     print!(
         "{}",
-        harness::coverage::render(&tree, &cov, drawn.then_some(html.as_path()))
+        harness::judge::coverage::render(&tree, &cov, drawn.then_some(html.as_path()))
     );
 
     // Every miss explained, every explanation still needed.
-    let manifest = harness::unreached::path(&vector::corpus_dir());
+    let manifest = harness::cmd::coverage::path(&corpus::corpus_dir());
     let text = std::fs::read_to_string(&manifest)
         .with_context(|| format!("reading {}", manifest.display()))?;
     let shown = manifest.display();
-    let entries = harness::unreached::parse(&text)
+    let entries = harness::cmd::coverage::parse(&text)
         .map_err(|p| anyhow::anyhow!("{shown}:{}: {}", p.line, p.msg))?;
-    let entries = harness::unreached::applicable(&entries, &tree.version.series());
+    let entries = harness::cmd::coverage::applicable(&entries, &tree.version.series());
     let mut sources = std::collections::BTreeMap::new();
     for c in &cov {
         if !sources.contains_key(&c.file) {
@@ -1240,7 +1256,7 @@ fn coverage_cmd(series: String) -> Result<ExitCode> {
         }
     }
     let problems =
-        harness::unreached::check(&cov, &entries, |f| sources.get(f).map(String::as_str));
+        harness::cmd::coverage::check(&cov, &entries, |f| sources.get(f).map(String::as_str));
     if problems.is_empty() {
         println!(
             "every miss above is explained by {shown} ({} entries)",

@@ -22,7 +22,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
-use crate::extract;
+use crate::kernel::cscan;
 use crate::kernel::{cache_dir, KernelTree};
 use crate::sandbox::{Limits, Sandbox, Spec};
 
@@ -356,7 +356,7 @@ fn write_extract_unit(tree: &KernelTree, manifest: &Manifest, dir: &Path) -> Res
         let path = tree.path(&e.file);
         let src = tree.read_to_string(&path)?;
         for sym in &e.symbols {
-            let d = extract::extract(&src, sym)
+            let d = cscan::extract(&src, sym)
                 .with_context(|| format!("{}: extracting {sym}", path.display()))?;
             unit.push_str(&format!("#line {} \"{}\"\n", d.line, path.display()));
             unit.push_str(&d.text);
@@ -391,8 +391,9 @@ fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         return Ok(built(so, dir));
     }
     // One builder per world: others wait, then find it built.
-    let _lock =
-        crate::lock::FileLock::acquire(&cache_dir().join("worlds").join(format!(".lock-{key}")))?;
+    let _lock = crate::kernel::cache_lock::FileLock::acquire(
+        &cache_dir().join("worlds").join(format!(".lock-{key}")),
+    )?;
     if verified(&so) {
         return Ok(built(so, dir));
     }
@@ -746,7 +747,7 @@ fn compile_units(
             let mut bare = tool.to_command();
             if name_is_upstream(&o) {
                 // The tree's own warning flags (its Makefiles', read by
-                // kbuild.rs), for the gate's report of warnings a patch
+                // `kernel::kbuild`), for the gate's report of warnings a patch
                 // adds: after the project's, so they win.
                 bare.args(warn);
             }

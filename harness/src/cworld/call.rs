@@ -3,7 +3,7 @@
 //! side maps to the tree's values), a `shim_outcome` becomes an
 //! [`Outcome`].
 
-use crate::ffi::*;
+use crate::cworld::ffi::*;
 use crate::generate::WorldId;
 use crate::model::types::{Call, EngineIdx, Ptr, SendCtxIdx, Symbol};
 use crate::outcome::Outcome;
@@ -36,15 +36,15 @@ pub fn to_shim(c: &Call) -> shim_call {
 /// the shim reads is written (tables beyond their counts are not read).
 /// The worker reuses one buffer this way instead of building 2.3 KB anew.
 pub fn fill_shim(c: &Call, s: &mut shim_call) {
-    super::abi::fill_world(&c.world, &mut s.world);
+    super::ffi::abi::fill_world(&c.world, &mut s.world);
     fill_all_but_world(c, s);
 }
 
 fn fill_all_but_world(c: &Call, s: &mut shim_call) {
     s.fn_ = c.func().index();
-    super::abi::fill_args(&c.args, &mut s.args);
-    super::abi::fill_qp(&c.qp, &mut s.qp);
-    super::abi::fill_wqe(&c.wqe, &mut s.wqe);
+    super::ffi::abi::fill_args(&c.args, &mut s.args);
+    super::ffi::abi::fill_qp(&c.qp, &mut s.qp);
+    super::ffi::abi::fill_wqe(&c.wqe, &mut s.wqe);
 }
 
 /// The flat-call buffer of the worker's loops over generated vectors:
@@ -65,7 +65,7 @@ impl Flat {
     /// known, written), and returns the flat call.
     pub fn fill(&mut self, c: &Call, world: Option<WorldId>) -> &shim_call {
         if world.is_none() || world != self.world {
-            super::abi::fill_world(&c.world, &mut self.call.world);
+            super::ffi::abi::fill_world(&c.world, &mut self.call.world);
         }
         self.world = world;
         fill_all_but_world(c, &mut self.call);
@@ -123,9 +123,9 @@ fn filled_alike(o: &shim_outcome, r: &Outcome) -> bool {
         && o.s_flags_unknown == r.s_flags_unknown
         && r.qp_unnamed.is_empty()
         && {
-            let mut x = crate::ffi::shim_qp::default();
-            super::abi::fill_qp(&r.qp, &mut x);
-            crate::ffi::as_bytes(&x) == crate::ffi::as_bytes(&o.qp)
+            let mut x = crate::cworld::ffi::shim_qp::default();
+            super::ffi::abi::fill_qp(&r.qp, &mut x);
+            crate::cworld::ffi::as_bytes(&x) == crate::cworld::ffi::as_bytes(&o.qp)
         }
         && same_bytes(c_bytes(&o.text, o.text_len), r.text.as_bytes())
         && journal.eq(r.journal.iter().map(String::as_bytes))
@@ -148,7 +148,7 @@ pub fn from_shim_into(o: &shim_outcome, r: &mut Outcome) {
     r.send_context = ptr(o.send_context, SendCtxIdx);
     r.s_flags_unknown = o.s_flags_unknown;
     r.qp_unnamed.clear();
-    r.qp = super::abi::read_qp(&o.qp, &mut r.qp_unnamed);
+    r.qp = super::ffi::abi::read_qp(&o.qp, &mut r.qp_unnamed);
     r.text.clear();
     r.text
         .push_str(&String::from_utf8_lossy(c_bytes(&o.text, o.text_len)));
@@ -209,7 +209,7 @@ mod tests {
             fill_shim(&c, &mut whole);
             let s = flat.fill(&c, id);
             assert!(
-                crate::ffi::as_bytes(s) == crate::ffi::as_bytes(&*whole),
+                crate::cworld::ffi::as_bytes(s) == crate::cworld::ffi::as_bytes(&*whole),
                 "step {n}: {seed} {func} #{i}"
             );
         }
@@ -219,7 +219,7 @@ mod tests {
     #[test]
     fn null_index_is_shim_none() {
         let null = NullableIdx::<EngineIdx>::default();
-        assert_eq!(null.raw() as i8, crate::ffi::SHIM_NONE as i8);
+        assert_eq!(null.raw() as i8, crate::cworld::ffi::SHIM_NONE as i8);
     }
 
     fn outcome(text: &[u8], journal: &[u8]) -> shim_outcome {

@@ -18,12 +18,12 @@
 //! a [`Fault::Hung`] finding; the run goes on in a new worker. The same
 //! heartbeat names the call that crashed a worker.
 
-pub mod abi;
 pub mod build;
 pub mod call;
 mod channel;
 mod client;
 pub mod digests;
+pub mod ffi;
 mod heartbeat;
 
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -34,8 +34,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::ffi::{self, shim_call, shim_outcome};
 use crate::sandbox::{self, Limits, Sandbox, Spec};
+use ffi::{shim_call, shim_outcome};
 use heartbeat::Heartbeat;
 
 pub use build::{build, BuildOptions, BuiltWorld};

@@ -14,13 +14,17 @@ use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
-pub mod lock;
+pub mod cache_lock;
+pub mod cscan;
+pub mod kbuild;
 pub mod overlay;
+pub mod pins;
+pub mod select;
 
 /// The series the project pins (`snapshots/kernels.lock`), oldest first.
 /// Each has snapshots; `--kernel all` and `HFI1_KERNELS=all` mean these.
 pub fn series() -> Vec<String> {
-    match lock::pins() {
+    match pins::pins() {
         Ok(p) => p.into_iter().map(|p| p.series).collect(),
         Err(e) => {
             progress(&format!("{e:#}"));
@@ -54,7 +58,7 @@ pub const REQUIRED_FILES: &[&str] = &[
 /// the package's top directory).
 const EXTRACT: &[&str] = &[
     "Makefile",
-    // Makefile.extrawarn, or Makefile.warn (7.x): kbuild.rs.
+    // Makefile.extrawarn, or Makefile.warn (7.x): `kbuild`.
     "scripts/Makefile.*warn",
     "drivers/infiniband/hw/hfi1/*",
     "drivers/infiniband/sw/rdmavt/*",
@@ -217,17 +221,20 @@ impl KernelTree {
     }
 
     /// The warning flags the tree's own kbuild compiles C code with
-    /// ([`crate::kbuild::warning_flags`]).
+    /// ([`crate::kernel::kbuild::warning_flags`]).
     pub fn warning_cflags(&self) -> Result<Vec<String>> {
         let top = self.read_to_string(&self.root.join("Makefile"))?;
         let mut extrawarn = None;
-        for f in crate::kbuild::WARN_FILES {
+        for f in crate::kernel::kbuild::WARN_FILES {
             let x = self.root.join("scripts").join(f);
             if x.exists() {
                 extrawarn = Some(self.read_to_string(&x)?);
             }
         }
-        Ok(crate::kbuild::warning_flags(&top, extrawarn.as_deref()))
+        Ok(crate::kernel::kbuild::warning_flags(
+            &top,
+            extrawarn.as_deref(),
+        ))
     }
 }
 
@@ -643,7 +650,7 @@ pub struct Published {
 pub fn published(only: &[String]) -> Result<Vec<Published>> {
     let apt = PrivateApt::new()?;
     apt.update(Some(std::time::Duration::from_secs(24 * 3600)))?;
-    let pins = lock::pins()?;
+    let pins = pins::pins()?;
     let names = if only.is_empty() {
         apt.all_series()?
     } else {
@@ -695,7 +702,7 @@ fn sha256_file(path: &Path) -> Result<String> {
 /// first if it is not cached yet.
 pub fn fetch(name: &str) -> Result<KernelTree> {
     let spec = KernelSpec::parse(name)?;
-    let pin = lock::pin(&spec.series)?;
+    let pin = pins::pin(&spec.series)?;
     let (version, sha) = match (&spec.version, &pin) {
         (Some(v), Some(p)) if *v == p.version => (v.clone(), Some(p.sha256.clone())),
         (Some(v), _) => (v.clone(), None),
@@ -762,7 +769,7 @@ fn fetch_version_into(series: &str, version: &str, sha256: Option<&str>) -> Resu
         return opened(&dest);
     }
     fs::create_dir_all(&kernels)?;
-    let _lock = crate::lock::FileLock::acquire(
+    let _lock = crate::kernel::cache_lock::FileLock::acquire(
         &kernels.join(format!(".lock-{}", version.replace(':', "%3a"))),
     )?;
     if cached_tree_is_whole(&dest) {
@@ -891,7 +898,7 @@ fn fetch_version_into(series: &str, version: &str, sha256: Option<&str>) -> Resu
 /// series if the project did not pin it): fetches it, hashes the package
 /// and rewrites `snapshots/kernels.lock`. Returns the old pin and the
 /// new.
-pub fn update(series: &str) -> Result<(Option<lock::Pin>, lock::Pin)> {
+pub fn update(series: &str) -> Result<(Option<pins::Pin>, pins::Pin)> {
     KernelSpec::parse(series)?;
     let apt = PrivateApt::new()?;
     apt.update(None)?;
@@ -901,7 +908,7 @@ pub fn update(series: &str) -> Result<(Option<lock::Pin>, lock::Pin)> {
         .next()
         .map(|(v, _)| v)
         .with_context(|| format!("Debian publishes no linux-source-{series}"))?;
-    let old = lock::pin(series)?;
+    let old = pins::pin(series)?;
     fetch_version(series, &newest, None)?;
     let debs = apt.dir.join("debs").join(newest.replace(':', "%3a"));
     let deb = fs::read_dir(&debs)?
@@ -909,12 +916,12 @@ pub fn update(series: &str) -> Result<(Option<lock::Pin>, lock::Pin)> {
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "deb"))
         .with_context(|| format!("no kept package in {}", debs.display()))?;
-    let new = lock::Pin {
+    let new = pins::Pin {
         series: series.to_owned(),
         version: newest,
         sha256: sha256_file(&deb)?,
     };
-    lock::write(&new)?;
+    pins::write(&new)?;
     Ok((old, new))
 }
 

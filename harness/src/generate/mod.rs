@@ -5,14 +5,16 @@
 //! `(S, f, i)`, so any vector can be regenerated alone) or from a fuzzer.
 //! Values are drawn inside the ranges the driver's invariants allow, with
 //! a bias toward each function's boundaries, and every call is then checked
-//! by [`crate::vector::validate`] — the one place the invariants are
+//! by [`crate::corpus::invariants::validate`] — the one place the invariants are
 //! written down — so a generated vector obeys exactly what a hand-written
 //! one must.
 
-use crate::draw::{Draw, Source, Stream};
+pub mod draw;
 
+use crate::generate::draw::{Draw, Source, Stream};
+
+use crate::corpus::invariants::{validate_call, validate_world};
 use crate::model::types::*;
-use crate::vector::{validate_call, validate_world};
 
 /// SplitMix64: a small, well-mixed generator, for seeds (a vector's, a
 /// world's) drawn from a run's.
@@ -1041,7 +1043,7 @@ fn rest_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vector::validate;
+    use crate::corpus::invariants::validate;
 
     #[test]
     fn the_same_seed_gives_the_same_vector() {

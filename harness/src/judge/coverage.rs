@@ -15,11 +15,11 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
+use crate::corpus::Vector;
 use crate::cworld::{self, BuildOptions, BuiltWorld};
-use crate::extract;
+use crate::judge::check;
+use crate::kernel::cscan;
 use crate::kernel::KernelTree;
-use crate::runner;
-use crate::vector::Vector;
 
 /// One source file's data from a tracefile.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -306,7 +306,7 @@ pub fn collect(tree: &KernelTree, vectors: &[Vector]) -> Result<BuiltWorld> {
     // counters): after the first, a function's hangs are presumed.
     let mut w = cworld::Worker::new(&world)?;
     w.presume_hangs(1);
-    let checks = runner::check_all_with(&mut w, vectors)?;
+    let checks = check::check_all_with(&mut w, vectors)?;
     drop(w); // the worker exits: gcov writes its counters
     let bad = checks.iter().filter(|c| !c.verdict.ok()).count();
     if bad > 0 {
@@ -337,7 +337,7 @@ pub fn report(world: &BuiltWorld, trace: &Tracefile) -> Result<Vec<FuncCoverage>
         let src = tree.read_to_string(&path)?;
         let key = path.display().to_string();
         let fd = data.get(&key).cloned().unwrap_or_default();
-        let defs = extract::definitions(&src).map_err(|e| anyhow::anyhow!("{rel}: {e}"))?;
+        let defs = cscan::definitions(&src).map_err(|e| anyhow::anyhow!("{rel}: {e}"))?;
         for d in defs {
             let is_fn = d.text.trim_end().ends_with('}') && d.text.contains('(');
             if !is_fn || (!names.is_empty() && !names.contains(&d.name.as_str())) {

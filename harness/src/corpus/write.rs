@@ -17,21 +17,21 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     t["branch"] = value(branch);
     t["fn"] = value(c.func().to_string());
     t["preset"] = value("default");
-    crate::vector::write_args(&c.args, &mut t);
+    crate::corpus::write_args(&c.args, &mut t);
 
     let mut wt = Table::new();
     wt.set_dotted(true);
-    crate::vector::write_world(w, &mut wt);
+    crate::corpus::write_world(w, &mut wt);
     t["world"] = Item::Table(wt);
 
     let mut qt = Table::new();
     qt.set_dotted(true);
-    crate::vector::write_qp(q, &mut qt);
+    crate::corpus::write_qp(q, &mut qt);
     t["qp"] = Item::Table(qt);
 
     let mut wq = Table::new();
     wq.set_dotted(true);
-    crate::vector::write_wqe(&c.wqe, &mut wq);
+    crate::corpus::write_wqe(&c.wqe, &mut wq);
     t["wqe"] = Item::Table(wq);
 
     let mut cases = ArrayOfTables::new();
@@ -44,15 +44,15 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::{parse_file, Presets};
     use crate::generate::seeded_call;
-    use crate::vector::{parse_file, Presets};
     use std::path::Path;
 
     /// Every generated call survives being written out and read back.
     #[test]
     fn written_vectors_read_back_equal() {
         let presets =
-            Presets::load(&crate::vector::corpus_dir().join("worlds.toml")).expect("worlds.toml");
+            Presets::load(&crate::corpus::corpus_dir().join("worlds.toml")).expect("worlds.toml");
         for f in Func::ALL {
             for i in 0..20 {
                 let c = seeded_call(5, *f, i);
@@ -68,7 +68,7 @@ mod tests {
     #[test]
     fn any_branch_text_survives() {
         let presets =
-            Presets::load(&crate::vector::corpus_dir().join("worlds.toml")).expect("worlds.toml");
+            Presets::load(&crate::corpus::corpus_dir().join("worlds.toml")).expect("worlds.toml");
         let c = seeded_call(5, Func::SetupWqe, 0);
         let branch = "a \"quoted\" \\ branch # with\ttab";
         let text = case_toml(&c, "x", branch);

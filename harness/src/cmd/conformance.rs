@@ -5,65 +5,19 @@
 //! matches; 1 when anything differs; 2 when the run could not happen (bad
 //! arguments, no kernel, a build failure).
 
-use std::path::{Path, PathBuf};
-
 use anyhow::Result;
 
+use crate::corpus::Vector;
 use crate::cworld::{self, BuildOptions, Fault};
-use crate::kernel::{self, KernelTree};
+use crate::judge::check::{self, Checked, Verdict};
+use crate::judge::snapshot;
+use crate::kernel::select::{suite_names, KernelSel};
+use crate::report::shown_path;
 use crate::report::{Case, Difference, OutcomeView, Report, SnapshotRow, Status, Suite};
-use crate::runner::{self, Checked, Verdict};
-use crate::snapshot;
-use crate::vector::Vector;
-
-/// A kernel named on the command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KernelSel {
-    /// A series or `SERIES=VERSION`.
-    Series(String),
-    Path(PathBuf),
-    /// A vendor tree composed on a base (`kernel::overlay`).
-    Overlay {
-        dir: PathBuf,
-        on: Box<KernelSel>,
-        profile: Option<PathBuf>,
-    },
-}
-
-impl KernelSel {
-    pub fn label(&self) -> String {
-        match self {
-            KernelSel::Series(s) => s.clone(),
-            KernelSel::Path(p) => p.display().to_string(),
-            KernelSel::Overlay { dir, on, .. } => format!("{} on {}", dir.display(), on.label()),
-        }
-    }
-
-    pub fn open(&self) -> Result<KernelTree> {
-        match self {
-            KernelSel::Series(s) => kernel::fetch(s),
-            KernelSel::Path(p) => KernelTree::open(p),
-            KernelSel::Overlay { dir, on, profile } => {
-                let base = on.open()?;
-                let profile = match profile {
-                    Some(p) => kernel::overlay::Profile::load(p)?,
-                    None => kernel::overlay::Profile::default(),
-                };
-                kernel::overlay::compose(&base, dir, &profile)
-            }
-        }
-    }
-
-    /// Whether a directory is shaped like a vendor overlay rather than a
-    /// kernel tree: the hfi1 driver without a top-level kernel Makefile.
-    pub fn looks_like_overlay(dir: &Path) -> bool {
-        dir.join("drivers/infiniband/hw/hfi1/qp.c").is_file() && !dir.join("Makefile").is_file()
-    }
-}
 
 pub use crate::report::Format;
 
-pub use crate::snapshot::SnapshotMismatch;
+pub use crate::judge::snapshot::SnapshotMismatch;
 
 /// What one kernel gave.
 #[derive(Debug, Clone)]
@@ -134,7 +88,7 @@ pub fn run_kernel(
         sel.label(),
         vectors.len()
     ));
-    let checks = runner::check_all(&world, vectors)?;
+    let checks = check::check_all(&world, vectors)?;
     let series = tree.version.series();
     let against = snapshot::snapshot_series(&series).unwrap_or_else(|| series.clone());
     let mut snapshots = vec![];
@@ -191,17 +145,6 @@ fn message(v: &Verdict) -> Option<String> {
     }
 }
 
-/// A path as reports show it: relative to the project when inside it,
-/// without `..` detours.
-pub fn shown_path(p: &Path) -> String {
-    let root = crate::project_path("");
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
-    let (p, root) = (canon(p), canon(&root));
-    p.strip_prefix(&root)
-        .map(|r| r.display().to_string())
-        .unwrap_or_else(|_| p.display().to_string())
-}
-
 /// The report of a corpus run: a suite per kernel, a case per vector and
 /// per snapshot file.
 pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
@@ -221,7 +164,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                     branch: (!v.branch.is_empty()).then(|| v.branch.clone()),
                     status: status(&c.verdict),
                     message: message(&c.verdict),
-                    detail: (!c.verdict.ok()).then(|| runner::explain(v, c)),
+                    detail: (!c.verdict.ok()).then(|| check::explain(v, c)),
                     differences: match &c.verdict {
                         Verdict::Differ(d) => d
                             .iter()
@@ -365,39 +308,6 @@ fn stand_in_case(series: &str, other: &str, ms: &[SnapshotMismatch]) -> Case {
         vectors: 1,
         failed: 0,
     }
-}
-
-/// Suite names: the series of each kernel, never a path; a series that
-/// appears twice is told apart (`6.12 (tree 2)`), a kernel that could not
-/// be opened is `kernel N` unless it was named by series.
-pub fn suite_names<'a>(kernels: impl Iterator<Item = (&'a str, &'a KernelSel)>) -> Vec<String> {
-    let base: Vec<String> = kernels
-        .enumerate()
-        .map(|(i, (series, sel))| match (series, sel) {
-            ("", KernelSel::Series(s)) => s.clone(),
-            ("", _) => format!("kernel {}", i + 1),
-            // A vendor tree is named by its directory: never a temporary
-            // path, and never mistaken for its base series.
-            (s, KernelSel::Overlay { dir, .. }) => format!(
-                "{} on {s}",
-                dir.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "overlay".into())
-            ),
-            (s, _) => s.to_owned(),
-        })
-        .collect();
-    base.iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let same = base[..i].iter().filter(|m| *m == n).count();
-            if same == 0 {
-                n.clone()
-            } else {
-                format!("{n} (tree {})", same + 1)
-            }
-        })
-        .collect()
 }
 
 /// Renders the report of a finished run.

@@ -1,6 +1,6 @@
 //! The patch gate: a patch (or a series) in, a behaviour verdict per patch
 //! out. Each patch is applied to a copy of the base tree holding the
-//! patches before it, and judged C against C ([`crate::compare`]) against
+//! patches before it, and judged C against C ([`crate::judge::compare`]) against
 //! that tree, so a behaviour change is attributed to the patch that made
 //! it. Everything untrusted — `patch`, the compiler, the worlds — runs in
 //! the [sandbox](crate::sandbox).
@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::compare::{self, Comparison};
+use crate::corpus::Vector;
 use crate::cworld::{self, build::CannotJudge, BuildOptions, BuiltWorld};
+use crate::judge::compare::{self, Comparison};
 use crate::kernel::{self, KernelTree};
 use crate::model::types::Func;
 use crate::report::{Report, Suite};
 use crate::sandbox::{Limits, Sandbox, Spec};
-use crate::vector::Vector;
 
 /// One patch of a series.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,7 +188,7 @@ fn model_disagreements(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<Str
     // comparison just proved the world's hangs.
     let mut w = cworld::Worker::new(world)?;
     w.presume_hangs(1);
-    let checks = crate::runner::check_all_with(&mut w, vectors)?;
+    let checks = crate::judge::check::check_all_with(&mut w, vectors)?;
     Ok(vectors
         .iter()
         .zip(&checks)
@@ -325,7 +325,7 @@ fn scope(tree: &Path, patch: &Patch, inputs: &[String]) -> Vec<String> {
 /// [`scope`]'s list, and the changed lines inside functions in scope
 /// (`(path, line)`), whose coverage the gate measures.
 fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> (Vec<String>, Vec<(String, usize)>) {
-    let in_scope = crate::coverage::in_scope();
+    let in_scope = crate::judge::coverage::in_scope();
     let mut out = vec![];
     let mut judged_lines = vec![];
     for (path, lines) in touched_lines(&patch.text) {
@@ -345,7 +345,7 @@ fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> (Vec<String>, Vec<
         let Ok(src) = crate::kernel::read_tree_text(tree, &tree.join(&path)) else {
             continue;
         };
-        let defs = crate::extract::definitions(&src).unwrap_or_default();
+        let defs = crate::kernel::cscan::definitions(&src).unwrap_or_default();
         let mut outside = vec![];
         for l in lines {
             let def = defs
@@ -389,9 +389,9 @@ fn patch_coverage(
     }
     // The corpus reaches every line but those unreached.toml lists: most
     // patches need nothing more, and it costs a fraction of a second.
-    let world = crate::coverage::collect(tree, vectors)?;
+    let world = crate::judge::coverage::collect(tree, vectors)?;
     let obj = world.dir.join("obj");
-    let pc = count_executed(&crate::coverage::Tracefile::capture(&obj)?, lines);
+    let pc = count_executed(&crate::judge::coverage::Tracefile::capture(&obj)?, lines);
     if pc.missed.is_empty() {
         return Ok(Some(pc));
     }
@@ -408,7 +408,7 @@ fn patch_coverage(
     }
     drop((w1, w2)); // the workers exit: gcov writes their counters
     Ok(Some(count_executed(
-        &crate::coverage::Tracefile::capture(&obj)?,
+        &crate::judge::coverage::Tracefile::capture(&obj)?,
         lines,
     )))
 }
@@ -491,7 +491,7 @@ fn stable_copy(tree: &KernelTree) -> KernelTree {
 /// How many of the changed `lines` are executable and how many of those
 /// ran.
 fn count_executed(
-    trace: &crate::coverage::Tracefile,
+    trace: &crate::judge::coverage::Tracefile,
     lines: &[(String, usize)],
 ) -> crate::report::PatchCoverage {
     let mut files: std::collections::BTreeMap<&str, std::collections::BTreeMap<usize, u64>> =
@@ -504,7 +504,7 @@ fn count_executed(
     for (path, line) in lines {
         let hits = files
             .entry(path.as_str())
-            .or_insert_with(|| crate::coverage::line_hits(trace, path));
+            .or_insert_with(|| crate::judge::coverage::line_hits(trace, path));
         match hits.get(line) {
             None => {} // not an executable line
             Some(0) => {

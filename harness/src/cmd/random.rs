@@ -11,12 +11,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
+use crate::corpus::write::case_toml;
+use crate::cworld::{BuiltWorld, Worker};
 use crate::generate::seeded_call;
+use crate::judge::check::Verdict;
+use crate::judge::shrink::{minimise, minimise_fault, verdict_of};
 use crate::model::types::*;
-use crate::runner::{judge, Verdict};
-use crate::vector::validate;
-use crate::vecwrite::case_toml;
 
 /// One thing a random run found.
 #[derive(Debug, Clone)]
@@ -40,143 +40,6 @@ pub struct RandomRun {
     pub per_func: Vec<(Func, u64, u64, u64)>,
     pub findings: Vec<Finding>,
     pub seconds: f64,
-}
-
-/// The verdict on one call, a fault confirmed alone before it is one.
-fn verdict_of(worker: &mut Worker, c: &Call) -> Result<Verdict> {
-    let r = worker.run_batch(&[call::to_shim(c)])?;
-    let first = r
-        .into_iter()
-        .next()
-        .unwrap_or(CallResult::Fault(Fault::Crashed("no reply".into())));
-    Ok(judge(&first, crate::implementation::get().run(c)).verdict)
-}
-
-/// The verdict on one step of a minimisation: a fault is not confirmed
-/// (the minimised call is, once, at the end).
-fn step_verdict(worker: &mut Worker, c: &Call) -> Result<Verdict> {
-    let r = worker.run_unconfirmed(&call::to_shim(c))?;
-    Ok(judge(&r, crate::implementation::get().run(c)).verdict)
-}
-
-/// How long minimising one fault may take: every step that still hangs
-/// costs a call limit and a new worker.
-pub const FAULT_MINIMISE_BUDGET: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// A named simplification of a call.
-pub(crate) type Step = (&'static str, Box<dyn Fn(&mut Call)>);
-
-/// The simplifications tried, in order: each sets one part of the call to
-/// its simplest value — each argument of the function to its default,
-/// then parts of the swqe, QP and world.
-pub(crate) fn shrink_steps() -> Vec<Step> {
-    let most = Func::ALL
-        .iter()
-        .map(|f| Args::blank(*f).fields().len())
-        .max()
-        .unwrap_or(0);
-    let mut steps: Vec<Step> = (0..most)
-        .map(|i| -> Step {
-            (
-                "argument",
-                Box::new(move |c: &mut Call| {
-                    c.args.reset(i);
-                }),
-            )
-        })
-        .collect();
-    type Part = (&'static str, fn(&mut Call));
-    let parts: [Part; 18] = [
-        ("wqe.length", |c| c.wqe.length = 0),
-        ("wqe.opcode", |c| c.wqe.opcode = WrOpcode::Send),
-        ("wqe.priv", |c| c.wqe.has_priv = false),
-        ("qp.s_flags", |c| c.qp.s_flags.clear()),
-        ("qp.priv_flags", |c| c.qp.priv_flags.clear()),
-        ("qp.iowait_flags", |c| c.qp.iowait_flags.clear()),
-        ("qp.num", |c| c.qp.num = 0),
-        ("qp.s_sde", |c| c.qp.s_sde = None),
-        ("qp.s_sendcontext", |c| c.qp.s_sendcontext = None),
-        ("qp.ack_queue", |c| c.qp.ack_queue = None),
-        ("qp.srq_size", |c| c.qp.srq_size = None),
-        ("world.sdma_map", |c| c.world.sdma_map = None),
-        ("world.pio_map", |c| c.world.pio_map = None),
-        ("world.qos_shift", |c| c.world.qos_shift = 0),
-        ("world.dev_flags", |c| c.world.dev_flags.clear()),
-        ("world.alloc_fail", |c| c.world.alloc_fail = 0),
-        ("world.num_vls", |c| c.world.num_vls = 8),
-        ("world.piothreshold", |c| c.world.piothreshold = 256),
-    ];
-    steps.extend(parts.map(|(n, f)| -> Step { (n, Box::new(f)) }));
-    steps
-}
-
-/// Minimises a disagreeing call: applies each simplification that keeps C
-/// and Rust disagreeing, until none does.
-pub fn minimise(worker: &mut Worker, c: &Call) -> Result<Call> {
-    minimise_while(worker, c, None, |v| !v.ok())
-}
-
-/// Minimises a call that faulted (crashed, hung, was denied) while it
-/// keeps faulting the same way, within [`FAULT_MINIMISE_BUDGET`]: a hang
-/// stays a hang. The result is confirmed alone; if it no longer faults so,
-/// the call as found is returned.
-pub fn minimise_fault(worker: &mut Worker, c: &Call, fault: &Fault) -> Result<Call> {
-    let kind = fault.word();
-    let same = |v: &Verdict| matches!(v, Verdict::Fault(f) if f.word() == kind);
-    let deadline = std::time::Instant::now() + FAULT_MINIMISE_BUDGET;
-    let small = minimise_while(worker, c, Some(deadline), same)?;
-    if small == *c {
-        return Ok(small);
-    }
-    // The minimised call must fault so alone too; if not (or not the
-    // same way), the call as found (already confirmed) is the finding.
-    match verdict_of(worker, &small) {
-        Ok(v) if same(&v) => Ok(small),
-        Ok(_) => Ok(c.clone()),
-        Err(e) if crate::cworld::HarnessFault::in_chain(&e) => Ok(c.clone()),
-        Err(e) => Err(e),
-    }
-}
-
-fn minimise_while(
-    worker: &mut Worker,
-    c: &Call,
-    deadline: Option<std::time::Instant>,
-    keep: impl Fn(&Verdict) -> bool,
-) -> Result<Call> {
-    shrink(c, deadline, |cand| Ok(keep(&step_verdict(worker, cand)?)))
-}
-
-/// The one shrink loop (random findings, comparisons): applies each of
-/// [`shrink_steps`] that leaves a valid call for which `keep` still holds,
-/// in rounds, until a round changes nothing or `deadline` passes.
-pub(crate) fn shrink(
-    c: &Call,
-    deadline: Option<std::time::Instant>,
-    mut keep: impl FnMut(&Call) -> Result<bool>,
-) -> Result<Call> {
-    let mut best = c.clone();
-    for _ in 0..4 {
-        let mut changed = false;
-        for (_, step) in shrink_steps() {
-            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                return Ok(best);
-            }
-            let mut cand = best.clone();
-            step(&mut cand);
-            if cand == best || validate(&cand).is_err() {
-                continue;
-            }
-            if keep(&cand)? {
-                best = cand;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    Ok(best)
 }
 
 /// How many disagreements of one shape a random run minimises and writes
@@ -450,7 +313,7 @@ impl Progress {
 
 /// A kernel's random run, or why it could not run.
 pub struct KernelRandom {
-    pub sel: crate::conformance::KernelSel,
+    pub sel: crate::kernel::select::KernelSel,
     pub series: String,
     pub version: String,
     pub run: std::result::Result<RandomRun, String>,
@@ -461,7 +324,7 @@ pub struct KernelRandom {
 pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
     use crate::report::{Case, Report, Status, Suite};
     let names =
-        crate::conformance::suite_names(kernels.iter().map(|k| (k.series.as_str(), &k.sel)));
+        crate::kernel::select::suite_names(kernels.iter().map(|k| (k.series.as_str(), &k.sel)));
     let suites = kernels
         .iter()
         .zip(names)
@@ -500,7 +363,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                                             x.what,
                                             x.file
                                                 .as_ref()
-                                                .map(|p| crate::conformance::shown_path(p))
+                                                .map(|p| crate::report::shown_path(p))
                                                 .unwrap_or_default()
                                         )
                                     })
@@ -532,10 +395,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
                                         seed: x.seed,
                                         index: x.index,
                                         what: x.what.clone(),
-                                        file: x
-                                            .file
-                                            .as_ref()
-                                            .map(|p| crate::conformance::shown_path(p)),
+                                        file: x.file.as_ref().map(|p| crate::report::shown_path(p)),
                                     })
                                     .collect(),
                                 vectors: n,

@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::corpus::Vector;
+use crate::judge::check::Checked;
 use crate::outcome::FLAG_KEYS;
-use crate::runner::Checked;
-use crate::vector::Vector;
 
 pub fn snapshots_dir() -> PathBuf {
     crate::project_path("snapshots")

@@ -11,11 +11,11 @@
 
 use anyhow::Result;
 
+use crate::corpus::{validate, Vector};
 use crate::cworld::{call, digests, BuiltWorld, CallResult, Fault, Worker};
 use crate::generate::seeded_call;
 use crate::model::types::{Call, Func};
 use crate::outcome::Outcome;
-use crate::vector::{validate, Vector};
 
 /// What one side did with a call.
 #[derive(Debug, Clone, Eq)]
@@ -166,7 +166,7 @@ pub struct Group {
 struct Family {
     file: std::path::PathBuf,
     head: String,
-    presets: crate::vector::Presets,
+    presets: crate::corpus::Presets,
 }
 
 impl Family {
@@ -177,13 +177,13 @@ impl Family {
         Ok(Family {
             file: file.to_owned(),
             head: head.to_owned(),
-            presets: crate::vector::Presets::load(&dir.join("worlds.toml"))?,
+            presets: crate::corpus::Presets::load(&dir.join("worlds.toml"))?,
         })
     }
 
     /// The call of one `[[case]]` (its text) read as a case of this file.
     fn parse(&self, case: &str) -> Option<Call> {
-        crate::vector::parse_file(&self.file, &format!("{}\n{case}", self.head), &self.presets)
+        crate::corpus::parse_file(&self.file, &format!("{}\n{case}", self.head), &self.presets)
             .ok()?
             .into_iter()
             .next()
@@ -219,7 +219,7 @@ fn trim(
 ) -> Result<Option<(Call, String)>> {
     let family = Family::load(file)?;
     let header = {
-        let full = crate::vecwrite::case_toml(call, name, "reproducer");
+        let full = crate::corpus::write::case_toml(call, name, "reproducer");
         full.lines()
             .filter(|l| {
                 l.starts_with("[[case]]")
@@ -234,11 +234,12 @@ fn trim(
     let Some(base) = parse(&[]) else {
         return Ok(None);
     };
-    let base_lines = key_lines(&crate::vecwrite::case_toml(&base, name, "reproducer"));
-    let mut kept: Vec<String> = key_lines(&crate::vecwrite::case_toml(call, name, "reproducer"))
-        .into_iter()
-        .filter(|l| !base_lines.contains(l))
-        .collect();
+    let base_lines = key_lines(&crate::corpus::write::case_toml(&base, name, "reproducer"));
+    let mut kept: Vec<String> =
+        key_lines(&crate::corpus::write::case_toml(call, name, "reproducer"))
+            .into_iter()
+            .filter(|l| !base_lines.contains(l))
+            .collect();
     if parse(&kept).as_ref() != Some(call) {
         return Ok(None);
     }
@@ -276,7 +277,7 @@ fn reads(
     deadline: std::time::Instant,
 ) -> Result<Vec<String>> {
     let family = Family::load(file)?;
-    let full = crate::vecwrite::case_toml(call, "reads", "reads");
+    let full = crate::corpus::write::case_toml(call, "reads", "reads");
     let parse = |case: &str| family.parse(case);
     let Some(same) = parse(&full) else {
         return Ok(vec![]);
@@ -292,7 +293,7 @@ fn reads(
     // one per world group (the vectors of a group share their world).
     let others: Vec<String> = (0..6)
         .map(|k| {
-            crate::vecwrite::case_toml(
+            crate::corpus::write::case_toml(
                 &crate::generate::seeded_call(
                     seed ^ 0x5eed,
                     call.func(),
@@ -386,7 +387,7 @@ fn minimise(
     want: &[String],
     deadline: std::time::Instant,
 ) -> Result<Call> {
-    crate::random::shrink(c, Some(deadline), |cand| {
+    crate::judge::shrink::shrink(c, Some(deadline), |cand| {
         let r = run_both(a, b, std::slice::from_ref(cand))?;
         Ok(r.first()
             .is_some_and(|(x, y)| x != y && shape(x, y) == want))
@@ -636,7 +637,7 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                     ));
                     d.push_str(&format!(
                         "  call: {}\n",
-                        crate::runner::describe_call(&g.minimal)
+                        crate::judge::check::describe_call(&g.minimal)
                     ));
                     if !g.reads.is_empty() {
                         d.push_str(&format!("  reading: {}\n", g.reads.join(", ")));
@@ -653,11 +654,15 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                         (Some(case), Some(file)) => {
                             d.push_str(&format!(
                                 "    (for {}; its [defaults] give every key not written)\n",
-                                crate::conformance::shown_path(file)
+                                crate::report::shown_path(file)
                             ));
                             case.clone()
                         }
-                        _ => crate::vecwrite::case_toml(&g.minimal, &name, &format!("{a} vs {b}")),
+                        _ => crate::corpus::write::case_toml(
+                            &g.minimal,
+                            &name,
+                            &format!("{a} vs {b}"),
+                        ),
                     };
                     for l in case.lines() {
                         d.push_str(&format!("    {l}\n"));

@@ -7,12 +7,12 @@
 
 use anyhow::Result;
 
-use crate::compare::{self, Comparison};
+use crate::corpus::Vector;
 use crate::cworld::{self, BuildOptions};
+use crate::judge::compare::{self, Comparison};
 use crate::kernel::{self, Published};
 use crate::model::types::Func;
 use crate::report::{Case, Report, Status, Suite};
-use crate::vector::Vector;
 
 /// What to sweep.
 #[derive(Debug, Clone)]

@@ -17,7 +17,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use crate::coverage::FuncCoverage;
+use crate::judge::coverage::FuncCoverage;
 
 /// One entry of the manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]

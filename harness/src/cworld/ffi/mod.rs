@@ -7,6 +7,8 @@
 #[rustfmt::skip]
 mod bindings;
 
+pub mod abi;
+
 pub use bindings::*;
 
 impl shim_outcome {
@@ -56,7 +58,7 @@ unsafe impl Plain for shim_call {}
 unsafe impl Plain for shim_outcome {}
 // SAFETY: the schema's QP, `repr(C, packed)` (no padding at all) of
 // integers, integer arrays and bindgen structs with explicit padding
-// (harness/src/cworld/abi.rs).
+// (harness/src/cworld/ffi/abi.rs).
 unsafe impl Plain for shim_qp {}
 // SAFETY: an array of c_char has no padding and any byte is a c_char.
 unsafe impl<const N: usize> Plain for [std::os::raw::c_char; N] {}

@@ -22,12 +22,12 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::compare;
+use crate::corpus::Vector;
 use crate::cworld::{self, BuildOptions, BuiltWorld};
+use crate::judge::compare;
 use crate::kernel::{self, KernelTree};
 use crate::model::types::Func;
 use crate::report::{Case, Report, Status, Suite};
-use crate::vector::Vector;
 
 const QP_C: &str = "drivers/infiniband/hw/hfi1/qp.c";
 
@@ -265,7 +265,7 @@ fn mutants_of(function: &str, def: &str, offset: usize, def_line: usize) -> Vec<
 pub fn generate(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
     let path = tree.path(QP_C);
     let src = tree.read_to_string(&path)?;
-    let defs = crate::extract::definitions(&src)
+    let defs = crate::kernel::cscan::definitions(&src)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut out = vec![];
     for d in defs {
@@ -464,7 +464,7 @@ pub struct Listed {
 
 /// The committed manifest of accepted survivors.
 pub fn manifest_path() -> std::path::PathBuf {
-    crate::vector::corpus_dir().join("mutants.toml")
+    crate::corpus::corpus_dir().join("mutants.toml")
 }
 
 /// Reads the manifest (`[[survivor]]` tables: `id`, `reason`, optionally

@@ -2,10 +2,10 @@
 
 use anyhow::Result;
 
+use crate::corpus::Vector;
 use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
 use crate::model;
 use crate::outcome::Outcome;
-use crate::vector::Vector;
 
 /// The judgement on one vector.
 #[derive(Debug, Clone, PartialEq, Eq)]

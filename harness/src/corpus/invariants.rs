@@ -1,0 +1,274 @@
+//! The invariants every vector keeps, hand-written or generated, each
+//! with its upstream reason: a vector outside them drives upstream code out
+//! of bounds (or into C undefined behaviour), which is a crash finding, not
+//! a behaviour.
+
+use crate::model::types::*;
+
+/// The invariants every vector keeps, each with the upstream reason. A
+/// vector outside them drives upstream code out of bounds (or into C
+/// undefined behaviour), which is a crash finding, not a behaviour.
+pub fn validate(c: &Call) -> Result<(), String> {
+    validate_world(&c.world)?;
+    validate_call(c)
+}
+
+/// The world's own invariants (the first part of [`validate`]): a world
+/// that keeps them is one every call may be given, so the generator
+/// checks a world once for the vectors that share it.
+pub fn validate_world(w: &World) -> Result<(), String> {
+    if w.sl_to_sc.len() > 2 {
+        return Err("at most 2 ports (the shim's limit)".into());
+    }
+    // qp_to_sdma_engine()/qp_to_send_context(): qp_num >> qos_shift is a
+    // u32 shift.
+    if w.qos_shift >= 32 {
+        return Err(format!(
+            "world.qos_shift {} >= 32 makes qp_num >> qos_shift undefined",
+            w.qos_shift
+        ));
+    }
+    // sc_to_vlt(): values of dd->sc2vl are VLs; hardware has 32 VLs at most.
+    // (Any u8 is representable; no bound needed for memory safety.)
+    for (name, n, max) in [
+        ("sdma_cpus", w.sdma_cpus.len(), 16usize),
+        ("num_send_contexts", usize::from(w.num_send_contexts), 64),
+    ] {
+        if n > max {
+            return Err(format!(
+                "world.{name}: {n} is above the shim's limit of {max}"
+            ));
+        }
+    }
+    if w.sdma_cpus.is_empty() {
+        return Err("world.sdma_cpus: the device needs at least engine 0 (the selectors fall back to &dd->per_sdma[0])".into());
+    }
+    for (i, sc) in w.vl_sc.iter().enumerate() {
+        if let Some(s) = sc {
+            if s.0 >= w.num_send_contexts {
+                return Err(format!(
+                    "world.vl_sc[{i}] = {} is not a send context (num_send_contexts = {})",
+                    s.0, w.num_send_contexts
+                ));
+            }
+        }
+    }
+    if w.port_ibmtu.len() != w.sl_to_sc.len() {
+        return Err(format!(
+            "world.port_ibmtu has {} entries for {} port(s): one per port",
+            w.port_ibmtu.len(),
+            w.sl_to_sc.len()
+        ));
+    }
+    // Other per-port fields may be left short (the missing ports read 0),
+    // never run past the ports the device declares: the kernel has no port
+    // there (dd->num_pports bounds every loop over them).
+    for (name, n) in [
+        ("port_lid", w.port_lid.len()),
+        ("port_gid_prefix", w.port_gid_prefix.len()),
+        ("port_qp0", w.port_qp0.len()),
+        ("port_qp1", w.port_qp1.len()),
+    ] {
+        if n > w.sl_to_sc.len() {
+            return Err(format!(
+                "world.{name} has {n} entries for {} port(s): a port the device does not have",
+                w.sl_to_sc.len()
+            ));
+        }
+    }
+    check_map("sdma_map", &w.sdma_map, w.sdma_cpus.len())?;
+    check_map("pio_map", &w.pio_map, usize::from(w.num_send_contexts))?;
+    Ok(())
+}
+
+/// The invariants of the call in its world (the second part of
+/// [`validate`]), given a world that keeps [`validate_world`]'s.
+pub fn validate_call(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    // to_iport(): pidx = port - 1 indexes dd->pport[] unchecked (it only
+    // WARNs), so a QP's port must exist.
+    if c.qp.port == 0 || c.qp.port as usize > w.sl_to_sc.len() {
+        return Err(format!(
+            "qp.port {} does not exist (the world has {} port(s); to_iport() indexes dd->pport[port - 1])",
+            c.qp.port,
+            w.sl_to_sc.len()
+        ));
+    }
+    // rdmavt's rvt_qp_valid_operation() dereferences ud_wr(wr)->ah for
+    // every QP type but RC and UC before hfi1_setup_wqe() sees the wqe (and
+    // GSI/UD read rvt_get_swqe_ah(wqe) there): an SMI, GSI or UD wqe always
+    // has an AH.
+    if matches!(c.qp.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi) && c.func() == Func::SetupWqe
+    {
+        let Some(ah) = c.wqe.ah else {
+            return Err(format!(
+                "a {} wqe needs wqe.ah (rdmavt's rvt_qp_valid_operation() dereferences \
+                 ud_wr(wr)->ah for every QP type but RC and UC)",
+                c.qp.qp_type
+            ));
+        };
+        // 1 << ah->log_pmtu is an int shift.
+        if ah.log_pmtu > 30 {
+            return Err(format!(
+                "wqe.ah.log_pmtu {} > 30 overflows 1 << log_pmtu",
+                ah.log_pmtu
+            ));
+        }
+        // ibp->sl_to_sc[] has 32 entries.
+        if ah.sl.0 >= 32 {
+            return Err(format!(
+                "wqe.ah.sl {} >= 32 indexes sl_to_sc[32] out of bounds",
+                ah.sl.0
+            ));
+        }
+    }
+    let q = &c.qp;
+    // priv->s_sde and priv->s_sendcontext point into the device.
+    if q.s_sde
+        .is_some_and(|e| usize::from(e.0) >= w.sdma_cpus.len())
+    {
+        return Err("qp.s_sde names an engine the world lacks".into());
+    }
+    if q.s_sendcontext.is_some_and(|s| s.0 >= w.num_send_contexts) {
+        return Err("qp.s_sendcontext names a send context the world lacks".into());
+    }
+    // The DGID is part of the GRH: without IB_AH_GRH the AH has none.
+    if !q.remote_grh && (q.remote_gid_prefix != 0 || q.remote_gid_iid != 0) {
+        return Err(
+            "qp.remote_gid_prefix/remote_gid_iid describe a GRH: set qp.remote_grh = true".into(),
+        );
+    }
+    // iowait_queue()'s callers set the lock with the list (iowait_sleep,
+    // the PIO and SDMA wait paths): a QP on a list has its engine's lock.
+    if q.on_wait_list && q.wait_lock.is_none() {
+        return Err(
+            "qp.on_wait_list needs qp.wait_lock, the engine whose wait list it is (upstream sets the lock with the list)"
+                .into(),
+        );
+    }
+    if q.wait_lock
+        .is_some_and(|e| usize::from(e.0) >= w.sdma_cpus.len())
+    {
+        return Err("qp.wait_lock names an engine the world lacks".into());
+    }
+    // qp_iter_print(): rvt_get_swqe_ptr(qp, qp->s_last) and
+    // s_ack_queue[s_tail_ack_queue] are read unchecked.
+    if q.s_last >= 16 {
+        return Err(format!(
+            "qp.s_last {} is past the world's 16-entry send queue",
+            q.s_last
+        ));
+    }
+    if q.ack_queue.is_some() && q.s_tail_ack_queue >= 8 {
+        return Err(format!(
+            "qp.s_tail_ack_queue {} is past the world's 8-entry ack queue",
+            q.s_tail_ack_queue
+        ));
+    }
+    // mtu_from_qp(): ibp->sl_to_sc[rdma_ah_get_sl(&qp->remote_ah_attr)].
+    if q.remote_sl >= 32 {
+        return Err(format!(
+            "qp.remote_sl {} >= 32 indexes sl_to_sc[32] out of bounds",
+            q.remote_sl
+        ));
+    }
+    // hfi1_check_modify_qp(): ah_to_sc() indexes the AH's port and SL.
+    let ahs = match &c.args {
+        Args::CheckModifyQp(a) => [(a.attr_ah, "attr_ah"), (a.attr_alt_ah, "attr_alt_ah")],
+        _ => [(None, ""), (None, "")],
+    };
+    for (ah, name) in ahs {
+        let Some(ah) = ah else { continue };
+        if ah.port == 0 || usize::from(ah.port) > w.sl_to_sc.len() || ah.sl >= 32 {
+            return Err(format!(
+                "{name}: port {} / sl {} does not exist (ah_to_sc() indexes both)",
+                ah.port, ah.sl
+            ));
+        }
+    }
+    // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
+    // SL indexes sl_to_sc.
+    if c.func() == Func::MigrateQp
+        && (q.alt_port == 0 || usize::from(q.alt_port) > w.sl_to_sc.len() || q.alt_sl >= 32)
+    {
+        return Err(format!(
+            "qp.alt_port {} / alt_sl {} does not exist (hfi1_migrate_qp makes it the QP's path)",
+            q.alt_port, q.alt_sl
+        ));
+    }
+    // quiesce_qp(): qp_pio_drain() loops until pio_busy drops, which
+    // nothing does in a world of one thread.
+    if c.func() == Func::QuiesceQp && q.s_sendcontext.is_some() && q.pio_busy != 0 {
+        return Err(
+            "quiesce_qp with pio_busy != 0 and a send context never returns (qp_pio_drain)".into(),
+        );
+    }
+    // iowait_sleep(): the SDMA engine calls it for the engine the tx went
+    // to (sdma_send_txreq/sdma_send_txlist pass their sde).
+    if c.func() == Func::IowaitSleep && q.s_sde.is_none() {
+        return Err(
+            "iowait_sleep needs the QP's engine (qp.s_sde): the SDMA engine that calls it is the one the tx went to"
+                .into(),
+        );
+    }
+    // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.
+    let walked: &[IterQp] = match &c.args {
+        Args::ErrorPortQps(a) => &a.iter,
+        _ => &[],
+    };
+    for (i, iq) in walked.iter().enumerate() {
+        if iq.port == 0 || iq.port as usize > w.sl_to_sc.len() {
+            return Err(format!(
+                "iter[{i}].port {} does not exist (to_iport() indexes dd->pport[port - 1])",
+                iq.port
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// sdma_select_engine_vl()/pio_select_send_context_vl(): m->map[vl &
+/// m->mask] and e->sde[selector & e->mask] are unchecked, so each mask must
+/// stay inside its array (the kernel sizes them as mask + 1), and
+/// m->map[vl & mask] must not be NULL for any vl below num_vls.
+fn check_map<T: TableIdx>(name: &str, m: &Option<VlMap<T>>, n: usize) -> Result<(), String> {
+    // An index at or past n (n <= 255) names a slot the world lacks.
+    let n = n.min(255) as u8;
+    let Some(m) = m else { return Ok(()) };
+    if m.mask as usize >= m.elems.len() {
+        return Err(format!(
+            "world.{name}.mask {} reaches past its {} element(s)",
+            m.mask,
+            m.elems.len()
+        ));
+    }
+    for (i, e) in m.elems.iter().enumerate() {
+        let Some(e) = e else {
+            return Err(format!(
+                "world.{name}.elems[{i}] is NULL: the selector dereferences it (build a world \
+                 without that VL instead)"
+            ));
+        };
+        if e.mask as usize >= e.entries.len() {
+            return Err(format!(
+                "world.{name}.elems[{i}].mask {} reaches past its {} entries",
+                e.mask,
+                e.entries.len()
+            ));
+        }
+        // Every slot (those past the count are NULL): a fixed-length scan
+        // without a branch per entry.
+        let null = NullableIdx::<T>::NULL.raw();
+        let bad = e
+            .entries
+            .all()
+            .iter()
+            .fold(false, |bad, x| bad | (x.raw() != null && x.raw() >= n));
+        if bad {
+            return Err(format!(
+                "world.{name}.elems[{i}] names an engine the world lacks"
+            ));
+        }
+    }
+    Ok(())
+}

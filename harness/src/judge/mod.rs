@@ -1,0 +1,9 @@
+//! Judging runs: C against the model (`check`), C against C (`compare`),
+//! upstream against its snapshots (`snapshot`), what a corpus reaches
+//! (`coverage`), and the one shrink loop findings are minimised with.
+
+pub mod check;
+pub mod compare;
+pub mod coverage;
+pub mod shrink;
+pub mod snapshot;
