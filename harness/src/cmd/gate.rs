@@ -19,6 +19,7 @@ use crate::cworld::{self, build::CannotJudge, BuildOptions, BuiltWorld};
 use crate::judge::compare::{self, Comparison};
 use crate::kernel::{self, KernelTree};
 use crate::model::types::Func;
+use crate::report::exit_code;
 use crate::report::{Report, Suite};
 use crate::sandbox::{Limits, Sandbox, Spec};
 
@@ -134,9 +135,9 @@ impl Verdict {
 
     pub fn exit_code(&self) -> u8 {
         match self {
-            Verdict::Preserves | Verdict::ChangesAsDeclared => 0,
-            Verdict::Changes | Verdict::BreaksBuild(_) => 1,
-            Verdict::DoesNotApply(_) | Verdict::CannotJudge(_) => 2,
+            Verdict::Preserves | Verdict::ChangesAsDeclared => exit_code::SUCCESS,
+            Verdict::Changes | Verdict::BreaksBuild(_) => exit_code::FINDING,
+            Verdict::DoesNotApply(_) | Verdict::CannotJudge(_) => exit_code::CANNOT_JUDGE,
         }
     }
 
@@ -866,7 +867,7 @@ pub fn exit_code(judged: &[Judged]) -> u8 {
         .iter()
         .map(|j| j.verdict.exit_code())
         .max()
-        .unwrap_or(0)
+        .unwrap_or(exit_code::SUCCESS)
 }
 
 /// The judgements of the bases the series applies to, for `--base all`

@@ -9,6 +9,8 @@
 //! `cargo xtask schema`, checked fresh by a test). A change that removes or
 //! renames a field raises the version.
 
+pub mod exit_code;
+
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -265,11 +267,11 @@ impl Report {
     /// 0 all passed, 1 something failed, 2 a kernel could not be run.
     pub fn exit_code(&self) -> u8 {
         if self.totals.suite_errors > 0 {
-            2
+            exit_code::CANNOT_JUDGE
         } else if self.totals.passed < self.totals.tests {
-            1
+            exit_code::FINDING
         } else {
-            0
+            exit_code::SUCCESS
         }
     }
 }
