@@ -104,6 +104,98 @@ fn run_kernel(k: &Kernel, vectors: &[Vector], pick: Option<&dyn Fn(&Vector) -> b
     Ok((tree.version.series(), checks))
 }
 
+/// A kernel's checked corpus, run the first time a trial asks for it.
+type Get = Arc<dyn Fn() -> Result<(String, Vec<Checked>), Failed> + Send + Sync>;
+
+/// How trials of kernel `k` get its checked corpus: the whole corpus, or
+/// only what the one trial asked for (`only`, named with `prefix`) needs.
+fn kernel_state(
+    k: &Kernel,
+    vectors: &Arc<Vec<Vector>>,
+    only: &Option<String>,
+    prefix: &str,
+) -> Get {
+    let state: Arc<OnceLock<Ran>> = Arc::new(OnceLock::new());
+    let (k, vectors) = (k.clone(), vectors.clone());
+    let (only, prefix) = (only.clone(), prefix.to_owned());
+    Arc::new(move || -> Result<(String, Vec<Checked>), Failed> {
+        state
+            .get_or_init(|| match &only {
+                None => run_kernel(&k, &vectors, None),
+                Some(name) => {
+                    let name = name.strip_prefix(&prefix).unwrap_or(name);
+                    let fam = name.strip_prefix("snapshot::");
+                    let pick = |v: &Vector| match fam {
+                        Some(f) => v.family == f,
+                        None => v.id() == name,
+                    };
+                    run_kernel(&k, &vectors, Some(&pick))
+                }
+            })
+            .clone()
+            .map_err(|e| Failed::from(format!("kernel {}: {e}", k.label())))
+    })
+}
+
+/// The trial of vector `i`: C and the model agree on it.
+fn vector_trial(get: &Get, vectors: &Arc<Vec<Vector>>, prefix: &str, i: usize) -> Trial {
+    let (get, vectors) = (get.clone(), vectors.clone());
+    Trial::test(format!("{prefix}{}", vectors[i].id()), move || {
+        let (_, checks) = get()?;
+        let c = &checks[i];
+        if c.verdict == Verdict::Agree {
+            Ok(())
+        } else {
+            Err(check::explain(&vectors[i], c).into())
+        }
+    })
+}
+
+/// The snapshot trial of family `fam`: upstream's outcomes are the ones
+/// its snapshot holds.
+fn snapshot_trial(get: &Get, vectors: &Arc<Vec<Vector>>, prefix: &str, fam: String) -> Trial {
+    let (get, vectors) = (get.clone(), vectors.clone());
+    Trial::test(format!("{prefix}snapshot::{fam}"), move || {
+        let (series, checks) = get()?;
+        let rows: Vec<(&Vector, &Checked)> = vectors
+            .iter()
+            .zip(&checks)
+            .filter(|(v, _)| v.family == fam)
+            .collect();
+        let table = snapshot::render(&rows);
+        // Judged by the one comparison `cargo xtask conformance`
+        // uses; insta only writes the pending snapshot for review.
+        let Some(m) = snapshot::compare(&series, &fam, &table) else {
+            return Ok(());
+        };
+        let dir = snapshot::snapshots_dir().join(&series);
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(dir);
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_omit_expression(false);
+        let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            settings.bind(|| insta::assert_snapshot!(fam.as_str(), table, "table"));
+        }));
+        let rows: String = m
+            .rows
+            .iter()
+            .map(|(n, a, b)| format!("  {n}\n    snapshot: {a}\n    now:      {b}\n"))
+            .collect();
+        // INSTA_UPDATE=always wrote it: accepted on purpose.
+        if res.is_ok() {
+            return Ok(());
+        }
+        Err({
+            Failed::from(format!(
+                "{rows}upstream outcomes of {fam} on {series} differ from snapshots/{series}/{fam}.snap; \
+                 if the change is intended, `cargo insta review` shows the pending \
+                 snapshot and accepts it (cargo install cargo-insta; or \
+                 INSTA_UPDATE=always cargo test, then git diff); say why in the commit"
+            ))
+        })
+    })
+}
+
 fn main() {
     cworld::worker_main_if_requested();
     let args = Arguments::from_args();
@@ -128,83 +220,14 @@ fn main() {
         } else {
             String::new()
         };
-        let state: Arc<OnceLock<Ran>> = Arc::new(OnceLock::new());
-        let get = {
-            let (state, k, vectors) = (state.clone(), k.clone(), vectors.clone());
-            let (only, prefix) = (only.clone(), prefix.clone());
-            Arc::new(move || -> Result<(String, Vec<Checked>), Failed> {
-                state
-                    .get_or_init(|| match &only {
-                        None => run_kernel(&k, &vectors, None),
-                        Some(name) => {
-                            let name = name.strip_prefix(&prefix).unwrap_or(name);
-                            let fam = name.strip_prefix("snapshot::");
-                            let pick = |v: &Vector| match fam {
-                                Some(f) => v.family == f,
-                                None => v.id() == name,
-                            };
-                            run_kernel(&k, &vectors, Some(&pick))
-                        }
-                    })
-                    .clone()
-                    .map_err(|e| Failed::from(format!("kernel {}: {e}", k.label())))
-            })
-        };
-        for (i, v) in vectors.iter().enumerate() {
-            let (get, vectors) = (get.clone(), vectors.clone());
-            trials.push(Trial::test(format!("{prefix}{}", v.id()), move || {
-                let (_, checks) = get()?;
-                let c = &checks[i];
-                if c.verdict == Verdict::Agree {
-                    Ok(())
-                } else {
-                    Err(check::explain(&vectors[i], c).into())
-                }
-            }));
+        let get = kernel_state(&k, &vectors, &only, &prefix);
+        for i in 0..vectors.len() {
+            trials.push(vector_trial(&get, &vectors, &prefix, i));
         }
         let mut families: Vec<String> = vectors.iter().map(|v| v.family.clone()).collect();
         families.dedup();
         for fam in families {
-            let (get, vectors) = (get.clone(), vectors.clone());
-            trials.push(Trial::test(format!("{prefix}snapshot::{fam}"), move || {
-                let (series, checks) = get()?;
-                let rows: Vec<(&Vector, &Checked)> = vectors
-                    .iter()
-                    .zip(&checks)
-                    .filter(|(v, _)| v.family == fam)
-                    .collect();
-                let table = snapshot::render(&rows);
-                // Judged by the one comparison `cargo xtask conformance`
-                // uses; insta only writes the pending snapshot for review.
-                let Some(m) = snapshot::compare(&series, &fam, &table) else {
-                    return Ok(());
-                };
-                let dir = snapshot::snapshots_dir().join(&series);
-                let mut settings = insta::Settings::clone_current();
-                settings.set_snapshot_path(dir);
-                settings.set_prepend_module_to_snapshot(false);
-                settings.set_omit_expression(false);
-                let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    settings.bind(|| insta::assert_snapshot!(fam.as_str(), table, "table"));
-                }));
-                let rows: String = m
-                    .rows
-                    .iter()
-                    .map(|(n, a, b)| format!("  {n}\n    snapshot: {a}\n    now:      {b}\n"))
-                    .collect();
-                // INSTA_UPDATE=always wrote it: accepted on purpose.
-                if res.is_ok() {
-                    return Ok(());
-                }
-                Err({
-                    Failed::from(format!(
-                        "{rows}upstream outcomes of {fam} on {series} differ from snapshots/{series}/{fam}.snap; \
-                         if the change is intended, `cargo insta review` shows the pending \
-                         snapshot and accepts it (cargo install cargo-insta; or \
-                         INSTA_UPDATE=always cargo test, then git diff); say why in the commit"
-                    ))
-                })
-            }));
+            trials.push(snapshot_trial(&get, &vectors, &prefix, fam));
         }
     }
     libtest_mimic::run(&args, trials).exit();

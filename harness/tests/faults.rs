@@ -297,7 +297,7 @@ fn default_world() -> Result<BuiltWorld, Failed> {
 
 /// A corpus whose batches and replies are many times what a pipe holds
 /// runs without a single fault: neither side ever waits on a full pipe
-/// while the other does (a false hang every ~4,096 calls, before).
+/// while the other does (which, before, showed as a false hang).
 fn large_corpus_has_no_false_hang() -> Result<(), Failed> {
     let world = default_world()?;
     let vectors = generated_corpus(20_000);

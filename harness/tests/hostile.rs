@@ -586,10 +586,11 @@ fn looping_function_costs_little() -> Result<(), Failed> {
             return Err(format!("{}: {:?}", v.id(), c.verdict).into());
         }
     }
-    // Limit 0.4 s here: 0.8 s for the first, then 2 x 50 ms and about
-    // three worker starts (found, confirmed, the batch goes on) for each
-    // of the others; three times that, for a machine loaded by the other
-    // cases. Without the shortened limit, each would cost 0.8 s.
+    // The call limit is 0.4 s (set in main): two limits for the first
+    // hang, then two short limits (50 ms) and about three worker starts
+    // (found, confirmed, the batch goes on) for each of the others; three
+    // times that, for a machine loaded by the other cases. Without the
+    // short limit, each would cost two full limits.
     let each = 3.0 * (0.1 + 3.0 * start_s);
     let bound = 2.0 + hanging as f64 * each;
     if corpus_s > bound || each > 1.0 {

@@ -1,0 +1,309 @@
+//! The gate on hand-made patches, each verdict with its attribution: a
+//! patch is made from the series' tree with diff(1) and judged on it.
+
+use harness::cmd::gate::{self, Verdict};
+use harness::corpus::{self, Vector};
+use harness::kernel::KernelTree;
+use harness::model::types::Func;
+use libtest_mimic::Failed;
+
+const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
+const LE: &str = "if (wqe->length <= piothreshold)";
+const LT: &str = "if (wqe->length < piothreshold)";
+
+/// A patch of `file` in `tree` that replaces `from` by `to` (a unified
+/// diff made by diff(1), as a reviewer would get it).
+fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
+    let old = std::fs::read_to_string(tree.path(file)).unwrap_or_default();
+    let new = old.replacen(from, to, 1);
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-mkpatch-{}-{}-{subject}",
+        std::process::id(),
+        tree.version
+    ));
+    let _ = std::fs::create_dir_all(&dir);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let _ = std::fs::write(&a, &old);
+    let _ = std::fs::write(&b, &new);
+    let out = std::process::Command::new("diff")
+        .args(["-u", "--label"])
+        .arg(format!("a/{file}"))
+        .arg("--label")
+        .arg(format!("b/{file}"))
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    format!("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] {subject}\n\n---\n{out}")
+}
+
+/// The gate on one base, with the corpus loaded.
+struct Gate<'a> {
+    tree: &'a KernelTree,
+    vectors: Vec<Vector>,
+    opts: gate::Options,
+}
+
+impl Gate<'_> {
+    /// A patch of `file` in the tree (see [`make_patch`]).
+    fn patch(&self, file: &str, from: &str, to: &str, subject: &str) -> String {
+        make_patch(self.tree, file, from, to, subject)
+    }
+
+    /// Judges the series `text` on the tree.
+    fn run(&self, text: String) -> Result<Vec<gate::Judged>, Failed> {
+        let patches = gate::parse(&text, "t.mbox");
+        gate::judge(
+            self.tree,
+            "base",
+            &patches,
+            &self.vectors,
+            &self.opts,
+            &mut |_| {},
+        )
+        .map_err(|e| format!("{e:#}").into())
+    }
+}
+
+/// Each judgement's verdict word.
+fn verdicts(j: &[gate::Judged]) -> Vec<&'static str> {
+    j.iter().map(|x| x.verdict.word()).collect()
+}
+
+/// The `(function, shape)` of each group of differing calls.
+fn shapes(j: &gate::Judged) -> Vec<(Func, Vec<String>)> {
+    j.comparison
+        .as_ref()
+        .map(|c| c.groups.iter().map(|g| (g.func, g.shape.clone())).collect())
+        .unwrap_or_default()
+}
+
+/// The gate on hand-made patches, each verdict with its attribution.
+pub fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate {
+        tree,
+        vectors: corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?,
+        opts: gate::Options {
+            random: 200,
+            seed: 1,
+            funcs: Func::ALL.to_vec(),
+            expect: vec![],
+        },
+    };
+    // A comment only: preserves.
+    let j = g.run(g.patch(QP, LE, &format!("/* threshold */ {LE}"), "comment"))?;
+    if verdicts(&j) != ["preserves"] {
+        return Err(format!("comment: {:?}", verdicts(&j)).into());
+    }
+    let change = a_changed_comparison(&g)?;
+    a_deleted_tracepoint(&g)?;
+    declared_reverted_and_not_applying(&g, &change)?;
+    build_errors_and_warnings(&g)?;
+    what_is_not_judged(&g)
+}
+
+/// A changed comparison: changes, in hfi1_setup_wqe's call_send only,
+/// with a one-key reproducer, the world state it reads, the drift from
+/// the model and the patch coverage. The patch, for the tests after it.
+fn a_changed_comparison(g: &Gate) -> Result<String, Failed> {
+    let change = g.patch(QP, LE, LT, "threshold");
+    let j = g.run(change.clone())?;
+    let groups = shapes(&j[0]);
+    if verdicts(&j) != ["changes"] || groups != [(Func::SetupWqe, vec!["call_send".to_owned()])] {
+        return Err(format!("change: {:?} {groups:?}", verdicts(&j)).into());
+    }
+    let first = j[0].comparison.as_ref().and_then(|c| c.groups.first());
+    // The reproducer, as a case of setup_wqe.toml, needs one key: a send
+    // of exactly the threshold.
+    let case = first.and_then(|g| g.case.clone()).unwrap_or_default();
+    let keys: Vec<&str> = case
+        .lines()
+        .filter(|l| {
+            !l.starts_with("[[case]]")
+                && !l.starts_with("name ")
+                && !l.starts_with("branch ")
+                && !l.starts_with("fn ")
+        })
+        .collect();
+    if keys != ["wqe.length = 256"] {
+        return Err(format!("reproducer: {case}").into());
+    }
+    // The call line names the world state the outcome depends on: the
+    // module parameter the changed comparison reads.
+    let reads = first.map(|g| g.reads.clone()).unwrap_or_default();
+    if !reads.iter().any(|r| r.starts_with("world.piothreshold = ")) {
+        return Err(format!("reads: {reads:?}").into());
+    }
+    // Against the Rust model, reported apart: the patch moves upstream away
+    // from it on the vector that pins the threshold.
+    match &j[0].model {
+        Some(gate::ModelDrift { before, after, .. })
+            if before.is_empty()
+                && after.contains(&"setup_wqe::rc_at_piothreshold_sets_call_send".to_owned()) => {}
+        other => return Err(format!("model: {other:?}").into()),
+    }
+    // The changed line is executable and the vectors ran it (gcov).
+    match &j[0].coverage {
+        Some(c) if c.changed == 1 && c.executed == 1 && c.missed.is_empty() => {}
+        other => return Err(format!("patch coverage: {other:?}").into()),
+    }
+    Ok(change)
+}
+
+/// A deleted tracepoint: changes, and every group says it is the
+/// tracepoints alone that moved (hfi1_qp_wakeup and the iowait callback
+/// that calls it).
+fn a_deleted_tracepoint(g: &Gate) -> Result<(), Failed> {
+    let j = g.run(g.patch(QP, "\t\ttrace_hfi1_qpwakeup(qp, flag);\n", "", "untrace"))?;
+    let shapes = shapes(&j[0]);
+    if verdicts(&j) != ["changes"]
+        || shapes.is_empty()
+        || shapes.iter().any(|(_, s)| s != &["tracepoints".to_owned()])
+        || !shapes.iter().any(|(f, _)| *f == Func::QpWakeup)
+    {
+        return Err(format!("tracepoint: {:?} {shapes:?}", verdicts(&j)).into());
+    }
+    Ok(())
+}
+
+/// The `change` patch declared, followed by its revert, and after a patch
+/// that does not apply.
+fn declared_reverted_and_not_applying(g: &Gate, change: &str) -> Result<(), Failed> {
+    // Declared: changes-as-declared.
+    let declared = change.replacen(
+        "\n\n---\n",
+        "\n\nConformance-Changes: hfi1_setup_wqe\n---\n",
+        1,
+    );
+    let j = g.run(declared)?;
+    if verdicts(&j) != ["changes-as-declared"] {
+        return Err(format!("declared: {:?}", verdicts(&j)).into());
+    }
+    // A series whose second patch reverts the first: each one changes
+    // behaviour against the tree before it.
+    let revert = change
+        .replace("-\tif (wqe->length <= piothreshold)", "-\tTMP")
+        .replace(
+            "+\tif (wqe->length < piothreshold)",
+            "-\tif (wqe->length < piothreshold)",
+        )
+        .replace("-\tTMP", "+\tif (wqe->length <= piothreshold)")
+        .replace("[PATCH] threshold", "[PATCH] revert");
+    let j = g.run(format!("{change}\n{revert}"))?;
+    if verdicts(&j) != ["changes", "changes"] {
+        return Err(format!("series: {:?}", verdicts(&j)).into());
+    }
+    // The revert brings upstream back to the model.
+    match &j[1].model {
+        Some(gate::ModelDrift { before, after, .. }) if !before.is_empty() && after.is_empty() => {}
+        other => return Err(format!("revert vs model: {other:?}").into()),
+    }
+    // Context that is not there: does not apply (and nothing after it runs).
+    let bad = change.replace(" \t", " \tNOT THERE ");
+    let j = g.run(format!("{bad}\n{change}"))?;
+    if !matches!(j[0].verdict, Verdict::DoesNotApply(_))
+        || !matches!(j[1].verdict, Verdict::CannotJudge(_))
+    {
+        return Err(format!("does not apply: {:?}", verdicts(&j)).into());
+    }
+    Ok(())
+}
+
+/// A syntax error breaks the build; an unused variable and a function
+/// without a prototype preserve behaviour, with the warnings they add.
+fn build_errors_and_warnings(g: &Gate) -> Result<(), Failed> {
+    // A syntax error in qp.c: breaks the build, naming qp.c.
+    let j = g.run(g.patch(QP, LE, "if (wqe->length <= piothreshold))", "syntax"))?;
+    match &j[0].verdict {
+        Verdict::BreaksBuild(m) if m.contains("qp.c") => {}
+        v => return Err(format!("syntax: {v:?}").into()),
+    }
+    // An unused variable: preserves, and the new warning is reported with
+    // its place in qp.c.
+    let j = g.run(g.patch(
+        QP,
+        "int mtu_to_path_mtu(u32 mtu)\n{\n",
+        "int mtu_to_path_mtu(u32 mtu)\n{\n\tint unused_by_patch;\n\n",
+        "unused",
+    ))?;
+    let w = &j[0].new_warnings;
+    if verdicts(&j) != ["preserves"]
+        || w.len() != 1
+        || !w[0].starts_with("drivers/infiniband/hw/hfi1/qp.c:")
+        || !w[0].contains("unused_by_patch")
+    {
+        return Err(format!("unused: {:?} {w:?}", verdicts(&j)).into());
+    }
+    // A global function without a prototype: the tree's own kbuild flags
+    // decide. -Wmissing-prototypes is in every default build since 6.8
+    // (scripts/Makefile.extrawarn, "Makefile.warn" in 7.x), W=1 before.
+    let j = g.run(g.patch(
+        QP,
+        "int mtu_to_path_mtu(u32 mtu)\n{\n",
+        "int gate_unprototyped(void)\n{\n\treturn 0;\n}\n\nint mtu_to_path_mtu(u32 mtu)\n{\n",
+        "unprototyped",
+    ))?;
+    let w = &j[0].new_warnings;
+    let version = &g.tree.version;
+    let default_since_6_8 = (version.version, version.patchlevel) >= (6, 8);
+    let warned = w
+        .iter()
+        .any(|x| x.contains("gate_unprototyped") && x.contains("-Wmissing-prototypes"));
+    if verdicts(&j) != ["preserves"] || warned != default_since_6_8 {
+        return Err(format!("missing prototype ({version}): {w:?}").into());
+    }
+    Ok(())
+}
+
+/// What the gate lists as not judged: nothing for a header the worlds
+/// compile, a file no world compiles, a function no world runs, a file
+/// outside the extracted tree.
+fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
+    // Two fields of a struct swapped in a header: the layout changes, the
+    // behaviour does not.
+    let verbs_h = "drivers/infiniband/hw/hfi1/verbs.h";
+    let j = g.run(g.patch(
+        verbs_h,
+        "\tu8 sl_to_sc[32];\n\tu8 sc_to_sl[32];\n",
+        "\tu8 sc_to_sl[32];\n\tu8 sl_to_sc[32];\n",
+        "reorder",
+    ))?;
+    if verdicts(&j) != ["preserves"] || !j[0].not_judged.is_empty() {
+        return Err(format!("reorder: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    // Only rc.c: nothing a world compiles; preserves, and rc.c is listed.
+    let rc = "drivers/infiniband/hw/hfi1/rc.c";
+    let j = g.run(g.patch(rc, "#include", "/* rc */\n#include", "rc"))?;
+    if verdicts(&j) != ["preserves"]
+        || j[0].not_judged != [format!("{rc}: no world compiles it (not judged)")]
+    {
+        return Err(format!("rc.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    // sdma.c, but in a function no world runs: listed by function.
+    let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
+    let j = g.run(g.patch(
+        sdma,
+        "void sdma_exit(struct hfi1_devdata *dd)\n{\n",
+        "void sdma_exit(struct hfi1_devdata *dd)\n{\n\t/* exit */\n",
+        "sdma",
+    ))?;
+    if verdicts(&j) != ["preserves"]
+        || j[0].not_judged.len() != 1
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_exit (line "))
+    {
+        return Err(format!("sdma.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    // A file outside the extracted tree next to a qp.c edit: that section
+    // is left out and listed, the rest is judged.
+    let outside = "--- a/include/linux/list.h\n+++ b/include/linux/list.h\n@@ -1,1 +1,2 @@\n /* x */\n+/* y */\n";
+    let j = g.run(format!("{}{outside}", g.patch(QP, LE, LT, "with-outside")))?;
+    if verdicts(&j) != ["changes"]
+        || j[0].not_judged
+            != ["include/linux/list.h: outside the tree the harness extracts (not judged)"]
+    {
+        return Err(format!("outside: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    Ok(())
+}

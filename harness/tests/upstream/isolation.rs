@@ -1,0 +1,219 @@
+//! The C world's isolation: a crash, undefined behaviour or a read past
+//! what a world declares is a finding for that vector alone, and a
+//! worker's first call and reused buffers see what any other call sees.
+
+use harness::cworld::{self, call, BuildOptions, CallResult, Worker};
+use harness::kernel::KernelTree;
+use harness::model::types::*;
+use libtest_mimic::Failed;
+
+use crate::common::copy_tree;
+use crate::smoke::call;
+
+/// A vector outside the invariants (a NULL element in the SDMA map, which
+/// sdma_select_engine_vl dereferences) crashes the worker; the batch around
+/// it still completes and the crash is reported for that vector alone.
+pub fn crash_is_a_finding(world: &cworld::BuiltWorld) -> Result<(), Failed> {
+    let good = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+    let mut bad = good.clone();
+    // VL1: the element made NULL below.
+    bad.args = Args::QpToSdmaEngine(args::QpToSdmaEngine { sc5: Sc(1) });
+    if let Some(m) = bad.world.sdma_map.as_mut() {
+        m.elems[1] = None;
+    }
+    let calls = [
+        call::to_shim(&good),
+        call::to_shim(&bad),
+        call::to_shim(&good),
+    ];
+    let mut w = Worker::new(world).map_err(|e| format!("{e:#}"))?;
+    let r = w.run_batch(&calls).map_err(|e| format!("{e:#}"))?;
+    match (&r[0], &r[1], &r[2]) {
+        (
+            CallResult::Done(_),
+            CallResult::Fault(cworld::Fault::Crashed(why)),
+            CallResult::Done(_),
+        ) if why.contains("SIGSEGV") => Ok(()),
+        other => Err(format!("expected done, SIGSEGV crash, done; got {other:?}").into()),
+    }
+}
+
+/// The first call a fresh worker runs sees the same world as any later
+/// one: a vector whose outcome goes through the send-context table
+/// (`dd->vld[15].sc` for an SMI QP), first and then again, gives the same
+/// outcome both times, the model's. (A random run found the world's
+/// one-time set-up ordered after its first use.)
+pub fn first_call_sees_the_whole_world(world: &cworld::BuiltWorld) -> Result<(), Failed> {
+    let c = call(Func::QpToSendContext, QpType::Smi, 0);
+    let mut w = Worker::new(world).map_err(|e| format!("{e:#}"))?;
+    let r = w
+        .run_batch(&[call::to_shim(&c), call::to_shim(&c)])
+        .map_err(|e| format!("{e:#}"))?;
+    let model = harness::model::run(&c).map_err(|e| format!("model: {e:?}"))?;
+    match (&r[0], &r[1]) {
+        (CallResult::Done(a), CallResult::Done(b)) => {
+            let (a, b) = (call::from_shim(a), call::from_shim(b));
+            if a != b || a != model {
+                return Err(format!("first {a:?}\nsecond {b:?}\nmodel {model:?}").into());
+            }
+            if model.send_context == Ptr::Null {
+                return Err("the vector should reach a send context".into());
+            }
+            Ok(())
+        }
+        other => Err(format!("expected two outcomes, got {other:?}").into()),
+    }
+}
+
+/// Built with ASan and UBSan, upstream's undefined behaviour for a vector
+/// outside the invariants (`qp_num >> qos_shift` with a shift of 40) is
+/// reported for that vector with the sanitizer's words.
+pub fn ubsan_reports_upstream_ub(tree: &KernelTree) -> Result<(), Failed> {
+    let world = cworld::build(
+        tree,
+        &BuildOptions {
+            sanitize: true,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| format!("{e:#}"))?;
+    let mut bad = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+    bad.world.qos_shift = 40;
+    let good = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+    let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+    let r = w
+        .run_batch(&[call::to_shim(&good), call::to_shim(&bad)])
+        .map_err(|e| format!("{e:#}"))?;
+    match (&r[0], &r[1]) {
+        (CallResult::Done(_), CallResult::Fault(cworld::Fault::Crashed(why)))
+            if why.contains("runtime error") && why.contains("shift") =>
+        {
+            Ok(())
+        }
+        other => Err(format!("expected a UBSan shift report; got {other:?}").into()),
+    }
+}
+
+/// Worlds as strict as the kernel: past the ports a world declares there
+/// is nothing, so under --sanitize an off-by-one loop bound over the ports
+/// (free_all_qps: `n <= dd->num_pports`) is a crash finding on a one-port
+/// world, with the sanitizer's report, while the same world with two ports
+/// still returns.
+pub fn sanitize_poisons_past_declared_ports(tree: &KernelTree) -> Result<(), Failed> {
+    let qp = "drivers/infiniband/hw/hfi1/qp.c";
+    let from = "for (n = 0; n < dd->num_pports; n++) {";
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-poison-{}-{}-{:?}",
+        tree.version,
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
+    let result = (|| -> Result<(), Failed> {
+        let path = dir.join(qp);
+        let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        if !src.contains(from) {
+            return Err(format!("{qp} has no `{from}`").into());
+        }
+        std::fs::write(
+            &path,
+            src.replacen(from, "for (n = 0; n <= dd->num_pports; n++) {", 1),
+        )
+        .map_err(|e| e.to_string())?;
+        let mutant = KernelTree::open(&dir).map_err(|e| format!("{e:#}"))?;
+        let world = cworld::build(
+            &mutant,
+            &BuildOptions {
+                sanitize: true,
+                ..Default::default()
+            },
+        )
+        .map_err(|e| format!("{e:#}"))?;
+        let mut one = call(Func::FreeAllQps, QpType::Rc, 0);
+        let base = harness::generate::seeded_call(1, Func::FreeAllQps, 0).world;
+        one.world = base;
+        one.world.sl_to_sc.truncate(1);
+        one.world.port_ibmtu.truncate(1);
+        one.world.port_lid.truncate(1);
+        one.world.port_gid_prefix.truncate(1);
+        one.world.port_qp0.truncate(1);
+        one.world.port_qp1.truncate(1);
+        one.qp.port = 1;
+        one.qp.alt_port = 1;
+        let mut two = one.clone();
+        two.world = base;
+        while two.world.sl_to_sc.len() < 2 {
+            two.world
+                .sl_to_sc
+                .push([0; 32])
+                .map_err(|_| "two ports fit")?;
+        }
+        while two.world.port_ibmtu.len() < 2 {
+            two.world
+                .port_ibmtu
+                .push(4096)
+                .map_err(|_| "two ports fit")?;
+        }
+        harness::corpus::invariants::validate(&one).map_err(|e| format!("one port: {e}"))?;
+        harness::corpus::invariants::validate(&two).map_err(|e| format!("two ports: {e}"))?;
+        let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+        let r = w
+            .run_batch(&[call::to_shim(&two), call::to_shim(&one)])
+            .map_err(|e| format!("{e:#}"))?;
+        match (&r[0], &r[1]) {
+            (CallResult::Done(_), CallResult::Fault(cworld::Fault::Crashed(why)))
+                if why.contains("AddressSanitizer") =>
+            {
+                Ok(())
+            }
+            (a, b) => {
+                let short = |r: &CallResult| match r {
+                    CallResult::Done(o) => format!("returned {}", o.ret),
+                    CallResult::Fault(f) => format!("{f}"),
+                    CallResult::Malformed => "malformed".to_owned(),
+                };
+                Err(format!(
+                    "expected two ports to return and one port to be an ASan crash; got {} and {}",
+                    short(a),
+                    short(b)
+                )
+                .into())
+            }
+        }
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// The worker reuses one flat-call buffer from vector to vector
+/// (`call::fill_shim`): every generated vector must give the same outcome
+/// through a reused buffer as through a fresh one. (Valid vectors only, so
+/// the world is loaded in this process, as the benchmark does.)
+pub fn reused_flat_call_buffer(world: &cworld::BuiltWorld) -> Result<(), Failed> {
+    // SAFETY: the default series' Debian tree and valid vectors.
+    let lib = unsafe { cworld::Loaded::open(&world.so) }.map_err(|e| format!("{e:#}"))?;
+    let mut reused = Box::<harness::cworld::ffi::shim_call>::default();
+    let (mut a, mut b) = (
+        harness::cworld::ffi::shim_outcome::default(),
+        harness::cworld::ffi::shim_outcome::default(),
+    );
+    for i in 0..3000u64 {
+        let f = Func::ALL[(i % Func::ALL.len() as u64) as usize];
+        let c = harness::generate::seeded_call(11, f, i);
+        call::fill_shim(&c, &mut reused);
+        let fresh = call::to_shim(&c);
+        if !lib.call(&reused, &mut a) || !lib.call(&fresh, &mut b) {
+            return Err(format!("{f} #{i}: the shim refused a valid call").into());
+        }
+        if call::from_shim(&a) != call::from_shim(&b) {
+            return Err(format!(
+                "{f} #{i}: reused buffer {} / fresh {}",
+                call::from_shim(&a),
+                call::from_shim(&b)
+            )
+            .into());
+        }
+    }
+    Ok(())
+}

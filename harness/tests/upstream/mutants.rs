@@ -1,0 +1,262 @@
+//! Mutants of the tree made by hand: each one changes one comparison,
+//! and the conformance run fails, naming the vectors that catch it; C
+//! against C finds the same change without the model.
+
+use harness::cmd::conformance;
+use harness::corpus;
+use harness::cworld::{self, BuildOptions};
+use harness::kernel::select::KernelSel;
+use harness::kernel::KernelTree;
+use harness::model::types::Func;
+use libtest_mimic::Failed;
+
+use crate::common::copy_tree;
+
+/// A change of one comparison in the tree, and the corpus vectors that
+/// must catch it.
+pub struct Mutation {
+    /// The trial's name.
+    pub name: &'static str,
+    /// The file changed, in the tree.
+    file: &'static str,
+    /// The text replaced, there exactly once.
+    from: &'static str,
+    /// What replaces it.
+    to: &'static str,
+    /// Vectors of the corpus that must catch it.
+    caught_by: &'static [&'static str],
+}
+
+/// Every mutation, each one its own trial.
+pub const MUTATIONS: &[Mutation] = &[
+    // A missing unlock: no field of the outcome moves, but the call returns
+    // holding qp->s_lock, which the shim journals (kcompat lockdep.h).
+    Mutation {
+        name: "wakeup_keeps_s_lock",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "\t\thfi1_qp_schedule(qp);\n\t}\n\tspin_unlock_irqrestore(&qp->s_lock, flags);\n",
+        to: "\t\thfi1_qp_schedule(qp);\n\t}\n",
+        caught_by: &["schedule::wakeup_flag_not_set"],
+    },
+    Mutation {
+        name: "piothreshold_le_to_lt",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (wqe->length <= piothreshold)",
+        to: "if (wqe->length < piothreshold)",
+        caught_by: &["setup_wqe::rc_at_piothreshold_sets_call_send"],
+    },
+    Mutation {
+        name: "pmtu_gt_to_ge",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (wqe->length > qp->pmtu)",
+        to: "if (wqe->length >= qp->pmtu)",
+        caught_by: &["setup_wqe::rc_at_pmtu_keeps_call_send_true"],
+    },
+    Mutation {
+        name: "sdma_selector_unmasked",
+        file: "drivers/infiniband/hw/hfi1/sdma.c",
+        from: "rval = e->sde[selector & e->mask];",
+        to: "rval = e->sde[selector];",
+        caught_by: &["engine::sdma_rc_odd_qpn", "select::sdma_vl_selector_masked"],
+    },
+    Mutation {
+        name: "iter_cb_sl_ne_to_eq",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "rdma_ah_get_sl(&qp->remote_ah_attr) != sl ||",
+        to: "rdma_ah_get_sl(&qp->remote_ah_attr) == sl ||",
+        caught_by: &["error_port::rc_matching_sl", "error_port::other_sl_skipped"],
+    },
+    Mutation {
+        name: "qp_idle_last_test",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "qp->s_tail == qp->s_head;",
+        to: "qp->s_tail != qp->s_head;",
+        caught_by: &["print::idle_rc", "print::idle_but_head_differs"],
+    },
+    Mutation {
+        name: "shutdown_returns_false",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (dd->flags & HFI1_SHUTDOWN)\n\t\treturn true;",
+        to: "if (dd->flags & HFI1_SHUTDOWN)\n\t\treturn false;",
+        caught_by: &["schedule::nocheck_shutdown"],
+    },
+    Mutation {
+        name: "unbusy_tid_handover_inverted",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (priv->s_flags & HFI1_S_TID_BUSY_SET) {",
+        to: "if (!(priv->s_flags & HFI1_S_TID_BUSY_SET)) {",
+        caught_by: &[
+            "schedule::unbusy_ib_leg",
+            "schedule::unbusy_ib_leg_hands_over_to_tid",
+        ],
+    },
+    Mutation {
+        name: "mtu_10240_not_constrained",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (mtu == (enum ib_mtu)OPA_MTU_10240)",
+        to: "if (mtu != (enum ib_mtu)OPA_MTU_10240)",
+        caught_by: &[
+            "mtu::from_qp_10240_uncapped",
+            "mtu::pmtu_attr_10240_is_8192",
+        ],
+    },
+    Mutation {
+        name: "send_ok_resp_pending_ignored",
+        file: "drivers/infiniband/hw/hfi1/qp.h",
+        from: "(qp->s_flags & RVT_S_RESP_PENDING) ||",
+        to: "(qp->s_flags & 0) ||",
+        caught_by: &["schedule::sched_wait_send_resp_pending"],
+    },
+    Mutation {
+        name: "migration_needs_armed_inverted",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "qp->s_mig_state == IB_MIG_ARMED) {",
+        to: "qp->s_mig_state != IB_MIG_ARMED) {",
+        caught_by: &[
+            "path::modify_migrated_from_armed",
+            "path::modify_migrated_not_armed",
+        ],
+    },
+    Mutation {
+        name: "running_pkt_size_quarter",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "priv->s_running_pkt_size = piothreshold / 2;",
+        to: "priv->s_running_pkt_size = piothreshold / 4;",
+        caught_by: &["lifecycle::alloc_ok", "lifecycle::alloc_ok_other_threshold"],
+    },
+    Mutation {
+        name: "check_modify_alt_sc_unchecked",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "sc = ah_to_sc(ibqp->device, &attr->alt_ah_attr);\n\t\tif (sc == 0xf)",
+        to: "sc = ah_to_sc(ibqp->device, &attr->alt_ah_attr);\n\t\tif (sc == 0xe)",
+        caught_by: &["modify::alt_path_sc_0xf", "modify::av_ok_alt_bad"],
+    },
+    Mutation {
+        name: "init_priority_ignores_tid_leg",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (priv->s_flags & RVT_S_ACK_PENDING)\n\t\tw->priority++;",
+        to: "if (0)\n\t\tw->priority++;",
+        caught_by: &["callbacks::priority_priv_ack", "callbacks::priority_both"],
+    },
+    Mutation {
+        name: "hdr_type_permissive_gid_test_inverted",
+        file: "drivers/infiniband/hw/hfi1/hfi.h",
+        from: "HFI1_PKT_TYPE_16B : HFI1_PKT_TYPE_9B;",
+        to: "HFI1_PKT_TYPE_9B : HFI1_PKT_TYPE_16B;",
+        caught_by: &[
+            "path::modify_av_grh_opa_permissive_opa_gid",
+            "path::modify_av_grh_opa_permissive_ib_gid",
+        ],
+    },
+    Mutation {
+        name: "stop_send_queue_keeps_trigger_reference",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (cancel_work_sync(&priv->tid_rdma.trigger_work))\n\t\trvt_put_qp(qp);",
+        to: "if (cancel_work_sync(&priv->tid_rdma.trigger_work))\n\t\t;",
+        caught_by: &["lifecycle::stop_send_queue_trigger_last_reference"],
+    },
+    Mutation {
+        name: "tid_schedule_result_inverted",
+        file: "drivers/infiniband/hw/hfi1/qp.c",
+        from: "if (ret)\n\t\t\tiowait_clear_flag(&priv->s_iowait, IOWAIT_PENDING_TID);",
+        to: "if (!ret)\n\t\t\tiowait_clear_flag(&priv->s_iowait, IOWAIT_PENDING_TID);",
+        caught_by: &[
+            "schedule::wakeup_pending_tid",
+            "schedule::wakeup_pending_tid_scheduled",
+        ],
+    },
+];
+
+pub fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-mutant-{}-{}-{}",
+        tree.version,
+        m.name,
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| format!("copying the tree: {e}"))?;
+    let path = dir.join(m.file);
+    let src = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if src.matches(m.from).count() != 1 {
+        return Err(format!(
+            "{}: `{}` is not there exactly once; update this mutation",
+            m.file, m.from
+        )
+        .into());
+    }
+    std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
+    let run = conformance::run_kernel(
+        &KernelSel::Path(dir.clone()),
+        &vectors,
+        &BuildOptions::default(),
+        &mut |_| {},
+    )
+    .map_err(|e| format!("{e:#}"))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    if run.ok() {
+        return Err(format!(
+            "the mutant {} passed conformance: nothing caught it",
+            m.name
+        )
+        .into());
+    }
+    let failing = conformance::failing_ids(&vectors, &run);
+    for want in m.caught_by {
+        if !failing.iter().any(|f| f == want) {
+            return Err(format!("{want} did not catch {}; failing: {failing:?}", m.name).into());
+        }
+    }
+    // The unmutated tree passes, so it is the change that was caught.
+    if run.snapshots.is_empty() {
+        return Err("the mutant's upstream outcomes still match the snapshots".into());
+    }
+    Ok(())
+}
+
+/// C against C: a tree compared with itself differs nowhere; with the
+/// piothreshold mutant (`<=` → `<`), exactly hfi1_setup_wqe's call_send
+/// differs, on the corpus vector that pins it and on generated vectors, and
+/// the minimal reproducer still shows it with the send at the threshold.
+pub fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
+    let m = MUTATIONS
+        .iter()
+        .find(|m| m.name == "piothreshold_le_to_lt")
+        .ok_or("no piothreshold mutation")?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
+    let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let funcs = [Func::SetupWqe, Func::QpToSdmaEngine];
+    let same =
+        harness::judge::compare::compare(&base, &base, &vectors, &funcs, 300, 1, &mut |_| {})
+            .map_err(|e| format!("{e:#}"))?;
+    if same.differs() {
+        return Err(format!("a tree differs from itself: {:?}", same.groups).into());
+    }
+    let dir =
+        std::env::temp_dir().join(format!("hfi1-diff-{}-{}", tree.version, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
+    let path = dir.join(m.file);
+    let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
+    let mutant = KernelTree::open(&dir)
+        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+        .map_err(|e| format!("{e:#}"));
+    let c = mutant.and_then(|w| {
+        harness::judge::compare::compare(&base, &w, &vectors, &funcs, 300, 1, &mut |_| {})
+            .map_err(|e| format!("{e:#}"))
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let c = c?;
+    let shapes: Vec<(Func, Vec<String>)> =
+        c.groups.iter().map(|g| (g.func, g.shape.clone())).collect();
+    if shapes != vec![(Func::SetupWqe, vec!["call_send".to_owned()])] {
+        return Err(format!("groups {shapes:?}").into());
+    }
+    let g = &c.groups[0];
+    if g.count < 2 || g.minimal.wqe.length != u32::from(g.minimal.world.piothreshold) {
+        return Err(format!("count {}, minimal {:?}", g.count, g.minimal.wqe).into());
+    }
+    Ok(())
+}
