@@ -1,0 +1,179 @@
+//! The JUnit XML report, in the common schema (Jenkins' junit-10.xsd,
+//! which GitLab, junitparser and the others read).
+
+use std::fmt::Write as _;
+
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+
+use super::{Case, Report, Suite};
+
+/// The XML being written.
+type Xml = quick_xml::Writer<Vec<u8>>;
+
+/// JUnit XML as the common schema (Jenkins' junit-10.xsd, which GitLab,
+/// junitparser and the others read): `<testsuites>` with totals, a
+/// `<testsuite>` per kernel with `tests`/`failures`/`errors`/`skipped`/
+/// `time`, a `<testcase>` per case; a disagreement is `<failure>`, a crash,
+/// hang or denied call `<error>`, a kernel that could not run one
+/// `<testcase>` with `<error>`.
+pub fn junit(r: &Report) -> String {
+    let mut w = quick_xml::Writer::new_with_indent(Vec::new(), b' ', 2);
+    ev(
+        &mut w,
+        Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)),
+    );
+    let mut top = BytesStart::new("testsuites");
+    top.push_attribute(("name", "hfi1-conformance"));
+    let total = |count: fn(&Suite) -> usize| r.suites.iter().map(count).sum::<usize>().to_string();
+    top.push_attribute(("tests", total(suite_tests).as_str()));
+    top.push_attribute(("failures", total(suite_failures).as_str()));
+    top.push_attribute(("errors", total(suite_errors).as_str()));
+    top.push_attribute(("time", time(r.totals.seconds).as_str()));
+    ev(&mut w, Event::Start(top));
+    for s in &r.suites {
+        testsuite(&mut w, s);
+    }
+    ev(&mut w, Event::End(BytesEnd::new("testsuites")));
+    let mut out = String::from_utf8(w.into_inner()).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// Writes one event.
+fn ev(w: &mut Xml, e: Event) {
+    // Writing into a Vec cannot fail.
+    let _ = w.write_event(e);
+}
+
+/// Seconds as JUnit's `time` attribute.
+fn time(t: f64) -> String {
+    format!("{t:.3}")
+}
+
+/// A suite's tests: its cases, and one for a kernel that could not run.
+fn suite_tests(s: &Suite) -> usize {
+    s.cases.len() + usize::from(s.error.is_some())
+}
+
+/// A suite's `<failure>`s: the cases that failed without an error.
+fn suite_failures(s: &Suite) -> usize {
+    s.cases
+        .iter()
+        .filter(|c| !c.status.passed() && !c.status.is_error())
+        .count()
+}
+
+/// A suite's `<error>`s: the cases that ended in one, and a kernel that
+/// could not run.
+fn suite_errors(s: &Suite) -> usize {
+    s.cases.iter().filter(|c| c.status.is_error()).count() + usize::from(s.error.is_some())
+}
+
+/// A `<testsuite>`: the kernel's error as a test case of its own, then
+/// every case.
+fn testsuite(w: &mut Xml, s: &Suite) {
+    let name = xml_text(&s.name);
+    let mut st = BytesStart::new("testsuite");
+    st.push_attribute(("name", name.as_str()));
+    st.push_attribute(("tests", suite_tests(s).to_string().as_str()));
+    st.push_attribute(("failures", suite_failures(s).to_string().as_str()));
+    st.push_attribute(("errors", suite_errors(s).to_string().as_str()));
+    st.push_attribute(("skipped", "0"));
+    st.push_attribute(("time", time(s.seconds).as_str()));
+    ev(w, Event::Start(st));
+    if let Some(e) = &s.error {
+        let mut tc = BytesStart::new("testcase");
+        tc.push_attribute(("classname", name.as_str()));
+        tc.push_attribute(("name", "build and load"));
+        tc.push_attribute(("time", "0"));
+        ev(w, Event::Start(tc));
+        let mut er = BytesStart::new("error");
+        er.push_attribute(("message", "could not run"));
+        er.push_attribute(("type", "could-not-run"));
+        ev(w, Event::Start(er));
+        ev(w, Event::Text(BytesText::new(&xml_text(e))));
+        ev(w, Event::End(BytesEnd::new("error")));
+        ev(w, Event::End(BytesEnd::new("testcase")));
+    }
+    for c in &s.cases {
+        testcase(w, &name, c);
+    }
+    ev(w, Event::End(BytesEnd::new("testsuite")));
+}
+
+/// A `<testcase>` (class: the suite and the case's family), empty when it
+/// passed, else holding its `<failure>` or `<error>`.
+fn testcase(w: &mut Xml, suite: &str, c: &Case) {
+    let (class, case) = match c.name.split_once("::") {
+        Some((a, b)) => (format!("{suite}.{a}"), b.to_owned()),
+        None => (suite.to_owned(), c.name.clone()),
+    };
+    let mut tc = BytesStart::new("testcase");
+    tc.push_attribute(("classname", xml_text(&class).as_str()));
+    tc.push_attribute(("name", xml_text(&case).as_str()));
+    tc.push_attribute(("time", "0"));
+    if c.status.passed() {
+        ev(w, Event::Empty(tc));
+        return;
+    }
+    ev(w, Event::Start(tc));
+    let tag = if c.status.is_error() {
+        "error"
+    } else {
+        "failure"
+    };
+    let mut f = BytesStart::new(tag);
+    let msg = xml_text(c.message.as_deref().unwrap_or(c.status.word()));
+    f.push_attribute(("message", msg.lines().next().unwrap_or("")));
+    f.push_attribute(("type", c.status.word()));
+    ev(w, Event::Start(f));
+    let mut body = String::new();
+    if let (Some(file), Some(line)) = (&c.file, c.line) {
+        let _ = writeln!(body, "{file}:{line}");
+    }
+    body.push_str(c.detail.as_deref().unwrap_or(""));
+    ev(w, Event::Text(BytesText::new(&xml_text(&body))));
+    ev(w, Event::End(BytesEnd::new(tag)));
+    ev(w, Event::End(BytesEnd::new("testcase")));
+}
+
+/// Text for XML 1.0: characters it cannot hold (most C0 controls) become
+/// U+FFFD.
+fn xml_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::report;
+    use super::*;
+
+    #[test]
+    fn junit_counts_and_is_well_formed() {
+        let j = junit(&report());
+        assert!(j.contains("tests=\"4\" failures=\"1\" errors=\"2\""), "{j}");
+        assert!(
+            !j.contains('\u{1}') && !j.contains('\u{7}'),
+            "control characters: {j}"
+        );
+        let mut rd = quick_xml::Reader::from_str(&j);
+        let (mut errors, mut failures) = (0, 0);
+        loop {
+            match rd.read_event().expect("well-formed XML") {
+                quick_xml::events::Event::Eof => break,
+                quick_xml::events::Event::Start(e) if e.name().as_ref() == b"error" => errors += 1,
+                quick_xml::events::Event::Start(e) if e.name().as_ref() == b"failure" => {
+                    failures += 1
+                }
+                _ => {}
+            }
+        }
+        assert_eq!((errors, failures), (2, 1));
+    }
+}
