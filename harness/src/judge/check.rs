@@ -25,6 +25,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Whether C and the model agreed.
     pub fn ok(&self) -> bool {
         matches!(self, Verdict::Agree)
     }
@@ -33,8 +34,11 @@ impl Verdict {
 /// One vector, run on both sides.
 #[derive(Debug, Clone)]
 pub struct Checked {
+    /// What upstream C did, when the call returned.
     pub c: Option<Outcome>,
+    /// What the model did, or why it calls the input undefined.
     pub rust: Result<Outcome, model::Undefined>,
+    /// The judgement.
     pub verdict: Verdict,
 }
 
@@ -80,6 +84,8 @@ pub fn check_all(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<Checked>>
     check_all_with(&mut worker, vectors)
 }
 
+/// [`check_all`] in a worker the caller holds (its limits and hang
+/// proofs as the caller set them).
 pub fn check_all_with(worker: &mut Worker, vectors: &[Vector]) -> Result<Vec<Checked>> {
     let calls: Vec<_> = vectors.iter().map(|v| call::to_shim(&v.call)).collect();
     let mut out = Vec::with_capacity(vectors.len());

@@ -6,8 +6,8 @@
 //! involved, so this works for any two trees, including ones that already
 //! differ from the model. Generated vectors are compared by digests the
 //! workers compute (see `Worker::digests`): only the differing ones travel
-//! whole, to be grouped and minimised. `cargo xtask diff` is built on it (and the patch
-//! gate will be).
+//! whole, to be grouped and minimised. `cargo xtask diff`, the patch
+//! gate, `sweep` and `mutants` are built on it.
 
 use anyhow::Result;
 
@@ -20,8 +20,11 @@ use crate::outcome::Outcome;
 /// What one side did with a call.
 #[derive(Debug, Clone, Eq)]
 pub enum Seen {
+    /// The call returned this outcome.
     Done(Box<Outcome>),
+    /// The call did not return.
     Fault(Fault),
+    /// The shim refused the call.
     Malformed,
 }
 
@@ -124,7 +127,12 @@ pub enum Source {
     /// A vector of the corpus, by id (`family::name`).
     Corpus(String),
     /// Generated vector `index` of its function from `seed`.
-    Generated { seed: u64, index: u64 },
+    Generated {
+        /// The seed it was drawn from.
+        seed: u64,
+        /// Its index among the function's generated vectors.
+        index: u64,
+    },
 }
 
 impl std::fmt::Display for Source {
@@ -139,7 +147,9 @@ impl std::fmt::Display for Source {
 /// The calls that differ in one way.
 #[derive(Debug, Clone)]
 pub struct Group {
+    /// The function called.
     pub func: Func,
+    /// How the calls differ ([`shape`]).
     pub shape: Vec<String>,
     /// How many calls differ this way.
     pub count: u64,
@@ -350,11 +360,14 @@ fn reads(
 pub struct Comparison {
     /// `(function, calls compared, calls that differ)`, every function.
     pub per_func: Vec<(Func, u64, u64)>,
+    /// The calls that differ, a group per function and shape.
     pub groups: Vec<Group>,
+    /// Wall time of the comparison, in seconds.
     pub seconds: f64,
 }
 
 impl Comparison {
+    /// Whether any call differs.
     pub fn differs(&self) -> bool {
         !self.groups.is_empty()
     }
@@ -371,11 +384,10 @@ fn run_both(a: &mut Worker, b: &mut Worker, calls: &[Call]) -> Result<Vec<(Seen,
         .collect())
 }
 
-/// Shrinks `c` while the two worlds still differ on it with `want`'s shape.
 /// How long explaining one group of differing calls may take (minimising
 /// it, then the `reading:` probes): a patch that changes many functions
-/// gets its verdict in seconds, each group with the smallest call found
-/// in that time.
+/// is not held up by explaining them, each group gets the smallest call
+/// found in that time.
 pub const EXPLAIN_BUDGET: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// Shrinks `c` while the two worlds still differ on it with `want`'s
@@ -410,7 +422,8 @@ pub fn compare(
 }
 
 /// [`compare`] without the explanations: the counts and the groups as
-/// first seen (what a mutant's verdict needs, at a fraction of the cost).
+/// first seen (what a mutant's verdict needs; explaining is the costly
+/// part).
 pub fn count_differences(
     a: &BuiltWorld,
     b: &BuiltWorld,
@@ -434,20 +447,51 @@ fn compare_calls(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Comparison> {
     let started = std::time::Instant::now();
-    let (mut wa, mut wb) = (Worker::new(a)?, Worker::new(b)?);
-    wa.presume_hangs(crate::cworld::HANG_PROOFS);
-    wb.presume_hangs(crate::cworld::HANG_PROOFS);
-    // (function, shape) -> group; per function: compared, differing.
-    let mut groups: Vec<Group> = vec![];
-    let mut per_func: Vec<(Func, u64, u64)> = funcs.iter().map(|f| (*f, 0, 0)).collect();
-    let note = |per_func: &mut Vec<(Func, u64, u64)>,
-                func: Func,
-                src: Source,
-                call: &Call,
-                x: &Seen,
-                y: &Seen,
-                groups: &mut Vec<Group>| {
-        if let Some(p) = per_func.iter_mut().find(|p| p.0 == func) {
+    let mut sides = Sides::new(a, b)?;
+    let mut tally = Tally {
+        groups: vec![],
+        per_func: funcs.iter().map(|f| (*f, 0, 0)).collect(),
+    };
+    progress(&format!("{} corpus vectors", vectors.len()));
+    for chunk in vectors.chunks(4096) {
+        let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
+        for (v, (x, y)) in chunk.iter().zip(sides.run(&calls)?) {
+            tally.note(v.call.func(), Source::Corpus(v.id()), &v.call, &x, &y);
+        }
+    }
+    for &f in funcs {
+        if n == 0 {
+            continue;
+        }
+        progress(&format!("{n} generated vectors of {f}"));
+        sides.generated(f, seed, n, explain, &mut tally)?;
+    }
+    if explain {
+        for g in tally.groups.iter_mut() {
+            progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
+            sides.explain(g, vectors, seed)?;
+        }
+    }
+    Ok(Comparison {
+        per_func: tally.per_func,
+        groups: tally.groups,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The differing calls found so far, grouped by function and shape, and
+/// per function how many calls were compared and how many differ.
+struct Tally {
+    groups: Vec<Group>,
+    per_func: Vec<(Func, u64, u64)>,
+}
+
+impl Tally {
+    /// Counts a call of `func` that did `x` on one side and `y` on the
+    /// other; a difference joins its group (the first of a shape starts
+    /// one).
+    fn note(&mut self, func: Func, src: Source, call: &Call, x: &Seen, y: &Seen) {
+        if let Some(p) = self.per_func.iter_mut().find(|p| p.0 == func) {
             p.1 += 1;
             if x != y {
                 p.2 += 1;
@@ -457,9 +501,13 @@ fn compare_calls(
             return;
         }
         let s = shape(x, y);
-        match groups.iter_mut().find(|g| g.func == func && g.shape == s) {
+        match self
+            .groups
+            .iter_mut()
+            .find(|g| g.func == func && g.shape == s)
+        {
             Some(g) => g.count += 1,
-            None => groups.push(Group {
+            None => self.groups.push(Group {
                 func,
                 shape: s,
                 count: 1,
@@ -471,61 +519,109 @@ fn compare_calls(
                 reads: vec![],
             }),
         }
-    };
-    progress(&format!("{} corpus vectors", vectors.len()));
-    for chunk in vectors.chunks(4096) {
-        let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
-        for (v, (x, y)) in chunk.iter().zip(run_both(&mut wa, &mut wb, &calls)?) {
-            note(
-                &mut per_func,
-                v.call.func(),
-                Source::Corpus(v.id()),
-                &v.call,
-                &x,
-                &y,
-                &mut groups,
-            );
-        }
     }
-    // A second worker on `b`, for when `a`'s digests are kept.
-    let mut wb2: Option<Worker> = None;
-    for &f in funcs {
-        if n == 0 {
-            continue;
+}
+
+/// The two worlds compared, and their workers.
+struct Sides<'a> {
+    a: &'a BuiltWorld,
+    b: &'a BuiltWorld,
+    wa: Worker,
+    wb: Worker,
+    /// A second worker on `b`, for when `a`'s digests are kept.
+    wb2: Option<Worker>,
+}
+
+impl<'a> Sides<'a> {
+    fn new(a: &'a BuiltWorld, b: &'a BuiltWorld) -> Result<Sides<'a>> {
+        let (mut wa, mut wb) = (Worker::new(a)?, Worker::new(b)?);
+        wa.presume_hangs(crate::cworld::HANG_PROOFS);
+        wb.presume_hangs(crate::cworld::HANG_PROOFS);
+        Ok(Sides {
+            a,
+            b,
+            wa,
+            wb,
+            wb2: None,
+        })
+    }
+
+    /// Both sides' outcomes of `calls`.
+    fn run(&mut self, calls: &[Call]) -> Result<Vec<(Seen, Seen)>> {
+        run_both(&mut self.wa, &mut self.wb, calls)
+    }
+
+    /// Compares `n` generated vectors of `f` from `seed` by their digests;
+    /// only those whose digests differ are run again whole, to be noted.
+    fn generated(
+        &mut self,
+        f: Func,
+        seed: u64,
+        n: u64,
+        explain: bool,
+        tally: &mut Tally,
+    ) -> Result<()> {
+        let (da, db) = self.digests(f, seed, n, explain)?;
+        let odd: Vec<u64> = (0..n)
+            .filter(|k| {
+                let k = *k as usize;
+                da.get(k) != db.get(k) || da.get(k).is_some_and(|d| d.is_none())
+            })
+            .collect();
+        // Equal digests: the same outcome on both sides.
+        if let Some(p) = tally.per_func.iter_mut().find(|p| p.0 == f) {
+            p.1 += n - odd.len() as u64;
         }
-        progress(&format!("{n} generated vectors of {f}"));
-        // Digests of both worlds: each world's kept ones where it has them
-        // (the base of a gate, run after run), else computed — both worlds
-        // at once, one worker each, or `b` alone with two. Only the
-        // vectors whose digests differ cross the pipes whole, to be
-        // grouped.
-        let (da, db) = match (digests::load(a, f, seed, n), digests::load(b, f, seed, n)) {
-            (Some(da), Some(db)) => (da, db),
+        for part in odd.chunks(4096) {
+            let calls: Vec<Call> = part.iter().map(|k| seeded_call(seed, f, *k)).collect();
+            for (pos, (x, y)) in self.run(&calls)?.into_iter().enumerate() {
+                let src = Source::Generated {
+                    seed,
+                    index: part[pos],
+                };
+                tally.note(f, src, &calls[pos], &x, &y);
+            }
+        }
+        Ok(())
+    }
+
+    /// Digests of both worlds: each world's kept ones where it has them
+    /// (the base of a gate, run after run), else computed — both worlds
+    /// at once, one worker each, or `b` alone with two.
+    fn digests(
+        &mut self,
+        f: Func,
+        seed: u64,
+        n: u64,
+        explain: bool,
+    ) -> Result<(digests::Digests, digests::Digests)> {
+        let (a, b) = (self.a, self.b);
+        match (digests::load(a, f, seed, n), digests::load(b, f, seed, n)) {
+            (Some(da), Some(db)) => Ok((da, db)),
             (Some(da), None) => {
-                let w2 = match &mut wb2 {
+                let w2 = match &mut self.wb2 {
                     Some(w) => w,
                     None => {
                         let mut w = Worker::new(b)?;
                         w.presume_hangs(crate::cworld::HANG_PROOFS);
-                        wb2.insert(w)
+                        self.wb2.insert(w)
                     }
                 };
-                let db = digests::compute(&mut [&mut wb, w2], f, seed, n)?;
+                let db = digests::compute(&mut [&mut self.wb, w2], f, seed, n)?;
                 if explain {
                     digests::store(b, f, seed, n, &db);
                 }
-                (da, db)
+                Ok((da, db))
             }
             (kept_a, kept_b) => {
+                let (wa, wb) = (&mut self.wa, &mut self.wb);
                 let (da, db) = std::thread::scope(|s| {
-                    let ta = kept_a.is_none().then(|| {
-                        let wa = &mut wa;
-                        s.spawn(move || digests::compute(&mut [wa], f, seed, n))
-                    });
-                    let tb = kept_b.is_none().then(|| {
-                        let wb = &mut wb;
-                        s.spawn(move || digests::compute(&mut [wb], f, seed, n))
-                    });
+                    let ta = kept_a
+                        .is_none()
+                        .then(|| s.spawn(move || digests::compute(&mut [wa], f, seed, n)));
+                    let tb = kept_b
+                        .is_none()
+                        .then(|| s.spawn(move || digests::compute(&mut [wb], f, seed, n)));
                     let joined = |t: Option<std::thread::ScopedJoinHandle<'_, Result<_>>>| {
                         t.map(|t| {
                             t.join()
@@ -545,74 +641,41 @@ fn compare_calls(
                 if let (Some(d), true) = (&db, explain) {
                     digests::store(b, f, seed, n, d);
                 }
-                (
+                Ok((
                     kept_a.or(da).unwrap_or_default(),
                     kept_b.or(db).unwrap_or_default(),
-                )
-            }
-        };
-        let odd: Vec<u64> = (0..n)
-            .filter(|k| {
-                let k = *k as usize;
-                da.get(k) != db.get(k) || da.get(k).is_some_and(|d| d.is_none())
-            })
-            .collect();
-        // Equal digests: the same outcome on both sides.
-        if let Some(p) = per_func.iter_mut().find(|p| p.0 == f) {
-            p.1 += n - odd.len() as u64;
-        }
-        for part in odd.chunks(4096) {
-            let calls: Vec<Call> = part.iter().map(|k| seeded_call(seed, f, *k)).collect();
-            for (pos, (x, y)) in run_both(&mut wa, &mut wb, &calls)?.into_iter().enumerate() {
-                note(
-                    &mut per_func,
-                    f,
-                    Source::Generated {
-                        seed,
-                        index: part[pos],
-                    },
-                    &calls[pos],
-                    &x,
-                    &y,
-                    &mut groups,
-                );
+                ))
             }
         }
     }
-    if explain {
-        for g in groups.iter_mut() {
-            progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
+
+    /// Explains group `g`: its call minimised, then trimmed to a case of
+    /// its family's file, its fields again, and the world fields it reads.
+    fn explain(&mut self, g: &mut Group, vectors: &[Vector], seed: u64) -> Result<()> {
+        let (wa, wb) = (&mut self.wa, &mut self.wb);
+        let deadline = std::time::Instant::now() + EXPLAIN_BUDGET;
+        g.minimal = minimise(wa, wb, &g.minimal, &g.shape, deadline)?;
+        // Then as a case of its family's file, only the keys that matter.
+        g.family = vectors
+            .iter()
+            .find(|v| v.call.func() == g.func)
+            .map(|v| v.file.clone());
+        if let Some(file) = g.family.clone() {
+            let name = format!("diff_{}", g.func);
+            if let Some((c, case)) = trim(wa, wb, &g.minimal, &g.shape, &file, &name)? {
+                g.minimal = c;
+                g.case = Some(case);
+            }
+        }
+        if let Some((x, y)) = run_both(wa, wb, std::slice::from_ref(&g.minimal))?.first() {
+            g.fields = fields(x, y);
+        }
+        if let Some(file) = &g.family {
             let deadline = std::time::Instant::now() + EXPLAIN_BUDGET;
-            g.minimal = minimise(&mut wa, &mut wb, &g.minimal, &g.shape, deadline)?;
-            // Then as a case of its family's file, only the keys that matter.
-            g.family = vectors
-                .iter()
-                .find(|v| v.call.func() == g.func)
-                .map(|v| v.file.clone());
-            if let Some(file) = g.family.clone() {
-                let name = format!("diff_{}", g.func);
-                if let Some((c, case)) = trim(&mut wa, &mut wb, &g.minimal, &g.shape, &file, &name)?
-                {
-                    g.minimal = c;
-                    g.case = Some(case);
-                }
-            }
-            if let Some((x, y)) =
-                run_both(&mut wa, &mut wb, std::slice::from_ref(&g.minimal))?.first()
-            {
-                g.fields = fields(x, y);
-            }
-            if let Some(file) = &g.family {
-                let deadline = std::time::Instant::now() + EXPLAIN_BUDGET;
-                g.reads = reads(&mut wa, &mut wb, &g.minimal, file, seed, deadline)?;
-            }
+            g.reads = reads(wa, wb, &g.minimal, file, seed, deadline)?;
         }
+        Ok(())
     }
-    Ok(Comparison {
-        per_func,
-        groups,
-        seconds: started.elapsed().as_secs_f64(),
-    })
 }
 
 /// The report of a comparison: one suite (`A vs B`), a case per function
@@ -673,9 +736,6 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             Case {
                 name: format!("diff::{f}"),
                 function: f.to_string(),
-                file: None,
-                line: None,
-                branch: None,
                 status: if groups.is_empty() {
                     Status::Pass
                 } else {
@@ -697,12 +757,9 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                         rust: y.clone(),
                     })
                     .collect(),
-                c: None,
-                rust: None,
-                snapshot_rows: vec![],
-                findings: vec![],
                 vectors: compared,
                 failed: differing,
+                ..Default::default()
             }
         })
         .collect();
@@ -711,8 +768,6 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
         vec![Suite {
             name: name.to_owned(),
             kernel: format!("{a} vs {b}"),
-            version: String::new(),
-            error: None,
             cases,
             seconds: c.seconds,
             ..Default::default()

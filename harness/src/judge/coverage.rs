@@ -227,16 +227,25 @@ fn normalize(path: &Path) -> String {
 /// Coverage of one upstream function.
 #[derive(Debug, Clone)]
 pub struct FuncCoverage {
+    /// The file defining it, relative to the tree.
     pub file: String,
+    /// The function's name.
     pub name: String,
+    /// The first line of its definition.
     pub start: usize,
+    /// The last line of its definition.
     pub end: usize,
+    /// Executable lines that ran.
     pub lines_hit: usize,
+    /// Executable lines.
     pub lines: usize,
+    /// Branches taken at least once.
     pub branches_taken: usize,
+    /// Branches.
     pub branches: usize,
     /// Lines with a branch never taken: (line, taken/total there).
     pub missed_branches: Vec<(usize, usize, usize)>,
+    /// Executable lines that never ran.
     pub missed_lines: Vec<usize>,
 }
 

@@ -9,6 +9,7 @@ use crate::corpus::Vector;
 use crate::judge::check::Checked;
 use crate::outcome::FLAG_KEYS;
 
+/// Where the snapshots are: `snapshots/`, a directory per series.
 pub fn snapshots_dir() -> PathBuf {
     crate::project_path("snapshots")
 }
@@ -158,7 +159,9 @@ pub fn by_family<'a>(
 /// A snapshot that does not match.
 #[derive(Debug, Clone)]
 pub struct SnapshotMismatch {
+    /// The vector file's family.
     pub family: String,
+    /// The snapshot file.
     pub path: PathBuf,
     /// `(vector, snapshot row, upstream row now)`.
     pub rows: Vec<(String, String, String)>,
