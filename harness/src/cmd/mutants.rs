@@ -14,9 +14,8 @@
 //! function, the trimmed text of its line, the operator and which of the
 //! line's sites it is.
 //!
-//! Each mutant is compiled as its own world (about a second here); mutant
-//! schemata (all mutants of a file in one world, switched at run time) are
-//! not built yet.
+//! Each mutant is compiled as its own world; mutant schemata (all mutants
+//! of a file in one world, switched at run time) are not built yet.
 
 use std::path::Path;
 
@@ -34,6 +33,7 @@ const QP_C: &str = "drivers/infiniband/hw/hfi1/qp.c";
 /// One mutant of a function.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mutant {
+    /// The C function mutated.
     pub function: String,
     /// 1-based line in the file it was made from.
     pub line: usize,
@@ -45,6 +45,7 @@ pub struct Mutant {
     pub nth: usize,
     /// Byte range in the file, and what replaces it.
     pub at: std::ops::Range<usize>,
+    /// The text put in place of `at`.
     pub replacement: String,
 }
 
@@ -130,134 +131,166 @@ fn mutants_of(function: &str, def: &str, offset: usize, def_line: usize) -> Vec<
     let Some(open) = def.find('{') else {
         return vec![];
     };
-    let code = code_mask(def);
-    let b = def.as_bytes();
-    let mut out: Vec<Mutant> = vec![];
-    let line_of = |i: usize| def_line + def[..i].bytes().filter(|c| *c == b'\n').count();
-    let line_text = |i: usize| -> String {
+    let mut sites = Sites {
+        function,
+        def,
+        offset,
+        def_line,
+        code: code_mask(def),
+        out: vec![],
+    };
+    sites.operators(open + 1);
+    sites.statements(open + 1);
+    sites.out
+}
+
+/// The mutants of one definition, as they are found.
+struct Sites<'a> {
+    function: &'a str,
+    def: &'a str,
+    offset: usize,
+    def_line: usize,
+    /// Which bytes of `def` are code ([`code_mask`]).
+    code: Vec<bool>,
+    out: Vec<Mutant>,
+}
+
+impl Sites<'_> {
+    /// The line of byte `i` of the definition, in the file.
+    fn line_of(&self, i: usize) -> usize {
+        self.def_line + self.def[..i].bytes().filter(|c| *c == b'\n').count()
+    }
+
+    /// The trimmed text of the line holding byte `i`.
+    fn line_text(&self, i: usize) -> String {
+        let def = self.def;
         let s = def[..i].rfind('\n').map_or(0, |p| p + 1);
         let e = def[i..].find('\n').map_or(def.len(), |p| i + p);
         def[s..e].trim().to_owned()
-    };
-    let push = |out: &mut Vec<Mutant>, i: usize, len: usize, op: &str, rep: &str| {
-        let site = line_text(i);
-        let nth = out
+    }
+
+    /// The mutant replacing `len` bytes at `i` by `rep`.
+    fn push(&mut self, i: usize, len: usize, op: &str, rep: &str) {
+        let site = self.line_text(i);
+        let line = self.line_of(i);
+        let nth = self
+            .out
             .iter()
-            .filter(|m| m.site == site && m.operator == op && m.line == line_of(i))
+            .filter(|m| m.site == site && m.operator == op && m.line == line)
             .count();
-        out.push(Mutant {
-            function: function.to_owned(),
-            line: line_of(i),
+        self.out.push(Mutant {
+            function: self.function.to_owned(),
+            line,
             site,
             operator: op.to_owned(),
             nth,
-            at: offset + i..offset + i + len,
+            at: self.offset + i..self.offset + i + len,
             replacement: rep.to_owned(),
         });
-    };
-    let mut i = open + 1;
-    while i < b.len() {
-        if !code[i] {
-            i += 1;
-            continue;
-        }
-        let two = def.get(i..i + 2).unwrap_or("");
-        let prev = if i > 0 { b[i - 1] } else { b' ' };
-        let next2 = b.get(i + 2).copied().unwrap_or(b' ');
-        match two {
-            "<=" if prev != b'<' => {
-                push(&mut out, i, 2, "<= -> <", "<");
-                i += 2;
+    }
+
+    /// Relational and logical operators, logical `!`s and integer
+    /// literals in the code from byte `from` on.
+    fn operators(&mut self, from: usize) {
+        let def = self.def;
+        let b = def.as_bytes();
+        let mut i = from;
+        while i < b.len() {
+            if !self.code[i] {
+                i += 1;
                 continue;
             }
-            ">=" if prev != b'>' => {
-                push(&mut out, i, 2, ">= -> >", ">");
-                i += 2;
-                continue;
-            }
-            "==" => {
-                push(&mut out, i, 2, "== -> !=", "!=");
-                i += 2;
-                continue;
-            }
-            "!=" => {
-                push(&mut out, i, 2, "!= -> ==", "==");
-                i += 2;
-                continue;
-            }
-            "&&" => {
-                push(&mut out, i, 2, "&& -> ||", "||");
-                i += 2;
-                continue;
-            }
-            "||" => {
-                push(&mut out, i, 2, "|| -> &&", "&&");
-                i += 2;
-                continue;
-            }
-            "<<" | ">>" | "->" => {
-                i += 2;
-                continue;
-            }
-            _ => {}
-        }
-        let c = b[i];
-        if c == b'<' && next2 != b'=' && b.get(i + 1) != Some(&b'=') && prev != b'<' {
-            push(&mut out, i, 1, "< -> <=", "<=");
-        } else if c == b'>' && b.get(i + 1) != Some(&b'=') && prev != b'-' && prev != b'>' {
-            push(&mut out, i, 1, "> -> >=", ">=");
-        } else if c == b'!' && b.get(i + 1) != Some(&b'=') {
-            push(&mut out, i, 1, "drop !", "");
-        } else if c.is_ascii_digit() && !(prev.is_ascii_alphanumeric() || prev == b'_') {
-            let mut e = i;
-            while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_') {
-                e += 1;
-            }
-            let lit = &def[i..e];
-            let value = if let Some(h) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X")) {
-                u64::from_str_radix(h.trim_end_matches(['u', 'U', 'l', 'L']), 16).ok()
-            } else {
-                lit.trim_end_matches(['u', 'U', 'l', 'L'])
-                    .parse::<u64>()
-                    .ok()
+            let two = def.get(i..i + 2).unwrap_or("");
+            let prev = if i > 0 { b[i - 1] } else { b' ' };
+            let next2 = b.get(i + 2).copied().unwrap_or(b' ');
+            let swap = match two {
+                "<=" if prev != b'<' => Some(("<= -> <", "<")),
+                ">=" if prev != b'>' => Some((">= -> >", ">")),
+                "==" => Some(("== -> !=", "!=")),
+                "!=" => Some(("!= -> ==", "==")),
+                "&&" => Some(("&& -> ||", "||")),
+                "||" => Some(("|| -> &&", "&&")),
+                _ => None,
             };
-            if let Some(v) = value {
-                push(&mut out, i, e - i, "literal + 1", &(v + 1).to_string());
+            if let Some((op, rep)) = swap {
+                self.push(i, 2, op, rep);
+                i += 2;
+                continue;
             }
-            i = e;
-            continue;
-        }
-        i += 1;
-    }
-    // Statements: a call or an assignment on a line of its own, deleted.
-    let mut pos = open + 1;
-    for line in def[open + 1..].split_inclusive('\n') {
-        let t = line.trim();
-        let start = pos + (line.len() - line.trim_start().len());
-        pos += line.len();
-        let first_code = code.get(start).copied().unwrap_or(false);
-        let is_stmt = first_code
-            && t.ends_with(';')
-            && !t.starts_with("return")
-            && !t.starts_with("struct ")
-            && !t.starts_with("unsigned ")
-            && !t.starts_with("int ")
-            && !t.starts_with("u32 ")
-            && !t.starts_with("u8 ")
-            && !t.starts_with("bool ")
-            && !t.starts_with("break")
-            && !t.starts_with("continue")
-            && !t.starts_with("goto")
-            && t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '*')
-            && (t.contains('(') || t.contains('='))
-            && t.matches('(').count() == t.matches(')').count();
-        if is_stmt {
-            let len = t.len();
-            let i = start;
-            push(&mut out, i, len, "delete statement", "");
+            if matches!(two, "<<" | ">>" | "->") {
+                i += 2;
+                continue;
+            }
+            let c = b[i];
+            if c == b'<' && next2 != b'=' && b.get(i + 1) != Some(&b'=') && prev != b'<' {
+                self.push(i, 1, "< -> <=", "<=");
+            } else if c == b'>' && b.get(i + 1) != Some(&b'=') && prev != b'-' && prev != b'>' {
+                self.push(i, 1, "> -> >=", ">=");
+            } else if c == b'!' && b.get(i + 1) != Some(&b'=') {
+                self.push(i, 1, "drop !", "");
+            } else if c.is_ascii_digit() && !(prev.is_ascii_alphanumeric() || prev == b'_') {
+                i = self.literal(i);
+                continue;
+            }
+            i += 1;
         }
     }
-    out
+
+    /// The integer literal starting at byte `i`, plus one; where it ends.
+    fn literal(&mut self, i: usize) -> usize {
+        let def = self.def;
+        let b = def.as_bytes();
+        let mut e = i;
+        while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_') {
+            e += 1;
+        }
+        let lit = &def[i..e];
+        let value = if let Some(h) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X")) {
+            u64::from_str_radix(h.trim_end_matches(['u', 'U', 'l', 'L']), 16).ok()
+        } else {
+            lit.trim_end_matches(['u', 'U', 'l', 'L'])
+                .parse::<u64>()
+                .ok()
+        };
+        if let Some(v) = value {
+            self.push(i, e - i, "literal + 1", &(v + 1).to_string());
+        }
+        e
+    }
+
+    /// Statements from byte `from` on: a call or an assignment on a line
+    /// of its own, deleted.
+    fn statements(&mut self, from: usize) {
+        let mut pos = from;
+        for line in self.def[from..].split_inclusive('\n') {
+            let t = line.trim();
+            let start = pos + (line.len() - line.trim_start().len());
+            pos += line.len();
+            let first_code = self.code.get(start).copied().unwrap_or(false);
+            if first_code && deletable(t) {
+                self.push(start, t.len(), "delete statement", "");
+            }
+        }
+    }
+}
+
+/// Whether the trimmed line `t` is a statement a mutant may delete: a call
+/// or an assignment, not a declaration, a return or a jump.
+fn deletable(t: &str) -> bool {
+    t.ends_with(';')
+        && !t.starts_with("return")
+        && !t.starts_with("struct ")
+        && !t.starts_with("unsigned ")
+        && !t.starts_with("int ")
+        && !t.starts_with("u32 ")
+        && !t.starts_with("u8 ")
+        && !t.starts_with("bool ")
+        && !t.starts_with("break")
+        && !t.starts_with("continue")
+        && !t.starts_with("goto")
+        && t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '*')
+        && (t.contains('(') || t.contains('='))
+        && t.matches('(').count() == t.matches(')').count()
 }
 
 /// Every mutant of the functions named (C names) that `qp.c` of `tree`
@@ -284,7 +317,10 @@ pub fn generate(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> 
 #[derive(Debug, Clone)]
 pub enum Fate {
     /// Some vector's outcome changed: the harness sees it.
-    Killed { calls: u64 },
+    Killed {
+        /// How many calls' outcomes changed.
+        calls: u64,
+    },
     /// Every outcome the same.
     Survived,
     /// It does not compile (or cannot be judged): not counted.
@@ -299,6 +335,7 @@ pub struct Options {
     pub functions: Vec<String>,
     /// Judge only this many mutants, picked with `seed` (0: all).
     pub sample: usize,
+    /// The seed of the sample and of the generated vectors.
     pub seed: u64,
     /// Generated vectors per function, besides the corpus.
     pub random: u64,
@@ -457,6 +494,7 @@ pub struct Listed {
     pub at: usize,
     /// The mutant's stable id ([`Mutant::id`]).
     pub id: String,
+    /// Why it is accepted.
     pub reason: String,
     /// `--sanitize` kills it (the entry does not apply there).
     pub sanitize_kills: bool,

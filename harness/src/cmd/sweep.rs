@@ -21,16 +21,22 @@ pub struct Options {
     pub series: Vec<String>,
     /// At most this many versions per series, the newest (0: all).
     pub limit: usize,
+    /// Generated vectors per function, besides the corpus.
     pub random: u64,
+    /// The seed they are drawn from.
     pub seed: u64,
+    /// The functions whose generated vectors run.
     pub funcs: Vec<Func>,
 }
 
 /// One step of a sweep: version `from` to version `to` of a series.
 #[derive(Debug, Clone)]
 pub struct Step {
+    /// The series.
     pub series: String,
+    /// The version before (empty when none before `to` was built).
     pub from: String,
+    /// The version after.
     pub to: String,
     /// The comparison, or why it could not be made (a version that does
     /// not build: a finding too).
@@ -61,6 +67,7 @@ pub fn plan(opts: &Options) -> Result<Vec<(String, Vec<Published>)>> {
 /// What a sweep did.
 #[derive(Debug, Clone, Default)]
 pub struct Sweep {
+    /// Each step, in order.
     pub steps: Vec<Step>,
     /// `(series, version, why)`: published versions the archive would not
     /// hand over (a package listed but gone from the pool). They are left

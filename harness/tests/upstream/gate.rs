@@ -1,7 +1,7 @@
 //! The gate on hand-made patches, each verdict with its attribution: a
 //! patch is made from the series' tree with diff(1) and judged on it.
 
-use harness::cmd::gate::{self, Verdict};
+use harness::cmd::gate::{self, PatchVerdict};
 use harness::corpus::{self, Vector};
 use harness::kernel::KernelTree;
 use harness::model::types::Func;
@@ -203,8 +203,8 @@ fn declared_reverted_and_not_applying(g: &Gate, change: &str) -> Result<(), Fail
     // Context that is not there: does not apply (and nothing after it runs).
     let bad = change.replace(" \t", " \tNOT THERE ");
     let j = g.run(format!("{bad}\n{change}"))?;
-    if !matches!(j[0].verdict, Verdict::DoesNotApply(_))
-        || !matches!(j[1].verdict, Verdict::CannotJudge(_))
+    if !matches!(j[0].verdict, PatchVerdict::DoesNotApply(_))
+        || !matches!(j[1].verdict, PatchVerdict::CannotJudge(_))
     {
         return Err(format!("does not apply: {:?}", verdicts(&j)).into());
     }
@@ -217,7 +217,7 @@ fn build_errors_and_warnings(g: &Gate) -> Result<(), Failed> {
     // A syntax error in qp.c: breaks the build, naming qp.c.
     let j = g.run(g.patch(QP, LE, "if (wqe->length <= piothreshold))", "syntax"))?;
     match &j[0].verdict {
-        Verdict::BreaksBuild(m) if m.contains("qp.c") => {}
+        PatchVerdict::BreaksBuild(m) if m.contains("qp.c") => {}
         v => return Err(format!("syntax: {v:?}").into()),
     }
     // An unused variable: preserves, and the new warning is reported with

@@ -1,0 +1,173 @@
+//! Patch coverage: of the lines a patch changes inside functions in
+//! scope, the executable ones the vectors ran (gcov), measured in a
+//! coverage world of the patched tree.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use super::Options;
+use crate::corpus::Vector;
+use crate::cworld;
+use crate::judge::coverage::{self, Tracefile};
+use crate::kernel::{self, KernelTree};
+use crate::report::PatchCoverage;
+
+/// Patch coverage: builds the patched tree's coverage world (gcov, -O0),
+/// runs the corpus in it and reads the counters back with gcov; only if a
+/// changed executable line is still unexecuted, the generated vectors too.
+/// Counts the changed executable lines inside functions in scope that ran.
+/// `None` when the patch changes no such line (no coverage world is built
+/// then).
+pub(super) fn patch_coverage(
+    tree: &KernelTree,
+    lines: &[(String, usize)],
+    vectors: &[Vector],
+    opts: &Options,
+) -> Result<Option<PatchCoverage>> {
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    // The corpus reaches every line but those unreached.toml lists: most
+    // patches need nothing more, and the corpus is the cheap part.
+    let world = coverage::collect(tree, vectors)?;
+    let obj = world.dir.join("obj");
+    let pc = count_executed(&Tracefile::capture(&obj)?, lines);
+    if pc.missed.is_empty() {
+        return Ok(Some(pc));
+    }
+    // Counters add up across workers: the generated vectors, shared
+    // between two workers.
+    let mut w1 = cworld::Worker::new(&world)?;
+    let mut w2 = cworld::Worker::new(&world)?;
+    // Coverage needs no proof of a hang (and a killed worker writes no
+    // counters): presumed after the first few.
+    w1.presume_hangs(1);
+    w2.presume_hangs(1);
+    for f in &opts.funcs {
+        cworld::digests::compute(&mut [&mut w1, &mut w2], *f, opts.seed, opts.random)?;
+    }
+    drop((w1, w2)); // the workers exit: gcov writes their counters
+    Ok(Some(count_executed(&Tracefile::capture(&obj)?, lines)))
+}
+
+/// How many of the changed `lines` are executable and how many of those
+/// ran.
+fn count_executed(trace: &Tracefile, lines: &[(String, usize)]) -> PatchCoverage {
+    let mut files: std::collections::BTreeMap<&str, std::collections::BTreeMap<usize, u64>> =
+        Default::default();
+    let mut pc = PatchCoverage {
+        changed: 0,
+        executed: 0,
+        missed: vec![],
+    };
+    for (path, line) in lines {
+        let hits = files
+            .entry(path.as_str())
+            .or_insert_with(|| coverage::line_hits(trace, path));
+        match hits.get(line) {
+            None => {} // not an executable line
+            Some(0) => {
+                pc.changed += 1;
+                pc.missed.push(format!("{path}:{line}"));
+            }
+            Some(_) => {
+                pc.changed += 1;
+                pc.executed += 1;
+            }
+        }
+    }
+    pc
+}
+
+/// How many copies of judged trees the cache keeps.
+const KEPT_TREES: usize = 16;
+
+/// The tree copied to a place in the cache named by its content
+/// (`gate-trees/HASH`): a coverage world is bound to its tree's place
+/// (gcov notes absolute paths), so a tree judged again — the same patch on
+/// the same base — finds its coverage world built. The tree itself where
+/// the cache cannot be written. The [`KEPT_TREES`] most recently used
+/// copies are kept.
+pub(super) fn stable_copy(tree: &KernelTree) -> KernelTree {
+    placed(tree).unwrap_or_else(|_| tree.clone())
+}
+
+/// [`stable_copy`], failing where the cache cannot be written.
+fn placed(tree: &KernelTree) -> std::io::Result<KernelTree> {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    hash_tree(&tree.root, &tree.root, &mut h)?;
+    let hex: String = h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let trees = kernel::cache_dir().join("gate-trees");
+    let dst = trees.join(&hex);
+    if !dst.is_dir() {
+        let tmp = trees.join(format!(".{hex}.{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        kernel::copy_tree(&tree.root, &tmp)?;
+        if std::fs::rename(&tmp, &dst).is_err() {
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+    }
+    // Used now: the eviction below keeps it.
+    let _ = std::fs::File::options()
+        .append(true)
+        .create(true)
+        .open(dst.join(".used"))
+        .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+    evict_trees(&trees)?;
+    KernelTree::open(&dst).map_err(std::io::Error::other)
+}
+
+/// Every path under `dir` (relative to `root`), in order, with what it
+/// holds: a file's bytes, a link's target.
+fn hash_tree(root: &Path, dir: &Path, h: &mut sha2::Sha256) -> std::io::Result<()> {
+    use sha2::Digest;
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<std::io::Result<_>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let p = e.path();
+        let t = e.file_type()?;
+        h.update(
+            p.strip_prefix(root)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .as_bytes(),
+        );
+        if t.is_dir() {
+            h.update(b"/");
+            hash_tree(root, &p, h)?;
+        } else if t.is_symlink() {
+            h.update(b"->");
+            h.update(std::fs::read_link(&p)?.to_string_lossy().as_bytes());
+        } else {
+            h.update(std::fs::read(&p)?);
+        }
+        h.update([0]);
+    }
+    Ok(())
+}
+
+/// Removes all but the [`KEPT_TREES`] most recently used copies in
+/// `trees`.
+fn evict_trees(trees: &Path) -> std::io::Result<()> {
+    let mut all: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(trees)?
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| {
+            let used = std::fs::metadata(e.path().join(".used"))
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            (used, e.path())
+        })
+        .collect();
+    all.sort();
+    all.reverse();
+    for (_, old) in all.iter().skip(KEPT_TREES) {
+        let _ = std::fs::remove_dir_all(old);
+    }
+    Ok(())
+}

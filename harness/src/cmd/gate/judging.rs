@@ -1,0 +1,358 @@
+//! Judging a series on one base: each patch applied to a copy of the tree
+//! holding the patches before it, built, compared C against C with that
+//! tree, checked against the Rust model, and measured for patch coverage.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use super::coverage::{patch_coverage, stable_copy};
+use super::patch::{apply, Patch};
+use super::scope::{classify, scope};
+use super::verdict::PatchVerdict;
+use super::{Judged, ModelDrift, Options};
+use crate::corpus::Vector;
+use crate::cworld::{self, build::CannotJudge, BuildOptions, BuiltWorld, HarnessFault};
+use crate::judge::compare::{self, Comparison};
+use crate::kernel::{self, KernelTree};
+use crate::sandbox::Sandbox;
+
+/// Judges `patches` in order on `base`.
+pub fn judge(
+    base: &KernelTree,
+    base_name: &str,
+    patches: &[Patch],
+    vectors: &[Vector],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Judged>> {
+    let sb = Sandbox::get()?;
+    let dir = scratch("tree");
+    let tmp = scratch("tmp");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    kernel::copy_tree(&base.root, &dir).context("copying the base tree")?;
+    let result = Series {
+        sb,
+        base,
+        base_name,
+        vectors,
+        opts,
+        dir: &dir,
+        tmp: &tmp,
+    }
+    .judge(patches, progress);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&tmp);
+    result
+}
+
+/// A scratch directory of this process and thread.
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!(
+            "hfi1-gate-{name}-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ))
+        .to_string_lossy()
+        .replace(['(', ')'], "")
+        .into()
+}
+
+/// What judging a series on one base works with.
+struct Series<'a> {
+    sb: &'a Sandbox,
+    base: &'a KernelTree,
+    /// The base as reports name it (`6.12`).
+    base_name: &'a str,
+    vectors: &'a [Vector],
+    opts: &'a Options,
+    /// A copy of the base, each patch applied to it in turn.
+    dir: &'a Path,
+    /// Scratch space for the patch file.
+    tmp: &'a Path,
+}
+
+/// Where a series stands between two of its patches.
+struct Progress {
+    /// The files some world of the base compiles.
+    inputs: Vec<String>,
+    /// The world of the tree before the next patch, or why there is none.
+    prev: Result<BuiltWorld, String>,
+    /// Why no later patch can be judged (one did not apply or build).
+    blocked: Option<String>,
+}
+
+/// Seconds per phase of one patch: apply, build, compare, model, coverage.
+type Timings = Vec<(&'static str, f64)>;
+
+impl Series<'_> {
+    fn judge(&self, patches: &[Patch], progress: &mut dyn FnMut(&str)) -> Result<Vec<Judged>> {
+        let bopts = BuildOptions::default();
+        let mut at = Progress {
+            inputs: cworld::build::tree_inputs(self.base)?,
+            prev: cworld::build(self.base, &bopts).map_err(|e| format!("the base tree: {e:#}")),
+            blocked: None,
+        };
+        let mut out = vec![];
+        for (k, p) in patches.iter().enumerate() {
+            progress(&format!(
+                "{}: patch {} of {}: {}",
+                self.base_name,
+                k + 1,
+                patches.len(),
+                p.subject
+            ));
+            let mut times = Timings::new();
+            let mut j = self.judge_patch(k, p, &mut at, &mut times, progress)?;
+            j.timings = times;
+            out.push(j);
+        }
+        Ok(out)
+    }
+
+    /// A judgement of `p` on this base, the rest measured later.
+    fn judged(
+        &self,
+        p: &Patch,
+        at: &Progress,
+        verdict: PatchVerdict,
+        comparison: Option<Comparison>,
+        new_warnings: Vec<String>,
+    ) -> Judged {
+        Judged {
+            base: self.base_name.to_owned(),
+            patch: p.clone(),
+            verdict,
+            comparison,
+            not_judged: scope(self.dir, p, &at.inputs),
+            new_warnings,
+            timings: vec![],
+            coverage: None,
+            model: None,
+        }
+    }
+
+    /// Judges patch `k`, `p`, on the tree the patches before it left.
+    fn judge_patch(
+        &self,
+        k: usize,
+        p: &Patch,
+        at: &mut Progress,
+        times: &mut Timings,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Judged> {
+        if let Some(why) = &at.blocked {
+            let verdict = PatchVerdict::CannotJudge(why.clone());
+            return Ok(self.judged(p, at, verdict, None, vec![]));
+        }
+        let (tree, world) = match self.apply_and_build(k, p, times)? {
+            Ok(built) => built,
+            Err((verdict, why)) => {
+                at.blocked = Some(why);
+                return Ok(self.judged(p, at, verdict, None, vec![]));
+            }
+        };
+        let before = match &at.prev {
+            Ok(w) => w.clone(),
+            Err(e) => {
+                let j = self.judged(p, at, PatchVerdict::CannotJudge(e.clone()), None, vec![]);
+                at.prev = Ok(world);
+                return Ok(j);
+            }
+        };
+        let new_warnings = added_warnings(&before.warnings(), &world.warnings());
+        let opts = self.opts;
+        let t = Instant::now();
+        let c = compare::compare(
+            &before,
+            &world,
+            self.vectors,
+            &opts.funcs,
+            opts.random,
+            opts.seed,
+            &mut |m| progress(m),
+        );
+        times.push(("compare", t.elapsed().as_secs_f64()));
+        let c = match c {
+            Ok(c) => c,
+            Err(e) if HarnessFault::in_chain(&e) => return Err(e),
+            Err(e) => {
+                let verdict = PatchVerdict::CannotJudge(format!("{e:#}"));
+                let j = self.judged(p, at, verdict, None, new_warnings);
+                at.prev = Ok(world);
+                return Ok(j);
+            }
+        };
+        let verdict = self.verdict(p, &c);
+        let mut j = self.judged(p, at, verdict, Some(c), new_warnings);
+        let t = Instant::now();
+        j.model = model_drift(&before, &world, self.vectors)?;
+        times.push(("model", t.elapsed().as_secs_f64()));
+        progress(&format!(
+            "{}: {}: {} (measuring patch coverage next)",
+            self.base_name,
+            p.subject,
+            j.verdict.word()
+        ));
+        let t = Instant::now();
+        j.coverage = self.coverage(&tree, p, &at.inputs, progress)?;
+        times.push(("coverage", t.elapsed().as_secs_f64()));
+        at.prev = Ok(world);
+        Ok(j)
+    }
+
+    /// Applies patch `k`, `p`, and builds the tree it leaves; or the
+    /// verdict when it does not apply or build, with why the patches after
+    /// it cannot be judged.
+    fn apply_and_build(
+        &self,
+        k: usize,
+        p: &Patch,
+        times: &mut Timings,
+    ) -> Result<Result<(KernelTree, BuiltWorld), (PatchVerdict, String)>> {
+        let t = Instant::now();
+        let applied = apply(self.sb, self.dir, p, self.tmp)?;
+        times.push(("apply", t.elapsed().as_secs_f64()));
+        if let Err(e) = applied {
+            let why = format!("patch {} did not apply", k + 1);
+            return Ok(Err((PatchVerdict::DoesNotApply(e), why)));
+        }
+        let tree = KernelTree::open(self.dir)?;
+        let t = Instant::now();
+        let built = cworld::build(&tree, &BuildOptions::default());
+        times.push(("build", t.elapsed().as_secs_f64()));
+        match built {
+            Ok(world) => Ok(Ok((tree, world))),
+            Err(e) => {
+                let msg = format!("{e:#}");
+                let verdict = if upstream_error(&e, self.dir) {
+                    PatchVerdict::BreaksBuild(msg)
+                } else {
+                    PatchVerdict::CannotJudge(msg)
+                };
+                let why = format!("patch {} left a tree that does not build", k + 1);
+                Ok(Err((verdict, why)))
+            }
+        }
+    }
+
+    /// The verdict on a comparison that could be made: a change is as
+    /// declared when every function it changes is declared, by the patch
+    /// or by `--expect-change`.
+    fn verdict(&self, p: &Patch, c: &Comparison) -> PatchVerdict {
+        let declared: Vec<&String> = p.declared.iter().chain(&self.opts.expect).collect();
+        if !c.differs() {
+            PatchVerdict::Preserves
+        } else if c
+            .groups
+            .iter()
+            .all(|g| declared.iter().any(|d| *d == g.func.name()))
+        {
+            PatchVerdict::ChangesAsDeclared
+        } else {
+            PatchVerdict::Changes
+        }
+    }
+
+    /// The coverage of `p`'s changed lines in the patched `tree`; `None`
+    /// when there are none, or (said through `progress`) when it could not
+    /// be measured.
+    fn coverage(
+        &self,
+        tree: &KernelTree,
+        p: &Patch,
+        inputs: &[String],
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Option<crate::report::PatchCoverage>> {
+        let (_, lines) = classify(self.dir, p, inputs);
+        let placed = if lines.is_empty() {
+            tree.clone()
+        } else {
+            stable_copy(tree)
+        };
+        match patch_coverage(&placed, &lines, self.vectors, self.opts) {
+            Ok(c) => Ok(c),
+            Err(e) if HarnessFault::in_chain(&e) => Err(e),
+            Err(e) => {
+                progress(&format!("patch coverage not measured: {e:#}"));
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// The corpus vectors where the trees before and after a patch part from
+/// the Rust model; `None` when either could not be run.
+fn model_drift(
+    before: &BuiltWorld,
+    after: &BuiltWorld,
+    vectors: &[Vector],
+) -> Result<Option<ModelDrift>> {
+    match (
+        model_disagreements(before, vectors),
+        model_disagreements(after, vectors),
+    ) {
+        (Ok(before), Ok(after)) => Ok(Some(ModelDrift {
+            before,
+            after,
+            corpus: vectors.len(),
+        })),
+        (Err(e), _) | (_, Err(e)) if HarnessFault::in_chain(&e) => Err(e),
+        _ => Ok(None),
+    }
+}
+
+/// The corpus vectors on which `world` and the Rust model disagree.
+fn model_disagreements(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<String>> {
+    // A hang is a disagreement whether proven again or not: the
+    // comparison just proved the world's hangs.
+    let mut w = cworld::Worker::new(world)?;
+    w.presume_hangs(1);
+    let checks = crate::judge::check::check_all_with(&mut w, vectors)?;
+    Ok(vectors
+        .iter()
+        .zip(&checks)
+        .filter(|(_, c)| !c.verdict.ok())
+        .map(|(v, _)| v.id())
+        .collect())
+}
+
+/// A warning as `path-in-tree:line:col: warning: …`, and its key (the path
+/// and the message, without the line: lines shift under a patch).
+fn warning_key(w: &str) -> (String, String) {
+    let rel = ["/drivers/", "/include/"]
+        .iter()
+        .find_map(|m| w.find(m).map(|i| w[i + 1..].to_owned()))
+        .unwrap_or_else(|| w.to_owned());
+    let file = rel.split(':').next().unwrap_or("").to_owned();
+    let msg = rel.split(": warning: ").nth(1).unwrap_or("").to_owned();
+    (rel, format!("{file}|{msg}"))
+}
+
+/// Warnings of `after` whose file and message `before` does not have.
+pub fn added_warnings(before: &[String], after: &[String]) -> Vec<String> {
+    let old: std::collections::HashSet<String> = before.iter().map(|w| warning_key(w).1).collect();
+    after
+        .iter()
+        .map(|w| warning_key(w))
+        .filter(|(_, k)| !old.contains(k))
+        .map(|(rel, _)| rel)
+        .collect()
+}
+
+/// Whether a build error is the patched upstream code's (the compiler
+/// names a file of the tree) rather than the harness's.
+fn upstream_error(err: &anyhow::Error, tree: &Path) -> bool {
+    if err.downcast_ref::<CannotJudge>().is_some() {
+        return false;
+    }
+    let text = format!("{err:#}");
+    let root = tree.display().to_string();
+    text.lines().any(|l| {
+        (l.contains("error:") || l.contains("undefined reference")) && l.starts_with(&root)
+    })
+}

@@ -1,0 +1,83 @@
+//! The patch gate: a patch (or a series) in, a behaviour verdict per patch
+//! out. Each patch is applied to a copy of the base tree holding the
+//! patches before it, and judged C against C ([`crate::judge::compare`]) against
+//! that tree, so a behaviour change is attributed to the patch that made
+//! it. Everything untrusted — `patch`, the compiler, the worlds — runs in
+//! the [sandbox](crate::sandbox).
+//!
+//! Verdicts and exit codes: `preserves` and `changes-as-declared` (0),
+//! `changes` and `breaks-build` (1), `does-not-apply` and `cannot-judge`
+//! (2). A patch declares the functions it means to change with a
+//! `Conformance-Changes: FUNCTION …` trailer (or `--expect-change`).
+//!
+//! The parts, in the order a patch meets them: `patch` reads a series and
+//! applies a patch, `scope` says which of its edits are judged, `judging`
+//! runs a series on one base, `coverage` measures the changed lines the
+//! vectors ran, and `verdict` turns judgements into the verdict, the exit
+//! code and the report.
+
+mod coverage;
+mod judging;
+mod patch;
+mod scope;
+mod verdict;
+
+pub use judging::{added_warnings, judge};
+pub use patch::{parse, Patch};
+pub use verdict::{exit_code, patchwork_line, report, where_it_applies, PatchVerdict};
+
+use crate::judge::compare::Comparison;
+use crate::model::types::Func;
+use crate::report::PatchCoverage;
+
+/// One patch judged on one base.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    /// The base as reports name it (`6.12`, or `6.12 (tree 2)`).
+    pub base: String,
+    /// The patch judged.
+    pub patch: Patch,
+    /// What the gate says of it.
+    pub verdict: PatchVerdict,
+    /// The tree before the patch against the tree after it, when both
+    /// were built and compared.
+    pub comparison: Option<Comparison>,
+    /// Touched files no world compiles (listed, not judged).
+    pub not_judged: Vec<String>,
+    /// Compiler warnings the patch adds.
+    pub new_warnings: Vec<String>,
+    /// Seconds per phase: apply, build, compare, model, coverage.
+    pub timings: Vec<(&'static str, f64)>,
+    /// Of the changed lines inside functions in scope, those the vectors
+    /// ran.
+    pub coverage: Option<PatchCoverage>,
+    /// The corpus vectors where the tree parts from the Rust model, before
+    /// and after the patch (reported apart from the verdict: a patch can
+    /// move upstream away from the model, or toward it).
+    pub model: Option<ModelDrift>,
+}
+
+/// The corpus vectors on which a tree parts from the Rust model, before and
+/// after a patch.
+#[derive(Debug, Clone, Default)]
+pub struct ModelDrift {
+    /// Ids of the vectors that disagree before the patch.
+    pub before: Vec<String>,
+    /// Ids of the vectors that disagree after it.
+    pub after: Vec<String>,
+    /// How many corpus vectors were compared.
+    pub corpus: usize,
+}
+
+/// What to compare with.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Generated vectors per function, besides the corpus.
+    pub random: u64,
+    /// The seed the generated vectors are drawn from.
+    pub seed: u64,
+    /// The functions whose generated vectors run.
+    pub funcs: Vec<Func>,
+    /// Functions every patch may change (`--expect-change`).
+    pub expect: Vec<String>,
+}

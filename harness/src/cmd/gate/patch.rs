@@ -1,0 +1,297 @@
+//! A patch read and applied: a series split into its patches, each
+//! patch's diff cut into file sections, and `patch -p1` run in the
+//! sandbox on the sections inside the tree the harness extracts.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::sandbox::{Limits, Sandbox, Spec};
+
+/// One patch of a series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Patch {
+    /// The subject without `[PATCH n/m]`, or the file name of a plain diff.
+    pub subject: String,
+    /// Functions the patch says it changes (`Conformance-Changes:`).
+    pub declared: Vec<String>,
+    /// The files its diff touches (paths in the tree, `b/` side).
+    pub files: Vec<String>,
+    /// The whole text, message and diff.
+    pub text: String,
+}
+
+/// Splits `input` (a `git format-patch` file, an mbox of a series, or a
+/// plain diff) into patches, in order.
+pub fn parse(input: &str, name: &str) -> Vec<Patch> {
+    messages(input)
+        .into_iter()
+        .filter(|m| m.contains("\n+++ ") || m.starts_with("+++ ") || m.contains("diff --git "))
+        .map(|m| {
+            let (subject, declared) = header(&m, name);
+            Patch {
+                subject,
+                declared,
+                files: files(&m),
+                text: m,
+            }
+        })
+        .collect()
+}
+
+/// The messages of an mbox (a new one at each `From ` line that starts
+/// it), or the whole input when it is a single patch or a plain diff.
+fn messages(input: &str) -> Vec<String> {
+    let mut messages: Vec<String> = vec![];
+    let mut cur = String::new();
+    for line in input.split_inclusive('\n') {
+        let mbox_from = line.starts_with("From ") && (cur.is_empty() || cur.ends_with("\n\n"));
+        if mbox_from && !cur.trim().is_empty() {
+            messages.push(std::mem::take(&mut cur));
+        }
+        cur.push_str(line);
+    }
+    if !cur.trim().is_empty() {
+        messages.push(cur);
+    }
+    messages
+}
+
+/// A message's subject (folded lines joined, `[PATCH …]` dropped; `name`
+/// when it has none) and the functions its `Conformance-Changes:`
+/// trailers declare.
+fn header(m: &str, name: &str) -> (String, Vec<String>) {
+    let head = m.split("\ndiff --git ").next().unwrap_or(m);
+    let head = head.split("\n--- ").next().unwrap_or(head);
+    let mut subject = String::new();
+    let mut in_subject = false;
+    let mut declared = vec![];
+    for l in head.lines() {
+        if let Some(s) = l.strip_prefix("Subject:") {
+            subject = s.trim().to_owned();
+            in_subject = true;
+            continue;
+        }
+        if in_subject && (l.starts_with(' ') || l.starts_with('\t')) {
+            subject.push(' ');
+            subject.push_str(l.trim());
+            continue;
+        }
+        in_subject = false;
+        if let Some(v) = l.trim().strip_prefix("Conformance-Changes:") {
+            declared.extend(
+                v.split([',', ' '])
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned),
+            );
+        }
+    }
+    while subject.starts_with('[') {
+        match subject.find(']') {
+            Some(i) => subject = subject[i + 1..].trim().to_owned(),
+            None => break,
+        }
+    }
+    if subject.is_empty() {
+        subject = name.to_owned();
+    }
+    (subject, declared)
+}
+
+/// The files a message's diff touches, `b/` side, each once.
+fn files(m: &str) -> Vec<String> {
+    let mut files = vec![];
+    for l in m.lines() {
+        if let Some(p) = l.strip_prefix("+++ ") {
+            let p = p.split('\t').next().unwrap_or(p).trim();
+            let p = p.strip_prefix("b/").unwrap_or(p);
+            if p != "/dev/null" && !files.iter().any(|f| f == p) {
+                files.push(p.to_owned());
+            }
+        }
+    }
+    files
+}
+
+/// The parts of the tree the harness extracts: an edit anywhere else is
+/// outside the tree it has, listed and not applied.
+const EXTRACTED: &[&str] = &[
+    "Makefile",
+    "drivers/infiniband/hw/hfi1/",
+    "drivers/infiniband/sw/rdmavt/",
+    "include/rdma/",
+    "include/uapi/rdma/",
+];
+
+/// Whether `path` (in the tree) is inside the part the harness extracts.
+pub(super) fn extracted(path: &str) -> bool {
+    EXTRACTED.iter().any(|p| path == *p || path.starts_with(p))
+}
+
+/// A patch's diff cut into file sections: `(path, section text)`, in
+/// order; the text before the first section is dropped.
+fn sections(text: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut starts = vec![];
+    for (i, l) in lines.iter().enumerate() {
+        let next = lines.get(i + 1).copied().unwrap_or("");
+        if l.starts_with("diff --git ")
+            || (l.starts_with("--- ")
+                && next.starts_with("+++ ")
+                && !(i > 0 && lines[i - 1].starts_with("diff --git ")))
+        {
+            starts.push(i);
+        }
+    }
+    let mut out = vec![];
+    for (k, &s) in starts.iter().enumerate() {
+        let e = starts.get(k + 1).copied().unwrap_or(lines.len());
+        let body: String = lines[s..e].concat();
+        let path = body
+            .lines()
+            .find_map(|l| l.strip_prefix("+++ "))
+            .map(|p| p.split('\t').next().unwrap_or(p).trim())
+            .map(|p| p.strip_prefix("b/").unwrap_or(p).to_owned())
+            .unwrap_or_default();
+        out.push((path, body));
+    }
+    out
+}
+
+/// The lines of the new file each section touches (added lines, and the
+/// line where a removal was): `(path, lines)`.
+pub(super) fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
+    sections(text)
+        .into_iter()
+        .map(|(path, body)| {
+            let mut lines = vec![];
+            let mut new = 0usize;
+            for l in body.lines() {
+                if let Some(h) = l.strip_prefix("@@ ") {
+                    // @@ -a,b +c,d @@
+                    new = h
+                        .split_whitespace()
+                        .find_map(|w| w.strip_prefix('+'))
+                        .and_then(|w| w.split(',').next())
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(0);
+                } else if new > 0 && l.starts_with('+') && !l.starts_with("+++") {
+                    lines.push(new);
+                    new += 1;
+                } else if new > 0 && l.starts_with('-') && !l.starts_with("---") {
+                    lines.push(new);
+                } else if new > 0 && (l.starts_with(' ') || l.is_empty()) {
+                    new += 1;
+                }
+            }
+            lines.dedup();
+            (path, lines)
+        })
+        .collect()
+}
+
+/// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;
+/// a dry run first, so that a patch that does not apply changes nothing.
+/// File sections outside the tree the harness extracts are left out.
+/// The inner error is `patch`'s own words.
+pub(super) fn apply(
+    sb: &Sandbox,
+    dir: &Path,
+    patch: &Patch,
+    tmp: &Path,
+) -> Result<Result<(), String>> {
+    let file = tmp.join("patch.diff");
+    let kept: String = sections(&patch.text)
+        .into_iter()
+        .filter(|(path, _)| extracted(path))
+        .map(|(_, body)| body)
+        .collect();
+    if kept.is_empty() {
+        return Ok(Ok(()));
+    }
+    std::fs::write(&file, kept).with_context(|| format!("writing {}", file.display()))?;
+    for dry in [true, false] {
+        let spec = Spec::new(Limits::TOOL)
+            .writable(dir)
+            .read_only(&file)
+            .cwd(dir);
+        let mut c = sb.command(&spec, Path::new("/usr/bin/patch"))?;
+        c.args([
+            "-p1",
+            "--batch",
+            "--forward",
+            "--no-backup-if-mismatch",
+            "-i",
+        ])
+        .arg(crate::sandbox::absolute(&file));
+        if dry {
+            c.arg("--dry-run");
+        }
+        let out = c
+            .output()
+            .context("running patch (apt-get install patch)")?;
+        if !out.status.success() {
+            let mut msg = String::from_utf8_lossy(&out.stdout).into_owned();
+            msg.push_str(&String::from_utf8_lossy(&out.stderr));
+            return Ok(Err(msg.trim().to_owned()));
+        }
+    }
+    Ok(Ok(()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SERIES: &str = "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
+From: A <a@example.org>
+Subject: [PATCH 1/2] IB/hfi1: post sends at the threshold
+ later
+Conformance-Changes: hfi1_setup_wqe
+
+Conformance-Changes: mtu_to_path_mtu, hfi1_qp_wakeup
+---
+ drivers/infiniband/hw/hfi1/qp.c | 2 +-
+
+diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c
+--- a/drivers/infiniband/hw/hfi1/qp.c
++++ b/drivers/infiniband/hw/hfi1/qp.c
+@@ -1 +1 @@
+-a
++b
+
+From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001
+Subject: [PATCH 2/2] IB/hfi1: rc
+---
+--- a/drivers/infiniband/hw/hfi1/rc.c\t2024-01-01
++++ b/drivers/infiniband/hw/hfi1/rc.c\t2024-01-01
+@@ -1 +1 @@
+-a
++b
+";
+
+    #[test]
+    fn an_mbox_series_splits_into_its_patches() {
+        let p = parse(SERIES, "series.mbox");
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].subject, "IB/hfi1: post sends at the threshold later");
+        assert_eq!(
+            p[0].declared,
+            ["hfi1_setup_wqe", "mtu_to_path_mtu", "hfi1_qp_wakeup"]
+        );
+        assert_eq!(p[0].files, ["drivers/infiniband/hw/hfi1/qp.c"]);
+        assert_eq!(p[1].subject, "IB/hfi1: rc");
+        assert_eq!(p[1].files, ["drivers/infiniband/hw/hfi1/rc.c"]);
+    }
+
+    #[test]
+    fn a_plain_diff_is_one_patch_named_by_its_file() {
+        let d = "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n";
+        let p = parse(d, "fix.diff");
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].subject, "fix.diff");
+        assert_eq!(p[0].files, ["x.c"]);
+        assert!(parse("no diff here\n", "x").is_empty());
+    }
+}
