@@ -94,6 +94,13 @@ pub fn validate_call(c: &Call) -> Result<(), String> {
             w.sl_to_sc.len()
         ));
     }
+    check_wqe(c)?;
+    check_qp(&c.qp, w)?;
+    check_function(c)
+}
+
+/// The swqe as rdmavt hands it over.
+fn check_wqe(c: &Call) -> Result<(), String> {
     // rdmavt's rvt_qp_valid_operation() dereferences ud_wr(wr)->ah for
     // every QP type but RC and UC before hfi1_setup_wqe() sees the wqe (and
     // GSI/UD read rvt_get_swqe_ah(wqe) there): an SMI, GSI or UD wqe always
@@ -122,7 +129,11 @@ pub fn validate_call(c: &Call) -> Result<(), String> {
             ));
         }
     }
-    let q = &c.qp;
+    Ok(())
+}
+
+/// The QP's own fields, in its world.
+fn check_qp(q: &Qp, w: &World) -> Result<(), String> {
     // priv->s_sde and priv->s_sendcontext point into the device.
     if q.s_sde
         .is_some_and(|e| usize::from(e.0) >= w.sdma_cpus.len())
@@ -172,6 +183,13 @@ pub fn validate_call(c: &Call) -> Result<(), String> {
             q.remote_sl
         ));
     }
+    Ok(())
+}
+
+/// What one function reads of its arguments, or of the QP only it reads.
+fn check_function(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    let q = &c.qp;
     // hfi1_check_modify_qp(): ah_to_sc() indexes the AH's port and SL.
     let ahs = match &c.args {
         Args::CheckModifyQp(a) => [(a.attr_ah, "attr_ah"), (a.attr_alt_ah, "attr_alt_ah")],
@@ -271,4 +289,32 @@ fn check_map<T: TableIdx>(name: &str, m: &Option<VlMap<T>>, n: usize) -> Result<
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A per-port field may not describe a port the device lacks.
+    #[test]
+    fn per_port_fields_stop_at_the_declared_ports() {
+        let mut c = crate::generate::seeded_call(1, Func::FreeAllQps, 0);
+        c.world.sl_to_sc.truncate(1);
+        c.world.port_ibmtu.truncate(1);
+        c.world.port_gid_prefix.truncate(1);
+        c.world.port_qp0.truncate(1);
+        c.world.port_qp1.truncate(1);
+        c.world.port_lid.truncate(1);
+        c.qp.port = 1;
+        c.qp.alt_port = 1;
+        assert_eq!(validate(&c), Ok(()));
+        c.world.port_lid.push(7).expect("two ports fit");
+        let e = validate(&c).expect_err("a second port's LID on a one-port device");
+        assert!(
+            e.contains("world.port_lid") && e.contains("1 port(s)"),
+            "{e}"
+        );
+        c.world.port_lid.clear();
+        assert_eq!(validate(&c), Ok(()), "short per-port fields read 0");
+    }
 }

@@ -2,11 +2,49 @@
 //! so the file stands alone (it needs only `worlds.toml`'s `default` to
 //! exist). Used for minimised findings of `--random`. The TOML is made by
 //! toml_edit (quoting and escaping are its job), with the corpus's layout:
-//! one `[[case]]`, dotted `world.` / `qp.` / `wqe.` keys.
+//! one `[[case]]`, dotted `world.` / `qp.` / `wqe.` keys. Each record is
+//! written from its schema, each field as its type writes
+//! (`TomlField::write`).
 
 use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
 
+use super::fields::TomlField;
 use crate::model::types::*;
+
+/// From a record's schema: writing every field of it.
+macro_rules! record_write {
+    ([$ty:ty, $write:ident]
+     $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+        = $d:expr $(=> $c:ident)? , )*) => {
+        /// Every field into a (dotted) table.
+        pub(crate) fn $write(r: &$ty, t: &mut Table) {
+            $( t[$key] = Item::Value(TomlField::write(&r.$f)); )*
+        }
+    };
+}
+crate::model::qp_schema!(record_write [Qp, write_qp]);
+crate::model::wqe_schema!(record_write [Wqe, write_wqe]);
+crate::model::world_schema!(record_write [World, write_world]);
+
+/// From the call schema: each function's argument record written (a
+/// module per function), and the dispatch over [`Args`].
+macro_rules! args_write {
+    ([] $( $(#[doc = $doc:literal])* $v:ident $c:ident { $($fields:tt)* } )*) => {
+        $(
+            #[allow(non_snake_case, unused_imports, unused_variables)]
+            mod $v {
+                use super::*;
+                record_write! { [args::$v, write] $($fields)* }
+            }
+        )*
+
+        /// Every argument into a case table.
+        pub(crate) fn write_args(a: &Args, t: &mut Table) {
+            match a { $( Args::$v(x) => $v::write(x, t), )* }
+        }
+    };
+}
+crate::model::call_schema!(args_write []);
 
 /// One `[[case]]` table for `c`.
 pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
@@ -17,21 +55,21 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     t["branch"] = value(branch);
     t["fn"] = value(c.func().to_string());
     t["preset"] = value("default");
-    crate::corpus::write_args(&c.args, &mut t);
+    write_args(&c.args, &mut t);
 
     let mut wt = Table::new();
     wt.set_dotted(true);
-    crate::corpus::write_world(w, &mut wt);
+    write_world(w, &mut wt);
     t["world"] = Item::Table(wt);
 
     let mut qt = Table::new();
     qt.set_dotted(true);
-    crate::corpus::write_qp(q, &mut qt);
+    write_qp(q, &mut qt);
     t["qp"] = Item::Table(qt);
 
     let mut wq = Table::new();
     wq.set_dotted(true);
-    crate::corpus::write_wqe(&c.wqe, &mut wq);
+    write_wqe(&c.wqe, &mut wq);
     t["wqe"] = Item::Table(wq);
 
     let mut cases = ArrayOfTables::new();
