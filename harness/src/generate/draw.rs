@@ -1,23 +1,66 @@
-//! The byte source generated vectors are drawn from: the few operations of
-//! `arbitrary::Unstructured` the generator uses, each a handful of
-//! instructions (a generated world takes a few hundred draws, and
-//! `--random` draws millions of worlds).
+//! The byte source generated vectors are drawn from: the few operations
+//! the generator needs (it once took them from `arbitrary::Unstructured`),
+//! each a handful of instructions (a generated world takes a few hundred
+//! draws, and `--random` draws millions of worlds).
 //!
 //! Every operation takes its bytes from the front, little-endian, as
 //! `Unstructured` does for integers; when the bytes run out it reads
 //! zeros, so any byte string (a seed's stream, a fuzzer's input) gives a
 //! value: the lower bound of a range, `true` for a ratio, the first choice.
 //! No operation fails: the generator's only failure is a call that breaks
-//! an invariant (`vector::validate`).
+//! an invariant (`corpus::invariants::validate`).
 //!
 //! The bytes come from a [`Source`]: a slice ([`Bytes`], a fuzzer's input)
-//! or a seeded stream read as it is drawn ([`Stream`], `--random`), which
-//! gives the bytes the same stream written into a buffer would, without
-//! writing them first.
+//! or a seeded stream read as it is drawn ([`Stream`] over [`WyRand`],
+//! `--random`), which gives the bytes the same stream written into a
+//! buffer would, without writing them first.
 
 use std::ops::RangeInclusive;
 
-use crate::generate::WyRand;
+/// wyrand (Wang Yi's, as in Go's runtime and Zig's standard library): the
+/// byte stream a vector is drawn from. One 64x64->128 multiply a word,
+/// where SplitMix64 takes two multiplies and three xor-shifts: the stream
+/// fills a vector's bytes faster.
+#[derive(Debug, Clone)]
+pub struct WyRand(u64);
+
+impl WyRand {
+    const STEP: u64 = 0xa076_1d64_78bd_642f;
+
+    /// The stream seeded `seed`.
+    pub fn new(seed: u64) -> WyRand {
+        WyRand(seed)
+    }
+
+    /// The next word.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(Self::STEP);
+        let t = u128::from(self.0).wrapping_mul(u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db));
+        (t >> 64) as u64 ^ t as u64
+    }
+
+    /// Moves the stream on by `n` words without producing them.
+    pub fn skip(&mut self, n: u64) {
+        self.0 = self.0.wrapping_add(n.wrapping_mul(Self::STEP));
+    }
+
+    /// The next words' bytes, little-endian, into `buf`.
+    pub fn fill(&mut self, buf: &mut [u8]) {
+        // Whole words as fixed-size stores (a variable-length copy per word
+        // was a memcpy call each).
+        let mut chunks = buf.chunks_exact_mut(8);
+        for chunk in &mut chunks {
+            chunk.copy_from_slice(&self.next_u64().to_le_bytes());
+        }
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            let v = self.next_u64().to_le_bytes();
+            let n = rest.len();
+            rest.copy_from_slice(&v[..n]);
+        }
+    }
+}
 
 /// Where drawn bytes come from.
 pub trait Source {
@@ -74,6 +117,7 @@ pub struct Stream {
 }
 
 impl Stream {
+    /// The first `len` bytes of `rng`'s stream.
     pub fn new(rng: WyRand, len: usize) -> Stream {
         Stream {
             rng,
@@ -150,7 +194,9 @@ pub struct Draw<S> {
 pub trait Int: Copy {
     /// The value as an unsigned offset from zero (two's complement).
     fn to_u64(self) -> u64;
+    /// The value whose offset is `v`, truncated to the type.
     fn from_u64(v: u64) -> Self;
+    /// Its width in bytes.
     const BYTES: usize;
 }
 
@@ -253,6 +299,7 @@ impl<S: Source> Draw<S> {
 
 /// What [`Draw::arbitrary`] makes: integers of any value, bools.
 pub trait Arbitrary: Sized {
+    /// Any value, from the next bytes of `d`.
     fn draw<S: Source>(d: &mut Draw<S>) -> Self;
 }
 

@@ -1,0 +1,498 @@
+//! The fields' own domains (the schema's `[rule]`s): where a field
+//! depends on the world, the function or a field drawn before it, the
+//! invariant is kept here (`corpus::invariants` states it with its
+//! reason). A rule is named in the schema (`[ring]`) and called with the
+//! draw, the record's context and the record drawn so far.
+
+use super::draw::{Draw, Source};
+use super::shapes::{below, byte_pairs, flags, opt_idx, pick, u32_near, vl_map_into};
+use crate::model::types::*;
+
+/// Device flags; send DMA three times in four.
+pub fn dev_flags<S: Source>(u: &mut Draw<S>, _: &World) -> Flags<DevFlag> {
+    let mut f: Flags<DevFlag> = flags(u);
+    if u.ratio(3, 4) {
+        f.insert(DevFlag::HasSendDma);
+    }
+    f
+}
+
+pub fn qos_shift<S: Source>(u: &mut Draw<S>, _: &World) -> u8 {
+    if u.ratio(1, 2) {
+        0
+    } else {
+        u.int_in_range(0..=31)
+    }
+}
+
+/// Mostly the VL counts the chip takes, now and then any.
+pub fn num_vls<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+    if u.ratio(3, 4) {
+        u.int_in_range(0..=16)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// The default (256) one time in two.
+pub fn piothreshold<S: Source>(u: &mut Draw<S>, _: &World) -> u16 {
+    if u.ratio(1, 2) {
+        256
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A node without CPUs one time in eight.
+pub fn node_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> CpuMask {
+    CpuMask(if u.ratio(1, 8) { 0 } else { u.arbitrary() })
+}
+
+/// Each entry mostly a VL (0..=15), one time in eight any byte: two
+/// bytes an entry, eight drawn at a time.
+pub fn sc_to_vl<S: Source>(u: &mut Draw<S>, _: &World) -> [u8; 32] {
+    let mut t = [0u8; 32];
+    for quad in t.chunks_mut(4) {
+        let b = u.bytes(8);
+        for (j, x) in quad.iter_mut().enumerate() {
+            let (d, v) = ((b >> (16 * j)) & 0xff, (b >> (16 * j + 8)) & 0xff);
+            // ratio(1, 8): d * 8 < 256; int_in_range(0..=15): (v * 16) >> 8.
+            *x = if d < 32 {
+                v as u8
+            } else {
+                ((v * 16) >> 8) as u8
+            };
+        }
+    }
+    t
+}
+
+/// Mostly an MTU the driver knows (or 0).
+/// Four bytes an entry, two entries a draw: three times in four
+/// (`b < 192`) one of the MTUs, else any u16.
+pub fn vl_mtu<S: Source>(u: &mut Draw<S>, _: &World) -> [u16; 16] {
+    const MTUS: [u16; 8] = [0, 256, 512, 1024, 2048, 4096, 8192, 10240];
+    let mut t = [0u16; 16];
+    for pair in t.chunks_mut(2) {
+        let w = u.bytes(8);
+        for (j, x) in pair.iter_mut().enumerate() {
+            let e = w >> (32 * j);
+            *x = if e & 0xff < 192 {
+                MTUS[usize::from(below((e >> 8) as u8, 8))]
+            } else {
+                (e >> 16) as u16
+            };
+        }
+    }
+    t
+}
+
+/// A send context of the world, NULL one time in eight.
+pub fn vl_sc<S: Source>(u: &mut Draw<S>, w: &World) -> [Option<SendCtxIdx>; 16] {
+    let nsc = usize::from(w.num_send_contexts);
+    let mut t = [None; 16];
+    // NULL one time in eight (`b < 32`), two bytes an entry.
+    byte_pairs(u, 16, |i, d, v| {
+        t[i] = (d >= 32 && nsc > 0).then(|| SendCtxIdx(below(v, nsc)));
+    });
+    t
+}
+
+/// 1 to 16 engines, each on a CPU 0..63.
+pub fn sdma_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<i32, 16> {
+    let mut s = Slots::new();
+    let n = usize::from(u.int_in_range(1..=16u8));
+    // A byte a CPU, eight a draw.
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(8);
+        let w = u.bytes(k);
+        for j in 0..k {
+            let _ = s.push(i32::from(below((w >> (8 * j)) as u8, 64)));
+        }
+        i += k;
+    }
+    s
+}
+
+/// A map over the world's engines, NULL one time in eight.
+pub fn sdma_map<S: Source>(u: &mut Draw<S>, w: &World) -> Option<VlMap<EngineIdx>> {
+    let mut m = None;
+    vl_map_into(u, w.sdma_cpus.len(), EngineIdx, &mut m);
+    m
+}
+
+/// A map over the world's send contexts, NULL one time in eight.
+pub fn pio_map<S: Source>(u: &mut Draw<S>, w: &World) -> Option<VlMap<SendCtxIdx>> {
+    let mut m = None;
+    vl_map_into(u, usize::from(w.num_send_contexts), SendCtxIdx, &mut m);
+    m
+}
+
+/// One or two ports; each SL mostly maps to its own number, now and
+/// then to 0xf (invalid), any byte, or any SC.
+pub fn sl_to_sc<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<[u8; 32], 2> {
+    let mut s = Slots::new();
+    for _ in 0..u.int_in_range(1..=2u8) {
+        let mut t = [0u8; 32];
+        // Two bytes an entry: which case (one in eight each), a value.
+        // (Selects, not a match: the case is random, a branch on it
+        // mispredicted every other entry.)
+        byte_pairs(u, 32, |i, d, v| {
+            let c = below(d, 8);
+            let mut x = i as u8;
+            x = if c == 2 { below(v, 32) } else { x };
+            x = if c == 1 { v } else { x };
+            t[i] = if c == 0 { 0xf } else { x };
+        });
+        let _ = s.push(t);
+    }
+    s
+}
+
+/// One value per port of the world (`sl_to_sc`'s count).
+fn per_port<S: Source, T: Copy + Default>(
+    u: &mut Draw<S>,
+    w: &World,
+    mut one: impl FnMut(&mut Draw<S>) -> T,
+) -> Slots<T, 2> {
+    let mut s = Slots::new();
+    for _ in 0..w.sl_to_sc.len() {
+        let _ = s.push(one(u));
+    }
+    s
+}
+
+pub fn port_ibmtu<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u32, 2> {
+    per_port(u, w, |u| {
+        if u.ratio(3, 4) {
+            pick(u, &[256, 512, 1024, 2048, 4096, 8192, 10240])
+        } else {
+            u.arbitrary()
+        }
+    })
+}
+
+/// Near the multicast and permissive LIDs and the extended range.
+pub fn port_lid<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u32, 2> {
+    per_port(u, w, |u| u32_near(u, &[0xc000, 0xffff, 0xf000_0000]))
+}
+
+pub fn port_gid_prefix<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u64, 2> {
+    per_port(u, w, |u| u.arbitrary())
+}
+
+pub fn port_bools<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<bool, 2> {
+    per_port(u, w, |u| u.arbitrary())
+}
+
+/// The work was not queued already, three times in four.
+pub fn queue_work_ret<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
+    u.ratio(3, 4)
+}
+
+/// The work was pending one time in four.
+pub fn cancel_work_ret<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
+    u.ratio(1, 4)
+}
+
+/// No allocation fails, three times in four.
+pub fn alloc_fail<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+    if u.ratio(3, 4) {
+        0
+    } else {
+        u.int_in_range(0..=3)
+    }
+}
+
+/// An SC argument: mostly the 32 SCs and just past them.
+pub fn sc5<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> Sc {
+    Sc(if u.ratio(7, 8) {
+        u.int_in_range(0..=33)
+    } else {
+        u.arbitrary()
+    })
+}
+
+/// A VL argument: mostly the 16 VLs and just past them.
+pub fn vl<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> Vl {
+    Vl(if u.ratio(7, 8) {
+        u.int_in_range(0..=17)
+    } else {
+        u.arbitrary()
+    })
+}
+
+/// An MTU in bytes: near the IB and OPA ones.
+pub fn mtu<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    u32_near(u, &[256, 512, 1024, 2048, 4096, 8192, 10240])
+}
+
+/// A path-MTU enum: mostly the defined ones and just past them.
+pub fn path_mtu<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=8)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// The SL whose QPs hfi1_error_port_qps errors: mostly a valid SL.
+pub fn error_sl<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(3, 4) {
+        u.int_in_range(0..=31)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// Up to 8 QPs of the world's ports, half of them on the SL the call
+/// errors.
+pub fn iter_qps<S: Source>(
+    u: &mut Draw<S>,
+    w: &World,
+    _: &Qp,
+    a: &args::ErrorPortQps,
+) -> Slots<IterQp, 8> {
+    let nports = w.sl_to_sc.len() as u32;
+    let mut s = Slots::new();
+    for _ in 0..u.int_in_range(0..=8u8) {
+        let q = IterQp {
+            qp_type: pick(u, QpType::ALL),
+            num: u.arbitrary(),
+            port: u.int_in_range(1..=nports),
+            state: pick(u, QpState::ALL),
+            remote_sl: if u.ratio(1, 2) {
+                (a.sl & 0xff) as u8
+            } else {
+                u.int_in_range(0..=31)
+            },
+            error_qp_ret: u.arbitrary(),
+        };
+        // At most 8 draws: never full.
+        let _ = s.push(q);
+    }
+    s
+}
+
+/// An address vector of the world (a port and SL ah_to_sc() can
+/// index), or none (not in attr_mask) one time in two.
+pub fn attr_ah<S: Source>(
+    u: &mut Draw<S>,
+    w: &World,
+    _: &Qp,
+    _: &args::CheckModifyQp,
+) -> Option<AttrAh> {
+    u.arbitrary::<bool>().then(|| AttrAh {
+        sl: u.int_in_range(0..=31),
+        port: u.int_in_range(1..=w.sl_to_sc.len() as u8),
+    })
+}
+
+/// A wakeup reason: mostly SDMA_AVAIL_REASON (0).
+pub fn reason<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(3, 4) {
+        0
+    } else {
+        u.int_in_range(0..=3)
+    }
+}
+
+/// The head sequence the caller saw: often the engine's own.
+pub fn seq<S: Source, R>(u: &mut Draw<S>, _: &World, q: &Qp, _: &R) -> u32 {
+    if u.ratio(1, 2) {
+        q.sde_head_seq
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A tx's descriptor count: mostly near the ring's free room.
+pub fn num_desc<S: Source, R>(u: &mut Draw<S>, _: &World, q: &Qp, _: &R) -> u16 {
+    match u.int_in_range(0..=3u8) {
+        0 => q.sde_desc_avail.wrapping_add(1),
+        1 => q.sde_desc_avail,
+        2 => u.int_in_range(0..=33),
+        _ => u.arbitrary(),
+    }
+}
+
+pub fn qp_num<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
+    if u.ratio(1, 2) {
+        u.int_in_range(0..=0x100)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A port of the world (1-based).
+pub fn port<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> u32 {
+    u.int_in_range(1..=w.sl_to_sc.len() as u32)
+}
+
+pub fn alt_port<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> u8 {
+    u.int_in_range(1..=w.sl_to_sc.len() as u8)
+}
+
+/// Mostly an IB MTU.
+pub fn pmtu<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
+    if u.ratio(3, 4) {
+        pick(u, &[256, 512, 1024, 2048, 4096, 8192])
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// An engine of the world, or NULL; iowait_sleep is called for the
+/// engine a tx went to, never without one.
+pub fn engine<S: Source>(u: &mut Draw<S>, w: &World, func: Func, _: &Qp) -> Option<EngineIdx> {
+    let n = w.sdma_cpus.len();
+    if func == Func::IowaitSleep && n > 0 {
+        return Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8)));
+    }
+    opt_idx(u, n, EngineIdx)
+}
+
+/// rdmavt posts SMI, GSI and UD work requests with an AH
+/// (corpus::invariants); the others now and then.
+pub fn wqe_ah<S: Source>(u: &mut Draw<S>, _: &World, q: &Qp, _: &Wqe) -> Option<Ah> {
+    let needs_ah = matches!(q.qp_type, QpType::Ud | QpType::Gsi | QpType::Smi);
+    (needs_ah || u.ratio(1, 4)).then(|| Ah {
+        log_pmtu: u.int_in_range(0..=30),
+        sl: Sl(u.int_in_range(0..=31)),
+        port: u.arbitrary(),
+    })
+}
+
+/// A length near the bounds it is compared with: 2 GiB, the path MTU,
+/// the PIO threshold, VL15's MTU, 256 KiB, the AH's MTU.
+pub fn wqe_length<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp, wqe: &Wqe) -> u32 {
+    let mut near = [
+        0x8000_0000,
+        u32::from(q.pmtu),
+        u32::from(w.piothreshold),
+        u32::from(w.vl_mtu[15]),
+        1 << 18,
+        0,
+    ];
+    let n = match wqe.ah {
+        Some(a) => {
+            near[5] = 1 << a.log_pmtu;
+            6
+        }
+        None => 5,
+    };
+    u32_near(u, &near[..n])
+}
+
+/// A ring size: small ones (where a tx's descriptors can outgrow the
+/// free count) and the driver's.
+pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
+    if u.ratio(3, 4) {
+        pick(u, &[0, 1, 2, 8, 16, 64, 2048])
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// The ring's tail: mostly within a ring's size of its head.
+pub fn ring_tail<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
+    if u.ratio(3, 4) {
+        let used = u.int_in_range(0..=u32::from(q.sde_descq_cnt) + 1);
+        q.sde_descq_head.wrapping_add(used)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A send context of the world, or NULL.
+pub fn send_context<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> Option<SendCtxIdx> {
+    opt_idx(u, usize::from(w.num_send_contexts), SendCtxIdx)
+}
+
+/// Mostly a 5-bit SC.
+pub fn sc<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u8 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=31)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// On an engine's wait list: only in a world with engines.
+pub fn on_wait_list<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> bool {
+    let on: bool = u.arbitrary();
+    on && !w.sdma_cpus.is_empty()
+}
+
+/// On a list: an engine's waitlock (mostly the QP's engine's); off
+/// it, now and then one a waker left.
+pub fn wait_lock<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> Option<EngineIdx> {
+    let n = w.sdma_cpus.len();
+    if n == 0 || !(q.on_wait_list || u.ratio(1, 4)) {
+        return None;
+    }
+    match q.s_sde {
+        Some(e) if u.ratio(3, 4) => Some(e),
+        _ => Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8))),
+    }
+}
+
+/// quiesce_qp waits for pio_busy to drop when the QP has a send
+/// context: nothing in a single-threaded world would drop it.
+pub fn pio_busy<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> i32 {
+    if func == Func::QuiesceQp && q.s_sendcontext.is_some() {
+        0
+    } else {
+        u.int_in_range(0..=3)
+    }
+}
+
+pub fn lid<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
+    u32_near(u, &[0xc000, 0xffff, 0xf000_0000, 0xffff_ffff])
+}
+
+pub fn quarter<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> bool {
+    u.ratio(1, 4)
+}
+
+pub fn eighth<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> bool {
+    u.ratio(1, 8)
+}
+
+/// Only with a GRH.
+pub fn gid_prefix<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+    if q.remote_grh {
+        u.arbitrary()
+    } else {
+        0
+    }
+}
+
+/// Only with a GRH: an OPA GID (OPA_SPECIAL_OUI) or not.
+pub fn gid_iid<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+    if !q.remote_grh {
+        0
+    } else if u.arbitrary() {
+        (0x066a << 40) | u64::from(u32_near(u, &[0xc000, 0xffff_ffff]))
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A ring index: often `s_last`'s (an idle QP), each below 16.
+pub fn ring<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
+    if u.ratio(2, 3) {
+        q.s_last
+    } else {
+        u.int_in_range(0..=15)
+    }
+}
+
+pub fn mr_refs<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> Option<u32> {
+    if u.ratio(1, 4) {
+        Some(u.int_in_range(1..=3))
+    } else {
+        None
+    }
+}
