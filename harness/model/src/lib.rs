@@ -68,6 +68,7 @@ pub struct Undefined(pub String);
 pub struct Journal(pub Vec<String>);
 
 impl Journal {
+    /// Appends one line.
     pub fn record(&mut self, line: String) {
         self.0.push(line);
     }
@@ -100,10 +101,15 @@ pub fn ptr_name<T: Copy>(p: Ptr<T>, prefix: &str, idx: impl Fn(T) -> u8) -> (Str
 /// pointers reach (the QP copied only by the functions that write it) —
 /// and what it leaves: the outcome and the journal.
 pub struct Cx<'a> {
+    /// The world.
     pub w: &'a types::World,
+    /// The QP, copied when the function writes it.
     pub qp: std::borrow::Cow<'a, types::Qp>,
+    /// The swqe.
     pub wqe: &'a types::Wqe,
+    /// What the call leaves (its QP is set from `qp` at the end).
     pub out: Outcome,
+    /// What the call journals.
     pub j: Journal,
 }
 
@@ -112,6 +118,7 @@ pub struct Cx<'a> {
 /// function it calls, so a function's arguments, model and dispatch live
 /// in one module. [`run`] dispatches on [`types::Args`].
 pub trait Mirror {
+    /// Runs the function's model on `cx`.
     fn mirror(&self, cx: &mut Cx<'_>) -> Result<(), Undefined>;
 }
 

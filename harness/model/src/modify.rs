@@ -21,26 +21,37 @@ const PKT_16B: u8 = 1;
 /// The remote address vector as qp.c sees it (`qp->remote_ah_attr`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RemoteAh {
+    /// `rdma_ah_get_sl()`.
     pub sl: u8,
+    /// `rdma_ah_get_dlid()`.
     pub dlid: u32,
+    /// `rdma_ah_get_port_num()`.
     pub port: u32,
+    /// `IB_AH_GRH` in its flags.
     pub grh: bool,
     /// `rdma_ah_get_make_grd()`.
     pub make_grd: bool,
+    /// The GRH's DGID: its interface ID.
     pub interface_id: u64,
+    /// The GRH's DGID: its subnet prefix.
     pub subnet_prefix: u64,
 }
 
 /// The path state hfi1_modify_qp and hfi1_migrate_qp change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathState {
+    /// `priv->s_sc`.
     pub s_sc: u8,
+    /// `priv->s_sde`.
     pub s_sde: Ptr<EngineIdx>,
+    /// `priv->s_sendcontext`.
     pub s_sendcontext: Ptr<SendCtxIdx>,
+    /// `qp->remote_ah_attr`.
     pub remote: RemoteAh,
 }
 
 impl PathState {
+    /// The path state of `qp`.
     pub fn of(qp: &Qp) -> PathState {
         PathState {
             s_sc: qp.s_sc,
@@ -192,9 +203,11 @@ fn ah_to_sc(w: &World, ah: &RemoteAh) -> Result<u8, Undefined> {
     Ok(*at(t, usize::from(ah.sl), "sl_to_sc")?)
 }
 
-/// The tree's `attr_mask` bits (ib_verbs.h).
+/// The tree's `attr_mask` bits (ib_verbs.h): `IB_QP_AV`.
 pub const IB_QP_AV: u32 = 1 << 7;
+/// `IB_QP_ALT_PATH`.
 pub const IB_QP_ALT_PATH: u32 = 1 << 14;
+/// `IB_QP_PATH_MIG_STATE`.
 pub const IB_QP_PATH_MIG_STATE: u32 = 1 << 18;
 
 fn repath(

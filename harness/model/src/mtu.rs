@@ -5,9 +5,11 @@ use super::hfi::{port_sl_to_sc, sc_to_vlt};
 use super::types::{Qp, Sc, World};
 use super::{at, Undefined};
 
-/// `OPA_MTU_8192`, `OPA_MTU_10240`, `IB_MTU_2048`.
+/// `OPA_MTU_8192`.
 pub const OPA_MTU_8192: i32 = 6;
+/// `OPA_MTU_10240`.
 pub const OPA_MTU_10240: i32 = 7;
+/// `IB_MTU_2048`.
 pub const IB_MTU_2048: i32 = 4;
 
 /// Mirrors `mtu_to_enum()` (driver.c): a byte count to its OPA MTU enum,

@@ -39,6 +39,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Nothing returned, written or journaled yet (a blank QP).
     pub fn new() -> Outcome {
         Outcome {
             ret: 0,
@@ -70,10 +71,12 @@ pub fn ptr_text<T: Copy>(p: Ptr<T>, prefix: &str, idx: impl Fn(T) -> u8) -> Stri
 }
 
 impl Outcome {
+    /// The returned engine, as reports show it.
     pub fn engine_text(&self) -> String {
         ptr_text(self.sdma_engine, "sde", |e| e.0)
     }
 
+    /// The returned send context, as reports show it.
     pub fn send_context_text(&self) -> String {
         ptr_text(self.send_context, "sc", |s| s.0)
     }

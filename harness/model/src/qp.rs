@@ -9,8 +9,9 @@ use super::{null_or, Journal, Undefined};
 
 /// `-EINVAL`.
 pub const EINVAL: i32 = 22;
-/// `EAGAIN`, `EBUSY` (errno-base.h).
+/// `EAGAIN` (errno-base.h).
 pub const EAGAIN: i32 = 11;
+/// `EBUSY` (errno-base.h).
 pub const EBUSY: i32 = 16;
 
 /// Mirrors `hfi1_setup_wqe()` (qp.c).

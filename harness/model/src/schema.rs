@@ -48,7 +48,12 @@ macro_rules! record {
         $(#[$sm])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub struct $name {
-            $( $(#[doc = $doc])* pub $f: $t, )*
+            $(
+                $(#[doc = $doc])*
+                #[doc = ""]
+                #[doc = concat!("Key `", $key, "` in vector files.")]
+                pub $f: $t,
+            )*
         }
 
         impl $name {
@@ -104,6 +109,7 @@ macro_rules! record {
 /// How a field's value is written in reports and snapshots: compactly, in
 /// the kernel's names.
 pub trait FieldText {
+    /// The value as reports and snapshots write it.
     fn text(&self) -> String;
 }
 

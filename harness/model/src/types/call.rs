@@ -1,0 +1,322 @@
+//! A call: the functions in scope and each one's arguments, declared once
+//! ([`call_schema!`](crate::call_schema)), and the [`Call`] that holds
+//! them with the world, QP and swqe its pointers reach.
+
+use std::fmt;
+
+use super::*;
+use crate::record;
+
+/// The functions in scope and each one's arguments, declared once (see
+/// [`crate::schema`]): `Variant upstream_name { fields }`, each argument a
+/// record field (`"key" name: Type [draw] = default,`). From this list
+/// come [`Func`], the argument records of [`args`] and [`Args`] (here),
+/// and in the harness their vector keys, generation, and the ABI's
+/// `struct shim_args` (one member per function, in `c-shim/schema.h`).
+/// The arguments are what the C function takes; what it reads through a
+/// pointer (the QP, the world) is not an argument.
+#[macro_export]
+macro_rules! call_schema {
+    ($cb:ident [$($args:tt)*]) => {
+        $cb! { [$($args)*]
+            /// `hfi1_setup_wqe(qp, wqe, bool *call_send)`.
+            SetupWqe hfi1_setup_wqe {
+                /// `*call_send` on entry.
+                "call_send" call_send: bool = false,
+            }
+            /// `qp_to_sdma_engine(qp, u8 sc5)`.
+            QpToSdmaEngine qp_to_sdma_engine {
+                "sc5" sc5: Sc [sc5] = Sc(0),
+            }
+            /// `qp_to_send_context(qp, u8 sc5)`.
+            QpToSendContext qp_to_send_context {
+                "sc5" sc5: Sc [sc5] = Sc(0),
+            }
+            /// `sdma_select_engine_sc(dd, u32 selector, u8 sc5)` (sdma.c).
+            SdmaSelectEngineSc sdma_select_engine_sc {
+                "selector" selector: u32 = 0,
+                "sc5" sc5: Sc [sc5] = Sc(0),
+            }
+            /// `sdma_select_engine_vl(dd, u32 selector, u8 vl)` (sdma.c).
+            SdmaSelectEngineVl sdma_select_engine_vl {
+                "selector" selector: u32 = 0,
+                "vl" vl: Vl [vl] = Vl(0),
+            }
+            /// `pio_select_send_context_sc(dd, u32 selector, u8 sc5)` (pio.c).
+            PioSelectSendContextSc pio_select_send_context_sc {
+                "selector" selector: u32 = 0,
+                "sc5" sc5: Sc [sc5] = Sc(0),
+            }
+            /// `pio_select_send_context_vl(dd, u32 selector, u8 vl)` (pio.c).
+            PioSelectSendContextVl pio_select_send_context_vl {
+                "selector" selector: u32 = 0,
+                "vl" vl: Vl [vl] = Vl(0),
+            }
+            /// `_hfi1_schedule_send(qp)`.
+            HfiScheduleSendNoCheck _hfi1_schedule_send {}
+            /// `hfi1_schedule_send(qp)`, the caller holding `s_lock`.
+            HfiScheduleSend hfi1_schedule_send {}
+            /// `qp_iter_print(s, iter)`: `iter->qp` is the QP.
+            QpIterPrint qp_iter_print {
+                /// `iter->n`, the QP's index in the walk.
+                "n" n: u32 = 0,
+            }
+            /// `hfi1_error_port_qps(ibp, u8 sl)`: `ibp` is the QP's port.
+            ErrorPortQps hfi1_error_port_qps {
+                /// The SL; the parameter is a `u8`, and a wider value is
+                /// converted as a caller's `int` would be.
+                "sl" sl: u32 [error_sl] = 0,
+                /// The QPs `rvt_qp_iter` walks, in order.
+                "iter" iter: Slots<IterQp, 8> [iter_qps] = Slots::new(),
+            }
+            /// `hfi1_qp_unbusy(qp, wait)`: `wait` is one leg of the QP's iowait.
+            QpUnbusy hfi1_qp_unbusy {
+                "leg" leg: Leg = Leg::Ib,
+            }
+            /// `hfi1_qp_wakeup(qp, u32 flag)`.
+            QpWakeup hfi1_qp_wakeup {
+                "flags" flags: Flags<SFlag> = Flags::default(),
+            }
+            /// `notify_error_qp(qp)`.
+            NotifyErrorQp notify_error_qp {}
+            /// `mtu_to_path_mtu(u32 mtu)`.
+            MtuToPathMtu mtu_to_path_mtu {
+                "mtu" mtu: u32 [mtu] = 0,
+            }
+            /// `mtu_from_qp(rdi, qp, u32 pmtu)`.
+            MtuFromQp mtu_from_qp {
+                "pmtu" pmtu: u32 [path_mtu] = 0,
+            }
+            /// `get_pmtu_from_attr(rdi, qp, attr)`: `attr->path_mtu`.
+            GetPmtuFromAttr get_pmtu_from_attr {
+                "path_mtu" path_mtu: u32 [path_mtu] = 0,
+            }
+            /// `hfi1_check_modify_qp(qp, attr, attr_mask, udata)`.
+            CheckModifyQp hfi1_check_modify_qp {
+                /// `attr->ah_attr`, present with `IB_QP_AV` in `attr_mask`.
+                "attr_ah" attr_ah: Option<AttrAh> [attr_ah] = None,
+                /// `attr->alt_ah_attr`, present with `IB_QP_ALT_PATH`.
+                "attr_alt_ah" attr_alt_ah: Option<AttrAh> [attr_ah] = None,
+            }
+            /// `hfi1_modify_qp(qp, attr, attr_mask, udata)`.
+            ModifyQp hfi1_modify_qp {
+                /// `IB_QP_AV` in `attr_mask`.
+                "attr_av" attr_av: bool = false,
+                /// `IB_QP_ALT_PATH` in `attr_mask`.
+                "attr_alt_path" attr_alt_path: bool = false,
+                /// `attr->path_mig_state`, with `IB_QP_PATH_MIG_STATE`.
+                "path_mig_state" path_mig_state: Option<MigState> = None,
+            }
+            /// `hfi1_migrate_qp(qp)`.
+            MigrateQp hfi1_migrate_qp {}
+            /// `qp_priv_alloc(rdi, qp)`.
+            QpPrivAlloc qp_priv_alloc {}
+            /// `qp_priv_free(rdi, qp)`.
+            QpPrivFree qp_priv_free {}
+            /// `free_all_qps(rdi)`.
+            FreeAllQps free_all_qps {}
+            /// `flush_qp_waiters(qp)`, the caller holding `s_lock`.
+            FlushQpWaiters flush_qp_waiters {}
+            /// `stop_send_queue(qp)`.
+            StopSendQueue stop_send_queue {}
+            /// `quiesce_qp(qp)`.
+            QuiesceQp quiesce_qp {}
+            /// `notify_qp_reset(qp)`.
+            NotifyQpReset notify_qp_reset {}
+            /// `hfi1_post_parms[opcode]`.
+            PostParms hfi1_post_parms {
+                "opcode" opcode: WrOpcode = WrOpcode::Send,
+            }
+            /// The `iowait_wakeup(wait, int reason)` callback.
+            IowaitWakeup iowait_wakeup {
+                "reason" reason: u32 [reason] = 0,
+            }
+            /// The `iowait_sdma_drained(wait)` callback.
+            IowaitSdmaDrained iowait_sdma_drained {}
+            /// The `hfi1_init_priority(w)` callback.
+            InitPriority hfi1_init_priority {}
+            /// The `iowait_sleep(sde, wait, tx, u32 seq, bool pkts_sent)`
+            /// callback, as `sdma_send_txreq()` calls it: the QP's engine,
+            /// one leg's work, a new tx.
+            IowaitSleep iowait_sleep {
+                "leg" leg: Leg = Leg::Ib,
+                /// The engine's head sequence the caller saw.
+                "seq" seq: u32 [seq] = 0,
+                "pkts_sent" pkts_sent: bool = false,
+                /// `tx->num_desc` of the tx that did not fit.
+                "num_desc" num_desc: u16 [num_desc] = 0,
+            }
+        }
+    };
+}
+
+/// From [`call_schema!`]: [`Func`], [`args`] and [`Args`].
+macro_rules! functions {
+    ([] $( $(#[doc = $doc:literal])* $v:ident $c:ident { $($fields:tt)* } )*) => {
+        /// The upstream functions a vector can call.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Func { $( $(#[doc = $doc])* $v, )* }
+
+        impl Func {
+            /// Every function, in the schema's order.
+            pub const ALL: &'static [Func] = &[$(Func::$v),*];
+
+            /// The upstream function's name.
+            pub fn name(self) -> &'static str {
+                match self { $(Func::$v => stringify!($c)),* }
+            }
+
+            /// Parses an upstream function's name.
+            pub fn from_name(s: &str) -> Option<Func> {
+                match s { $(x if x == stringify!($c) => Some(Func::$v),)* _ => None }
+            }
+
+            /// The accepted names, for error messages.
+            pub fn names() -> String {
+                [$(stringify!($c)),*].join(", ")
+            }
+        }
+
+        impl Symbol for Func {
+            const ALL: &'static [Func] = Func::ALL;
+            fn index(self) -> u32 {
+                self as u32
+            }
+            fn name(self) -> &'static str {
+                Func::name(self)
+            }
+        }
+
+        impl fmt::Display for Func {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        /// Each function's arguments, a record each (named as [`Func`]'s
+        /// variants).
+        pub mod args {
+            #![allow(unused_imports)]
+            use super::*;
+            $( record! { [$(#[doc = $doc])* #[derive(Copy)] $v] $($fields)* } )*
+        }
+
+        /// A call's arguments: which function, and what it is passed.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Args { $( $(#[doc = $doc])* $v(args::$v), )* }
+
+        impl Args {
+            /// The function called.
+            pub fn func(&self) -> Func {
+                match self { $(Args::$v(_) => Func::$v,)* }
+            }
+
+            /// `f`'s arguments, each at its default.
+            pub fn blank(f: Func) -> Args {
+                match f { $(Func::$v => Args::$v(args::$v::blank()),)* }
+            }
+
+            /// The fields of the function's argument record.
+            pub fn fields(&self) -> &'static [$crate::schema::Field] {
+                match self { $(Args::$v(_) => args::$v::FIELDS,)* }
+            }
+
+            /// Sets argument `i` to its default; false when there is none.
+            pub fn reset(&mut self, i: usize) -> bool {
+                match self { $(Args::$v(a) => a.reset(i),)* }
+            }
+
+            /// Runs the function in the model ([`crate::Mirror`]).
+            pub fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), crate::Undefined> {
+                use crate::Mirror;
+                match self { $(Args::$v(a) => a.mirror(cx),)* }
+            }
+
+            /// `(key, value)` of every argument, in declaration order.
+            pub fn texts(&self) -> Vec<(&'static str, String)> {
+                match self { $(Args::$v(a) => a.texts(),)* }
+            }
+
+            /// `(key, self's value, other's value)` for every argument that
+            /// differs; another function's arguments differ as `fn`.
+            pub fn changes(&self, other: &Args) -> Vec<(&'static str, String, String)> {
+                match (self, other) {
+                    $( (Args::$v(a), Args::$v(b)) => a.changes(b), )*
+                    _ => vec![("fn", self.func().name().into(), other.func().name().into())],
+                }
+            }
+        }
+    };
+}
+call_schema! { functions [] }
+
+/// A QP of the device that `rvt_qp_iter` walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IterQp {
+    /// `qp->ibqp.qp_type`.
+    pub qp_type: QpType,
+    /// `qp->ibqp.qp_num`.
+    pub num: u32,
+    /// `qp->port_num`.
+    pub port: u32,
+    /// `qp->state`.
+    pub state: QpState,
+    /// `rdma_ah_get_sl(&qp->remote_ah_attr)`.
+    pub remote_sl: u8,
+    /// What `rvt_error_qp` returns for it (the "last WQE reached" answer).
+    pub error_qp_ret: bool,
+}
+
+/// An unallocated slot of the walk ([`Slots`]).
+impl Default for IterQp {
+    fn default() -> Self {
+        IterQp {
+            qp_type: QpType::Rc,
+            num: 0,
+            port: 1,
+            state: QpState::Reset,
+            remote_sl: 0,
+            error_qp_ret: false,
+        }
+    }
+}
+
+/// An address-vector argument (`attr->ah_attr`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct AttrAh {
+    /// Its SL.
+    pub sl: u8,
+    /// Its port.
+    pub port: u8,
+}
+
+/// One call of an upstream function with everything it reads: its
+/// arguments, and the world, QP and swqe its pointers reach.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Call {
+    /// The function called, and what it is passed.
+    pub args: Args,
+    /// The device and module parameters its pointers reach.
+    pub world: World,
+    /// The QP.
+    pub qp: Qp,
+    /// The swqe.
+    pub wqe: Wqe,
+}
+
+impl Call {
+    /// A call of `func` with every argument at its default.
+    pub fn new(func: Func, world: World, qp: Qp, wqe: Wqe) -> Call {
+        Call {
+            args: Args::blank(func),
+            world,
+            qp,
+            wqe,
+        }
+    }
+
+    /// The function called.
+    pub fn func(&self) -> Func {
+        self.args.func()
+    }
+}

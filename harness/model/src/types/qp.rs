@@ -1,0 +1,199 @@
+//! The QP: the fields the functions in scope read, declared once
+//! ([`qp_schema!`](crate::qp_schema)), and the queue entries it holds.
+
+use super::*;
+use crate::record;
+
+/// An entry of the ack queue (`struct rvt_ack_entry`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct AckEntry {
+    /// `e->opcode`.
+    pub opcode: u8,
+    /// `e->psn`.
+    pub psn: u32,
+    /// `e->lpsn`.
+    pub lpsn: u32,
+}
+
+/// An entry of the send queue (`qp->s_wq[i]`) as qp_iter_print reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SendQueueEntry {
+    /// `wqe->wr.opcode`.
+    pub opcode: WrOpcode,
+    /// `wqe->ssn`.
+    pub ssn: u32,
+}
+
+impl SendQueueEntry {
+    /// An entry nothing wrote (opcode 0, `IB_WR_RDMA_WRITE`).
+    pub const BLANK: SendQueueEntry = SendQueueEntry {
+        opcode: WrOpcode::RdmaWrite,
+        ssn: 0,
+    };
+}
+
+/// The QP's schema (see [`crate::schema`]): hands every field of [`Qp`],
+/// one declaration each, to the macro `$cb` after `[$args]`.
+#[macro_export]
+macro_rules! qp_schema {
+    ($cb:ident [$($args:tt)*]) => {
+        $cb! { [$($args)*]
+            /// `qp->ibqp.qp_type`.
+            "type" qp_type: QpType = QpType::Rc,
+            /// `qp->ibqp.qp_num`.
+            "num" num: u32 [qp_num] = 0,
+            /// `qp->port_num`.
+            "port" port: u32 [port] = 1,
+            /// `qp->pmtu`: a u16 in `struct rvt_qp`.
+            "pmtu" pmtu: u16 [pmtu] = 4096 => qp,
+            /// `qp->state`.
+            "state" state: QpState = QpState::Rts,
+            /// `qp->s_flags`.
+            "s_flags" s_flags: Flags<SFlag> = Flags::default(),
+            /// `priv->s_flags`.
+            "priv_flags" priv_flags: Flags<PrivFlag> = Flags::default(),
+            /// `priv->s_iowait.flags`.
+            "iowait_flags" iowait_flags: Flags<IowaitFlag> = Flags::default(),
+            /// `priv->s_iowait.priority` and `.starved_cnt` (u8 in `struct
+            /// iowait`).
+            "iowait_priority" iowait_priority: u8 [0..=3] = 0,
+            "starved_cnt" starved_cnt: u8 = 0,
+            /// `priv->s_sde`: an engine of the world, or NULL.
+            "s_sde" s_sde: Option<EngineIdx> [engine] = None,
+            /// `priv->s_sendcontext`: a send context of the world, or NULL.
+            "s_sendcontext" s_sendcontext: Option<SendCtxIdx> [send_context] = None,
+            /// `priv->s_sc`.
+            "s_sc" s_sc: u8 [sc] = 0 => priv,
+            /// The IB leg has a queued tx request (`verbs_txreq_queued`).
+            "ib_tx_queued" ib_tx_queued: bool = false,
+            /// The TID leg has a queued tx request (its `tx_head`).
+            "tid_tx_queued" tid_tx_queued: bool = false,
+            /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
+            "on_wait_list" on_wait_list: bool [on_wait_list] = false,
+            /// `priv->s_iowait.lock`: the waitlock of this engine, or NULL.
+            /// `iowait_queue()` callers set it with the list, so a QP on a
+            /// list has it; off the list it may still be set (a waker took
+            /// the iowait off an engine's list and left the lock: upstream
+            /// checks the list under the lock, so nothing it does depends on
+            /// this but the path it takes).
+            "wait_lock" wait_lock: Option<EngineIdx> [wait_lock] = None,
+            /// `priv->s_iowait.sdma_busy`.
+            "sdma_busy" sdma_busy: i32 [0..=3] = 0,
+            /// `priv->s_iowait.pio_busy`.
+            "pio_busy" pio_busy: i32 [pio_busy] = 0,
+            /// `qp->refcount`.
+            "refcount" refcount: i32 [-1..=4] = 1,
+            /// `rdma_ah_get_sl(&qp->remote_ah_attr)`.
+            "remote_sl" remote_sl: u8 [0..=31] = 0,
+            /// `rdma_ah_get_dlid(&qp->remote_ah_attr)`.
+            "remote_dlid" remote_dlid: u32 [lid] = 0,
+            /// `qp->remote_qpn`.
+            "remote_qpn" remote_qpn: u32 = 0 => qp,
+            /// `IB_AH_GRH` in `qp->remote_ah_attr`'s flags.
+            "remote_grh" remote_grh: bool [quarter] = false,
+            /// That GRH's DGID: subnet prefix and interface ID (host order).
+            "remote_gid_prefix" remote_gid_prefix: u64 [gid_prefix] = 0,
+            "remote_gid_iid" remote_gid_iid: u64 [gid_iid] = 0,
+            /// `rdma_ah_get_make_grd()` of that AH: an OPA AH that asks for a GRH.
+            "remote_make_grd" remote_make_grd: bool [eighth] = false,
+            /// `qp->timeout` (qp_iter_print prints it and the fields after it).
+            "timeout" timeout: u8 = 0 => qp,
+            "s_lsn" s_lsn: u32 = 0 => qp,
+            "s_last_psn" s_last_psn: u32 = 0 => qp,
+            "s_psn" s_psn: u32 = 0 => qp,
+            "s_next_psn" s_next_psn: u32 = 0 => qp,
+            "s_sending_psn" s_sending_psn: u32 = 0 => qp,
+            "s_sending_hpsn" s_sending_hpsn: u32 = 0 => qp,
+            "r_psn" r_psn: u32 = 0 => qp,
+            /// The send queue's ring indices, below `SHIM_MAX_SWQE` (16).
+            "s_last" s_last: u32 [0..=15] = 0 => qp,
+            "s_acked" s_acked: u32 [ring] = 0 => qp,
+            "s_cur" s_cur: u32 [ring] = 0 => qp,
+            "s_tail" s_tail: u32 [ring] = 0 => qp,
+            "s_head" s_head: u32 [ring] = 0 => qp,
+            "s_size" s_size: u32 [0..=16] = 0 => qp,
+            "s_avail" s_avail: u32 [0..=16] = 0 => qp,
+            "s_tail_ack_queue" s_tail_ack_queue: u8 [0..=7] = 0 => qp,
+            "r_head_ack_queue" r_head_ack_queue: u8 = 0 => qp,
+            "s_retry" s_retry: u8 = 0 => qp,
+            "s_retry_cnt" s_retry_cnt: u8 = 0 => qp,
+            "s_rnr_retry_cnt" s_rnr_retry_cnt: u8 = 0 => qp,
+            "s_rnr_retry" s_rnr_retry: u8 = 0 => qp,
+            "pid" pid: i32 = 0 => qp,
+            "s_state" s_state: u8 = 0 => qp,
+            "s_ack_state" s_ack_state: u8 = 0 => qp,
+            "r_min_rnr_timer" r_min_rnr_timer: u8 = 0 => qp,
+            /// The descriptor ring of the QP's engine (`priv->s_sde`; every
+            /// engine of the world has this state): `descq_cnt` (u16),
+            /// `descq_head`, `descq_tail` (u32), `desc_avail` (u16) and the
+            /// sequence of its `head_lock`, which `sdma_progress()` reads.
+            "sde_descq_cnt" sde_descq_cnt: u16 [ring_size] = 0,
+            "sde_descq_head" sde_descq_head: u32 = 0,
+            "sde_descq_tail" sde_descq_tail: u32 [ring_tail] = 0,
+            "sde_desc_avail" sde_desc_avail: u16 = 0,
+            "sde_head_seq" sde_head_seq: u32 [0..=3] = 0,
+            /// `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of
+            /// waits for SDMA descriptors (every port of the world has it).
+            "port_n_dmawait" port_n_dmawait: u64 = 0,
+            /// `qp->s_hdrwords` (u8 in `struct rvt_qp`): the header of the
+            /// packet being built.
+            "s_hdrwords" s_hdrwords: u8 = 0 => qp,
+            /// The send CQ's head and tail, from its kernel queue or, for a
+            /// CQ mapped to user space (`cq_user`, `cq->ip` set), its shared
+            /// queue.
+            "cq_head" cq_head: u32 = 0,
+            "cq_tail" cq_tail: u32 = 0,
+            "cq_user" cq_user: bool = false,
+            /// `qp->s_rdma_mr` (an RDMA read response's MR) and its reference
+            /// count; `None` is NULL.
+            "rdma_mr_refs" rdma_mr_refs: Option<u32> [mr_refs] = None,
+            /// `qp->s_ack_queue`; `None` is NULL.
+            "ack_queue" ack_queue: Option<[AckEntry; 8]> = None,
+            /// `srq->rq.size` when the QP has an SRQ (`qp->ibqp.srq`).
+            "srq_size" srq_size: Option<u32> = None,
+            /// `qp->r_rq.size`.
+            "rq_size" rq_size: u32 = 0,
+            /// The send queue, `SHIM_MAX_SWQE` (16) entries.
+            "send_queue" send_queue: [SendQueueEntry; 16] = [SendQueueEntry::BLANK; 16],
+            /// `qp->s_mig_state`.
+            "mig_state" mig_state: MigState = MigState::Migrated,
+            /// `qp->s_ahgidx`.
+            "s_ahgidx" s_ahgidx: i8 [-1..=15] = -1 => qp,
+            /// `qp->r_adefered`: ACKs deferred (a u8 in `struct rvt_qp`).
+            "r_adefered" r_adefered: u8 = 0 => qp,
+            /// `priv->hdr_type`.
+            "hdr_type" hdr_type: u8 [0..=1] = 0 => priv,
+            /// `qp->alt_ah_attr`: SL, port and DLID.
+            "alt_sl" alt_sl: u8 [0..=31] = 0,
+            "alt_port" alt_port: u8 [alt_port] = 1,
+            "alt_dlid" alt_dlid: u32 [lid] = 0,
+            /// u8 in `struct rvt_qp`.
+            "s_pkey_index" s_pkey_index: u8 = 0 => qp,
+            "s_alt_pkey_index" s_alt_pkey_index: u8 = 0 => qp,
+        }
+    };
+}
+
+qp_schema! {
+    record [
+        /// The QP fields the functions in scope read, declared once in
+        /// [`qp_schema!`](crate::qp_schema). Plain data, so `Copy`: the
+        /// model copies the QP of every call that writes it.
+        #[derive(Copy)]
+        Qp
+    ]
+}
+
+impl Qp {
+    /// A QP with every optional field at its default.
+    pub fn new(qp_type: QpType, num: u32, port: u32, pmtu: u16, state: QpState) -> Qp {
+        Qp {
+            qp_type,
+            num,
+            port,
+            pmtu,
+            state,
+            ..Qp::blank()
+        }
+    }
+}

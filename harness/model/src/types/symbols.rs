@@ -1,0 +1,185 @@
+//! The kernel's names: enumerations whose values are the driver's own
+//! identifiers (`"IB_QPT_UD"`, `"RVT_S_BUSY"`), so vectors read like the
+//! driver, each a [`Symbol`].
+
+use std::fmt;
+
+/// Declares a symbolic enumeration whose names are the kernel's own
+/// identifiers, so vectors read like the driver (`"IB_QPT_UD"`).
+macro_rules! symbolic {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $name { $($(#[$vm])* #[doc = concat!("`", $s, "`.")] $v),* }
+
+        impl $name {
+            /// Every value, in the kernel's order.
+            pub const ALL: &'static [$name] = &[$($name::$v),*];
+
+            /// The kernel identifier.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$v => $s),* }
+            }
+
+            /// Parses the kernel identifier.
+            pub fn from_name(s: &str) -> Option<$name> {
+                match s { $($s => Some($name::$v),)* _ => None }
+            }
+
+            /// The accepted names, for error messages.
+            pub fn names() -> String {
+                [$($s),*].join(", ")
+            }
+        }
+
+        impl Symbol for $name {
+            const ALL: &'static [$name] = $name::ALL;
+            fn index(self) -> u32 {
+                self as u32
+            }
+            fn name(self) -> &'static str {
+                $name::name(self)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+/// A symbolic enumeration: its values in order, each with an index.
+pub trait Symbol: Copy + PartialEq + 'static {
+    /// Every value, in the kernel's order.
+    const ALL: &'static [Self];
+    /// Its place in [`Symbol::ALL`].
+    fn index(self) -> u32;
+    /// The kernel identifier.
+    fn name(self) -> &'static str;
+}
+
+symbolic! {
+    /// `enum ib_qp_type`, the five types hfi1 serves.
+    QpType {
+        Smi = "IB_QPT_SMI",
+        Gsi = "IB_QPT_GSI",
+        Rc = "IB_QPT_RC",
+        Uc = "IB_QPT_UC",
+        Ud = "IB_QPT_UD",
+    }
+}
+
+symbolic! {
+    /// `enum ib_qp_state`.
+    QpState {
+        Reset = "IB_QPS_RESET",
+        Init = "IB_QPS_INIT",
+        Rtr = "IB_QPS_RTR",
+        Rts = "IB_QPS_RTS",
+        Sqd = "IB_QPS_SQD",
+        Sqe = "IB_QPS_SQE",
+        Err = "IB_QPS_ERR",
+    }
+}
+
+symbolic! {
+    /// `enum ib_wr_opcode` and the driver's private opcodes.
+    WrOpcode {
+        RdmaWrite = "IB_WR_RDMA_WRITE",
+        RdmaWriteWithImm = "IB_WR_RDMA_WRITE_WITH_IMM",
+        Send = "IB_WR_SEND",
+        SendWithImm = "IB_WR_SEND_WITH_IMM",
+        RdmaRead = "IB_WR_RDMA_READ",
+        AtomicCmpAndSwp = "IB_WR_ATOMIC_CMP_AND_SWP",
+        AtomicFetchAndAdd = "IB_WR_ATOMIC_FETCH_AND_ADD",
+        LocalInv = "IB_WR_LOCAL_INV",
+        SendWithInv = "IB_WR_SEND_WITH_INV",
+        RegMr = "IB_WR_REG_MR",
+        Opfn = "IB_WR_OPFN",
+        TidRdmaWrite = "IB_WR_TID_RDMA_WRITE",
+        TidRdmaRead = "IB_WR_TID_RDMA_READ",
+    }
+}
+
+symbolic! {
+    /// Device flags, `dd->flags` (hfi.h).
+    DevFlag {
+        Initted = "HFI1_INITTED",
+        Present = "HFI1_PRESENT",
+        Frozen = "HFI1_FROZEN",
+        HasSdmaTimeout = "HFI1_HAS_SDMA_TIMEOUT",
+        HasSendDma = "HFI1_HAS_SEND_DMA",
+        ForcedFreeze = "HFI1_FORCED_FREEZE",
+        Shutdown = "HFI1_SHUTDOWN",
+    }
+}
+
+symbolic! {
+    /// Which leg of a QP's iowait (`priv->s_iowait.wait[]`, iowait.h).
+    Leg {
+        /// The IB (verbs) send engine's.
+        Ib = "IOWAIT_IB_SE",
+        /// The TID RDMA send engine's.
+        Tid = "IOWAIT_TID_SE",
+    }
+}
+
+symbolic! {
+    /// `enum ib_mig_state`.
+    MigState {
+        Migrated = "IB_MIG_MIGRATED",
+        Rearm = "IB_MIG_REARM",
+        Armed = "IB_MIG_ARMED",
+    }
+}
+
+symbolic! {
+    /// Send-side QP flags, `qp->s_flags`: rdmavt's `RVT_S_*` (rdmavt_qp.h)
+    /// and hfi1's `HFI1_S_*` (qp.h).
+    SFlag {
+        SignalReqWr = "RVT_S_SIGNAL_REQ_WR",
+        Busy = "RVT_S_BUSY",
+        Timer = "RVT_S_TIMER",
+        RespPending = "RVT_S_RESP_PENDING",
+        AckPending = "RVT_S_ACK_PENDING",
+        WaitFence = "RVT_S_WAIT_FENCE",
+        WaitRdmar = "RVT_S_WAIT_RDMAR",
+        WaitRnr = "RVT_S_WAIT_RNR",
+        WaitSsnCredit = "RVT_S_WAIT_SSN_CREDIT",
+        WaitDma = "RVT_S_WAIT_DMA",
+        WaitPio = "RVT_S_WAIT_PIO",
+        WaitTx = "RVT_S_WAIT_TX",
+        WaitDmaDesc = "RVT_S_WAIT_DMA_DESC",
+        WaitKmem = "RVT_S_WAIT_KMEM",
+        WaitPsn = "RVT_S_WAIT_PSN",
+        WaitAck = "RVT_S_WAIT_ACK",
+        SendOne = "RVT_S_SEND_ONE",
+        UnlimitedCredit = "RVT_S_UNLIMITED_CREDIT",
+        Ecn = "RVT_S_ECN",
+        AhgValid = "HFI1_S_AHG_VALID",
+        AhgClear = "HFI1_S_AHG_CLEAR",
+        WaitPioDrain = "HFI1_S_WAIT_PIO_DRAIN",
+        WaitTidSpace = "HFI1_S_WAIT_TID_SPACE",
+        WaitTidResp = "HFI1_S_WAIT_TID_RESP",
+        WaitHalt = "HFI1_S_WAIT_HALT",
+    }
+}
+
+symbolic! {
+    /// The private send flags qp.c uses, `priv->s_flags`.
+    PrivFlag {
+        TidBusySet = "HFI1_S_TID_BUSY_SET",
+        Busy = "RVT_S_BUSY",
+        AckPending = "RVT_S_ACK_PENDING",
+    }
+}
+
+symbolic! {
+    /// `priv->s_iowait.flags` (iowait.h).
+    IowaitFlag {
+        PendingIb = "IOWAIT_PENDING_IB",
+        PendingTid = "IOWAIT_PENDING_TID",
+    }
+}

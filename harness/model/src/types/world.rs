@@ -1,0 +1,87 @@
+//! The world: the device and module parameters a QP reaches, declared
+//! once ([`world_schema!`](crate::world_schema)).
+
+use super::*;
+use crate::record;
+
+/// The world's schema (see [`crate::schema`]), as
+/// [`qp_schema!`](crate::qp_schema): the device and module parameters a QP
+/// reaches. Per-port fields hold port 1 first; the number of ports is
+/// `sl_to_sc`'s, and a shorter per-port field reads 0 for the rest.
+#[macro_export]
+macro_rules! world_schema {
+    ($cb:ident [$($args:tt)*]) => {
+        $cb! { [$($args)*]
+            /// `dd->flags`.
+            "dev_flags" dev_flags: Flags<DevFlag> [dev_flags] = Flags::default(),
+            /// `dd->qos_shift`.
+            "qos_shift" qos_shift: u8 [qos_shift] = 0,
+            /// Module parameter `num_vls` (chip.c).
+            "num_vls" num_vls: u32 [num_vls] = 0,
+            /// Module parameter `piothreshold` (verbs.c).
+            "piothreshold" piothreshold: u16 [piothreshold] = 0,
+            /// `dd->node`.
+            "node" node: i32 [0..=3] = 0,
+            /// `cpumask_of_node(dd->node)`.
+            "node_cpus" node_cpus: CpuMask [node_cpus] = CpuMask(0),
+            /// `dd->sc2vl`.
+            "sc_to_vl" sc_to_vl: [u8; 32] [sc_to_vl] = [0; 32],
+            /// `dd->vld[i].mtu`.
+            "vl_mtu" vl_mtu: [u16; 16] [vl_mtu] = [0; 16],
+            /// Send contexts of the world; context `i` has `sw_index` i.
+            "num_send_contexts" num_send_contexts: u8 [1..=64] = 0,
+            /// `dd->vld[i].sc`: a send context of the world, or NULL.
+            "vl_sc" vl_sc: [Option<SendCtxIdx>; 16] [vl_sc] = [None; 16],
+            /// `dd->per_sdma[i].cpu`; its length is the number of engines.
+            "sdma_cpus" sdma_cpus: Slots<i32, 16> [sdma_cpus] = Slots::new(),
+            /// `dd->sdma_map`, or NULL.
+            "sdma_map" sdma_map: Option<VlMap<EngineIdx>> [sdma_map] = None,
+            /// `dd->pio_map`, or NULL.
+            "pio_map" pio_map: Option<VlMap<SendCtxIdx>> [pio_map] = None,
+            /// Per port: `ibp->sl_to_sc`; its length is `dd->num_pports`.
+            "sl_to_sc" sl_to_sc: Slots<[u8; 32], 2> [sl_to_sc] = Slots::new(),
+            /// Per port: `ppd->ibmtu`.
+            "port_ibmtu" port_ibmtu: Slots<u32, 2> [port_ibmtu] = Slots::new(),
+            /// Per port: `ppd->lid`.
+            "port_lid" port_lid: Slots<u32, 2> [port_lid] = Slots::new(),
+            /// Per port: `ibp->rvp.gid_prefix`.
+            "port_gid_prefix" port_gid_prefix: Slots<u64, 2> [port_gid_prefix] = Slots::new(),
+            /// Per port: whether `ibp->rvp.qp[0]` (QP0) exists.
+            "port_qp0" port_qp0: Slots<bool, 2> [port_bools] = Slots::new(),
+            /// Per port: whether `ibp->rvp.qp[1]` (QP1) exists.
+            "port_qp1" port_qp1: Slots<bool, 2> [port_bools] = Slots::new(),
+            /// `rdi->dparms.max_rdma_atomic`.
+            "max_rdma_atomic" max_rdma_atomic: u8 = 0,
+            /// `rdi->dparms.extra_rdma_atomic`.
+            "extra_rdma_atomic" extra_rdma_atomic: u8 = 0,
+            /// What `queue_work_on` returns (true: the work was not already
+            /// queued).
+            "queue_work_ret" queue_work_ret: bool [queue_work_ret] = true,
+            /// What the boundary `hfi1_schedule_tid_send` returns (true:
+            /// scheduled).
+            "tid_send_ret" tid_send_ret: bool = false,
+            /// What `cancel_work_sync` returns (true: the work was pending).
+            "cancel_work_ret" cancel_work_ret: bool [cancel_work_ret] = false,
+            /// Bit n: the n-th allocation of a call fails.
+            "alloc_fail" alloc_fail: u32 [alloc_fail] = 0,
+        }
+    };
+}
+
+world_schema! {
+    record [
+        /// The device and module parameters a QP reaches, declared once in
+        /// [`world_schema!`](crate::world_schema). Plain data of fixed
+        /// size, so `Copy`: a generated run copies a world into each vector
+        /// that shares it.
+        #[derive(Copy)]
+        World
+    ]
+}
+
+impl World {
+    /// Whether `dd->flags` has `f`.
+    pub fn has(&self, f: DevFlag) -> bool {
+        self.dev_flags.contains(&f)
+    }
+}
