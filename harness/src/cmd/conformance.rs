@@ -1,8 +1,9 @@
 //! `cargo xtask conformance`: the corpus against one or more kernels,
 //! C against Rust, upstream against the snapshots, one report.
 //!
-//! Exit codes: 0 when C and Rust agree on every vector and every snapshot
-//! matches; 1 when anything differs; 2 when the run could not happen (bad
+//! Exit codes ([`crate::report::exit_code`]): `SUCCESS` when C and Rust
+//! agree on every vector and every snapshot matches; `FINDING` when
+//! anything differs; `CANNOT_JUDGE` when the run could not happen (bad
 //! arguments, no kernel, a build failure).
 
 use anyhow::Result;
@@ -15,8 +16,10 @@ use crate::kernel::select::{suite_names, KernelSel};
 use crate::report::shown_path;
 use crate::report::{Case, Difference, OutcomeView, Report, SnapshotRow, Status, Suite};
 
+/// The report formats.
 pub use crate::report::Format;
 
+/// How a series' snapshots and a run disagree.
 pub use crate::judge::snapshot::SnapshotMismatch;
 
 /// What one kernel gave.
@@ -24,10 +27,15 @@ pub use crate::judge::snapshot::SnapshotMismatch;
 pub struct KernelRun {
     /// The kernel as the user named it.
     pub sel: KernelSel,
+    /// The kernel's name in messages and reports ([`KernelSel::label`]).
     pub label: String,
+    /// The tree's version (empty when it could not be opened).
     pub version: String,
+    /// The tree's series (empty when it could not be opened).
     pub series: String,
+    /// Every vector of the corpus as run, in corpus order.
     pub checks: Vec<Checked>,
+    /// Where the upstream outcomes differ from the series' snapshots.
     pub snapshots: Vec<SnapshotMismatch>,
     /// For a tree of a series without snapshots: the nearest series that
     /// has them, and how the tree differs from them (a report, not a
@@ -57,10 +65,13 @@ impl KernelRun {
         }
     }
 
+    /// How many vectors did not pass (differ, fault, or are refused).
     pub fn failed(&self) -> usize {
         self.checks.iter().filter(|c| !c.verdict.ok()).count()
     }
 
+    /// Whether the kernel ran, every vector passed and every snapshot
+    /// matched.
     pub fn ok(&self) -> bool {
         self.error.is_none() && self.failed() == 0 && self.snapshots.is_empty()
     }
@@ -116,6 +127,32 @@ pub fn run_kernel(
     })
 }
 
+/// Runs the corpus on each kernel in turn ([`run_kernel`]), saying how
+/// each went. A kernel that cannot be run is said on stderr and kept as
+/// [`KernelRun::could_not_run`]: the others still get their report.
+pub fn run_kernels(
+    kernels: &[KernelSel],
+    vectors: &[Vector],
+    opts: &BuildOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Vec<KernelRun> {
+    crate::cmd::each_kernel(
+        kernels,
+        |k| {
+            let run = run_kernel(k, vectors, opts, progress)?;
+            progress(&format!(
+                "kernel {}: {} of {} vectors agree, {} snapshot mismatch(es)",
+                run.label,
+                run.checks.len() - run.failed(),
+                run.checks.len(),
+                run.snapshots.len()
+            ));
+            Ok(run)
+        },
+        KernelRun::could_not_run,
+    )
+}
+
 /// The status of a checked vector in a report.
 fn status(v: &Verdict) -> Status {
     match v {
@@ -156,91 +193,11 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
             let mut cases: Vec<Case> = vectors
                 .iter()
                 .zip(&r.checks)
-                .map(|(v, c)| Case {
-                    name: v.id(),
-                    function: v.call.func().to_string(),
-                    file: Some(shown_path(&v.file)),
-                    line: Some(v.line),
-                    branch: (!v.branch.is_empty()).then(|| v.branch.clone()),
-                    status: status(&c.verdict),
-                    message: message(&c.verdict),
-                    detail: (!c.verdict.ok()).then(|| check::explain(v, c)),
-                    differences: match &c.verdict {
-                        Verdict::Differ(d) => d
-                            .iter()
-                            .map(|(f, a, b)| Difference {
-                                field: (*f).to_owned(),
-                                c: a.clone(),
-                                rust: b.clone(),
-                            })
-                            .collect(),
-                        _ => vec![],
-                    },
-                    c: c.c.as_ref().map(OutcomeView::from),
-                    rust: c.rust.as_ref().ok().map(OutcomeView::from),
-                    snapshot_rows: vec![],
-                    findings: vec![],
-                    vectors: 1,
-                    failed: u64::from(!c.verdict.ok()),
-                })
+                .map(|(v, c)| vector_case(v, c))
                 .collect();
             for (fam, _) in snapshot::by_family(vectors, &r.checks) {
                 let m = r.snapshots.iter().find(|m| m.family == fam);
-                cases.push(Case {
-                    name: format!("snapshot::{fam}"),
-                    function: String::new(),
-                    file: Some(shown_path(
-                        &snapshot::snapshots_dir()
-                            .join(&r.series)
-                            .join(format!("{fam}.snap")),
-                    )),
-                    line: None,
-                    branch: None,
-                    status: if m.is_some() {
-                        Status::Fail
-                    } else {
-                        Status::Pass
-                    },
-                    message: m.map(|m| {
-                        format!(
-                            "upstream outcomes of {} vector(s) differ from {}",
-                            m.rows.len(),
-                            shown_path(&m.path)
-                        )
-                    }),
-                    detail: m.map(|m| {
-                        let mut d =
-                            format!("upstream outcomes differ from {}:\n", shown_path(&m.path));
-                        for (n, a, b) in &m.rows {
-                            d.push_str(&format!("  {n}\n    snapshot: {a}\n    now:      {b}\n"));
-                        }
-                        d.push_str(
-                            "  if the change is intended: `cargo test` (HFI1_KERNELS=SERIES for \
-                             another series) leaves the new snapshots pending, `cargo insta \
-                             review` shows and accepts them (cargo install cargo-insta); say \
-                             why in the commit\n",
-                        );
-                        d
-                    }),
-                    differences: vec![],
-                    c: None,
-                    rust: None,
-                    snapshot_rows: m
-                        .map(|m| {
-                            m.rows
-                                .iter()
-                                .map(|(n, a, b)| SnapshotRow {
-                                    vector: n.clone(),
-                                    old: a.clone(),
-                                    new: b.clone(),
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                    findings: vec![],
-                    vectors: 1,
-                    failed: u64::from(m.is_some()),
-                });
+                cases.push(snapshot_case(&r.series, &fam, m));
             }
             if let Some((other, ms)) = &r.stand_in {
                 cases.push(stand_in_case(&r.series, other, ms));
@@ -257,6 +214,93 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
         })
         .collect();
     Report::new("conformance", suites)
+}
+
+/// The case of one corpus vector: its verdict, and where C and Rust differ.
+fn vector_case(v: &Vector, c: &Checked) -> Case {
+    Case {
+        name: v.id(),
+        function: v.call.func().to_string(),
+        file: Some(shown_path(&v.file)),
+        line: Some(v.line),
+        branch: (!v.branch.is_empty()).then(|| v.branch.clone()),
+        status: status(&c.verdict),
+        message: message(&c.verdict),
+        detail: (!c.verdict.ok()).then(|| check::explain(v, c)),
+        differences: match &c.verdict {
+            Verdict::Differ(d) => d
+                .iter()
+                .map(|(f, a, b)| Difference {
+                    field: (*f).to_owned(),
+                    c: a.clone(),
+                    rust: b.clone(),
+                })
+                .collect(),
+            _ => vec![],
+        },
+        c: c.c.as_ref().map(OutcomeView::from),
+        rust: c.rust.as_ref().ok().map(OutcomeView::from),
+        vectors: 1,
+        failed: u64::from(!c.verdict.ok()),
+        ..Default::default()
+    }
+}
+
+/// The case of one snapshot file of `series`: a pass, or (`m`) the rows
+/// whose upstream outcome changed.
+fn snapshot_case(series: &str, fam: &str, m: Option<&SnapshotMismatch>) -> Case {
+    Case {
+        name: format!("snapshot::{fam}"),
+        file: Some(shown_path(
+            &snapshot::snapshots_dir()
+                .join(series)
+                .join(format!("{fam}.snap")),
+        )),
+        status: if m.is_some() {
+            Status::Fail
+        } else {
+            Status::Pass
+        },
+        message: m.map(|m| {
+            format!(
+                "upstream outcomes of {} vector(s) differ from {}",
+                m.rows.len(),
+                shown_path(&m.path)
+            )
+        }),
+        detail: m.map(snapshot_detail),
+        snapshot_rows: m
+            .map(|m| {
+                m.rows
+                    .iter()
+                    .map(|(n, a, b)| SnapshotRow {
+                        vector: n.clone(),
+                        old: a.clone(),
+                        new: b.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        vectors: 1,
+        failed: u64::from(m.is_some()),
+        ..Default::default()
+    }
+}
+
+/// What a snapshot mismatch shows: each changed row, and how to accept the
+/// change when it is meant.
+fn snapshot_detail(m: &SnapshotMismatch) -> String {
+    let mut d = format!("upstream outcomes differ from {}:\n", shown_path(&m.path));
+    for (n, a, b) in &m.rows {
+        d.push_str(&format!("  {n}\n    snapshot: {a}\n    now:      {b}\n"));
+    }
+    d.push_str(
+        "  if the change is intended: `cargo test` (HFI1_KERNELS=SERIES for \
+         another series) leaves the new snapshots pending, `cargo insta \
+         review` shows and accepts them (cargo install cargo-insta); say \
+         why in the commit\n",
+    );
+    d
 }
 
 /// The one case a tree of a series without snapshots gets: a pass that
@@ -289,10 +333,6 @@ fn stand_in_case(series: &str, other: &str, ms: &[SnapshotMismatch]) -> Case {
     ));
     Case {
         name: format!("snapshot::none-for-{series}"),
-        function: String::new(),
-        file: None,
-        line: None,
-        branch: None,
         status: Status::Pass,
         message: Some(format!(
             "no snapshots for series {series}: {} vector(s) differ from {other}'s snapshots \
@@ -300,13 +340,10 @@ fn stand_in_case(series: &str, other: &str, ms: &[SnapshotMismatch]) -> Case {
             rows.len()
         )),
         detail: Some(detail),
-        differences: vec![],
-        c: None,
-        rust: None,
         snapshot_rows: rows,
-        findings: vec![],
         vectors: 1,
         failed: 0,
+        ..Default::default()
     }
 }
 

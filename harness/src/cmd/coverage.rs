@@ -14,20 +14,30 @@
 //! `since = "X.Y"` limits an entry to trees of that series and later (code
 //! that upstream changed in between).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
 
 use crate::judge::coverage::FuncCoverage;
+use crate::kernel::KernelTree;
+use crate::report::exit_code;
 
 /// One entry of the manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     /// Line of the entry in the manifest, for messages.
     pub at: usize,
+    /// The upstream function the entry is about.
     pub function: String,
-    /// Empty: the whole function.
+    /// The text of the lines it explains, trimmed. Empty: the whole
+    /// function.
     pub lines: Vec<String>,
+    /// How many branch arcs of its line are never taken (0: the lines are
+    /// never executed).
     pub branches: usize,
+    /// Why no vector can reach it.
     pub reason: String,
     /// The oldest series the entry applies to (`None`: every series).
     pub since: Option<String>,
@@ -47,7 +57,9 @@ pub fn applicable(entries: &[Entry], series: &str) -> Vec<Entry> {
 /// measurement: `file:line: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// The manifest's line (0: the problem is a miss, not an entry).
     pub line: usize,
+    /// What is wrong.
     pub msg: String,
 }
 
@@ -232,8 +244,58 @@ pub fn check<'a>(
 }
 
 /// The manifest's path.
-pub fn path(corpus: &Path) -> std::path::PathBuf {
+pub fn path(corpus: &Path) -> PathBuf {
     corpus.join("unreached.toml")
+}
+
+/// A tree's measurement against the manifest: every miss explained, every
+/// explanation still needed, or not.
+#[derive(Debug, Clone)]
+pub struct Explained {
+    /// The manifest read.
+    pub manifest: PathBuf,
+    /// How many of its entries apply to the tree's series.
+    pub entries: usize,
+    /// Every disagreement between the two (none: they agree).
+    pub problems: Vec<Problem>,
+}
+
+impl Explained {
+    /// [`exit_code::SUCCESS`] when they agree, [`exit_code::FINDING`] when
+    /// they do not.
+    pub fn exit_code(&self) -> u8 {
+        if self.problems.is_empty() {
+            exit_code::SUCCESS
+        } else {
+            exit_code::FINDING
+        }
+    }
+}
+
+/// Reads the manifest of `corpus` and compares it with what the corpus
+/// misses in `tree` (`cov`, measured), only the entries that apply to the
+/// tree's series counted. An error: the manifest or an upstream source
+/// could not be read.
+pub fn explain(tree: &KernelTree, cov: &[FuncCoverage], corpus: &Path) -> Result<Explained> {
+    let manifest = path(corpus);
+    let text = std::fs::read_to_string(&manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    let entries = parse(&text)
+        .map_err(|p| anyhow::anyhow!("{}:{}: {}", manifest.display(), p.line, p.msg))?;
+    let entries = applicable(&entries, &tree.version.series());
+    let mut sources = BTreeMap::new();
+    for c in cov {
+        if !sources.contains_key(&c.file) {
+            let src = tree.read_to_string(&tree.path(&c.file))?;
+            sources.insert(c.file.clone(), src);
+        }
+    }
+    let problems = check(cov, &entries, |f| sources.get(f).map(String::as_str));
+    Ok(Explained {
+        manifest,
+        entries: entries.len(),
+        problems,
+    })
 }
 
 #[cfg(test)]

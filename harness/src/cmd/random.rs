@@ -12,17 +12,22 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use crate::corpus::write::case_toml;
-use crate::cworld::{BuiltWorld, Worker};
+use crate::cworld::{self, BuildOptions, BuiltWorld, Fault, RandomFinding, Worker};
 use crate::generate::seeded_call;
 use crate::judge::check::Verdict;
 use crate::judge::shrink::{minimise, minimise_fault, verdict_of};
+use crate::kernel::select::{suite_names, KernelSel};
 use crate::model::types::*;
+use crate::report::{shown_path, Case, Report, Status, Suite};
 
 /// One thing a random run found.
 #[derive(Debug, Clone)]
 pub struct Finding {
+    /// The function the vector calls.
     pub func: Func,
+    /// The run's seed.
     pub seed: u64,
+    /// The vector's index among the function's generated vectors.
     pub index: u64,
     /// What was seen: a field-by-field diff, "undefined", or the crash.
     pub what: String,
@@ -38,7 +43,9 @@ pub struct Finding {
 pub struct RandomRun {
     /// `(function, vectors run, disagreements, crashes)`.
     pub per_func: Vec<(Func, u64, u64, u64)>,
+    /// What was found, each minimised and written out.
     pub findings: Vec<Finding>,
+    /// Wall time, in seconds.
     pub seconds: f64,
 }
 
@@ -101,98 +108,123 @@ pub fn run_jobs(
         .map(|_| Worker::new(world))
         .collect::<Result<Vec<_>>>()?;
     let mut out = RandomRun::default();
+    let kernel = world.tree.version.to_string();
     for &f in funcs {
-        let (mut bad, mut crashed) = (0u64, 0u64);
         let (found, crashes) = run_parallel(&mut workers, f, seed, n, progress)?;
+        let (bad, crashed) = (found.len() as u64, crashes.len() as u64);
         let worker = &mut workers[0];
-        {
-            // Findings of one shape (the same fields differ) are minimised
-            // and written a few at a time, not one file per vector: an
-            // implementation with one bug disagrees on thousands.
-            let mut shapes: Vec<(String, usize)> = vec![];
-            for r in found {
-                bad += 1;
-                let c = seeded_call(seed, f, r.index);
-                let shape = match verdict_of(worker, &c)? {
-                    Verdict::Differ(d) => d.iter().map(|x| x.0).collect::<Vec<_>>().join(","),
-                    other => format!("{:?}", std::mem::discriminant(&other)),
-                };
-                match shapes.iter_mut().find(|(s, _)| *s == shape) {
-                    Some((_, n)) if *n >= FINDINGS_PER_SHAPE => continue,
-                    Some((_, n)) => *n += 1,
-                    None => shapes.push((shape, 1)),
-                }
-                let small = minimise(worker, &c)?;
-                let verdict = verdict_of(worker, &small)?;
-                let what = match &verdict {
-                    Verdict::Differ(d) => d
-                        .iter()
-                        .map(|(k, a, b)| format!("{k}: C {a} / Rust {b}"))
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                    Verdict::Agree => format!(
-                        "{} in the run, but agrees when run again: its outcome depends on \
-                         what the C world ran before it (state that outlives a call), so the \
-                         vector is written as found, not minimised",
-                        match r.kind {
-                            0 => "C and Rust differed",
-                            1 => "the model called it undefined",
-                            _ => "the shim refused it",
-                        }
-                    ),
-                    other => format!("{other:?}"),
-                };
-                let mut finding = Finding {
-                    func: f,
-                    seed,
-                    index: r.index,
-                    what,
-                    call: small,
-                    file: None,
-                };
-                finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);
-                out.findings.push(finding);
-            }
-            // Every fault is reported and written; the first few of each
-            // kind are minimised (keeping their kind, within a budget), the
-            // rest written as found: a tree that loops hangs on every vector.
-            let mut minimised: Vec<(&'static str, usize)> = vec![];
-            for (index, fault) in crashes {
-                crashed += 1;
-                let found = seeded_call(seed, f, index);
-                let n = match minimised.iter_mut().find(|(w, _)| *w == fault.word()) {
-                    Some((_, n)) => n,
-                    None => {
-                        minimised.push((fault.word(), 0));
-                        &mut minimised.last_mut().expect("just pushed").1
-                    }
-                };
-                let (small, what) = if *n < FINDINGS_PER_SHAPE {
-                    *n += 1;
-                    (minimise_fault(worker, &found, &fault)?, fault.to_string())
-                } else {
-                    let what = format!(
-                        "{fault} (written as found: {FINDINGS_PER_SHAPE} of this kind were \
-                         minimised)"
-                    );
-                    (found, what)
-                };
-                let mut finding = Finding {
-                    func: f,
-                    seed,
-                    index,
-                    what,
-                    call: small,
-                    file: None,
-                };
-                finding.file = Some(write_finding(&finding, &world.tree.version.to_string())?);
-                out.findings.push(finding);
-            }
-        }
+        disagreements(worker, f, seed, found, &kernel, &mut out.findings)?;
+        faults(worker, f, seed, crashes, &kernel, &mut out.findings)?;
         out.per_func.push((f, n, bad, crashed));
     }
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The disagreements of `f` a run found: the first few of each shape (the
+/// same fields differ) minimised and written out, the rest only counted,
+/// not one file per vector: an implementation with one bug disagrees on
+/// thousands.
+fn disagreements(
+    worker: &mut Worker,
+    f: Func,
+    seed: u64,
+    found: Vec<RandomFinding>,
+    kernel: &str,
+    out: &mut Vec<Finding>,
+) -> Result<()> {
+    let mut shapes: Vec<(String, usize)> = vec![];
+    for r in found {
+        let c = seeded_call(seed, f, r.index);
+        let shape = match verdict_of(worker, &c)? {
+            Verdict::Differ(d) => d.iter().map(|x| x.0).collect::<Vec<_>>().join(","),
+            other => format!("{:?}", std::mem::discriminant(&other)),
+        };
+        match shapes.iter_mut().find(|(s, _)| *s == shape) {
+            Some((_, n)) if *n >= FINDINGS_PER_SHAPE => continue,
+            Some((_, n)) => *n += 1,
+            None => shapes.push((shape, 1)),
+        }
+        let small = minimise(worker, &c)?;
+        let what = match &verdict_of(worker, &small)? {
+            Verdict::Differ(d) => d
+                .iter()
+                .map(|(k, a, b)| format!("{k}: C {a} / Rust {b}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Verdict::Agree => format!(
+                "{} in the run, but agrees when run again: its outcome depends on \
+                 what the C world ran before it (state that outlives a call), so the \
+                 vector is written as found, not minimised",
+                match r.kind {
+                    0 => "C and Rust differed",
+                    1 => "the model called it undefined",
+                    _ => "the shim refused it",
+                }
+            ),
+            other => format!("{other:?}"),
+        };
+        out.push(written(f, seed, r.index, what, small, kernel)?);
+    }
+    Ok(())
+}
+
+/// The faults of `f` found by a run. Every fault is reported and written;
+/// the first few of each kind are minimised (keeping their kind, within a
+/// budget), the rest written as found: a tree that loops hangs on every
+/// vector.
+fn faults(
+    worker: &mut Worker,
+    f: Func,
+    seed: u64,
+    crashes: Vec<(u64, Fault)>,
+    kernel: &str,
+    out: &mut Vec<Finding>,
+) -> Result<()> {
+    let mut minimised: Vec<(&'static str, usize)> = vec![];
+    for (index, fault) in crashes {
+        let found = seeded_call(seed, f, index);
+        let n = match minimised.iter_mut().find(|(w, _)| *w == fault.word()) {
+            Some((_, n)) => n,
+            None => {
+                minimised.push((fault.word(), 0));
+                &mut minimised.last_mut().expect("just pushed").1
+            }
+        };
+        let (small, what) = if *n < FINDINGS_PER_SHAPE {
+            *n += 1;
+            (minimise_fault(worker, &found, &fault)?, fault.to_string())
+        } else {
+            let what = format!(
+                "{fault} (written as found: {FINDINGS_PER_SHAPE} of this kind were \
+                 minimised)"
+            );
+            (found, what)
+        };
+        out.push(written(f, seed, index, what, small, kernel)?);
+    }
+    Ok(())
+}
+
+/// A finding, written out as a vector file.
+fn written(
+    f: Func,
+    seed: u64,
+    index: u64,
+    what: String,
+    call: Call,
+    kernel: &str,
+) -> Result<Finding> {
+    let mut finding = Finding {
+        func: f,
+        seed,
+        index,
+        what,
+        call,
+        file: None,
+    };
+    finding.file = Some(write_finding(&finding, kernel)?);
+    Ok(finding)
 }
 
 /// Workers for `--random`: one per core (`HFI1_JOBS` sets another count).
@@ -275,6 +307,7 @@ impl Default for Progress {
 }
 
 impl Progress {
+    /// A bar starting now, drawn in place when stderr is a terminal.
     pub fn new() -> Progress {
         use std::io::IsTerminal;
         Progress {
@@ -284,6 +317,7 @@ impl Progress {
         }
     }
 
+    /// Shows `done` of `total` vectors of `label` run.
     pub fn update(&mut self, label: &str, done: u64, total: u64) {
         let pct = done * 100 / total.max(1);
         let rate = done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
@@ -313,18 +347,69 @@ impl Progress {
 
 /// A kernel's random run, or why it could not run.
 pub struct KernelRandom {
-    pub sel: crate::kernel::select::KernelSel,
+    /// The kernel as the user named it.
+    pub sel: KernelSel,
+    /// The tree's series (empty when it could not be opened).
     pub series: String,
+    /// The tree's version (empty when it could not be opened).
     pub version: String,
+    /// The run, or why there was none.
     pub run: std::result::Result<RandomRun, String>,
+}
+
+/// `n` generated vectors of each function in `funcs` from `seed` on each
+/// kernel in turn, each in a world built with `opts`. A kernel that cannot
+/// be run is said on stderr and kept with its error: the others still get
+/// their report.
+pub fn run_kernels(
+    kernels: &[KernelSel],
+    opts: &BuildOptions,
+    funcs: &[Func],
+    n: u64,
+    seed: u64,
+    progress: &mut dyn FnMut(&str),
+) -> Vec<KernelRandom> {
+    crate::cmd::each_kernel(
+        kernels,
+        |k| {
+            let tree = k.open()?;
+            progress(&format!(
+                "kernel {}: building the C world of {}",
+                k.label(),
+                tree.version
+            ));
+            let world = cworld::build(&tree, opts)?;
+            let mut bar = Progress::new();
+            let run = run(&world, funcs, n, seed, &mut |f, done, total| {
+                bar.update(f.name(), done, total)
+            })?;
+            let total: u64 = run.per_func.iter().map(|x| x.1).sum();
+            progress(&format!(
+                "kernel {}: {total} vectors in {:.2}s ({:.0} vectors/s)",
+                k.label(),
+                run.seconds,
+                total as f64 / run.seconds.max(1e-9)
+            ));
+            Ok(KernelRandom {
+                sel: k.clone(),
+                series: tree.version.series(),
+                version: tree.version.to_string(),
+                run: Ok(run),
+            })
+        },
+        |k, e| KernelRandom {
+            sel: k.clone(),
+            series: String::new(),
+            version: String::new(),
+            run: Err(format!("{e:#}")),
+        },
+    )
 }
 
 /// The report of a random run: a suite per kernel, a case per function
 /// (`random::FUNCTION`), its findings listed.
-pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
-    use crate::report::{Case, Report, Status, Suite};
-    let names =
-        crate::kernel::select::suite_names(kernels.iter().map(|k| (k.series.as_str(), &k.sel)));
+pub fn report(kernels: &[KernelRandom]) -> Report {
+    let names = suite_names(kernels.iter().map(|k| (k.series.as_str(), &k.sel)));
     let suites = kernels
         .iter()
         .zip(names)
@@ -332,77 +417,7 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
             let (cases, error, seconds) = match &k.run {
                 Err(e) => (vec![], Some(e.clone()), 0.0),
                 Ok(run) => {
-                    let cases = run
-                        .per_func
-                        .iter()
-                        .map(|&(f, n, bad, faults)| {
-                            let found: Vec<&Finding> =
-                                run.findings.iter().filter(|x| x.func == f).collect();
-                            let status = if bad > 0 {
-                                Status::Fail
-                            } else if faults > 0 {
-                                let w = found.first().map(|x| x.what.as_str()).unwrap_or("");
-                                if w.starts_with("hang") {
-                                    Status::Hang
-                                } else if w.starts_with("denied") {
-                                    Status::Denied
-                                } else {
-                                    Status::Crashed
-                                }
-                            } else {
-                                Status::Pass
-                            };
-                            let detail = (!found.is_empty()).then(|| {
-                                found
-                                    .iter()
-                                    .map(|x| {
-                                        format!(
-                                            "vector {} (seed {}): {}\n  minimised vector: {}\n",
-                                            x.index,
-                                            x.seed,
-                                            x.what,
-                                            x.file
-                                                .as_ref()
-                                                .map(|p| crate::report::shown_path(p))
-                                                .unwrap_or_default()
-                                        )
-                                    })
-                                    .collect::<String>()
-                            });
-                            Case {
-                                name: format!("random::{f}"),
-                                function: f.to_string(),
-                                file: None,
-                                line: None,
-                                branch: None,
-                                status,
-                                message: (!found.is_empty()).then(|| {
-                                    format!(
-                                        "{} of {n} generated vectors: {} disagree, {} faulted",
-                                        bad + faults,
-                                        bad,
-                                        faults
-                                    )
-                                }),
-                                detail,
-                                differences: vec![],
-                                c: None,
-                                rust: None,
-                                snapshot_rows: vec![],
-                                findings: found
-                                    .iter()
-                                    .map(|x| crate::report::Finding {
-                                        seed: x.seed,
-                                        index: x.index,
-                                        what: x.what.clone(),
-                                        file: x.file.as_ref().map(|p| crate::report::shown_path(p)),
-                                    })
-                                    .collect(),
-                                vectors: n,
-                                failed: bad + faults,
-                            }
-                        })
-                        .collect();
+                    let cases = run.per_func.iter().map(|x| function_case(run, x)).collect();
                     (cases, None, run.seconds)
                 }
             };
@@ -418,4 +433,64 @@ pub fn report(kernels: &[KernelRandom]) -> crate::report::Report {
         })
         .collect();
     Report::new("random", suites)
+}
+
+/// The case of one function of a run: `(f, n, bad, faults)` as
+/// [`RandomRun::per_func`] has it, with the findings of `f`.
+fn function_case(run: &RandomRun, &(f, n, bad, faults): &(Func, u64, u64, u64)) -> Case {
+    let found: Vec<&Finding> = run.findings.iter().filter(|x| x.func == f).collect();
+    let status = if bad > 0 {
+        Status::Fail
+    } else if faults > 0 {
+        let w = found.first().map(|x| x.what.as_str()).unwrap_or("");
+        if w.starts_with("hang") {
+            Status::Hang
+        } else if w.starts_with("denied") {
+            Status::Denied
+        } else {
+            Status::Crashed
+        }
+    } else {
+        Status::Pass
+    };
+    let detail = (!found.is_empty()).then(|| {
+        found
+            .iter()
+            .map(|x| {
+                format!(
+                    "vector {} (seed {}): {}\n  minimised vector: {}\n",
+                    x.index,
+                    x.seed,
+                    x.what,
+                    x.file.as_ref().map(|p| shown_path(p)).unwrap_or_default()
+                )
+            })
+            .collect::<String>()
+    });
+    Case {
+        name: format!("random::{f}"),
+        function: f.to_string(),
+        status,
+        message: (!found.is_empty()).then(|| {
+            format!(
+                "{} of {n} generated vectors: {} disagree, {} faulted",
+                bad + faults,
+                bad,
+                faults
+            )
+        }),
+        detail,
+        findings: found
+            .iter()
+            .map(|x| crate::report::Finding {
+                seed: x.seed,
+                index: x.index,
+                what: x.what.clone(),
+                file: x.file.as_ref().map(|p| shown_path(p)),
+            })
+            .collect(),
+        vectors: n,
+        failed: bad + faults,
+        ..Default::default()
+    }
 }
