@@ -34,12 +34,14 @@ pub fn to_shim(c: &Call) -> shim_call {
 
 /// Writes `c` into a flat call that may hold an earlier one: every field
 /// the shim reads is written (tables beyond their counts are not read).
-/// The worker reuses one buffer this way instead of building 2.3 KB anew.
+/// The worker reuses one buffer this way instead of building a whole
+/// flat call for every vector.
 pub fn fill_shim(c: &Call, s: &mut shim_call) {
     super::ffi::abi::fill_world(&c.world, &mut s.world);
     fill_all_but_world(c, s);
 }
 
+/// Writes every field of `c` but its world into `s`.
 fn fill_all_but_world(c: &Call, s: &mut shim_call) {
     s.fn_ = c.func().index();
     super::ffi::abi::fill_args(&c.args, &mut s.args);
@@ -50,10 +52,10 @@ fn fill_all_but_world(c: &Call, s: &mut shim_call) {
 /// The flat-call buffer of the worker's loops over generated vectors:
 /// [`fill_shim`], except that a world is written only when it is not the
 /// one the buffer holds, as its generator id says (the vectors of a group
-/// share a world, `generate::WORLD_RUN`; filling one is ~90 ns, comparing
-/// two `World`s as long). The buffer is private, so the world it holds is
-/// the one last written. The C side still builds its world whole from it
-/// on every call.
+/// share a world, `generate::WORLD_RUN`; comparing two `World`s would
+/// cost about what filling one does, comparing ids nothing). The buffer
+/// is private, so the world it holds is the one last written. The C side
+/// still builds its world whole from it on every call.
 #[derive(Default)]
 pub struct Flat {
     call: Box<shim_call>,
@@ -73,6 +75,9 @@ impl Flat {
     }
 }
 
+/// A pointer field of an outcome as the model names it: the shim's
+/// `SHIM_NONE` is NULL, an index is an object of the world, anything else
+/// points outside it.
 fn ptr<T>(v: i16, f: impl Fn(u8) -> T) -> Ptr<T> {
     match v {
         v if v == SHIM_NONE as i16 => Ptr::Null,
@@ -81,7 +86,6 @@ fn ptr<T>(v: i16, f: impl Fn(u8) -> T) -> Ptr<T> {
     }
 }
 
-/// The outcome the C world reported.
 /// The first `len` bytes of a C character array (clamped to it).
 fn c_bytes(a: &[std::ffi::c_char], len: u32) -> &[u8] {
     let n = (len as usize).min(a.len());

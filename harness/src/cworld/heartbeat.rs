@@ -1,9 +1,9 @@
 //! The heartbeat between a worker and its parent: one 64-bit word in a
 //! shared memory file (`memfd`). The worker stores `i + 1` before call `i`
-//! of a request and `(i + 1) | BETWEEN` once it returned (plain stores,
-//! about a nanosecond each); the parent reads it to see that calls move on,
-//! to name the call a worker died or hung in, and to tell a call that does
-//! not return from a worker that is slow outside any call.
+//! of a request and `(i + 1) | BETWEEN` once it returned (plain stores, no
+//! system call); the parent reads it to see that calls move on, to name
+//! the call a worker died or hung in, and to tell a call that does not
+//! return from a worker that is slow outside any call.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::ptr::NonNull;
@@ -11,7 +11,15 @@ use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
 use anyhow::{bail, Result};
 
+/// The size of the shared memory file (one page; the word is its first
+/// eight bytes).
 const SIZE: usize = 4096;
+
+/// The environment variable naming the heartbeat's descriptor in a worker.
+pub const HANDOVER_ENV: &str = "HFI1_CONFORMANCE_HEARTBEAT";
+
+/// The descriptor a worker is handed the heartbeat as.
+pub const HANDOVER_FD: i32 = 3;
 
 /// The parent's side: owns the memory file and its mapping.
 pub struct Heartbeat {
@@ -24,6 +32,7 @@ unsafe impl Send for Heartbeat {}
 // SAFETY: as above.
 unsafe impl Sync for Heartbeat {}
 
+/// Maps the word of the memory file `fd`.
 fn map(fd: RawFd) -> Result<NonNull<AtomicU64>> {
     // SAFETY: maps SIZE bytes of a descriptor sized to at least SIZE.
     let p = unsafe {
@@ -43,6 +52,7 @@ fn map(fd: RawFd) -> Result<NonNull<AtomicU64>> {
 }
 
 impl Heartbeat {
+    /// A new heartbeat, its word 0 (no call started).
     pub fn new() -> Result<Heartbeat> {
         // SAFETY: a NUL-terminated name; the descriptor is owned below.
         let raw = unsafe { libc::memfd_create(c"hfi1-heartbeat".as_ptr(), libc::MFD_CLOEXEC) };
@@ -64,11 +74,13 @@ impl Heartbeat {
         self.fd.as_raw_fd()
     }
 
+    /// The word as the worker last stored it.
     pub fn get(&self) -> u64 {
         // SAFETY: the mapping lives as long as self.
         unsafe { self.word.as_ref() }.load(Ordering::Relaxed)
     }
 
+    /// Stores `v` (0 before each request: no call started).
     pub fn set(&self, v: u64) {
         // SAFETY: as above.
         unsafe { self.word.as_ref() }.store(v, Ordering::Relaxed)
@@ -106,6 +118,7 @@ pub enum Beat {
 }
 
 impl Beat {
+    /// What a heartbeat word says.
     pub fn decode(word: u64) -> Beat {
         if word == 0 || word & BETWEEN != 0 {
             Beat::Between
@@ -115,6 +128,7 @@ impl Beat {
     }
 }
 
+/// Stores `v` in the attached word (nothing before [`attach`]).
 fn store(v: u64) {
     let p = WORD.load(Ordering::Relaxed);
     if !p.is_null() {

@@ -207,7 +207,10 @@ macro_rules! record_abi {
         #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
         #[allow(non_camel_case_types)]
         pub struct $cty {
-            $( pub $f: <$t as Abi>::C, )*
+            $(
+                #[doc = concat!("The schema's `", stringify!($f), "`.")]
+                pub $f: <$t as Abi>::C,
+            )*
         }
 
         /// Writes every field of `r` into `d`.
@@ -386,7 +389,9 @@ where
 #[repr(C, packed)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SlotsC<C, const N: usize> {
+    /// How many slots are used.
     pub n: u8,
+    /// The slots.
     pub v: [C; N],
 }
 
@@ -512,7 +517,10 @@ macro_rules! args_abi {
         #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
         #[allow(non_camel_case_types)]
         pub struct shim_args {
-            $( pub $c: $v::C, )*
+            $(
+                #[doc = concat!("The arguments of `", stringify!($c), "`.")]
+                pub $c: $v::C,
+            )*
         }
 
         /// Writes the arguments into the called function's member; the

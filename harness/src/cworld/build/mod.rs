@@ -1,0 +1,187 @@
+//! Compiles a C world: one shared object per kernel tree.
+//!
+//! The object holds the tree's unmodified `qp.c` and `iowait.c`, the
+//! definitions `c-shim/boundary.toml` extracts from other upstream files,
+//! and the project's `c-shim` (world builder and mocks), all compiled
+//! against `c-shim/kcompat` with `-nostdinc`. A new tree costs one C
+//! compile and no cargo rebuild; a tree already built is found in the cache
+//! by the hash of every input, and used only when its shared object still
+//! hashes as it did when it was built.
+//!
+//! Every compiler, linker and `nm` run happens in the
+//! [sandbox](crate::sandbox): the tree is untrusted input. Before the link,
+//! the undefined symbols of the upstream objects are checked against the
+//! boundary (`c-shim/boundary.toml`): upstream links to nothing else.
+//!
+//! By job: `manifest` reads the boundary, `tools` runs the toolchain in
+//! the sandbox, `compile` compiles and links, `boundary` checks what
+//! upstream imports, `cache` keys, checks and evicts the cached worlds.
+
+mod boundary;
+mod cache;
+mod compile;
+mod manifest;
+mod tools;
+
+use fs_err as fs;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use crate::kernel::{cache_dir, KernelTree};
+use crate::sandbox::Sandbox;
+
+pub use cache::{evict, evict_in, worlds_cap};
+pub use manifest::{cshim_dir, Compiled, CompilerSymbols, Extracted, Manifest, Mock, Upstream};
+
+/// A tree the harness cannot judge, through no fault of its own code
+/// paths: it needs something the boundary does not provide (a symbol), or
+/// its world cannot be loaded or run. Reported as `cannot-judge`, exit 2.
+#[derive(Debug)]
+pub struct CannotJudge(pub String);
+
+impl std::fmt::Display for CannotJudge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot judge: {}", self.0)
+    }
+}
+
+impl std::error::Error for CannotJudge {}
+
+/// How to build a world.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Build with AddressSanitizer and UndefinedBehaviorSanitizer.
+    pub sanitize: bool,
+    /// Build with gcov instrumentation (`--coverage`).
+    pub coverage: bool,
+    /// Build for libFuzzer (clang, `-fsanitize=fuzzer-no-link`): the
+    /// world's edges feed the fuzzer; the sancov callbacks come from the
+    /// fuzz binary, so the link allows them undefined.
+    pub fuzz: bool,
+}
+
+impl BuiltWorld {
+    /// The compiler's warnings about upstream code (`file:line:col:
+    /// warning: …`), as the build wrote them.
+    pub fn warnings(&self) -> Vec<String> {
+        fs::read_to_string(self.dir.join("warnings.txt"))
+            .map(|t| {
+                t.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// A compiled C world on disk.
+#[derive(Debug, Clone)]
+pub struct BuiltWorld {
+    /// The shared object.
+    pub so: PathBuf,
+    /// Its directory in the cache (objects, warnings, kept digests).
+    pub dir: PathBuf,
+    /// The tree it was built from.
+    pub tree: KernelTree,
+    /// How it was built (workers preload ASan for a sanitizer world, let a
+    /// coverage world write its counters, and scale the call limit).
+    pub opts: BuildOptions,
+}
+
+/// The files of a tree whose content goes into its world, relative to the
+/// tree's root: an edit anywhere else is not judged.
+pub fn tree_inputs(tree: &KernelTree) -> Result<Vec<String>> {
+    let manifest = Manifest::load()?;
+    Ok(cache::world_inputs(tree, &manifest)?
+        .into_iter()
+        .filter_map(|p| {
+            p.strip_prefix(&tree.root)
+                .ok()
+                .map(|r| r.display().to_string())
+        })
+        .collect())
+}
+
+/// Builds (or finds in the cache) the C world of `tree`.
+pub fn build(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
+    build_cached(tree, opts).map_err(crate::kernel::with_cache_hint)
+}
+
+/// [`build`], its errors without the hint: the world found in the cache
+/// if its checksum holds, else compiled (by one process at a time) into a
+/// temporary directory and moved into place.
+fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
+    let manifest = Manifest::load()?;
+    let key = cache::cache_key(tree, &manifest, opts)?;
+    let dir = cache_dir()
+        .join("worlds")
+        .join(format!("{}-{key}", tree.version));
+    let so = dir.join("libhfi1world.so");
+    let built = |so: PathBuf, dir: PathBuf| BuiltWorld {
+        so,
+        dir,
+        tree: tree.clone(),
+        opts: opts.clone(),
+    };
+    if cache::checksum_matches(&so) {
+        cache::mark_used(&dir);
+        return Ok(built(so, dir));
+    }
+    // One builder per world: others wait, then find it built.
+    let _lock = crate::kernel::cache_lock::FileLock::acquire(
+        &cache_dir().join("worlds").join(format!(".lock-{key}")),
+    )?;
+    if cache::checksum_matches(&so) {
+        return Ok(built(so, dir));
+    }
+    if dir.exists() {
+        // Damaged (truncated, altered, half-written): build it again.
+        crate::kernel::progress(&format!(
+            "the cached world {} does not match its checksum: rebuilding it",
+            dir.display()
+        ));
+        fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    let sb = Sandbox::get()?;
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // gcov records the object's absolute path at compile time and writes
+    // its counters next to it: coverage worlds are built in place.
+    let tmp = if opts.coverage {
+        dir.clone()
+    } else {
+        dir.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+    };
+    if !opts.coverage {
+        let _ = fs::remove_dir_all(&tmp);
+    }
+    fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let result = compile::compile_into(sb, tree, &manifest, opts, &tmp).and_then(|()| {
+        let so = tmp.join("libhfi1world.so");
+        let sum = cache::checksum(&so)?;
+        fs::write(tmp.join("libhfi1world.so.sum"), sum)
+            .with_context(|| format!("writing the checksum of {}", so.display()))
+    });
+    if let Err(e) = result {
+        // Keep the failed build for inspection, under a stable name.
+        let failed = dir.with_file_name(format!("{name}.failed"));
+        let _ = fs::remove_dir_all(&failed);
+        let _ = fs::rename(&tmp, &failed);
+        return Err(e);
+    }
+    if tmp == dir {
+        return Ok(built(so, dir));
+    }
+    match fs::rename(&tmp, &dir) {
+        Ok(()) => {}
+        Err(_) if so.is_file() => {
+            let _ = fs::remove_dir_all(&tmp);
+        }
+        Err(e) => return Err(e).with_context(|| format!("moving world to {}", dir.display())),
+    }
+    Ok(built(so, dir))
+}

@@ -1,0 +1,105 @@
+//! What each function has done in a world, in this process: its
+//! confirmed faults and hangs, and whether any call of it returned. A
+//! function shown to hang runs under a shortened limit; one that never
+//! returned and faulted often enough may be presumed to fault again.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use super::{fn_name, Worker};
+use crate::cworld::fault::Fault;
+use crate::cworld::limits::short_limit;
+
+/// What a function has done in a world, in this process: its confirmed
+/// faults (the last kept) and hangs, and whether any call returned.
+#[derive(Debug, Default, Clone)]
+pub(super) struct FuncRecord {
+    pub(super) faults: u64,
+    pub(super) hangs: u64,
+    pub(super) returned: bool,
+    pub(super) last: Option<Fault>,
+}
+
+/// Records by world and function index.
+static RECORDS: Mutex<BTreeMap<(PathBuf, u32), FuncRecord>> = Mutex::new(BTreeMap::new());
+
+/// After this many confirmed faults of a function that never returned in
+/// a world, a comparison of two worlds no longer runs its calls
+/// ([`Worker::presume_hangs`]).
+pub const HANG_PROOFS: u64 = 64;
+
+impl Worker {
+    /// The limit of one call of function `f` (by index): shortened once
+    /// the function has been shown to hang in this world.
+    pub(super) fn limit_for(&self, f: u32) -> Duration {
+        if self.record(f).hangs > 0 {
+            short_limit(self.call_limit)
+        } else {
+            self.call_limit
+        }
+    }
+
+    /// What function `f` has done in this world, in this process.
+    fn record(&self, f: u32) -> FuncRecord {
+        RECORDS
+            .lock()
+            .map(|r| r.get(&(self.so.clone(), f)).cloned().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
+    /// Changes the record of function `f` in this world.
+    pub(super) fn update_record(&self, f: u32, change: impl FnOnce(&mut FuncRecord)) {
+        if let Ok(mut r) = RECORDS.lock() {
+            change(r.entry((self.so.clone(), f)).or_default());
+        }
+    }
+
+    /// Notes that calls of these functions returned.
+    pub(super) fn note_returned(&self, fs: impl Iterator<Item = u32>) {
+        let mut fs: Vec<u32> = fs.collect();
+        fs.sort_unstable();
+        fs.dedup();
+        for f in fs {
+            if !self.record(f).returned {
+                self.update_record(f, |r| r.returned = true);
+            }
+        }
+    }
+
+    /// Once a function that never returned in this world has faulted
+    /// `after` times, each confirmed alone, its further calls are not run
+    /// but reported as that fault, "presumed" in its text. For
+    /// comparisons of two worlds (gate, diff, sweep, mutants:
+    /// [`HANG_PROOFS`]) and measurements (coverage, the gate's model
+    /// check: 1), whose verdict needs no more proof: a tree whose function
+    /// never returns costs seconds, not a call limit for each of its
+    /// generated vectors. A function that returned even once is always
+    /// run. Runs that report each vector (the corpus, `--random`) never
+    /// presume.
+    pub fn presume_hangs(&mut self, after: u64) {
+        self.presume = Some(after.max(1));
+    }
+
+    /// The fault a call of function `f` is presumed to have, if it is not
+    /// to be run ([`Worker::presume_hangs`]).
+    pub(super) fn presumed_fault(&self, f: u32) -> Option<Fault> {
+        let after = self.presume?;
+        let r = self.record(f);
+        if r.returned || r.faults < after {
+            return None;
+        }
+        let why = format!(
+            "presumed, not run: {} never returned in this world and faulted so on {} \
+             vectors, each confirmed alone",
+            fn_name(f),
+            r.faults
+        );
+        Some(match r.last? {
+            Fault::Hung(_) => Fault::Hung(why),
+            Fault::Crashed(_) => Fault::Crashed(why),
+            Fault::Denied(call) => Fault::Denied(call),
+        })
+    }
+}
