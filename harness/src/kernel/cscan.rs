@@ -29,11 +29,24 @@ pub struct Definition {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExtractError {
     /// No top-level definition of that name.
-    NotFound { name: String },
+    NotFound {
+        /// The name looked for.
+        name: String,
+    },
     /// More than one (for example under different `#if` branches).
-    Ambiguous { name: String, lines: Vec<usize> },
+    Ambiguous {
+        /// The name looked for.
+        name: String,
+        /// Where each definition starts.
+        lines: Vec<usize>,
+    },
     /// The file ends inside a comment, literal or block.
-    Unterminated { what: &'static str, line: usize },
+    Unterminated {
+        /// `comment`, `string`, `character literal` or `block`.
+        what: &'static str,
+        /// Where it starts.
+        line: usize,
+    },
 }
 
 impl fmt::Display for ExtractError {
@@ -54,20 +67,188 @@ impl fmt::Display for ExtractError {
 
 impl std::error::Error for ExtractError {}
 
+/// A cursor over C source: the byte it is at, and that byte's line.
+struct Cursor<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    i: usize,
+    line: usize,
+}
+
+impl Cursor<'_> {
+    /// Whether the source at the cursor starts with `two`.
+    fn at_pair(&self, two: &[u8; 2]) -> bool {
+        self.i + 1 < self.b.len() && self.b[self.i] == two[0] && self.b[self.i + 1] == two[1]
+    }
+
+    /// Moves to the end of the line (its newline, not consumed).
+    fn skip_line(&mut self) {
+        while self.i < self.b.len() && self.b[self.i] != b'\n' {
+            self.i += 1;
+        }
+    }
+
+    /// Skips the `/* ... */` comment at the cursor.
+    fn skip_block_comment(&mut self) -> Result<(), ExtractError> {
+        let l0 = self.line;
+        self.i += 2;
+        loop {
+            if self.i + 1 >= self.b.len() {
+                return Err(ExtractError::Unterminated {
+                    what: "comment",
+                    line: l0,
+                });
+            }
+            if self.at_pair(b"*/") {
+                self.i += 2;
+                return Ok(());
+            }
+            if self.b[self.i] == b'\n' {
+                self.line += 1;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// Skips a preprocessor line between definitions, with its backslash
+    /// continuations and the block comments in it.
+    fn skip_directive(&mut self) -> Result<(), ExtractError> {
+        while self.i < self.b.len() && self.b[self.i] != b'\n' {
+            if self.at_pair(b"\\\n") {
+                self.line += 1;
+                self.i += 2;
+            } else if self.at_pair(b"/*") {
+                self.skip_block_comment()?;
+            } else {
+                self.i += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips a preprocessor line inside a definition (it stays part of
+    /// the definition's text), noting in `pp` the conditional it opens,
+    /// switches to a later branch, or closes.
+    fn skip_inner_directive(&mut self, pp: &mut Vec<bool>) {
+        let word: String = self.src[self.i + 1..]
+            .trim_start_matches([' ', '\t'])
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        match word.as_str() {
+            "if" | "ifdef" | "ifndef" => pp.push(false),
+            "elif" | "else" => {
+                if let Some(top) = pp.last_mut() {
+                    *top = true;
+                }
+            }
+            "endif" => {
+                pp.pop();
+            }
+            _ => {}
+        }
+        while self.i < self.b.len() && self.b[self.i] != b'\n' {
+            if self.at_pair(b"\\\n") {
+                self.line += 1;
+                self.i += 1;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// Skips the string or character literal opened by `quote` at the
+    /// cursor; a literal must end on its line.
+    fn skip_literal(&mut self, quote: u8) -> Result<(), ExtractError> {
+        let l0 = self.line;
+        self.i += 1;
+        loop {
+            if self.i >= self.b.len() || self.b[self.i] == b'\n' {
+                return Err(ExtractError::Unterminated {
+                    what: if quote == b'"' {
+                        "string"
+                    } else {
+                        "character literal"
+                    },
+                    line: l0,
+                });
+            }
+            if self.b[self.i] == b'\\' {
+                self.i += 2;
+                continue;
+            }
+            if self.b[self.i] == quote {
+                self.i += 1;
+                return Ok(());
+            }
+            self.i += 1;
+        }
+    }
+}
+
+/// The top-level chunk being read: where it started, how deep in
+/// brackets the scan is, and whether it has a `(` before any `=` at depth
+/// 0 (so looks like a function declarator) and an `=`.
+#[derive(Default)]
+struct Chunk {
+    start: Option<(usize, usize)>,
+    depth: i32,
+    saw_paren: bool,
+    saw_assign: bool,
+}
+
+impl Chunk {
+    /// Starts a chunk at a token at byte `i` of `line`, unless one is open.
+    fn open(&mut self, i: usize, line: usize) {
+        if self.start.is_none() {
+            self.start = Some((i, line));
+            self.saw_paren = false;
+            self.saw_assign = false;
+        }
+    }
+
+    /// Reads the token `c` at byte `i`; a chunk it ends (a function's
+    /// closing brace, a `;` at depth 0) goes to `out` as (start, end,
+    /// line).
+    fn token(&mut self, c: u8, i: usize, line: usize, out: &mut Vec<(usize, usize, usize)>) {
+        match c {
+            b'(' | b'[' => {
+                if self.depth == 0 && c == b'(' && !self.saw_assign {
+                    self.saw_paren = true;
+                }
+                self.depth += 1;
+            }
+            b')' | b']' => self.depth -= 1,
+            b'{' => self.depth += 1,
+            b'}' => {
+                self.depth -= 1;
+                if self.depth == 0 && self.saw_paren && !self.saw_assign {
+                    // The end of a function body.
+                    let (s, l) = self.start.take().unwrap_or((i, line));
+                    out.push((s, i + 1, l));
+                }
+            }
+            b'=' if self.depth == 0 => self.saw_assign = true,
+            b';' if self.depth == 0 => {
+                let (s, l) = self.start.take().unwrap_or((i, line));
+                out.push((s, i + 1, l));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Splits `src` into its top-level chunks (declarations and definitions),
-/// skipping preprocessor lines and comments between them.
+/// skipping preprocessor lines and comments between them, as (start,
+/// end, line).
 fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
-    let b = src.as_bytes();
+    let mut cur = Cursor {
+        src,
+        b: src.as_bytes(),
+        i: 0,
+        line: 1,
+    };
     let mut out = Vec::new();
-    let mut i = 0;
-    let mut line = 1;
-    // Start of the current chunk: (byte offset, line), once a token is seen.
-    let mut start: Option<(usize, usize)> = None;
-    let mut depth: i32 = 0;
-    // Whether the current chunk has a `(` before any `=` at depth 0, i.e.
-    // looks like a function declarator, and whether it has an `=`.
-    let mut saw_paren = false;
-    let mut saw_assign = false;
+    let mut chunk = Chunk::default();
     let mut at_line_start = true;
     // Conditionals opened inside a definition: whether each one's current
     // branch is skipped. Only the first branch of an `#if … #else …
@@ -75,173 +256,52 @@ fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
     // line's opening `if (` in both branches); the text keeps them all.
     let mut pp: Vec<bool> = vec![];
 
-    while i < b.len() {
-        let c = b[i];
+    while let Some(&c) = cur.b.get(cur.i) {
         match c {
             b'\n' => {
-                line += 1;
+                cur.line += 1;
                 at_line_start = true;
-                i += 1;
+                cur.i += 1;
                 continue;
             }
             b' ' | b'\t' | b'\r' | b'\x0c' => {
-                i += 1;
+                cur.i += 1;
                 continue;
             }
-            b'#' if at_line_start && depth == 0 && start.is_none() && pp.is_empty() => {
-                // A preprocessor line, with backslash continuations.
-                while i < b.len() && b[i] != b'\n' {
-                    if b[i] == b'\\' && i + 1 < b.len() && b[i + 1] == b'\n' {
-                        line += 1;
-                        i += 2;
-                        continue;
-                    }
-                    if b[i] == b'/' && i + 1 < b.len() && b[i + 1] == b'*' {
-                        let l0 = line;
-                        i += 2;
-                        while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
-                            if b[i] == b'\n' {
-                                line += 1;
-                            }
-                            i += 1;
-                        }
-                        if i + 1 >= b.len() {
-                            return Err(ExtractError::Unterminated {
-                                what: "comment",
-                                line: l0,
-                            });
-                        }
-                        i += 2;
-                        continue;
-                    }
-                    i += 1;
-                }
+            b'#' if at_line_start && chunk.depth == 0 && chunk.start.is_none() && pp.is_empty() => {
+                cur.skip_directive()?;
                 continue;
             }
             b'#' if at_line_start => {
-                // A preprocessor line inside a definition: part of it.
-                let word: String = src[i + 1..]
-                    .trim_start_matches([' ', '\t'])
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphabetic())
-                    .collect();
-                match word.as_str() {
-                    "if" | "ifdef" | "ifndef" => pp.push(false),
-                    "elif" | "else" => {
-                        if let Some(top) = pp.last_mut() {
-                            *top = true;
-                        }
-                    }
-                    "endif" => {
-                        pp.pop();
-                    }
-                    _ => {}
-                }
-                while i < b.len() && b[i] != b'\n' {
-                    if b[i] == b'\\' && i + 1 < b.len() && b[i + 1] == b'\n' {
-                        line += 1;
-                        i += 1;
-                    }
-                    i += 1;
-                }
+                cur.skip_inner_directive(&mut pp);
                 continue;
             }
             _ => {}
         }
         if pp.iter().any(|&skipped| skipped) {
             // A later branch of a conditional: not counted.
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
+            cur.skip_line();
             continue;
         }
         at_line_start = false;
-        if c == b'/' && i + 1 < b.len() && b[i + 1] == b'/' {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
+        if cur.at_pair(b"//") {
+            cur.skip_line();
             continue;
         }
-        if c == b'/' && i + 1 < b.len() && b[i + 1] == b'*' {
-            let l0 = line;
-            i += 2;
-            loop {
-                if i + 1 >= b.len() {
-                    return Err(ExtractError::Unterminated {
-                        what: "comment",
-                        line: l0,
-                    });
-                }
-                if b[i] == b'*' && b[i + 1] == b'/' {
-                    i += 2;
-                    break;
-                }
-                if b[i] == b'\n' {
-                    line += 1;
-                }
-                i += 1;
-            }
+        if cur.at_pair(b"/*") {
+            cur.skip_block_comment()?;
             continue;
         }
-        if start.is_none() {
-            start = Some((i, line));
-            saw_paren = false;
-            saw_assign = false;
+        chunk.open(cur.i, cur.line);
+        if c == b'"' || c == b'\'' {
+            cur.skip_literal(c)?;
+            continue;
         }
-        match c {
-            b'"' | b'\'' => {
-                let l0 = line;
-                i += 1;
-                loop {
-                    if i >= b.len() || b[i] == b'\n' {
-                        return Err(ExtractError::Unterminated {
-                            what: if c == b'"' {
-                                "string"
-                            } else {
-                                "character literal"
-                            },
-                            line: l0,
-                        });
-                    }
-                    if b[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if b[i] == c {
-                        i += 1;
-                        break;
-                    }
-                    i += 1;
-                }
-                continue;
-            }
-            b'(' | b'[' => {
-                if depth == 0 && c == b'(' && !saw_assign {
-                    saw_paren = true;
-                }
-                depth += 1;
-            }
-            b')' | b']' => depth -= 1,
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 && saw_paren && !saw_assign {
-                    // The end of a function body.
-                    let (s, l) = start.take().unwrap_or((i, line));
-                    out.push((s, i + 1, l));
-                }
-            }
-            b'=' if depth == 0 => saw_assign = true,
-            b';' if depth == 0 => {
-                let (s, l) = start.take().unwrap_or((i, line));
-                out.push((s, i + 1, l));
-            }
-            _ => {}
-        }
-        i += 1;
+        chunk.token(c, cur.i, cur.line, &mut out);
+        cur.i += 1;
     }
-    if let Some((_, l)) = start {
-        if depth != 0 {
+    if let Some((_, l)) = chunk.start {
+        if chunk.depth != 0 {
             return Err(ExtractError::Unterminated {
                 what: "block",
                 line: l,

@@ -23,7 +23,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
-use super::{cache_dir, copy_tree, read_tree_text, KernelTree};
+use super::cache::cache_dir;
+use super::tree::{copy_tree, read_tree_text, KernelTree};
+
+pub use super::tree::OverlayFlags;
 
 /// How an overlay builds: its compat-macro profile.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -46,10 +49,14 @@ pub struct Profile {
     pub have: BTreeMap<String, Have>,
 }
 
+/// A `HAVE_*` rule: the macro is defined when the base's `file` holds
+/// `contains`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Have {
+    /// A file of the base tree, relative to its root.
     pub file: String,
+    /// The text to look for in it.
     pub contains: String,
 }
 
@@ -60,18 +67,6 @@ impl Profile {
             .with_context(|| format!("reading the overlay profile {}", path.display()))?;
         toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
     }
-}
-
-/// The compiler's view of an overlay, once composed: absolute paths
-/// inside the composed tree.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct OverlayFlags {
-    /// The overlay, as the user named it.
-    pub source: PathBuf,
-    pub include: Vec<PathBuf>,
-    pub force_include: Vec<PathBuf>,
-    /// `NAME` or `NAME=VALUE`.
-    pub defines: Vec<String>,
 }
 
 /// Driver directories an overlay may carry; each replaces the base's
@@ -96,6 +91,36 @@ fn inside(root: &Path, rel: &str, what: &str) -> Result<PathBuf> {
 /// Composes `overlay` on `base` into one tree in the cache, built
 /// afresh each time (it is small: the driver and header directories).
 pub fn compose(base: &KernelTree, overlay: &Path, profile: &Profile) -> Result<KernelTree> {
+    let src = overlay_root(overlay)?;
+    let include = include_dirs(&src, profile)?;
+    let defines = defines(base, profile)?;
+    let dest = lay_out(base, &src, profile, &include)?;
+    let mut tree = KernelTree::open(&dest).with_context(|| {
+        format!(
+            "{} on {}: the composed tree is incomplete",
+            overlay.display(),
+            base.root.display()
+        )
+    })?;
+    let root = tree.root.clone();
+    tree.overlay = Some(OverlayFlags {
+        source: src,
+        include: include
+            .iter()
+            .map(|d| root.join("overlay").join(d))
+            .collect(),
+        force_include: profile
+            .force_include
+            .iter()
+            .map(|f| root.join("overlay").join(f))
+            .collect(),
+        defines,
+    });
+    Ok(tree)
+}
+
+/// The overlay's root, canonical, once it is seen to hold an hfi1 driver.
+fn overlay_root(overlay: &Path) -> Result<PathBuf> {
     let src = fs::canonicalize(overlay)
         .with_context(|| format!("overlay {}: no such directory", overlay.display()))?;
     if !src.is_dir() {
@@ -110,8 +135,14 @@ pub fn compose(base: &KernelTree, overlay: &Path, profile: &Profile) -> Result<K
             overlay.display()
         );
     }
+    Ok(src)
+}
+
+/// The overlay's header directories (relative to it), once every
+/// force-included file and every directory is seen to be there.
+fn include_dirs(src: &Path, profile: &Profile) -> Result<Vec<String>> {
     for f in &profile.force_include {
-        let p = inside(&src, f, "force_include")?;
+        let p = inside(src, f, "force_include")?;
         if !p.is_file() {
             bail!("force_include {f:?}: the overlay has no such file");
         }
@@ -125,11 +156,16 @@ pub fn compose(base: &KernelTree, overlay: &Path, profile: &Profile) -> Result<K
             .collect(),
     };
     for d in &include {
-        if !inside(&src, d, "include")?.is_dir() {
+        if !inside(src, d, "include")?.is_dir() {
             bail!("include {d:?}: the overlay has no such directory");
         }
     }
-    // HAVE_* from the base's headers.
+    Ok(include)
+}
+
+/// The macros every unit gets: the profile's, and each `HAVE_*` whose
+/// text the base's file holds; every one checked to be `NAME[=VALUE]`.
+fn defines(base: &KernelTree, profile: &Profile) -> Result<Vec<String>> {
     let mut defines = profile.defines.clone();
     for (name, h) in &profile.have {
         let file = inside(&base.root, &h.file, &format!("have.{name}.file"))?;
@@ -154,7 +190,19 @@ pub fn compose(base: &KernelTree, overlay: &Path, profile: &Profile) -> Result<K
             bail!("define {d:?}: not NAME or NAME=VALUE");
         }
     }
+    Ok(defines)
+}
 
+/// Lays the composed tree out in the cache and returns its directory:
+/// the base's files, each driver directory from the overlay if it has
+/// one (else the base's), and the overlay's header directories and
+/// force-included files under `overlay/`.
+fn lay_out(
+    base: &KernelTree,
+    src: &Path,
+    profile: &Profile,
+    include: &[String],
+) -> Result<PathBuf> {
     let key = {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -193,7 +241,7 @@ pub fn compose(base: &KernelTree, overlay: &Path, profile: &Profile) -> Result<K
     }
     // The overlay's header directories and force-included files, under
     // overlay/ (their own relative paths).
-    let mut wanted: Vec<String> = include.clone();
+    let mut wanted: Vec<String> = include.to_vec();
     for f in &profile.force_include {
         if let Some(parent) = Path::new(f).parent() {
             wanted.push(parent.display().to_string());
@@ -208,27 +256,5 @@ pub fn compose(base: &KernelTree, overlay: &Path, profile: &Profile) -> Result<K
     }
     let _ = fs::remove_dir_all(&dest);
     fs::rename(&tmp, &dest).with_context(|| format!("moving {}", dest.display()))?;
-
-    let mut tree = KernelTree::open(&dest).with_context(|| {
-        format!(
-            "{} on {}: the composed tree is incomplete",
-            overlay.display(),
-            base.root.display()
-        )
-    })?;
-    let root = tree.root.clone();
-    tree.overlay = Some(OverlayFlags {
-        source: src,
-        include: include
-            .iter()
-            .map(|d| root.join("overlay").join(d))
-            .collect(),
-        force_include: profile
-            .force_include
-            .iter()
-            .map(|f| root.join("overlay").join(f))
-            .collect(),
-        defines,
-    });
-    Ok(tree)
+    Ok(dest)
 }

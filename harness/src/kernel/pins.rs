@@ -10,6 +10,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use toml_edit::{value, DocumentMut, Item, Table};
 
+use super::version::{series_order, version_fits_series};
+
 /// One pinned series.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pin {
@@ -21,16 +23,30 @@ pub struct Pin {
     pub sha256: String,
 }
 
+/// The lock file, `snapshots/kernels.lock`.
 pub fn lock_path() -> PathBuf {
     crate::project_path("snapshots/kernels.lock")
 }
 
+/// The lock file, as a document to read or edit.
 fn read() -> Result<DocumentMut> {
     let path = lock_path();
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("reading {} (the pinned kernel versions)", path.display()))?;
     text.parse::<DocumentMut>()
         .with_context(|| format!("{}: not valid TOML", path.display()))
+}
+
+/// The series the project pins (`snapshots/kernels.lock`), oldest first.
+/// Each has snapshots; `--kernel all` and `HFI1_KERNELS=all` mean these.
+pub fn series() -> Vec<String> {
+    match pins() {
+        Ok(p) => p.into_iter().map(|p| p.series).collect(),
+        Err(e) => {
+            super::progress(&format!("{e:#}"));
+            vec![]
+        }
+    }
 }
 
 /// The pins, in the file's order.
@@ -53,7 +69,7 @@ pub fn pins() -> Result<Vec<Pin>> {
             version: field("version")?,
             sha256: field("sha256")?,
         };
-        if !super::version_fits_series(&pin.version, &pin.series) {
+        if !version_fits_series(&pin.version, &pin.series) {
             bail!(
                 "{}: version {:?} is not of series {name:?}",
                 path.display(),
@@ -86,9 +102,7 @@ pub fn write(pin: &Pin) -> Result<()> {
     t["version"] = value(&pin.version);
     t["sha256"] = value(&pin.sha256);
     series.insert(&pin.series, Item::Table(t));
-    series.sort_values_by(|a, _, b, _| {
-        super::series_order(a.get()).cmp(&super::series_order(b.get()))
-    });
+    series.sort_values_by(|a, _, b, _| series_order(a.get()).cmp(&series_order(b.get())));
     let path = lock_path();
     std::fs::write(&path, doc.to_string()).with_context(|| format!("writing {}", path.display()))
 }

@@ -5,23 +5,28 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::KernelTree;
+use super::tree::KernelTree;
 
 /// A kernel named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelSel {
     /// A series or `SERIES=VERSION`.
     Series(String),
+    /// A tree by path (`--kernel-src`).
     Path(PathBuf),
     /// A vendor tree composed on a base (`super::overlay`).
     Overlay {
+        /// The vendor tree.
         dir: PathBuf,
+        /// The base it is composed on.
         on: Box<KernelSel>,
+        /// Its profile file, if not the defaults.
         profile: Option<PathBuf>,
     },
 }
 
 impl KernelSel {
+    /// How the kernel was named, for messages.
     pub fn label(&self) -> String {
         match self {
             KernelSel::Series(s) => s.clone(),
@@ -30,9 +35,10 @@ impl KernelSel {
         }
     }
 
+    /// The tree: fetched, opened, or composed on its base.
     pub fn open(&self) -> Result<KernelTree> {
         match self {
-            KernelSel::Series(s) => super::fetch(s),
+            KernelSel::Series(s) => super::fetch::fetch(s),
             KernelSel::Path(p) => KernelTree::open(p),
             KernelSel::Overlay { dir, on, profile } => {
                 let base = on.open()?;
