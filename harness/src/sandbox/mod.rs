@@ -46,6 +46,13 @@
 //! when load-time code does it).
 //!
 //! [bubblewrap]: https://github.com/containers/bubblewrap
+//!
+//! By job: this module decides what a step sees ([`Spec`], [`Limits`]) and
+//! finds the sandbox ([`Sandbox::get`]); `bwrap` writes bubblewrap's
+//! command line; `confine` is the worker's seccomp filter.
+
+mod bwrap;
+mod confine;
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -55,6 +62,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use anyhow::{bail, Context, Result};
+
+pub use confine::{confine_worker, denied_name, CONFINE_ENV, DENIED_MARK};
 
 /// The uid and gid a step runs as when the harness runs as root.
 pub const SANDBOX_ID: u32 = 65534;
@@ -105,6 +114,7 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// A step that sees only the toolchain, under `limits`.
     pub fn new(limits: Limits) -> Spec {
         Spec {
             read_only: vec![],
@@ -141,21 +151,27 @@ impl Spec {
         self
     }
 
+    /// Sets an environment variable of the step (its environment is
+    /// these alone, with `PATH`, `LC_ALL` and `TMPDIR`).
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Spec {
         self.env.push((key.into(), value.into()));
         self
     }
 
+    /// The directory the step starts in.
     pub fn cwd(mut self, dir: impl AsRef<Path>) -> Spec {
         self.cwd = Some(absolute(dir.as_ref()));
         self
     }
 
+    /// What the step may use.
     pub fn limits(&self) -> Limits {
         self.limits
     }
 }
 
+/// `p` as an absolute path: canonical if it exists, else joined to the
+/// current directory.
 pub fn absolute(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| {
         if p.is_absolute() {
@@ -166,6 +182,7 @@ pub fn absolute(p: &Path) -> PathBuf {
     })
 }
 
+/// Set by [`allow_unsandboxed`].
 static UNSANDBOXED: AtomicBool = AtomicBool::new(false);
 
 /// Runs every later step without a sandbox (the xtask's `--no-sandbox`).
@@ -185,7 +202,9 @@ pub enum Sandbox {
     /// bubblewrap; with `setpriv` (running as root): the two-stage form
     /// described above.
     Bwrap {
+        /// The `bwrap` program.
         bwrap: PathBuf,
+        /// The `setpriv` program, when running as root.
         setpriv: Option<PathBuf>,
     },
     /// `--no-sandbox`.
@@ -202,6 +221,7 @@ fn find_bwrap() -> Option<PathBuf> {
     which("bwrap").map(|p| std::fs::canonicalize(&p).unwrap_or(p))
 }
 
+/// Where `tool` is on `PATH`.
 pub(crate) fn which(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -209,11 +229,13 @@ pub(crate) fn which(tool: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Whether this process runs as root.
 pub(crate) fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
 }
 
+/// What to install, for the errors that say the sandbox is missing.
 const INSTALL: &str = "install bubblewrap (Debian: apt-get install bubblewrap)";
 
 impl Sandbox {
@@ -232,6 +254,8 @@ impl Sandbox {
             .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
+    /// Sets up the sandbox with `bwrap` (installing bubblewrap as root if
+    /// there is none) and tries it once.
     fn probe(bwrap: Option<PathBuf>) -> Result<Sandbox> {
         let bwrap = match bwrap {
             Some(b) if b.is_file() => b,
@@ -313,130 +337,9 @@ impl Sandbox {
     pub fn command(&self, spec: &Spec, program: &Path) -> Result<Command> {
         let limits = spec.limits;
         let mut cmd = match self {
-            Sandbox::Off => {
-                let mut c = Command::new(program);
-                c.env_clear();
-                base_env(&mut c);
-                for (k, v) in &spec.env {
-                    c.env(k, v);
-                }
-                if let Some(d) = &spec.cwd {
-                    c.current_dir(d);
-                }
-                c
-            }
+            Sandbox::Off => bare_command(spec, program),
             Sandbox::Bwrap { bwrap, setpriv } => {
-                for w in &spec.writable {
-                    hand_over(w)?;
-                }
-                let mut c = Command::new(bwrap);
-                c.env_clear();
-                base_env(&mut c);
-                c.args([
-                    "--unshare-net",
-                    "--unshare-ipc",
-                    "--unshare-uts",
-                    "--unshare-pid",
-                ])
-                .args([
-                    "--unshare-cgroup-try",
-                    "--die-with-parent",
-                    "--new-session",
-                ]);
-                if setpriv.is_none() {
-                    c.args(["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]);
-                }
-                c.args(["--dev", "/dev", "--proc", "/proc"]);
-                c.args(["--size", &(256u64 << 20).to_string(), "--perms", "01777"])
-                    .args(["--tmpfs", "/tmp"]);
-                let system: Vec<PathBuf> = ["/usr/bin", "/usr/lib", "/usr/libexec", "/usr/lib64"]
-                    .iter()
-                    .chain(["/etc/ld.so.cache"].iter())
-                    .map(PathBuf::from)
-                    .filter(|p| p.exists())
-                    .collect();
-                let mut binds: Vec<(&PathBuf, &str)> = system
-                    .iter()
-                    .chain(spec.read_only.iter())
-                    .map(|p| (p, "--ro-bind"))
-                    .chain(spec.writable.iter().map(|p| (p, "--bind")))
-                    .collect();
-                binds.sort();
-                // Mount points are made by bubblewrap as root with mode 0700,
-                // which the sandbox uid could not walk through: make every
-                // directory on the way explicitly, parents first.
-                let mut dirs = std::collections::BTreeSet::new();
-                for (t, _) in &binds {
-                    for a in t.ancestors().skip(1) {
-                        let special = ["/", "/tmp", "/dev", "/proc"]
-                            .iter()
-                            .any(|s| a == Path::new(s));
-                        if !special && !binds.iter().any(|(b, _)| a.starts_with(b)) {
-                            dirs.insert(a.to_owned());
-                        }
-                    }
-                }
-                for d in &dirs {
-                    c.args(["--perms", "0755", "--dir"]).arg(d);
-                }
-                for (p, how) in &binds {
-                    let src = spec
-                        .sources
-                        .iter()
-                        .find(|(d, _)| d == *p)
-                        .map_or(p.as_path(), |(_, s)| s.as_path());
-                    c.arg(how).arg(src).arg(p);
-                }
-                for (link, to) in [
-                    ("/bin", "usr/bin"),
-                    ("/lib", "usr/lib"),
-                    ("/lib64", "usr/lib64"),
-                    ("/sbin", "usr/bin"),
-                ] {
-                    c.args(["--symlink", to, link]);
-                }
-                if let Some(d) = &spec.cwd {
-                    c.arg("--chdir").arg(d);
-                }
-                match setpriv {
-                    None => {
-                        for (k, v) in &spec.env {
-                            c.arg("--setenv").arg(k).arg(v);
-                        }
-                        c.arg("--").arg(program);
-                    }
-                    Some(setpriv) => {
-                        let id = SANDBOX_ID.to_string();
-                        c.arg("--").arg(setpriv);
-                        c.args(["--reuid", &id, "--regid", &id, "--clear-groups"])
-                            .args(["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]);
-                        c.arg("--").arg(bwrap);
-                        c.args([
-                            "--unshare-user",
-                            "--disable-userns",
-                            "--uid",
-                            &id,
-                            "--gid",
-                            &id,
-                        ])
-                        .args([
-                            "--cap-drop",
-                            "ALL",
-                            "--die-with-parent",
-                            "--bind",
-                            "/",
-                            "/",
-                        ]);
-                        if let Some(d) = &spec.cwd {
-                            c.arg("--chdir").arg(d);
-                        }
-                        for (k, v) in &spec.env {
-                            c.arg("--setenv").arg(k).arg(v);
-                        }
-                        c.arg("--").arg(program);
-                    }
-                }
-                c
+                bwrap::command(bwrap, setpriv.as_deref(), spec, program)?
             }
         };
         let nproc = is_root() && self.is_on();
@@ -449,31 +352,30 @@ impl Sandbox {
     }
 }
 
+/// `program` run bare (`--no-sandbox`), with `spec`'s environment and
+/// directory.
+fn bare_command(spec: &Spec, program: &Path) -> Command {
+    let mut c = Command::new(program);
+    c.env_clear();
+    base_env(&mut c);
+    for (k, v) in &spec.env {
+        c.env(k, v);
+    }
+    if let Some(d) = &spec.cwd {
+        c.current_dir(d);
+    }
+    c
+}
+
+/// The environment every step starts with.
 fn base_env(c: &mut Command) {
     c.env("PATH", "/usr/bin:/bin")
         .env("LC_ALL", "C")
         .env("TMPDIR", "/tmp");
 }
 
-/// Gives a writable directory (and what is in it) to the sandbox uid, when
-/// running as root: the sandbox cannot write anything root keeps.
-fn hand_over(path: &Path) -> Result<()> {
-    if !is_root() {
-        return Ok(());
-    }
-    fn chown(p: &Path) -> Result<()> {
-        std::os::unix::fs::lchown(p, Some(SANDBOX_ID), Some(SANDBOX_ID))
-            .with_context(|| format!("handing {} to the sandbox uid", p.display()))?;
-        if p.is_dir() && !p.is_symlink() {
-            for e in std::fs::read_dir(p)? {
-                chown(&e?.path())?;
-            }
-        }
-        Ok(())
-    }
-    chown(path)
-}
-
+/// Sets the resource limits `l` on this process (between fork and exec);
+/// the process count only if `nproc`.
 fn set_limits(l: &Limits, nproc: bool) -> std::io::Result<()> {
     fn set(res: libc::__rlimit_resource_t, v: u64) -> std::io::Result<()> {
         let r = libc::rlimit {
@@ -495,138 +397,6 @@ fn set_limits(l: &Limits, nproc: bool) -> std::io::Result<()> {
     if nproc {
         set(libc::RLIMIT_NPROC, l.processes)?;
     }
-    Ok(())
-}
-
-/// The environment variable that tells a worker to confine itself.
-pub const CONFINE_ENV: &str = "HFI1_CONFORMANCE_CONFINE";
-
-/// The system calls a worker refuses, with the name a report gives them.
-/// Upstream code and the shim need none of them; each is a way out of the
-/// sandbox or a way around its accounting.
-const DENIED: &[(&str, libc::c_long)] = &[
-    ("socket", libc::SYS_socket),
-    ("socketpair", libc::SYS_socketpair),
-    ("connect", libc::SYS_connect),
-    ("bind", libc::SYS_bind),
-    ("listen", libc::SYS_listen),
-    ("accept", libc::SYS_accept),
-    ("accept4", libc::SYS_accept4),
-    ("execve", libc::SYS_execve),
-    ("execveat", libc::SYS_execveat),
-    ("fork", libc::SYS_fork),
-    ("vfork", libc::SYS_vfork),
-    ("ptrace", libc::SYS_ptrace),
-    ("process_vm_readv", libc::SYS_process_vm_readv),
-    ("process_vm_writev", libc::SYS_process_vm_writev),
-    ("mount", libc::SYS_mount),
-    ("umount2", libc::SYS_umount2),
-    ("pivot_root", libc::SYS_pivot_root),
-    ("chroot", libc::SYS_chroot),
-    ("unshare", libc::SYS_unshare),
-    ("setns", libc::SYS_setns),
-    ("bpf", libc::SYS_bpf),
-    ("perf_event_open", libc::SYS_perf_event_open),
-    ("keyctl", libc::SYS_keyctl),
-    ("add_key", libc::SYS_add_key),
-    ("request_key", libc::SYS_request_key),
-    ("init_module", libc::SYS_init_module),
-    ("finit_module", libc::SYS_finit_module),
-    ("delete_module", libc::SYS_delete_module),
-    ("kexec_load", libc::SYS_kexec_load),
-    ("io_uring_setup", libc::SYS_io_uring_setup),
-    ("userfaultfd", libc::SYS_userfaultfd),
-    ("personality", libc::SYS_personality),
-];
-
-/// The name of a denied system call.
-pub fn denied_name(nr: libc::c_long) -> Option<&'static str> {
-    if nr == libc::SYS_clone {
-        return Some("clone (a new process)");
-    }
-    DENIED.iter().find(|d| d.1 == nr).map(|d| d.0)
-}
-
-/// The line a confined worker writes to stderr when it stops on a denied
-/// system call; `cworld` finds it in the worker's log.
-pub const DENIED_MARK: &str = "hfi1 worker: denied: ";
-
-extern "C" fn on_sigsys(_sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
-    // The kernel's siginfo for SIGSYS: si_syscall is an int at offset 24 on
-    // x86-64 and aarch64 (after si_call_addr); the libc crate has no
-    // accessor.
-    // SAFETY: the kernel passes a valid siginfo_t to an SA_SIGINFO handler.
-    let nr = unsafe { *(info as *const u8).add(24).cast::<libc::c_int>() } as libc::c_long;
-    let name = denied_name(nr).unwrap_or("a system call the sandbox refuses");
-    let mut buf = [0u8; 128];
-    let mut n = 0;
-    for part in [DENIED_MARK.as_bytes(), name.as_bytes(), b"\n"] {
-        for b in part {
-            if n < buf.len() {
-                buf[n] = *b;
-                n += 1;
-            }
-        }
-    }
-    // SAFETY: write and _exit are async-signal-safe.
-    unsafe {
-        libc::write(2, buf.as_ptr().cast(), n);
-        libc::_exit(125);
-    }
-}
-
-/// Confines this (worker) process before it loads a world: a seccomp filter
-/// that stops the process on every system call in [`DENIED`] and on `clone`
-/// without `CLONE_THREAD` (threads stay possible: ASan's RSS limit uses
-/// one), after writing `hfi1 worker: denied: NAME` to stderr; `clone3`
-/// fails with ENOSYS so that the C library falls back to `clone`, whose
-/// flags a filter can see.
-pub fn confine_worker() -> Result<()> {
-    use seccompiler::{
-        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-        SeccompRule,
-    };
-    let arch = std::env::consts::ARCH
-        .try_into()
-        .map_err(|e| anyhow::anyhow!("seccomp on {}: {e:?}", std::env::consts::ARCH))?;
-    let mut rules: std::collections::BTreeMap<i64, Vec<SeccompRule>> =
-        DENIED.iter().map(|(_, nr)| (*nr, vec![])).collect();
-    let new_process = SeccompCondition::new(
-        0,
-        SeccompCmpArgLen::Qword,
-        SeccompCmpOp::MaskedEq(libc::CLONE_THREAD as u64),
-        0,
-    )
-    .map_err(|e| anyhow::anyhow!("seccomp condition: {e:?}"))?;
-    rules.insert(
-        libc::SYS_clone,
-        vec![SeccompRule::new(vec![new_process])
-            .map_err(|e| anyhow::anyhow!("seccomp rule: {e:?}"))?],
-    );
-    let trap: BpfProgram =
-        SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Trap, arch)
-            .and_then(|f| f.try_into())
-            .map_err(|e| anyhow::anyhow!("seccomp filter: {e:?}"))?;
-    let clone3: BpfProgram = SeccompFilter::new(
-        [(libc::SYS_clone3, vec![])].into_iter().collect(),
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch,
-    )
-    .and_then(|f| f.try_into())
-    .map_err(|e| anyhow::anyhow!("seccomp filter: {e:?}"))?;
-    // SAFETY: installs a handler for SIGSYS that only uses
-    // async-signal-safe calls.
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_sigsys as *const () as usize;
-        sa.sa_flags = libc::SA_SIGINFO;
-        if libc::sigaction(libc::SIGSYS, &sa, std::ptr::null_mut()) != 0 {
-            bail!("sigaction(SIGSYS): {}", std::io::Error::last_os_error());
-        }
-    }
-    seccompiler::apply_filter(&clone3).map_err(|e| anyhow::anyhow!("seccomp: {e}"))?;
-    seccompiler::apply_filter(&trap).map_err(|e| anyhow::anyhow!("seccomp: {e}"))?;
     Ok(())
 }
 
@@ -652,13 +422,5 @@ mod tests {
         let e = Sandbox::probe(Some(PathBuf::from("/usr/bin/false")))
             .expect_err("a failing bwrap is no sandbox");
         assert!(format!("{e:#}").contains("cannot be set up"), "{e:#}");
-    }
-
-    #[test]
-    fn every_denied_call_has_a_name() {
-        for (name, nr) in DENIED {
-            assert_eq!(denied_name(*nr), Some(*name));
-        }
-        assert_eq!(denied_name(libc::SYS_read), None);
     }
 }
