@@ -12,7 +12,7 @@
  * layout.
  *
  * Bump SHIM_ABI_VERSION whenever a struct below changes, then run
- * `cargo xtask bindgen` to regenerate harness/src/cworld/ffi/bindings.rs.
+ * `cargo xtask codegen` to regenerate harness/src/cworld/ffi/bindings.rs.
  */
 #ifndef HFI1_CONFORMANCE_SHIM_H
 #define HFI1_CONFORMANCE_SHIM_H

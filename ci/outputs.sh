@@ -36,8 +36,8 @@ run gate gate --base 6.12 "$work/p.patch"
 run diff diff 6.12 "$work/b" --random 30
 run mutants mutants --kernel 6.12 --function mtu_to_path_mtu --function mtu_from_qp
 "$x" snapshots diff 6.12 6.12 >"$out/snapshots-diff.txt" 2>&1 || echo "exit $?" >>"$out/snapshots-diff.txt"
-"$x" schema --check >"$out/schema.txt" 2>&1 || echo "exit $?" >>"$out/schema.txt"
+"$x" codegen --check >"$out/schema.txt" 2>&1 || echo "exit $?" >>"$out/schema.txt"
 "$x" --help >"$out/help.txt"
-for c in conformance gate diff sweep mutants coverage bench kernel snapshots; do
+for c in conformance gate diff sweep mutants coverage bench kernel snapshots codegen; do
 	"$x" $c --help >"$out/help-$c.txt" 2>&1 || true
 done

@@ -1,7 +1,7 @@
 //! Differential fuzzing: libFuzzer's bytes become a call (any function in
-//! scope, world and arguments drawn by `arbitrary` inside the invariants,
-//! exactly as `--random` draws them), run on upstream C and on the Rust
-//! model; any difference is a crash libFuzzer saves and minimises.
+//! scope, world and arguments drawn from those bytes by the generator,
+//! inside the invariants, exactly as `--random` draws them), run on
+//! upstream C and on the Rust model; any difference is a crash libFuzzer saves and minimises.
 //!
 //! The C world is built with clang `-fsanitize=fuzzer-no-link`, so edges
 //! of upstream code guide the fuzzer as well as the model's. The world runs

@@ -20,17 +20,29 @@ use harness::cworld::ffi::{shim_call, shim_outcome};
 use harness::cworld::{self, call, BuildOptions, Loaded};
 use harness::model::{self, types::Func};
 
-fn main() -> anyhow::Result<()> {
-    let mut mode = "--whole".to_string();
-    let (mut func, mut no_maps, mut n) = (Func::SetupWqe, false, 200_000u64);
+/// The command line.
+struct Opts {
+    mode: String,
+    func: Func,
+    no_maps: bool,
+    n: u64,
+}
+
+fn parse_args() -> anyhow::Result<Opts> {
+    let mut o = Opts {
+        mode: "--whole".to_string(),
+        func: Func::SetupWqe,
+        no_maps: false,
+        n: 200_000,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--whole" | "--stages" | "--c-only" | "--fill-only" => mode = a,
-            "--engine" => func = Func::QpToSdmaEngine,
-            "--no-maps" => no_maps = true,
+            "--whole" | "--stages" | "--c-only" | "--fill-only" => o.mode = a,
+            "--engine" => o.func = Func::QpToSdmaEngine,
+            "--no-maps" => o.no_maps = true,
             "-n" => {
-                n = args
+                o.n = args
                     .next()
                     .and_then(|v| v.parse().ok())
                     .ok_or_else(|| anyhow::anyhow!("-n needs a number"))?
@@ -38,6 +50,16 @@ fn main() -> anyhow::Result<()> {
             other => anyhow::bail!("unknown argument {other:?} (see the file's doc comment)"),
         }
     }
+    Ok(o)
+}
+
+fn main() -> anyhow::Result<()> {
+    let Opts {
+        mode,
+        func,
+        no_maps,
+        n,
+    } = parse_args()?;
     let tree = harness::kernel::fetch(harness::kernel::DEFAULT_SERIES)?;
     let world = cworld::build(&tree, &BuildOptions::default())?;
     // SAFETY: the default series' Debian tree, loaded in-process to be

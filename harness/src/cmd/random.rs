@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use crate::corpus::write::case_toml;
-use crate::cworld::{self, BuildOptions, BuiltWorld, Fault, RandomFinding, Worker};
+use crate::cworld::{self, BuildOptions, BuiltWorld, Fault, FindingKind, RandomFinding, Worker};
 use crate::generate::seeded_call;
 use crate::judge::check::Verdict;
 use crate::judge::shrink::{minimise, minimise_fault, verdict_of};
@@ -157,9 +157,9 @@ fn disagreements(
                  what the C world ran before it (state that outlives a call), so the \
                  vector is written as found, not minimised",
                 match r.kind {
-                    0 => "C and Rust differed",
-                    1 => "the model called it undefined",
-                    _ => "the shim refused it",
+                    FindingKind::Differ => "C and Rust differed",
+                    FindingKind::Undefined => "the model called it undefined",
+                    FindingKind::Malformed => "the shim refused it",
                 }
             ),
             other => format!("{other:?}"),

@@ -43,7 +43,7 @@ impl Loaded {
         if sizes != ours {
             bail!(
                 "{} has a shim_call of {} bytes and a shim_outcome of {}, this harness {} and {}: \
-                 c-shim/schema.h or the bindings are stale; run `cargo xtask bindgen` and rebuild",
+                 c-shim/schema.h or the bindings are stale; run `cargo xtask codegen` and rebuild",
                 so.display(),
                 sizes >> 32,
                 sizes & 0xffff_ffff,

@@ -121,23 +121,14 @@ wire_kind! {
 pub struct RandomFinding {
     /// The vector's index in its function's generated sequence.
     pub index: u64,
-    /// How they parted: a [`FindingKind`]'s code
-    /// ([`RandomFinding::finding_kind`] reads it).
-    pub kind: u8,
+    /// How they parted.
+    pub kind: FindingKind,
 }
 
 impl RandomFinding {
     /// A finding of vector `index`.
     pub fn new(index: u64, kind: FindingKind) -> RandomFinding {
-        RandomFinding {
-            index,
-            kind: kind.encode(),
-        }
-    }
-
-    /// How C and Rust parted on the vector.
-    pub fn finding_kind(&self) -> Result<FindingKind, UnknownCode> {
-        FindingKind::decode(self.kind)
+        RandomFinding { index, kind }
     }
 }
 
@@ -311,7 +302,7 @@ pub fn write_findings(wr: &mut impl Write, found: &[RandomFinding]) -> Result<()
     wr.write_all(&(found.len() as u32).to_le_bytes())?;
     for f in found {
         wr.write_all(&f.index.to_le_bytes())?;
-        wr.write_all(&[f.finding_kind()?.encode()])?;
+        wr.write_all(&[f.kind.encode()])?;
     }
     Ok(())
 }

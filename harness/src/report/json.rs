@@ -43,7 +43,7 @@ mod tests {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             committed == json_schema(),
-            "{} is stale: run `cargo xtask schema`",
+            "{} is stale: run `cargo xtask codegen`",
             path.display()
         );
     }

@@ -6,15 +6,11 @@
 //!
 //! The JSON form is the schema: [`SCHEMA`] version [`VERSION`], described
 //! by `harness/report.schema.json` (generated from these types by
-//! `cargo xtask schema`, checked fresh by a test). A change that removes or
+//! `cargo xtask codegen`, checked fresh by a test). A change that removes or
 //! renames a field raises the version.
 //!
 //! The model is here; each format is written by a file of its own:
 //! `human`, `ktap`, `junit`, `json`.
-//!
-//! Fields marked `#[schemars(description = "")]` were documented after
-//! the committed schema was written: their docs stay out of it until the
-//! attribute is dropped and `cargo xtask schema` run.
 
 pub mod exit_code;
 mod human;
@@ -51,7 +47,6 @@ pub struct Report {
     /// One suite per kernel.
     pub suites: Vec<Suite>,
     /// Counts over every suite.
-    #[schemars(description = "")]
     pub totals: Totals,
 }
 
@@ -71,7 +66,6 @@ pub struct Suite {
     /// failed, a world that cannot be judged); its cases are then empty.
     pub error: Option<String>,
     /// Its tests.
-    #[schemars(description = "")]
     pub cases: Vec<Case>,
     /// Wall time of the suite, in seconds.
     pub seconds: f64,
@@ -95,10 +89,8 @@ pub struct Suite {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PatchCoverage {
     /// The changed lines that are executable.
-    #[schemars(description = "")]
     pub changed: usize,
     /// Of those, the ones some vector ran.
-    #[schemars(description = "")]
     pub executed: usize,
     /// `file:line` of every changed line no vector ran.
     pub missed: Vec<String>,
@@ -115,12 +107,10 @@ pub struct Case {
     /// Where the vector is written, relative to the project (or as given).
     pub file: Option<String>,
     /// The line of `file` the vector starts on.
-    #[schemars(description = "")]
     pub line: Option<usize>,
     /// The branch the vector targets.
     pub branch: Option<String>,
     /// How it ended.
-    #[schemars(description = "")]
     pub status: Status,
     /// One line saying what went wrong.
     pub message: Option<String>,
@@ -197,7 +187,6 @@ impl Status {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Difference {
     /// The outcome's field (`ret`, `flags`, …).
-    #[schemars(description = "")]
     pub field: String,
     /// Upstream C (tree A in a `diff` report).
     pub c: String,
@@ -209,10 +198,8 @@ pub struct Difference {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OutcomeView {
     /// The return value.
-    #[schemars(description = "")]
     pub ret: i32,
     /// `*call_send` after the call.
-    #[schemars(description = "")]
     pub call_send: bool,
     /// `sde#N`, `NULL`, `foreign`.
     pub sdma_engine: String,
@@ -244,7 +231,6 @@ impl From<&crate::outcome::Outcome> for OutcomeView {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SnapshotRow {
     /// The vector's name.
-    #[schemars(description = "")]
     pub vector: String,
     /// The committed row (`-`: none).
     pub old: String,
@@ -256,13 +242,10 @@ pub struct SnapshotRow {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Finding {
     /// The seed the vector was drawn from.
-    #[schemars(description = "")]
     pub seed: u64,
     /// Its index among the function's generated vectors.
-    #[schemars(description = "")]
     pub index: u64,
     /// What went wrong, in one line.
-    #[schemars(description = "")]
     pub what: String,
     /// The minimised, ready-to-commit vector file.
     pub file: Option<String>,
@@ -272,20 +255,16 @@ pub struct Finding {
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct Totals {
     /// Cases, over every suite.
-    #[schemars(description = "")]
     pub tests: usize,
     /// Cases that passed.
-    #[schemars(description = "")]
     pub passed: usize,
     /// Cases that failed without an error.
-    #[schemars(description = "")]
     pub failed: usize,
     /// Cases that crashed, hung, were denied or refused.
     pub errors: usize,
     /// Kernels that could not be run.
     pub suite_errors: usize,
     /// Wall time of every suite, in seconds.
-    #[schemars(description = "")]
     pub seconds: f64,
 }
 
