@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use harness::cmd::conformance;
 use harness::corpus;
 use harness::cworld::{self, call, BuildOptions, BuiltWorld, Worker};
-use harness::kernel::select::KernelSel;
+use harness::kernel::select::KernelArg;
 use harness::kernel::{self, KernelTree};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -184,7 +184,7 @@ fn listing(dir: &Path, out: &mut Vec<(PathBuf, u64, std::time::SystemTime)>) {
 /// Worker logs are removed with their workers.
 fn warm_run_writes_nothing_in_the_cache() -> Result<(), Failed> {
     let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(err)?;
-    let sel = KernelSel::Series(kernel::DEFAULT_SERIES.into());
+    let sel = KernelArg::Series(kernel::DEFAULT_SERIES.into());
     let opts = BuildOptions::default();
     conformance::run_kernel(&sel, &vectors, &opts, &mut |_| {}).map_err(|e| format!("{e:#}"))?;
     let mut before = vec![];

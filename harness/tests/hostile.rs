@@ -19,7 +19,7 @@ use harness::corpus::{self, Vector};
 use harness::cworld::{self, BuildOptions, Fault};
 use harness::judge::check::Verdict;
 use harness::kernel;
-use harness::kernel::select::KernelSel;
+use harness::kernel::select::KernelArg;
 use harness::model::types::Func;
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -87,7 +87,7 @@ fn corpus() -> Result<Vec<Vector>, Failed> {
 fn run(dir: &std::path::Path, opts: &BuildOptions) -> Result<KernelRun, String> {
     let vectors = corpus().map_err(|e| format!("{e:?}"))?;
     conformance::run_kernel(
-        &KernelSel::Path(dir.to_owned()),
+        &KernelArg::Path(dir.to_owned()),
         &vectors,
         opts,
         &mut |_| {},
@@ -460,7 +460,7 @@ fn one_vector(name: &str, probe: &'static str) -> Result<Verdict, Failed> {
     let dir = hostile_tree(name, &Edit::InMtuToPathMtu(probe))?;
     let vectors = corpus()?;
     let r = conformance::run_kernel(
-        &KernelSel::Path(dir.clone()),
+        &KernelArg::Path(dir.clone()),
         &vectors,
         &BuildOptions::default(),
         &mut |_| {},

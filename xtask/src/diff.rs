@@ -5,16 +5,16 @@ use anyhow::Result;
 use harness::corpus;
 use harness::cworld::{self, BuildOptions, BuiltWorld};
 use harness::judge::compare;
-use harness::kernel::select::{suite_names, KernelSel};
+use harness::kernel::select::{suite_names, KernelArg};
 use harness::report::{Report, Suite};
 
 use crate::flags;
 
 pub fn run(a: flags::Diff) -> Result<u8> {
     let funcs = flags::functions(&a.function);
-    let side = |s: &str| -> Result<KernelSel> {
+    let side = |s: &str| -> Result<KernelArg> {
         let p = std::path::Path::new(s);
-        if KernelSel::looks_like_overlay(p) {
+        if KernelArg::looks_like_overlay(p) {
             a.overlay.sel(p)
         } else {
             flags::tree(s)
@@ -48,7 +48,7 @@ pub fn run(a: flags::Diff) -> Result<u8> {
 }
 
 /// The C world of a side, and the side's series.
-fn build(s: &KernelSel) -> Result<(String, BuiltWorld)> {
+fn build(s: &KernelArg) -> Result<(String, BuiltWorld)> {
     let tree = s.open()?;
     eprintln!(
         "[diff] {}: building the C world of {}",
@@ -60,7 +60,7 @@ fn build(s: &KernelSel) -> Result<(String, BuiltWorld)> {
 }
 
 /// The report of a comparison that could not happen: one suite, its error.
-fn could_not_compare(sa: &KernelSel, sb: &KernelSel, e: &anyhow::Error) -> Report {
+fn could_not_compare(sa: &KernelArg, sb: &KernelArg, e: &anyhow::Error) -> Report {
     let n = suite_names([("", sa), ("", sb)].into_iter());
     Report::new(
         "diff",

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use harness::kernel::{self, select::KernelSel};
+use harness::kernel::{self, select::KernelArg};
 use harness::model::types::Func;
 use harness::report::{self, Format, Report};
 
@@ -193,8 +193,8 @@ pub struct Overlay {
 
 impl Overlay {
     /// The vendor tree `dir` composed on `--on`.
-    pub fn sel(&self, dir: &Path) -> Result<KernelSel> {
-        Ok(KernelSel::Overlay {
+    pub fn sel(&self, dir: &Path) -> Result<KernelArg> {
+        Ok(KernelArg::Overlay {
             dir: dir.to_owned(),
             on: Box::new(tree(&self.on)?),
             profile: self.profile.clone(),
@@ -242,7 +242,7 @@ pub struct Conformance {
 impl Conformance {
     /// The kernels named: `--kernel`, `--kernel-src`, then each `--overlay`
     /// (the default series only when none is named).
-    pub fn kernels(&self) -> Result<Vec<KernelSel>> {
+    pub fn kernels(&self) -> Result<Vec<KernelArg>> {
         let only_overlays = self.kernel.is_empty()
             && self.kernel_src.is_empty()
             && !self.overlay.overlay.is_empty();
@@ -602,12 +602,12 @@ fn function(s: &str) -> std::result::Result<String, String> {
 }
 
 /// A tree named on the command line: a series, or else a path.
-pub fn tree(s: &str) -> Result<KernelSel> {
+pub fn tree(s: &str) -> Result<KernelArg> {
     if Path::new(s).exists() {
-        return Ok(KernelSel::Path(PathBuf::from(s)));
+        return Ok(KernelArg::Path(PathBuf::from(s)));
     }
     match series(s) {
-        Ok(_) => Ok(KernelSel::Series(s.to_owned())),
+        Ok(_) => Ok(KernelArg::Series(s.to_owned())),
         // Looks like a kernel name, is not a directory: say why it is
         // neither.
         Err(e) if kernel::KernelSpec::parse(s).is_ok() => anyhow::bail!("{s}: {e}"),
@@ -621,18 +621,18 @@ pub fn tree(s: &str) -> Result<KernelSel> {
 
 /// The kernels named by `--kernel`/`--base` (series, or `all`) and
 /// `--kernel-src` (paths), in that order; the default series when none.
-pub fn kernels(series: &[String], paths: &[PathBuf]) -> Vec<KernelSel> {
-    let mut out: Vec<KernelSel> = vec![];
+pub fn kernels(series: &[String], paths: &[PathBuf]) -> Vec<KernelArg> {
+    let mut out: Vec<KernelArg> = vec![];
     for k in series {
         if k == "all" {
-            out.extend(kernel::series().into_iter().map(KernelSel::Series));
+            out.extend(kernel::series().into_iter().map(KernelArg::Series));
         } else {
-            out.push(KernelSel::Series(k.clone()));
+            out.push(KernelArg::Series(k.clone()));
         }
     }
-    out.extend(paths.iter().cloned().map(KernelSel::Path));
+    out.extend(paths.iter().cloned().map(KernelArg::Path));
     if out.is_empty() {
-        out.push(KernelSel::Series(kernel::DEFAULT_SERIES.into()));
+        out.push(KernelArg::Series(kernel::DEFAULT_SERIES.into()));
     }
     out
 }

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use harness::cmd::gate::{self, Patch};
 use harness::corpus;
 use harness::cworld;
-use harness::kernel::select::KernelSel;
+use harness::kernel::select::KernelArg;
 use harness::model::types::Func;
 
 use crate::flags;
@@ -27,7 +27,7 @@ pub fn run(a: flags::Gate) -> Result<u8> {
     let mut judged = vec![];
     for (i, b) in bases.iter().enumerate() {
         let tree = b.open()?;
-        let name = if matches!(b, KernelSel::Series(_)) {
+        let name = if matches!(b, KernelArg::Series(_)) {
             tree.version.series()
         } else {
             format!("{} (tree {})", tree.version.series(), i + 1)

@@ -4,7 +4,7 @@ use anyhow::Result;
 use harness::cmd::conformance;
 use harness::corpus;
 use harness::cworld::BuildOptions;
-use harness::kernel::{self, select::KernelSel};
+use harness::kernel::{self, select::KernelArg};
 use harness::report::exit_code;
 
 use crate::flags::KernelCmd;
@@ -78,7 +78,7 @@ fn update(series: &str) -> Result<u8> {
         ),
     }
     let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
-    let sel = KernelSel::Series(series.to_owned());
+    let sel = KernelArg::Series(series.to_owned());
     let run = conformance::run_kernel(&sel, &vectors, &BuildOptions::default(), &mut |m| {
         eprintln!("[kernel] {m}")
     })?;

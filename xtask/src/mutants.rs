@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use harness::cmd::mutants::{self, Fate};
 use harness::corpus;
-use harness::kernel::select::KernelSel;
+use harness::kernel::select::KernelArg;
 use harness::model::types::Func;
 use harness::report::exit_code;
 
@@ -12,8 +12,8 @@ use crate::flags;
 
 pub fn run(a: flags::Mutants) -> Result<u8> {
     let sel = match &a.kernel_src {
-        Some(p) => KernelSel::Path(p.clone()),
-        None => KernelSel::Series(a.kernel.kernel.clone()),
+        Some(p) => KernelArg::Path(p.clone()),
+        None => KernelArg::Series(a.kernel.kernel.clone()),
     };
     let tree = sel.open()?;
     if a.list {

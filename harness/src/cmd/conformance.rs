@@ -12,7 +12,7 @@ use crate::corpus::Vector;
 use crate::cworld::{self, BuildOptions, Fault};
 use crate::judge::check::{self, Checked, Verdict};
 use crate::judge::snapshot;
-use crate::kernel::select::{suite_names, KernelSel};
+use crate::kernel::select::{suite_names, KernelArg};
 use crate::report::shown_path;
 use crate::report::{Case, Difference, OutcomeView, Report, SnapshotRow, Status, Suite};
 
@@ -26,8 +26,8 @@ pub use crate::judge::snapshot::SnapshotMismatch;
 #[derive(Debug, Clone)]
 pub struct KernelRun {
     /// The kernel as the user named it.
-    pub sel: KernelSel,
-    /// The kernel's name in messages and reports ([`KernelSel::label`]).
+    pub sel: KernelArg,
+    /// The kernel's name in messages and reports ([`KernelArg::label`]).
     pub label: String,
     /// The tree's version (empty when it could not be opened).
     pub version: String,
@@ -51,7 +51,7 @@ pub struct KernelRun {
 impl KernelRun {
     /// The entry of a kernel that could not be run, so that the reports of
     /// the kernels that ran are still written, with this one as an error.
-    pub fn could_not_run(sel: &KernelSel, error: &anyhow::Error) -> KernelRun {
+    pub fn could_not_run(sel: &KernelArg, error: &anyhow::Error) -> KernelRun {
         KernelRun {
             sel: sel.clone(),
             label: sel.label(),
@@ -80,7 +80,7 @@ impl KernelRun {
 /// Runs the corpus on one kernel and compares against its series'
 /// snapshots.
 pub fn run_kernel(
-    sel: &KernelSel,
+    sel: &KernelArg,
     vectors: &[Vector],
     opts: &BuildOptions,
     progress: &mut dyn FnMut(&str),
@@ -131,7 +131,7 @@ pub fn run_kernel(
 /// each went. A kernel that cannot be run is said on stderr and kept as
 /// [`KernelRun::could_not_run`]: the others still get their report.
 pub fn run_kernels(
-    kernels: &[KernelSel],
+    kernels: &[KernelArg],
     vectors: &[Vector],
     opts: &BuildOptions,
     progress: &mut dyn FnMut(&str),

@@ -11,16 +11,16 @@ pub mod mutants;
 pub mod random;
 pub mod sweep;
 
-use crate::kernel::select::KernelSel;
+use crate::kernel::select::KernelArg;
 
 /// `run` on each kernel in turn, in order. A kernel it fails on is said on
 /// stderr (`error: kernel LABEL: …`) and kept as `failed` makes it, so that
 /// the report of the kernels that ran is still written, with this one as
 /// an error.
 pub fn each_kernel<T>(
-    kernels: &[KernelSel],
-    mut run: impl FnMut(&KernelSel) -> anyhow::Result<T>,
-    failed: impl Fn(&KernelSel, &anyhow::Error) -> T,
+    kernels: &[KernelArg],
+    mut run: impl FnMut(&KernelArg) -> anyhow::Result<T>,
+    failed: impl Fn(&KernelArg, &anyhow::Error) -> T,
 ) -> Vec<T> {
     kernels
         .iter()

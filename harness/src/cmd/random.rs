@@ -16,7 +16,7 @@ use crate::cworld::{self, BuildOptions, BuiltWorld, Fault, FindingKind, RandomFi
 use crate::generate::seeded_call;
 use crate::judge::check::Verdict;
 use crate::judge::shrink::{minimise, minimise_fault, verdict_of};
-use crate::kernel::select::{suite_names, KernelSel};
+use crate::kernel::select::{suite_names, KernelArg};
 use crate::model::types::*;
 use crate::report::{shown_path, Case, Report, Status, Suite};
 
@@ -348,7 +348,7 @@ impl Progress {
 /// A kernel's random run, or why it could not run.
 pub struct KernelRandom {
     /// The kernel as the user named it.
-    pub sel: KernelSel,
+    pub sel: KernelArg,
     /// The tree's series (empty when it could not be opened).
     pub series: String,
     /// The tree's version (empty when it could not be opened).
@@ -362,7 +362,7 @@ pub struct KernelRandom {
 /// be run is said on stderr and kept with its error: the others still get
 /// their report.
 pub fn run_kernels(
-    kernels: &[KernelSel],
+    kernels: &[KernelArg],
     opts: &BuildOptions,
     funcs: &[Func],
     n: u64,

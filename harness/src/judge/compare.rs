@@ -123,7 +123,7 @@ pub fn mark_span(a: &str, b: &str) -> (String, String) {
 
 /// Where a differing call came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub enum CallOrigin {
     /// A vector of the corpus, by id (`family::name`).
     Corpus(String),
     /// Generated vector `index` of its function from `seed`.
@@ -135,11 +135,11 @@ pub enum Source {
     },
 }
 
-impl std::fmt::Display for Source {
+impl std::fmt::Display for CallOrigin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Source::Corpus(id) => write!(f, "{id}"),
-            Source::Generated { seed, index } => write!(f, "generated #{index} (seed {seed})"),
+            CallOrigin::Corpus(id) => write!(f, "{id}"),
+            CallOrigin::Generated { seed, index } => write!(f, "generated #{index} (seed {seed})"),
         }
     }
 }
@@ -154,7 +154,7 @@ pub struct Group {
     /// How many calls differ this way.
     pub count: u64,
     /// The first of them.
-    pub first: Source,
+    pub first: CallOrigin,
     /// It, minimised while it still differs the same way.
     pub minimal: Call,
     /// The minimal call, field by field: `(field, A, B)`.
@@ -456,7 +456,7 @@ fn compare_calls(
     for chunk in vectors.chunks(4096) {
         let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
         for (v, (x, y)) in chunk.iter().zip(sides.run(&calls)?) {
-            tally.note(v.call.func(), Source::Corpus(v.id()), &v.call, &x, &y);
+            tally.note(v.call.func(), CallOrigin::Corpus(v.id()), &v.call, &x, &y);
         }
     }
     for &f in funcs {
@@ -490,7 +490,7 @@ impl Tally {
     /// Counts a call of `func` that did `x` on one side and `y` on the
     /// other; a difference joins its group (the first of a shape starts
     /// one).
-    fn note(&mut self, func: Func, src: Source, call: &Call, x: &Seen, y: &Seen) {
+    fn note(&mut self, func: Func, src: CallOrigin, call: &Call, x: &Seen, y: &Seen) {
         if let Some(p) = self.per_func.iter_mut().find(|p| p.0 == func) {
             p.1 += 1;
             if x != y {
@@ -575,7 +575,7 @@ impl<'a> Sides<'a> {
         for part in odd.chunks(4096) {
             let calls: Vec<Call> = part.iter().map(|k| seeded_call(seed, f, *k)).collect();
             for (pos, (x, y)) in self.run(&calls)?.into_iter().enumerate() {
-                let src = Source::Generated {
+                let src = CallOrigin::Generated {
                     seed,
                     index: part[pos],
                 };

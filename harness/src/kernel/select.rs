@@ -9,7 +9,7 @@ use super::tree::KernelTree;
 
 /// A kernel named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KernelSel {
+pub enum KernelArg {
     /// A series or `SERIES=VERSION`.
     Series(String),
     /// A tree by path (`--kernel-src`).
@@ -19,28 +19,28 @@ pub enum KernelSel {
         /// The vendor tree.
         dir: PathBuf,
         /// The base it is composed on.
-        on: Box<KernelSel>,
+        on: Box<KernelArg>,
         /// Its profile file, if not the defaults.
         profile: Option<PathBuf>,
     },
 }
 
-impl KernelSel {
+impl KernelArg {
     /// How the kernel was named, for messages.
     pub fn label(&self) -> String {
         match self {
-            KernelSel::Series(s) => s.clone(),
-            KernelSel::Path(p) => p.display().to_string(),
-            KernelSel::Overlay { dir, on, .. } => format!("{} on {}", dir.display(), on.label()),
+            KernelArg::Series(s) => s.clone(),
+            KernelArg::Path(p) => p.display().to_string(),
+            KernelArg::Overlay { dir, on, .. } => format!("{} on {}", dir.display(), on.label()),
         }
     }
 
     /// The tree: fetched, opened, or composed on its base.
     pub fn open(&self) -> Result<KernelTree> {
         match self {
-            KernelSel::Series(s) => super::fetch::fetch(s),
-            KernelSel::Path(p) => KernelTree::open(p),
-            KernelSel::Overlay { dir, on, profile } => {
+            KernelArg::Series(s) => super::fetch::fetch(s),
+            KernelArg::Path(p) => KernelTree::open(p),
+            KernelArg::Overlay { dir, on, profile } => {
                 let base = on.open()?;
                 let profile = match profile {
                     Some(p) => super::overlay::Profile::load(p)?,
@@ -61,15 +61,15 @@ impl KernelSel {
 /// Suite names: the series of each kernel, never a path; a series that
 /// appears twice is told apart (`6.12 (tree 2)`), a kernel that could not
 /// be opened is `kernel N` unless it was named by series.
-pub fn suite_names<'a>(kernels: impl Iterator<Item = (&'a str, &'a KernelSel)>) -> Vec<String> {
+pub fn suite_names<'a>(kernels: impl Iterator<Item = (&'a str, &'a KernelArg)>) -> Vec<String> {
     let base: Vec<String> = kernels
         .enumerate()
         .map(|(i, (series, sel))| match (series, sel) {
-            ("", KernelSel::Series(s)) => s.clone(),
+            ("", KernelArg::Series(s)) => s.clone(),
             ("", _) => format!("kernel {}", i + 1),
             // A vendor tree is named by its directory: never a temporary
             // path, and never mistaken for its base series.
-            (s, KernelSel::Overlay { dir, .. }) => format!(
+            (s, KernelArg::Overlay { dir, .. }) => format!(
                 "{} on {s}",
                 dir.file_name()
                     .map(|n| n.to_string_lossy().into_owned())

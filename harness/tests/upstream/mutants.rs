@@ -5,7 +5,7 @@
 use harness::cmd::conformance;
 use harness::corpus;
 use harness::cworld::{self, BuildOptions};
-use harness::kernel::select::KernelSel;
+use harness::kernel::select::KernelArg;
 use harness::kernel::KernelTree;
 use harness::model::types::Func;
 use libtest_mimic::Failed;
@@ -188,7 +188,7 @@ pub fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
     std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
     let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
     let run = conformance::run_kernel(
-        &KernelSel::Path(dir.clone()),
+        &KernelArg::Path(dir.clone()),
         &vectors,
         &BuildOptions::default(),
         &mut |_| {},
