@@ -6,7 +6,7 @@
 //! The C world is built with clang `-fsanitize=fuzzer-no-link`, so edges
 //! of upstream code guide the fuzzer as well as the model's. The world runs
 //! in this process: libFuzzer's own crash handling is the isolation here.
-//! See README.md ("Fuzzing") for how to run it and turn a finding into a
+//! See docs/vectors.md ("Fuzzing") for how to run it and turn a finding into a
 //! vector.
 #![no_main]
 

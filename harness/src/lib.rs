@@ -13,15 +13,32 @@ pub fn project_path(rel: &str) -> std::path::PathBuf {
 pub use hfi1_model as model;
 pub use hfi1_model::outcome;
 
-// The layers, each using only those listed after it (checked by
-// `tests/layers.rs`): commands, judging, reports, the C world, generated
-// and hand-written vectors, kernel trees, the sandbox, and the model.
+// The layers, top to bottom: a module uses only the layers after its own
+// (checked by `tests/layers.rs`, whose LAYERS list is this order).
+
+/// The commands, one module each.
 pub mod cmd;
-pub mod corpus;
-pub mod cworld;
-pub mod generate;
-pub mod implementation;
+
+/// Judging runs: C against the model, C against C, snapshots, coverage.
 pub mod judge;
-pub mod kernel;
+
+/// The one report model, its writers and the exit codes.
 pub mod report;
+
+/// C worlds: build, cache, the ABI, the worker.
+pub mod cworld;
+
+/// Generated vectors.
+pub mod generate;
+
+/// Vector files and the invariants every vector keeps.
+pub mod corpus;
+
+/// Kernel trees.
+pub mod kernel;
+
+/// The sandbox every step that touches a tree runs in.
 pub mod sandbox;
+
+/// The implementation upstream is judged against.
+pub mod implementation;

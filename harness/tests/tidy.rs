@@ -9,10 +9,12 @@ use syn::visit::Visit;
 
 /// The longest a Rust source file may be (generated bindings aside).
 const MAX_FILE_LINES: usize = 900;
-/// The longest a function may be, and how many may be longer (each says why
-/// in a comment: splitting it would hide its logic).
+/// The longest a function may be.
 const MAX_FN_LINES: usize = 100;
-const MAX_LONG_FNS: usize = 3;
+/// The functions allowed to be longer (`file:function`), each because
+/// splitting it would hide its logic, said in a comment above it. At most
+/// three; none today.
+const LONG_FNS_ALLOWED: &[&str] = &[];
 const MAX_README_LINES: usize = 200;
 const MAX_XTASK_MAIN_LINES: usize = 200;
 
@@ -38,9 +40,9 @@ fn rust_sources() -> Vec<PathBuf> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
+    // A directory that is gone must fail the check, not empty it.
+    let entries = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e} (renamed? update tidy.rs)", dir.display()));
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for p in paths {
@@ -138,20 +140,29 @@ fn few_functions_are_long() {
         );
     }
     long.sort();
+    assert!(LONG_FNS_ALLOWED.len() <= 3, "at most three long functions");
     let list: Vec<String> = long
         .iter()
+        .filter(|(_, f)| !LONG_FNS_ALLOWED.iter().any(|a| allowed(f, a)))
         .map(|(n, f)| format!("{f}: {n} lines"))
         .collect();
     assert!(
-        long.len() <= MAX_LONG_FNS,
-        "{} functions are over {MAX_FN_LINES} lines (at most {MAX_LONG_FNS} may be, each saying why):\n{}",
-        long.len(),
+        list.is_empty(),
+        "split these functions (at most {MAX_FN_LINES} lines), or add one to LONG_FNS_ALLOWED saying why:\n{}",
         list.join("\n")
     );
 }
 
+/// Whether `found` (`file:line name`) is the allowed `file:name`.
+fn allowed(found: &str, allowed: &str) -> bool {
+    let (file, name) = allowed.split_once(':').unwrap_or((allowed, ""));
+    found.starts_with(&format!("{file}:")) && found.ends_with(&format!(" {name}"))
+}
+
 #[test]
 fn function_lengths_count_from_fn_to_the_closing_brace() {
+    assert!(allowed("a/b.rs:10 main", "a/b.rs:main"));
+    assert!(!allowed("a/b.rs:10 mainly", "a/b.rs:main"));
     let text = "/// doc\n#[inline]\nfn a() {\n    let x = 1;\n}\nimpl S {\n    fn b(&self) {}\n}\n";
     let got = function_lengths("t.rs", text);
     assert_eq!(

@@ -12,7 +12,7 @@
 //!
 //! Where the C would read out of bounds the model returns
 //! [`Undefined`]: the vector broke one of the world's invariants
-//! (the harness's `vector::validate`), and there is no defined behaviour to
+//! (the harness's `corpus::invariants`), and there is no defined behaviour to
 //! mirror.
 
 pub mod flags;
@@ -36,7 +36,7 @@ use types::{Call, Ptr};
 
 /// An implementation of the driver's QP logic the harness judges against
 /// upstream C: the project's model ([`Model`]) is one; a Rust port of the
-/// driver is another (README: "Judging your own Rust port").
+/// driver is another (docs/port.md, "Judging your own Rust port").
 pub trait Implementation: Send + Sync {
     /// A short name for reports.
     fn name(&self) -> &str;
