@@ -6,7 +6,7 @@
 //! `cargo xtask codegen`, checked fresh by a test) and the fill code
 //! ([`fill_qp`]).
 
-use crate::cworld::ffi::*;
+use super::types::*;
 use crate::model::types::*;
 
 /// A schema field's type at the ABI.
