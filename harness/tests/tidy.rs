@@ -22,7 +22,7 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The project's Rust sources (not `target/`, not generated bindings).
+/// The project's Rust sources (not `target/`, not bindgen's output).
 fn rust_sources() -> Vec<PathBuf> {
     let mut out = vec![];
     for dir in [
@@ -35,7 +35,11 @@ fn rust_sources() -> Vec<PathBuf> {
     ] {
         walk(&root().join(dir), &mut out);
     }
-    out.retain(|p| p.extension().is_some_and(|e| e == "rs") && !p.ends_with("ffi/bindings.rs"));
+    out.retain(|p| {
+        p.extension().is_some_and(|e| e == "rs")
+            && !p.ends_with("ffi/bindings.rs")
+            && !p.ends_with("ffi/types.rs")
+    });
     out
 }
 
