@@ -128,6 +128,12 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>) -> Vec<Trial> {
     }
     {
         let get = get.clone();
+        trials.push(Trial::test(format!("{s}::gate::not_judged"), move || {
+            gate::gate_not_judged(&get()?.tree)
+        }));
+    }
+    {
+        let get = get.clone();
         trials.push(Trial::test(
             format!("{s}::diff::finds_the_mutant"),
             move || mutants::diff_finds_the_mutant(&get()?.tree),

@@ -10,8 +10,17 @@ use super::{Case, Report, Suite};
 pub fn human(r: &Report) -> String {
     let mut s = String::new();
     for suite in &r.suites {
-        if let Some(v) = &suite.verdict {
-            let _ = writeln!(s, "VERDICT [{}] {v}", suite.name);
+        match (&suite.verdict, suite.verdict_note()) {
+            (Some(v), Some(note)) => {
+                let _ = writeln!(s, "VERDICT [{}] {v} ({note})", suite.name);
+            }
+            (Some(v), None) => {
+                let _ = writeln!(s, "VERDICT [{}] {v}", suite.name);
+            }
+            (None, Some(why)) => {
+                let _ = writeln!(s, "SKIPPED [{}] {why}", suite.name);
+            }
+            (None, None) => {}
         }
         for w in &suite.warnings {
             let _ = writeln!(s, "WARNING [{}] added: {w}", suite.name);
@@ -63,6 +72,10 @@ pub fn human(r: &Report) -> String {
             "{} kernel(s) could not run (see ERROR above)",
             t.suite_errors
         );
+    }
+    let skipped = r.suites.iter().filter(|x| x.skipped.is_some()).count();
+    if skipped > 0 {
+        let _ = writeln!(s, "{skipped} suite(s) skipped, nothing run (see above)");
     }
     let _ = writeln!(
         s,
@@ -164,5 +177,23 @@ mod tests {
         );
         let t = table(&r);
         assert!(t.contains("9963/10000"), "{t}");
+    }
+
+    #[test]
+    fn verdicts_say_why_nothing_was_judged_or_how_much_was() {
+        let h = human(&super::super::tests::gate_report());
+        assert!(
+            h.contains(
+                "VERDICT [6.12: sdma only] not-judged (no changed function runs in a world)\n"
+            ),
+            "{h}"
+        );
+        assert!(
+            h.contains("VERDICT [6.12: qp and sdma] changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_flush)\n"),
+            "{h}"
+        );
+        assert!(h.contains("1 suite(s) skipped, nothing run"), "{h}");
+        // A report with no skipped suite says nothing of skipping.
+        assert!(!human(&super::super::tests::report()).contains("skipped"));
     }
 }

@@ -35,6 +35,33 @@ mod tests {
         assert_eq!(v["suites"][0]["cases"][0]["function"], "hfi1_setup_wqe");
     }
 
+    #[test]
+    fn skips_and_partial_judgements_are_fields_only_when_there_are_some() {
+        let v: serde_json::Value =
+            serde_json::from_str(&json(&super::super::tests::gate_report())).expect("JSON");
+        let (skipped, part) = (&v["suites"][0], &v["suites"][1]);
+        assert_eq!(skipped["skipped"], "no changed function runs in a world");
+        assert_eq!(skipped["verdict"], "not-judged");
+        assert_eq!(
+            (&skipped["judged_functions"], &skipped["changed_functions"]),
+            (&serde_json::json!(0), &serde_json::json!(1))
+        );
+        assert_eq!(part.get("skipped"), None);
+        assert_eq!(part["judged_functions"], 1);
+        assert_eq!(part["changed_functions"], 2);
+        assert_eq!(part["not_judged_functions"][0], "sdma.c: sdma_flush");
+        // A report without them has none of the keys.
+        let plain = json(&report());
+        for key in [
+            "skipped",
+            "judged_functions",
+            "changed_functions",
+            "not_judged_functions",
+        ] {
+            assert!(!plain.contains(&format!("\"{key}\"")), "{key}");
+        }
+    }
+
     /// harness/report.schema.json is what these types say (`cargo xtask
     /// schema` writes it).
     #[test]

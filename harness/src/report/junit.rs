@@ -15,7 +15,7 @@ type Xml = quick_xml::Writer<Vec<u8>>;
 /// `<testsuite>` per kernel with `tests`/`failures`/`errors`/`skipped`/
 /// `time`, a `<testcase>` per case; a disagreement is `<failure>`, a crash,
 /// hang or denied call `<error>`, a kernel that could not run one
-/// `<testcase>` with `<error>`.
+/// `<testcase>` with `<error>`, a skipped suite one with `<skipped>`.
 pub fn junit(r: &Report) -> String {
     let mut w = quick_xml::Writer::new_with_indent(Vec::new(), b' ', 2);
     ev(
@@ -50,9 +50,15 @@ fn time(t: f64) -> String {
     format!("{t:.3}")
 }
 
-/// A suite's tests: its cases, and one for a kernel that could not run.
+/// A suite's tests: its cases, one for a kernel that could not run, and
+/// one for a suite that was skipped.
 fn suite_tests(s: &Suite) -> usize {
-    s.cases.len() + usize::from(s.error.is_some())
+    s.cases.len() + usize::from(s.error.is_some()) + suite_skipped(s)
+}
+
+/// A suite's `<skipped>`s: one when the suite was skipped.
+fn suite_skipped(s: &Suite) -> usize {
+    usize::from(s.skipped.is_some())
 }
 
 /// A suite's `<failure>`s: the cases that failed without an error.
@@ -69,8 +75,8 @@ fn suite_errors(s: &Suite) -> usize {
     s.cases.iter().filter(|c| c.status.is_error()).count() + usize::from(s.error.is_some())
 }
 
-/// A `<testsuite>`: the kernel's error as a test case of its own, then
-/// every case.
+/// A `<testsuite>`: the kernel's error, or why the suite was skipped, as
+/// a test case of its own, then every case.
 fn testsuite(w: &mut Xml, s: &Suite) {
     let name = xml_text(&s.name);
     let mut st = BytesStart::new("testsuite");
@@ -78,7 +84,7 @@ fn testsuite(w: &mut Xml, s: &Suite) {
     st.push_attribute(("tests", suite_tests(s).to_string().as_str()));
     st.push_attribute(("failures", suite_failures(s).to_string().as_str()));
     st.push_attribute(("errors", suite_errors(s).to_string().as_str()));
-    st.push_attribute(("skipped", "0"));
+    st.push_attribute(("skipped", suite_skipped(s).to_string().as_str()));
     st.push_attribute(("time", time(s.seconds).as_str()));
     ev(w, Event::Start(st));
     if let Some(e) = &s.error {
@@ -93,6 +99,17 @@ fn testsuite(w: &mut Xml, s: &Suite) {
         ev(w, Event::Start(er));
         ev(w, Event::Text(BytesText::new(&xml_text(e))));
         ev(w, Event::End(BytesEnd::new("error")));
+        ev(w, Event::End(BytesEnd::new("testcase")));
+    }
+    if let Some(why) = &s.skipped {
+        let mut tc = BytesStart::new("testcase");
+        tc.push_attribute(("classname", name.as_str()));
+        tc.push_attribute(("name", "run"));
+        tc.push_attribute(("time", "0"));
+        ev(w, Event::Start(tc));
+        let mut sk = BytesStart::new("skipped");
+        sk.push_attribute(("message", xml_text(why).as_str()));
+        ev(w, Event::Empty(sk));
         ev(w, Event::End(BytesEnd::new("testcase")));
     }
     for c in &s.cases {
@@ -175,5 +192,31 @@ mod tests {
             }
         }
         assert_eq!((errors, failures), (2, 1));
+    }
+
+    #[test]
+    fn a_skipped_suite_is_a_skipped_test_case() {
+        let j = junit(&super::super::tests::gate_report());
+        assert!(
+            j.contains("<testsuite name=\"6.12: sdma only\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""),
+            "{j}"
+        );
+        assert!(
+            j.contains("<testcase classname=\"6.12: sdma only\" name=\"run\" time=\"0\">\n      <skipped message=\"no changed function runs in a world\"/>"),
+            "{j}"
+        );
+        assert!(j.contains("<testsuite name=\"6.12: qp and sdma\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\""), "{j}");
+        let mut rd = quick_xml::Reader::from_str(&j);
+        let mut skipped = 0;
+        loop {
+            match rd.read_event().expect("well-formed XML") {
+                quick_xml::events::Event::Eof => break,
+                quick_xml::events::Event::Empty(e) if e.name().as_ref() == b"skipped" => {
+                    skipped += 1
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(skipped, 1);
     }
 }

@@ -33,7 +33,9 @@ fn ktap_diag(s: &str) -> String {
 /// KTAP version 1 (Documentation/dev-tools/ktap.rst): a subtest per suite,
 /// a result line per case. A crash, a denied call or a refused call is
 /// `not ok … # ERROR`, a hang `not ok … # TIMEOUT`; the explanation comes
-/// as diagnostic lines before the result. kunit.py parses it.
+/// as diagnostic lines before the result. A skipped suite is `ok N NAME #
+/// SKIP reason` (kunit.py: skipped, not "0 tests run"). kunit.py parses
+/// it.
 pub fn ktap(r: &Report) -> String {
     let mut s = String::from("KTAP version 1\n");
     let _ = writeln!(s, "1..{}", r.suites.len());
@@ -41,7 +43,11 @@ pub fn ktap(r: &Report) -> String {
         let _ = writeln!(s, "    KTAP version 1");
         let _ = writeln!(s, "    # Subtest: {}", ktap_name(&suite.name));
         if let Some(v) = &suite.verdict {
-            let _ = writeln!(s, "    # verdict: {}", ktap_diag(v));
+            let v = match suite.verdict_note() {
+                Some(note) => format!("{v} ({note})"),
+                None => v.clone(),
+            };
+            let _ = writeln!(s, "    # verdict: {}", ktap_diag(&v));
         }
         for w in &suite.warnings {
             let _ = writeln!(s, "    # warning added: {}", ktap_diag(w));
@@ -89,15 +95,22 @@ pub fn ktap(r: &Report) -> String {
             };
         }
         let ok = suite.error.is_none() && suite.cases.iter().all(|c| c.status.passed());
-        let _ = match &suite.error {
-            Some(e) => writeln!(
+        let _ = match (&suite.skipped, &suite.error) {
+            (Some(why), _) => writeln!(
+                s,
+                "ok {} {} # SKIP {}",
+                k + 1,
+                ktap_name(&suite.name),
+                ktap_diag(why.lines().next().unwrap_or(""))
+            ),
+            (None, Some(e)) => writeln!(
                 s,
                 "not ok {} {} # ERROR {}",
                 k + 1,
                 ktap_name(&suite.name),
                 ktap_diag(e.lines().next().unwrap_or(""))
             ),
-            None => writeln!(
+            (None, None) => writeln!(
                 s,
                 "{} {} {}",
                 if ok { "ok" } else { "not ok" },
@@ -132,5 +145,25 @@ mod tests {
             let name = l.split(" # ").next().unwrap_or(l);
             assert!(!name.contains('#'), "{l}");
         }
+    }
+
+    #[test]
+    fn a_skipped_suite_is_ok_with_a_skip_directive() {
+        let k = ktap(&super::super::tests::gate_report());
+        assert!(
+            k.contains(
+                "    1..0\nok 1 6.12: sdma only # SKIP no changed function runs in a world\n"
+            ),
+            "{k}"
+        );
+        assert!(
+            k.contains("    # verdict: not-judged (no changed function runs in a world)\n"),
+            "{k}"
+        );
+        assert!(
+            k.contains("    # verdict: changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_flush)\n"),
+            "{k}"
+        );
+        assert!(k.contains("\nnot ok 2 6.12: qp and sdma\n"), "{k}");
     }
 }

@@ -70,11 +70,12 @@ pub struct Suite {
     /// Wall time of the suite, in seconds.
     pub seconds: f64,
     /// For a `gate` report: the patch's verdict on this base (`preserves`,
-    /// `changes-as-declared`, `changes`, `breaks-build`, `does-not-apply`,
-    /// `cannot-judge`).
+    /// `changes-as-declared`, `changes`, `not-judged`, `breaks-build`,
+    /// `does-not-apply`, `cannot-judge`).
     pub verdict: Option<String>,
-    /// For a `gate` report: files the patch touches that no world compiles
-    /// (listed, not judged).
+    /// For a `gate` report: every edit of the patch no world runs (listed,
+    /// not judged): outside the extracted tree, in a file no world
+    /// compiles, in a function no world runs.
     pub not_judged: Vec<String>,
     /// For a `gate` report: compiler warnings about upstream code that the
     /// patch adds (`file:line:col: warning: …`, paths in the tree).
@@ -82,6 +83,42 @@ pub struct Suite {
     /// For a `gate` report: how many of the changed lines inside functions
     /// in scope the corpus and the generated vectors executed.
     pub patch_coverage: Option<PatchCoverage>,
+    /// Why the suite was skipped (a `gate` patch that is `not-judged`: no
+    /// changed function runs in a world); absent when it was not. A
+    /// skipped suite has no cases and counts as passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// For a `gate` report: of the patch's changed functions, how many some
+    /// world runs; absent when every one is judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_functions: Option<usize>,
+    /// For a `gate` report: how many functions the patch changes (a
+    /// changed definition of a C file, or a file for edits outside any);
+    /// absent when every one is judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_functions: Option<usize>,
+    /// For a `gate` report: the changed functions no world runs
+    /// (`sdma.c: sdma_flush`); absent when every one is judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_judged_functions: Vec<String>,
+}
+
+impl Suite {
+    /// What qualifies its verdict: the skip reason, or how much of the
+    /// patch was judged (`1 of 2 changed functions judged; not judged:
+    /// sdma.c: sdma_flush`); `None` for a verdict on everything changed.
+    pub fn verdict_note(&self) -> Option<String> {
+        if let Some(why) = &self.skipped {
+            return Some(why.clone());
+        }
+        let (judged, changed) = (self.judged_functions?, self.changed_functions?);
+        let mut note = format!("{judged} of {changed} changed functions judged");
+        if !self.not_judged_functions.is_empty() {
+            note.push_str("; not judged: ");
+            note.push_str(&self.not_judged_functions.join(", "));
+        }
+        Some(note)
+    }
 }
 
 /// Of the changed, executable lines inside functions in scope, those the
@@ -275,6 +312,9 @@ impl Report {
         let mut t = Totals::default();
         for s in &suites {
             t.seconds += s.seconds;
+            if s.skipped.is_some() {
+                continue; // nothing was run: it counts as passed
+            }
             if s.error.is_some() {
                 t.suite_errors += 1;
             }
@@ -394,6 +434,48 @@ mod tests {
                 ..Default::default()
             }],
         )
+    }
+
+    /// A gate report: a patch not judged (its suite skipped) and one judged
+    /// in part.
+    pub(super) fn gate_report() -> Report {
+        Report::new(
+            "gate",
+            vec![
+                Suite {
+                    name: "6.12: sdma only".into(),
+                    kernel: "6.12".into(),
+                    verdict: Some("not-judged".into()),
+                    not_judged: vec!["drivers/infiniband/hw/hfi1/sdma.c: sdma_flush (line 362): no world runs it (not judged)".into()],
+                    skipped: Some("no changed function runs in a world".into()),
+                    judged_functions: Some(0),
+                    changed_functions: Some(1),
+                    not_judged_functions: vec!["sdma.c: sdma_flush".into()],
+                    ..Default::default()
+                },
+                Suite {
+                    name: "6.12: qp and sdma".into(),
+                    kernel: "6.12".into(),
+                    verdict: Some("changes".into()),
+                    cases: vec![case("diff::hfi1_setup_wqe", Status::Fail)],
+                    judged_functions: Some(1),
+                    changed_functions: Some(2),
+                    not_judged_functions: vec!["sdma.c: sdma_flush".into()],
+                    ..Default::default()
+                },
+            ],
+        )
+    }
+
+    /// A skipped suite counts as passed: a report of it alone exits 0.
+    #[test]
+    fn a_skipped_suite_counts_as_passed() {
+        let mut r = gate_report();
+        assert_eq!(r.exit_code(), exit_code::FINDING);
+        r.suites.truncate(1);
+        let r = Report::new("gate", r.suites);
+        assert_eq!((r.totals.tests, r.totals.suite_errors), (0, 0));
+        assert_eq!(r.exit_code(), exit_code::SUCCESS);
     }
 
     /// A kernel that could not run is an error entry in every format.

@@ -11,15 +11,16 @@ const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
 const LE: &str = "if (wqe->length <= piothreshold)";
 const LT: &str = "if (wqe->length < piothreshold)";
 
-/// A patch of `file` in `tree` that replaces `from` by `to` (a unified
-/// diff made by diff(1), as a reviewer would get it).
-fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
+/// The unified diff (diff(1), `a/` and `b/` labels) of `file` in `tree`
+/// with `from` replaced by `to`; empty when `from` is not there.
+fn diff_of(tree: &KernelTree, file: &str, from: &str, to: &str) -> String {
     let old = std::fs::read_to_string(tree.path(file)).unwrap_or_default();
     let new = old.replacen(from, to, 1);
     let dir = std::env::temp_dir().join(format!(
-        "hfi1-mkpatch-{}-{}-{subject}",
+        "hfi1-mkpatch-{}-{}-{:?}",
         std::process::id(),
-        tree.version
+        tree.version,
+        std::thread::current().id()
     ));
     let _ = std::fs::create_dir_all(&dir);
     let (a, b) = (dir.join("a"), dir.join("b"));
@@ -36,7 +37,32 @@ fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str
         .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         .unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// A patch of `file` in `tree` that replaces `from` by `to` (a unified
+/// diff made by diff(1), as a reviewer would get it).
+fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
+    let out = diff_of(tree, file, from, to);
     format!("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] {subject}\n\n---\n{out}")
+}
+
+/// A patch as `git format-patch` writes it, of every `(file, from, to)`
+/// replacement in `tree`: each file's section opens with `diff --git` and
+/// `index` lines.
+fn format_patch(tree: &KernelTree, edits: &[(&str, &str, &str)], subject: &str) -> String {
+    let mut text = format!(
+        "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n\
+         From: A <a@example.org>\nSubject: [PATCH] {subject}\n\n---\n"
+    );
+    for (file, from, to) in edits {
+        text.push_str(&format!(
+            "diff --git a/{file} b/{file}\nindex 0123456789ab..ba9876543210 100644\n"
+        ));
+        text.push_str(&diff_of(tree, file, from, to));
+    }
+    text.push_str("-- \n2.43.0\n");
+    text
 }
 
 /// The gate on one base, with the corpus loaded.
@@ -273,15 +299,16 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
     if verdicts(&j) != ["preserves"] || !j[0].not_judged.is_empty() {
         return Err(format!("reorder: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
-    // Only rc.c: nothing a world compiles; preserves, and rc.c is listed.
+    // Only rc.c: nothing a world compiles; not judged, and rc.c is listed.
     let rc = "drivers/infiniband/hw/hfi1/rc.c";
     let j = g.run(g.patch(rc, "#include", "/* rc */\n#include", "rc"))?;
-    if verdicts(&j) != ["preserves"]
+    if verdicts(&j) != ["not-judged"]
         || j[0].not_judged != [format!("{rc}: no world compiles it (not judged)")]
     {
         return Err(format!("rc.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
-    // sdma.c, but in a function no world runs: listed by function.
+    // sdma.c, but in a function no world runs: not judged, listed by
+    // function.
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
     let j = g.run(g.patch(
         sdma,
@@ -289,7 +316,7 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
         "void sdma_exit(struct hfi1_devdata *dd)\n{\n\t/* exit */\n",
         "sdma",
     ))?;
-    if verdicts(&j) != ["preserves"]
+    if verdicts(&j) != ["not-judged"]
         || j[0].not_judged.len() != 1
         || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_exit (line "))
     {
@@ -304,6 +331,90 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
             != ["include/linux/list.h: outside the tree the harness extracts (not judged)"]
     {
         return Err(format!("outside: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    Ok(())
+}
+
+/// Patches the worlds do not run, as `git format-patch` writes them: one
+/// changing only a function of sdma.c that no world runs is `not-judged`
+/// (exit 0, nothing built), every not-judged entry naming its file; one
+/// that also changes a qp.c function in scope is judged on that one and
+/// says so (1 of 2), its patchwork state never `success`.
+pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate {
+        tree,
+        vectors: corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?,
+        opts: gate::Options {
+            random: 200,
+            seed: 1,
+            funcs: Func::ALL.to_vec(),
+            expect: vec![],
+        },
+    };
+    let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
+    let flush = "static void sdma_flush(struct sdma_engine *sde)\n{\n";
+    let unrun = (
+        sdma,
+        flush,
+        "static void sdma_flush(struct sdma_engine *sde)\n{\n\t/* flush */\n",
+    );
+    if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
+        return Err(format!("{}: no sdma_flush to change", tree.version).into());
+    }
+    let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
+    let named = |j: &gate::Judged| {
+        j.not_judged
+            .iter()
+            .all(|n| n.starts_with("drivers/infiniband/hw/hfi1/"))
+    };
+    if verdicts(&j) != ["not-judged"]
+        || gate::exit_code(&j) != 0
+        || j[0].not_judged.len() != 1
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_flush (line "))
+        || !named(&j[0])
+        || j[0].comparison.is_some()
+        || j[0].timings.iter().any(|(phase, _)| *phase == "build")
+    {
+        return Err(format!(
+            "sdma only: {:?} {:?} {:?}",
+            verdicts(&j),
+            j[0].not_judged,
+            j[0].timings
+        )
+        .into());
+    }
+    let line = gate::patchwork_line(&j);
+    let s = &gate::report(&j).suites[0];
+    if !line.starts_with("state=warning ")
+        || !line.contains("not-judged (no changed function runs in a world)")
+        || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
+        || s.not_judged_functions != ["sdma.c: sdma_flush"]
+    {
+        return Err(format!("sdma only: {line} {s:?}").into());
+    }
+    // With a behaviour change in hfi1_setup_wqe: changes, judged in part.
+    let j = g.run(format_patch(tree, &[(QP, LE, LT), unrun], "qp and sdma"))?;
+    let f = &j[0].functions;
+    if verdicts(&j) != ["changes"]
+        || f.judged != ["qp.c: hfi1_setup_wqe"]
+        || f.not_judged != ["sdma.c: sdma_flush"]
+        || !named(&j[0])
+        || gate::patchwork_state(&j[0]) == "success"
+    {
+        return Err(format!(
+            "qp and sdma: {:?} {f:?} {:?}",
+            verdicts(&j),
+            j[0].not_judged
+        )
+        .into());
+    }
+    let line = gate::patchwork_line(&j);
+    let s = &gate::report(&j).suites[0];
+    if !line.contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_flush)")
+        || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
+        || s.skipped.is_some()
+    {
+        return Err(format!("qp and sdma: {line} {s:?}").into());
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use super::coverage::{patch_coverage, stable_copy};
 use super::patch::{apply, Patch};
-use super::scope::{classify, scope};
+use super::scope::classify;
 use super::verdict::PatchVerdict;
 use super::{Judged, ModelDrift, Options};
 use crate::corpus::Vector;
@@ -123,12 +123,14 @@ impl Series<'_> {
         comparison: Option<Comparison>,
         new_warnings: Vec<String>,
     ) -> Judged {
+        let scope = classify(self.dir, p, &at.inputs);
         Judged {
             base: self.base_name.to_owned(),
             patch: p.clone(),
             verdict,
             comparison,
-            not_judged: scope(self.dir, p, &at.inputs),
+            not_judged: scope.not_judged,
+            functions: scope.functions,
             new_warnings,
             timings: vec![],
             coverage: None,
@@ -136,7 +138,11 @@ impl Series<'_> {
         }
     }
 
-    /// Judges patch `k`, `p`, on the tree the patches before it left.
+    /// Judges patch `k`, `p`, on the tree the patches before it left. A
+    /// patch none of whose changed functions a world runs is `not-judged`
+    /// once applied, without a build (with one when it touches a file a
+    /// world compiles whole: it must still build, and the patches after it
+    /// are compared with its world).
     fn judge_patch(
         &self,
         k: usize,
@@ -149,7 +155,19 @@ impl Series<'_> {
             let verdict = PatchVerdict::CannotJudge(why.clone());
             return Ok(self.judged(p, at, verdict, None, vec![]));
         }
-        let (tree, world) = match self.apply_and_build(k, p, times)? {
+        let t = Instant::now();
+        let applied = apply(self.sb, self.dir, p, self.tmp)?;
+        times.push(("apply", t.elapsed().as_secs_f64()));
+        if let Err(e) = applied {
+            at.blocked = Some(format!("patch {} did not apply", k + 1));
+            return Ok(self.judged(p, at, PatchVerdict::DoesNotApply(e), None, vec![]));
+        }
+        let scope = classify(self.dir, p, &at.inputs);
+        let unrun = scope.functions.none_judged();
+        if unrun && !scope.compiled_whole {
+            return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));
+        }
+        let (tree, world) = match self.build(k, times)? {
             Ok(built) => built,
             Err((verdict, why)) => {
                 at.blocked = Some(why);
@@ -158,6 +176,10 @@ impl Series<'_> {
         };
         let before = match &at.prev {
             Ok(w) => w.clone(),
+            Err(_) if unrun => {
+                at.prev = Ok(world);
+                return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));
+            }
             Err(e) => {
                 let j = self.judged(p, at, PatchVerdict::CannotJudge(e.clone()), None, vec![]);
                 at.prev = Ok(world);
@@ -165,11 +187,41 @@ impl Series<'_> {
             }
         };
         let new_warnings = added_warnings(&before.warnings(), &world.warnings());
+        if unrun {
+            at.prev = Ok(world);
+            return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, new_warnings));
+        }
+        let j = self.compare(p, at, (&before, &world), new_warnings, times, progress)?;
+        let j = match j {
+            Ok(mut j) => {
+                let t = Instant::now();
+                j.coverage = self.coverage(&tree, p, &at.inputs, progress)?;
+                times.push(("coverage", t.elapsed().as_secs_f64()));
+                j
+            }
+            Err(j) => j,
+        };
+        at.prev = Ok(world);
+        Ok(j)
+    }
+
+    /// Compares the worlds before and after `p` and checks both against
+    /// the Rust model: the judgement (its coverage to measure), or one
+    /// that could not be made (`Err`).
+    fn compare(
+        &self,
+        p: &Patch,
+        at: &Progress,
+        (before, world): (&BuiltWorld, &BuiltWorld),
+        new_warnings: Vec<String>,
+        times: &mut Timings,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Result<Judged, Judged>> {
         let opts = self.opts;
         let t = Instant::now();
         let c = compare::compare(
-            &before,
-            &world,
+            before,
+            world,
             self.vectors,
             &opts.funcs,
             opts.random,
@@ -182,15 +234,13 @@ impl Series<'_> {
             Err(e) if HarnessFault::in_chain(&e) => return Err(e),
             Err(e) => {
                 let verdict = PatchVerdict::CannotJudge(format!("{e:#}"));
-                let j = self.judged(p, at, verdict, None, new_warnings);
-                at.prev = Ok(world);
-                return Ok(j);
+                return Ok(Err(self.judged(p, at, verdict, None, new_warnings)));
             }
         };
         let verdict = self.verdict(p, &c);
         let mut j = self.judged(p, at, verdict, Some(c), new_warnings);
         let t = Instant::now();
-        j.model = model_drift(&before, &world, self.vectors)?;
+        j.model = model_drift(before, world, self.vectors)?;
         times.push(("model", t.elapsed().as_secs_f64()));
         progress(&format!(
             "{}: {}: {} (measuring patch coverage next)",
@@ -198,29 +248,16 @@ impl Series<'_> {
             p.subject,
             j.verdict.word()
         ));
-        let t = Instant::now();
-        j.coverage = self.coverage(&tree, p, &at.inputs, progress)?;
-        times.push(("coverage", t.elapsed().as_secs_f64()));
-        at.prev = Ok(world);
-        Ok(j)
+        Ok(Ok(j))
     }
 
-    /// Applies patch `k`, `p`, and builds the tree it leaves; or the
-    /// verdict when it does not apply or build, with why the patches after
-    /// it cannot be judged.
-    fn apply_and_build(
+    /// Builds the tree patch `k` left; or the verdict when it does not
+    /// build, with why the patches after it cannot be judged.
+    fn build(
         &self,
         k: usize,
-        p: &Patch,
         times: &mut Timings,
     ) -> Result<Result<(KernelTree, BuiltWorld), (PatchVerdict, String)>> {
-        let t = Instant::now();
-        let applied = apply(self.sb, self.dir, p, self.tmp)?;
-        times.push(("apply", t.elapsed().as_secs_f64()));
-        if let Err(e) = applied {
-            let why = format!("patch {} did not apply", k + 1);
-            return Ok(Err((PatchVerdict::DoesNotApply(e), why)));
-        }
         let tree = KernelTree::open(self.dir)?;
         let t = Instant::now();
         let built = cworld::build(&tree, &BuildOptions::default());
@@ -268,7 +305,7 @@ impl Series<'_> {
         inputs: &[String],
         progress: &mut dyn FnMut(&str),
     ) -> Result<Option<crate::report::PatchCoverage>> {
-        let (_, lines) = classify(self.dir, p, inputs);
+        let lines = classify(self.dir, p, inputs).lines;
         let placed = if lines.is_empty() {
             tree.clone()
         } else {

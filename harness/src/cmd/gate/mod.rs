@@ -5,18 +5,23 @@
 //! it. Everything untrusted — `patch`, the compiler, the worlds — runs in
 //! the [sandbox](crate::sandbox).
 //!
-//! Verdicts and exit codes: `preserves` and `changes-as-declared` (0),
-//! `changes` and `breaks-build` (1), `does-not-apply` and `cannot-judge`
-//! (2). A patch declares the functions it means to change with a
-//! `Conformance-Changes: FUNCTION …` trailer (or `--expect-change`).
+//! Verdicts and exit codes: `preserves`, `changes-as-declared` and
+//! `not-judged` (0), `changes` and `breaks-build` (1), `does-not-apply`
+//! and `cannot-judge` (2). A patch declares the functions it means to
+//! change with a `Conformance-Changes: FUNCTION …` trailer (or
+//! `--expect-change`). A patch none of whose changed functions a world
+//! runs is `not-judged` before anything is built or compared; one judged
+//! in part says how many of its changed functions were.
 //!
 //! The parts, in the order a patch meets them: `patch` reads a series and
-//! applies a patch, `scope` says which of its edits are judged, `judging`
+//! applies a patch (`diff` cuts it into file sections), `scope` says which
+//! of its edits and changed functions are judged, `judging`
 //! runs a series on one base, `coverage` measures the changed lines the
 //! vectors ran, and `verdict` turns judgements into the verdict, the exit
 //! code and the report.
 
 mod coverage;
+mod diff;
 mod judging;
 mod patch;
 mod scope;
@@ -24,7 +29,10 @@ mod verdict;
 
 pub use judging::{added_warnings, judge};
 pub use patch::{parse, Patch};
-pub use verdict::{exit_code, patchwork_line, report, where_it_applies, PatchVerdict};
+pub use verdict::{
+    exit_code, patchwork_line, patchwork_state, report, where_it_applies, PatchVerdict,
+    NOT_JUDGED_REASON,
+};
 
 use crate::judge::compare::Comparison;
 use crate::model::types::Func;
@@ -42,8 +50,12 @@ pub struct Judged {
     /// The tree before the patch against the tree after it, when both
     /// were built and compared.
     pub comparison: Option<Comparison>,
-    /// Touched files no world compiles (listed, not judged).
+    /// Every edit no world runs (listed, not judged): outside the
+    /// extracted tree, in a file no world compiles, in a function no world
+    /// runs.
     pub not_judged: Vec<String>,
+    /// The patch's changed functions, judged or not.
+    pub functions: ChangedFunctions,
     /// Compiler warnings the patch adds.
     pub new_warnings: Vec<String>,
     /// Seconds per phase: apply, build, compare, model, coverage.
@@ -55,6 +67,41 @@ pub struct Judged {
     /// and after the patch (reported apart from the verdict: a patch can
     /// move upstream away from the model, or toward it).
     pub model: Option<ModelDrift>,
+}
+
+/// A patch's changed functions, each judged (some world runs it) or not.
+/// A unit is a changed definition of a C file (`sdma.c: sdma_flush`,
+/// paths of the hfi1 driver shortened to the file), or a whole file
+/// (`sdma.c`, `include/linux/list.h`): its edits outside any function, a
+/// header, a file outside the extracted tree, a file that is not C.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangedFunctions {
+    /// Those some world runs (or compiles, for a header).
+    pub judged: Vec<String>,
+    /// Those no world runs.
+    pub not_judged: Vec<String>,
+}
+
+impl ChangedFunctions {
+    /// How many functions changed.
+    pub fn changed(&self) -> usize {
+        self.judged.len() + self.not_judged.len()
+    }
+
+    /// Whether some changed and none of them is judged.
+    pub fn none_judged(&self) -> bool {
+        self.judged.is_empty() && !self.not_judged.is_empty()
+    }
+
+    /// `1 of 2 changed functions judged; not judged: sdma.c: sdma_flush`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} of {} changed functions judged; not judged: {}",
+            self.judged.len(),
+            self.changed(),
+            self.not_judged.join(", ")
+        )
+    }
 }
 
 /// The corpus vectors on which a tree parts from the Rust model, before and

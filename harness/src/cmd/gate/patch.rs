@@ -1,11 +1,12 @@
-//! A patch read and applied: a series split into its patches, each
-//! patch's diff cut into file sections, and `patch -p1` run in the
-//! sandbox on the sections inside the tree the harness extracts.
+//! A patch read and applied: a series split into its patches, and
+//! `patch -p1` run in the sandbox on the file sections (`diff`) inside
+//! the tree the harness extracts.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use super::diff::sections;
 use crate::sandbox::{Limits, Sandbox, Spec};
 
 /// One patch of a series.
@@ -99,16 +100,13 @@ fn header(m: &str, name: &str) -> (String, Vec<String>) {
     (subject, declared)
 }
 
-/// The files a message's diff touches, `b/` side, each once.
+/// The files a message's diff touches (each file section's path, see
+/// [`sections`]), each once.
 fn files(m: &str) -> Vec<String> {
-    let mut files = vec![];
-    for l in m.lines() {
-        if let Some(p) = l.strip_prefix("+++ ") {
-            let p = p.split('\t').next().unwrap_or(p).trim();
-            let p = p.strip_prefix("b/").unwrap_or(p);
-            if p != "/dev/null" && !files.iter().any(|f| f == p) {
-                files.push(p.to_owned());
-            }
+    let mut files: Vec<String> = vec![];
+    for (p, _) in sections(m) {
+        if !files.contains(&p) {
+            files.push(p);
         }
     }
     files
@@ -127,68 +125,6 @@ const EXTRACTED: &[&str] = &[
 /// Whether `path` (in the tree) is inside the part the harness extracts.
 pub(super) fn extracted(path: &str) -> bool {
     EXTRACTED.iter().any(|p| path == *p || path.starts_with(p))
-}
-
-/// A patch's diff cut into file sections: `(path, section text)`, in
-/// order; the text before the first section is dropped.
-fn sections(text: &str) -> Vec<(String, String)> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut starts = vec![];
-    for (i, l) in lines.iter().enumerate() {
-        let next = lines.get(i + 1).copied().unwrap_or("");
-        if l.starts_with("diff --git ")
-            || (l.starts_with("--- ")
-                && next.starts_with("+++ ")
-                && !(i > 0 && lines[i - 1].starts_with("diff --git ")))
-        {
-            starts.push(i);
-        }
-    }
-    let mut out = vec![];
-    for (k, &s) in starts.iter().enumerate() {
-        let e = starts.get(k + 1).copied().unwrap_or(lines.len());
-        let body: String = lines[s..e].concat();
-        let path = body
-            .lines()
-            .find_map(|l| l.strip_prefix("+++ "))
-            .map(|p| p.split('\t').next().unwrap_or(p).trim())
-            .map(|p| p.strip_prefix("b/").unwrap_or(p).to_owned())
-            .unwrap_or_default();
-        out.push((path, body));
-    }
-    out
-}
-
-/// The lines of the new file each section touches (added lines, and the
-/// line where a removal was): `(path, lines)`.
-pub(super) fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
-    sections(text)
-        .into_iter()
-        .map(|(path, body)| {
-            let mut lines = vec![];
-            let mut new = 0usize;
-            for l in body.lines() {
-                if let Some(h) = l.strip_prefix("@@ ") {
-                    // @@ -a,b +c,d @@
-                    new = h
-                        .split_whitespace()
-                        .find_map(|w| w.strip_prefix('+'))
-                        .and_then(|w| w.split(',').next())
-                        .and_then(|n| n.parse().ok())
-                        .unwrap_or(0);
-                } else if new > 0 && l.starts_with('+') && !l.starts_with("+++") {
-                    lines.push(new);
-                    new += 1;
-                } else if new > 0 && l.starts_with('-') && !l.starts_with("---") {
-                    lines.push(new);
-                } else if new > 0 && (l.starts_with(' ') || l.is_empty()) {
-                    new += 1;
-                }
-            }
-            lines.dedup();
-            (path, lines)
-        })
-        .collect()
 }
 
 /// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;

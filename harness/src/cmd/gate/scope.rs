@@ -1,69 +1,370 @@
 //! Where a patch's edits fall: which the gate judges, and which it lists
 //! as not judged (outside the extracted tree, in a file no world
-//! compiles, or in a function no world runs).
+//! compiles, or in a function no world runs); and the changed functions,
+//! each judged or not.
 
 use std::path::Path;
 
-use super::patch::{extracted, touched_lines, Patch};
+use super::diff::touched_lines;
+use super::patch::{extracted, Patch};
+use super::ChangedFunctions;
+use crate::cworld::build::Manifest;
+use crate::kernel::cscan::{self, Definition};
 
-/// Where each edit of a patch falls, for the files it does not judge:
-/// outside the extracted tree, in a file no world compiles, or in a
-/// function of a compiled file that no world runs. An edit inside a
-/// function in scope, or in a header the world compiles, is judged.
-pub(super) fn scope(tree: &Path, patch: &Patch, inputs: &[String]) -> Vec<String> {
-    classify(tree, patch, inputs).0
+/// Where a patch's edits fall.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scope {
+    /// Each edit the gate does not judge, with where it falls: outside the
+    /// extracted tree, in a file no world compiles, or in a function of a
+    /// compiled file that no world runs. An edit inside a function in
+    /// scope, or in a header the world compiles, is judged.
+    pub not_judged: Vec<String>,
+    /// The changed lines inside functions in scope (`(path, line)`), whose
+    /// coverage the gate measures.
+    pub lines: Vec<(String, usize)>,
+    /// The changed functions (see [`ChangedFunctions`]), judged or not.
+    pub functions: ChangedFunctions,
+    /// Whether the patch touches a file a world compiles whole: its world
+    /// changes even when no function a world runs does (a patch not
+    /// judged is still built then, for the build and its warnings).
+    pub compiled_whole: bool,
 }
 
-/// [`scope`]'s list, and the changed lines inside functions in scope
-/// (`(path, line)`), whose coverage the gate measures.
-pub(super) fn classify(
-    tree: &Path,
-    patch: &Patch,
-    inputs: &[String],
-) -> (Vec<String>, Vec<(String, usize)>) {
+/// What of a compiled file some world runs.
+enum Runs {
+    /// Every function (qp.c).
+    Every,
+    /// These functions in scope, whose changed lines' coverage is
+    /// measured.
+    InScope(Vec<String>),
+    /// These extracted definitions (rdmavt's state table), read by
+    /// functions in scope.
+    Extracted(Vec<String>),
+}
+
+/// Where `patch`'s edits fall in the patched tree `tree`, whose worlds
+/// compile `inputs` (paths in the tree).
+pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
     let in_scope = crate::judge::coverage::in_scope();
-    let mut out = vec![];
-    let mut judged_lines = vec![];
+    let manifest = Manifest::load().ok();
+    let mut s = Scope::default();
     for (path, lines) in touched_lines(&patch.text) {
+        let file = short(&path);
         if !extracted(&path) {
-            out.push(format!(
+            s.not_judged.push(format!(
                 "{path}: outside the tree the harness extracts (not judged)"
             ));
+            s.functions.not_judged.push(file.to_owned());
             continue;
         }
         if !inputs.contains(&path) {
-            out.push(format!("{path}: no world compiles it (not judged)"));
+            s.not_judged
+                .push(format!("{path}: no world compiles it (not judged)"));
+            // Named from the tree when it is C, else the file.
+            for (unit, _) in units(tree, &path, &lines) {
+                s.functions.not_judged.push(unit);
+            }
             continue;
         }
-        let Some((_, names)) = in_scope.iter().find(|(f, _)| *f == path) else {
-            continue; // a header the world compiles: judged through the build
-        };
-        let Ok(src) = crate::kernel::read_tree_text(tree, &tree.join(&path)) else {
+        if manifest
+            .as_ref()
+            .is_some_and(|m| m.upstream.compile.iter().any(|c| c.file == path))
+        {
+            s.compiled_whole = true;
+        }
+        let runs = if let Some((_, names)) = in_scope.iter().find(|(f, _)| *f == path) {
+            match names.is_empty() {
+                true => Runs::Every,
+                false => Runs::InScope(names.iter().map(|n| n.to_string()).collect()),
+            }
+        } else if path.ends_with(".c") {
+            // Compiled for some definitions only (rdmavt's state table).
+            let extracted = manifest.as_ref().and_then(|m| {
+                m.upstream
+                    .extract
+                    .iter()
+                    .find(|e| e.file == path)
+                    .map(|e| e.symbols.clone())
+            });
+            extracted.map_or(Runs::Every, Runs::Extracted)
+        } else {
+            // A header (or the Makefile): judged through the build.
+            s.functions.judged.push(file.to_owned());
             continue;
         };
-        let defs = crate::kernel::cscan::definitions(&src).unwrap_or_default();
-        let mut outside = vec![];
-        for l in lines {
-            let def = defs
-                .iter()
-                .find(|d| l >= d.line && l < d.line + d.text.lines().count().max(1));
-            match def {
-                Some(d) if names.is_empty() || names.contains(&d.name.as_str()) => {
-                    judged_lines.push((path.clone(), l));
+        compiled(tree, &path, &lines, &runs, &mut s);
+    }
+    for names in [&mut s.functions.judged, &mut s.functions.not_judged] {
+        let mut seen = std::collections::HashSet::new();
+        names.retain(|n| seen.insert(n.clone()));
+    }
+    s
+}
+
+/// The edits of a compiled file `path`. A header is one unit, judged
+/// through the build. In a `.c` file each changed definition is judged
+/// when some world runs it, else listed; edits outside any definition
+/// are judged only where every function is.
+fn compiled(tree: &Path, path: &str, lines: &[usize], runs: &Runs, s: &mut Scope) {
+    let units = units(tree, path, lines);
+    if path.ends_with(".h") {
+        s.functions.judged.push(short(path).to_owned());
+        if let Runs::InScope(names) = runs {
+            for (name, _, ls) in units.into_iter().filter_map(|(_, d)| d) {
+                if names.contains(&name) {
+                    s.lines.extend(ls.into_iter().map(|l| (path.to_owned(), l)));
                 }
-                // Another inline of a compiled header: through the build.
-                Some(_) if path.ends_with(".h") => {}
-                Some(d) => outside.push(format!("{} (line {l})", d.name)),
-                None if path.ends_with(".c") && !names.is_empty() => {
-                    outside.push(format!("line {l}, outside any function"))
-                }
-                None => {}
             }
         }
-        outside.dedup();
-        for o in outside {
-            out.push(format!("{path}: {o}: no world runs it (not judged)"));
+        return;
+    }
+    let mut outside = vec![];
+    for (unit, def) in units {
+        let Some((name, first, ls)) = def else {
+            // Outside any definition, or a file that could not be read.
+            if matches!(runs, Runs::Every) || lines.is_empty() {
+                s.functions.judged.push(unit);
+            } else {
+                outside.push(unit);
+            }
+            continue;
+        };
+        match runs {
+            Runs::Every => s.lines.extend(ls.into_iter().map(|l| (path.to_owned(), l))),
+            Runs::InScope(names) if names.contains(&name) => {
+                s.lines.extend(ls.into_iter().map(|l| (path.to_owned(), l)))
+            }
+            Runs::Extracted(names) if names.contains(&name) => {}
+            _ => {
+                s.not_judged.push(format!(
+                    "{path}: {name} (line {first}): no world runs it (not judged)"
+                ));
+                s.functions.not_judged.push(unit);
+                continue;
+            }
+        }
+        s.functions.judged.push(unit);
+    }
+    if !outside.is_empty() {
+        let off = outside_lines(tree, path, lines);
+        let what = match off.as_slice() {
+            [l] => format!("line {l}"),
+            ls => format!(
+                "lines {}",
+                ls.iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        s.not_judged.push(format!(
+            "{path}: {what}, outside any function: no world runs it (not judged)"
+        ));
+        s.functions.not_judged.extend(outside);
+    }
+}
+
+/// A changed unit of `path` and, for a definition, its name, the first
+/// changed line in it and every changed line in it.
+type Unit = (String, Option<(String, usize, Vec<usize>)>);
+
+/// The changed units of `path` in the patched `tree`: each definition of
+/// a C file its `lines` fall in (`sdma.c: sdma_flush`), in order, and the
+/// file itself once (`sdma.c`) for lines outside any definition, for a
+/// file with no changed lines (a rename, a mode change, a deletion), and
+/// for a file that is not C or cannot be read.
+fn units(tree: &Path, path: &str, lines: &[usize]) -> Vec<Unit> {
+    let file = short(path);
+    let defs = definitions(tree, path);
+    let mut out: Vec<Unit> = vec![];
+    let mut file_unit = lines.is_empty() || defs.is_none();
+    for &l in lines {
+        match defs.as_ref().and_then(|d| containing(d, l)) {
+            Some(d) => match out
+                .iter_mut()
+                .find(|(_, x)| x.as_ref().is_some_and(|(n, _, _)| *n == d.name))
+            {
+                Some((_, Some((_, _, ls)))) => ls.push(l),
+                _ => out.push((
+                    format!("{file}: {}", d.name),
+                    Some((d.name.clone(), l, vec![l])),
+                )),
+            },
+            None => file_unit = true,
         }
     }
-    (out, judged_lines)
+    if file_unit {
+        out.push((file.to_owned(), None));
+    }
+    out
+}
+
+/// The changed `lines` of `path` outside any definition.
+fn outside_lines(tree: &Path, path: &str, lines: &[usize]) -> Vec<usize> {
+    let defs = definitions(tree, path).unwrap_or_default();
+    lines
+        .iter()
+        .copied()
+        .filter(|l| containing(&defs, *l).is_none())
+        .collect()
+}
+
+/// The top-level definitions of a C file of the tree; `None` for another
+/// kind of file, or one that cannot be read or scanned (a deleted file).
+fn definitions(tree: &Path, path: &str) -> Option<Vec<Definition>> {
+    if !(path.ends_with(".c") || path.ends_with(".h")) {
+        return None;
+    }
+    let src = crate::kernel::read_tree_text(tree, &tree.join(path)).ok()?;
+    cscan::definitions(&src).ok()
+}
+
+/// The definition line `l` falls in.
+fn containing(defs: &[Definition], l: usize) -> Option<&Definition> {
+    defs.iter()
+        .find(|d| l >= d.line && l < d.line + d.text.lines().count().max(1))
+}
+
+/// A path as the changed functions name it: relative to the hfi1 driver
+/// (`sdma.c`), else the path in the tree.
+fn short(path: &str) -> &str {
+    path.strip_prefix("drivers/infiniband/hw/hfi1/")
+        .unwrap_or(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HFI1: &str = "drivers/infiniband/hw/hfi1";
+
+    /// A tree of a few hfi1 files: sdma.c with a function no world runs
+    /// (lines 3-6), one in scope (8-11) and a macro outside both (13);
+    /// qp.c; iowait.c with a function out of scope; rc.c, which no world
+    /// compiles.
+    fn tree() -> (std::path::PathBuf, Vec<String>) {
+        let dir = std::env::temp_dir().join(format!(
+            "hfi1-scope-test-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let files = [
+            (
+                "sdma.c",
+                "#include \"sdma.h\"\n\nstatic int sdma_flush(int x)\n{\n\treturn x;\n}\n\n\
+int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
+            ),
+            (
+                "qp.c",
+                "int mtu_to_path_mtu(int mtu)\n{\n\treturn mtu;\n}\n",
+            ),
+            (
+                "iowait.c",
+                "unsigned iowait_priority_update_top(int w)\n{\n\treturn w;\n}\n",
+            ),
+            ("rc.c", "void hfi1_rc_rcv(int p)\n{\n\tp++;\n}\n"),
+            ("verbs.h", "struct x {\n\tint a;\n};\n"),
+        ];
+        let _ = std::fs::create_dir_all(dir.join(HFI1));
+        for (f, text) in files {
+            std::fs::write(dir.join(HFI1).join(f), text).expect("writing the tree");
+        }
+        let inputs = ["sdma.c", "qp.c", "iowait.c", "verbs.h"]
+            .iter()
+            .map(|f| format!("{HFI1}/{f}"))
+            .collect();
+        (dir, inputs)
+    }
+
+    /// A patch changing line `line` of each `(file, line)`.
+    fn patch(edits: &[(&str, usize)]) -> Patch {
+        let mut text = String::from("Subject: [PATCH] x\n\n---\n");
+        for (f, l) in edits {
+            let p = if f.contains('/') {
+                f.to_string()
+            } else {
+                format!("{HFI1}/{f}")
+            };
+            text.push_str(&format!(
+                "diff --git a/{p} b/{p}\nindex 1..2 100644\n--- a/{p}\n+++ b/{p}\n@@ -{l} +{l} @@\n-a\n+b\n"
+            ));
+        }
+        super::super::parse(&text, "p").remove(0)
+    }
+
+    /// The patch's changed functions, judged and not.
+    fn classified(edits: &[(&str, usize)]) -> Scope {
+        let (dir, inputs) = tree();
+        let s = classify(&dir, &patch(edits), &inputs);
+        let _ = std::fs::remove_dir_all(&dir);
+        s
+    }
+
+    #[test]
+    fn a_function_no_world_runs_is_all_there_is_to_judge() {
+        let s = classified(&[("sdma.c", 5)]);
+        assert!(s.functions.none_judged(), "{s:?}");
+        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_flush"]);
+        assert_eq!(
+            s.not_judged,
+            [format!(
+                "{HFI1}/sdma.c: sdma_flush (line 5): no world runs it (not judged)"
+            )]
+        );
+        assert!(s.lines.is_empty() && !s.compiled_whole);
+    }
+
+    #[test]
+    fn a_two_file_patch_is_judged_in_part() {
+        let s = classified(&[("qp.c", 3), ("sdma.c", 5), ("sdma.c", 10)]);
+        assert_eq!(
+            s.functions.judged,
+            ["qp.c: mtu_to_path_mtu", "sdma.c: sdma_select_engine_vl"]
+        );
+        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_flush"]);
+        assert_eq!(
+            s.functions.summary(),
+            "2 of 3 changed functions judged; not judged: sdma.c: sdma_flush"
+        );
+        assert_eq!(
+            s.lines,
+            [(format!("{HFI1}/qp.c"), 3), (format!("{HFI1}/sdma.c"), 10)]
+        );
+        assert!(s.compiled_whole, "qp.c is compiled whole");
+    }
+
+    #[test]
+    fn files_and_lines_outside_functions_are_units_of_their_own() {
+        let s = classified(&[
+            ("sdma.c", 13),
+            ("rc.c", 3),
+            ("include/linux/list.h", 1),
+            ("verbs.h", 2),
+        ]);
+        assert_eq!(s.functions.judged, ["verbs.h"]);
+        assert_eq!(
+            s.functions.not_judged,
+            ["sdma.c", "rc.c: hfi1_rc_rcv", "include/linux/list.h"]
+        );
+        assert_eq!(
+            s.not_judged,
+            [
+                format!(
+                    "{HFI1}/sdma.c: line 13, outside any function: no world runs it (not judged)"
+                ),
+                format!("{HFI1}/rc.c: no world compiles it (not judged)"),
+                "include/linux/list.h: outside the tree the harness extracts (not judged)".into(),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unrun_function_of_a_file_compiled_whole_is_still_built() {
+        let s = classified(&[("iowait.c", 3)]);
+        assert!(s.functions.none_judged() && s.compiled_whole, "{s:?}");
+        assert_eq!(
+            s.functions.not_judged,
+            ["iowait.c: iowait_priority_update_top"]
+        );
+    }
 }

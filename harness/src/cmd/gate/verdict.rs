@@ -16,6 +16,11 @@ pub enum PatchVerdict {
     ChangesAsDeclared,
     /// Outcomes changed in a function the patch does not declare.
     Changes,
+    /// No function the patch changes runs in a world (every edit is
+    /// outside the extracted tree, in a file no world compiles, or in a
+    /// function no world runs): nothing was compared, and nothing is
+    /// said of its behaviour.
+    NotJudged,
     /// The patched tree does not compile, by an error in upstream code.
     BreaksBuild(String),
     /// `patch` refused it on this tree.
@@ -32,6 +37,7 @@ impl PatchVerdict {
             PatchVerdict::Preserves => "preserves",
             PatchVerdict::ChangesAsDeclared => "changes-as-declared",
             PatchVerdict::Changes => "changes",
+            PatchVerdict::NotJudged => "not-judged",
             PatchVerdict::BreaksBuild(_) => "breaks-build",
             PatchVerdict::DoesNotApply(_) => "does-not-apply",
             PatchVerdict::CannotJudge(_) => "cannot-judge",
@@ -41,19 +47,59 @@ impl PatchVerdict {
     /// The gate's exit code for this verdict.
     pub fn exit_code(&self) -> u8 {
         match self {
-            PatchVerdict::Preserves | PatchVerdict::ChangesAsDeclared => exit_code::SUCCESS,
+            PatchVerdict::Preserves | PatchVerdict::ChangesAsDeclared | PatchVerdict::NotJudged => {
+                exit_code::SUCCESS
+            }
             PatchVerdict::Changes | PatchVerdict::BreaksBuild(_) => exit_code::FINDING,
             PatchVerdict::DoesNotApply(_) | PatchVerdict::CannotJudge(_) => exit_code::CANNOT_JUDGE,
         }
     }
 
-    /// The patchwork check state: success, warning or fail.
+    /// The patchwork check state: success, warning or fail (a verdict on
+    /// part of a patch is a warning: see [`patchwork_state`]).
     pub fn patchwork(&self) -> &'static str {
         match self {
             PatchVerdict::Preserves | PatchVerdict::ChangesAsDeclared => "success",
-            PatchVerdict::Changes | PatchVerdict::CannotJudge(_) => "warning",
+            PatchVerdict::Changes | PatchVerdict::NotJudged | PatchVerdict::CannotJudge(_) => {
+                "warning"
+            }
             PatchVerdict::BreaksBuild(_) | PatchVerdict::DoesNotApply(_) => "fail",
         }
+    }
+
+    /// Whether the verdict is on the patch's behaviour (or that no
+    /// behaviour was judged), so that how much of it was judged qualifies
+    /// it.
+    fn on_behaviour(&self) -> bool {
+        matches!(
+            self,
+            PatchVerdict::Preserves
+                | PatchVerdict::ChangesAsDeclared
+                | PatchVerdict::Changes
+                | PatchVerdict::NotJudged
+        )
+    }
+}
+
+/// Why a `not-judged` patch's suite was skipped.
+pub const NOT_JUDGED_REASON: &str = "no changed function runs in a world";
+
+/// What qualifies a patch's verdict: why it was not judged, or how much of
+/// it was (`1 of 2 changed functions judged; not judged: sdma.c:
+/// sdma_flush`); `None` when every changed function was judged.
+fn verdict_note(j: &Judged) -> Option<String> {
+    if j.verdict == PatchVerdict::NotJudged {
+        return Some(NOT_JUDGED_REASON.to_owned());
+    }
+    (j.verdict.on_behaviour() && !j.functions.not_judged.is_empty()).then(|| j.functions.summary())
+}
+
+/// A patch's patchwork state: its verdict's, but `success` only when
+/// every changed function was judged (`warning` otherwise).
+pub fn patchwork_state(j: &Judged) -> &'static str {
+    match j.verdict.patchwork() {
+        "success" if verdict_note(j).is_some() => "warning",
+        s => s,
     }
 }
 
@@ -91,15 +137,18 @@ pub fn where_it_applies(judged: &[Judged]) -> Vec<Judged> {
 
 /// The line a patchwork bot posts: state, context, description.
 pub fn patchwork_line(judged: &[Judged]) -> String {
-    let worst = judged.iter().max_by_key(|j| match j.verdict.patchwork() {
+    let worst = judged.iter().max_by_key(|j| match patchwork_state(j) {
         "fail" => 2,
         "warning" => 1,
         _ => 0,
     });
-    let state = worst.map_or("success", |j| j.verdict.patchwork());
+    let state = worst.map_or("success", patchwork_state);
     let desc: Vec<String> = judged
         .iter()
-        .map(|j| format!("{} {}", j.base, j.verdict.word()))
+        .map(|j| match verdict_note(j) {
+            Some(note) => format!("{} {} ({note})", j.base, j.verdict.word()),
+            None => format!("{} {}", j.base, j.verdict.word()),
+        })
         .collect();
     format!(
         "state={state} context=hfi1-conformance description=\"{}\"",
@@ -114,7 +163,8 @@ pub fn report(judged: &[Judged]) -> Report {
     Report::new("gate", suites)
 }
 
-/// One patch on one base, as a suite of the gate's report.
+/// One patch on one base, as a suite of the gate's report: a `not-judged`
+/// patch's is skipped; a patch judged in part says how much was.
 fn suite(j: &Judged) -> Suite {
     let name = format!("{}: {}", j.base, j.patch.subject);
     let mut suite = match &j.comparison {
@@ -133,6 +183,14 @@ fn suite(j: &Judged) -> Suite {
     suite.not_judged = j.not_judged.clone();
     suite.warnings = j.new_warnings.clone();
     suite.patch_coverage = j.coverage.clone();
+    if j.verdict == PatchVerdict::NotJudged {
+        suite.skipped = Some(NOT_JUDGED_REASON.to_owned());
+    }
+    if verdict_note(j).is_some() {
+        suite.judged_functions = Some(j.functions.judged.len());
+        suite.changed_functions = Some(j.functions.changed());
+        suite.not_judged_functions = j.functions.not_judged.clone();
+    }
     if let Some(m) = &j.model {
         suite.cases.push(model_case(&m.before, &m.after, m.corpus));
     }
@@ -191,7 +249,7 @@ fn model_case(before: &[String], after: &[String], corpus: usize) -> Case {
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse;
+    use super::super::{parse, ChangedFunctions};
     use super::*;
 
     fn judged_on(base: &str, verdict: PatchVerdict) -> Judged {
@@ -204,6 +262,7 @@ mod tests {
             verdict,
             comparison: None,
             not_judged: vec![],
+            functions: Default::default(),
             new_warnings: vec![],
             timings: vec![],
             coverage: None,
@@ -225,5 +284,99 @@ mod tests {
         // Applying nowhere is still does-not-apply.
         let none = vec![judged_on("6.1", PatchVerdict::DoesNotApply("x".into()))];
         assert_eq!(exit_code(&where_it_applies(&none)), 2);
+    }
+
+    /// A judgement of `verdict` whose changed functions are `judged` and
+    /// `not_judged`.
+    fn with_functions(verdict: PatchVerdict, judged: &[&str], not_judged: &[&str]) -> Judged {
+        let mut j = judged_on("6.12", verdict);
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect();
+        j.functions = ChangedFunctions {
+            judged: names(judged),
+            not_judged: names(not_judged),
+        };
+        j
+    }
+
+    #[test]
+    fn not_judged_is_a_success_with_a_warning_and_a_skipped_suite() {
+        let j = with_functions(PatchVerdict::NotJudged, &[], &["sdma.c: sdma_flush"]);
+        assert_eq!(j.verdict.word(), "not-judged");
+        assert_eq!(j.verdict.exit_code(), exit_code::SUCCESS);
+        assert_eq!(exit_code(std::slice::from_ref(&j)), exit_code::SUCCESS);
+        assert_eq!(
+            patchwork_line(std::slice::from_ref(&j)),
+            "state=warning context=hfi1-conformance \
+             description=\"6.12 not-judged (no changed function runs in a world)\""
+        );
+        let r = report(std::slice::from_ref(&j));
+        let s = &r.suites[0];
+        assert_eq!(s.verdict.as_deref(), Some("not-judged"));
+        assert_eq!(s.skipped.as_deref(), Some(NOT_JUDGED_REASON));
+        assert_eq!(
+            (s.judged_functions, s.changed_functions),
+            (Some(0), Some(1))
+        );
+        assert_eq!(s.not_judged_functions, ["sdma.c: sdma_flush"]);
+        assert!(s.cases.is_empty() && s.error.is_none());
+        assert_eq!(r.exit_code(), exit_code::SUCCESS);
+    }
+
+    #[test]
+    fn a_verdict_on_part_of_a_patch_says_how_much_and_warns() {
+        let one_of_two = |v| with_functions(v, &["qp.c: mtu_to_path_mtu"], &["sdma.c: sdma_flush"]);
+        let j = one_of_two(PatchVerdict::Preserves);
+        // The verdict word stays; patchwork warns, and says how much.
+        assert_eq!(j.verdict.word(), "preserves");
+        assert_eq!(patchwork_state(&j), "warning");
+        assert_eq!(
+            patchwork_line(std::slice::from_ref(&j)),
+            "state=warning context=hfi1-conformance description=\"6.12 preserves \
+             (1 of 2 changed functions judged; not judged: sdma.c: sdma_flush)\""
+        );
+        assert_eq!(exit_code(std::slice::from_ref(&j)), exit_code::SUCCESS);
+        let s = &report(std::slice::from_ref(&j)).suites[0];
+        assert_eq!(s.verdict.as_deref(), Some("preserves"));
+        assert_eq!(s.skipped, None);
+        assert_eq!(
+            (s.judged_functions, s.changed_functions),
+            (Some(1), Some(2))
+        );
+        assert_eq!(
+            s.verdict_note().as_deref(),
+            Some("1 of 2 changed functions judged; not judged: sdma.c: sdma_flush")
+        );
+        assert_eq!(
+            patchwork_state(&one_of_two(PatchVerdict::ChangesAsDeclared)),
+            "warning"
+        );
+        assert_eq!(
+            patchwork_state(&one_of_two(PatchVerdict::Changes)),
+            "warning"
+        );
+        let broken = one_of_two(PatchVerdict::BreaksBuild("x".into()));
+        assert_eq!(patchwork_state(&broken), "fail");
+        assert_eq!(report(&[broken]).suites[0].changed_functions, None);
+    }
+
+    #[test]
+    fn a_patch_judged_whole_is_reported_as_before() {
+        let j = with_functions(PatchVerdict::Preserves, &["qp.c: mtu_to_path_mtu"], &[]);
+        assert_eq!(
+            patchwork_line(std::slice::from_ref(&j)),
+            "state=success context=hfi1-conformance description=\"6.12 preserves\""
+        );
+        let s = &report(&[j]).suites[0];
+        assert_eq!((s.skipped.as_ref(), s.judged_functions), (None, None));
+        assert_eq!(s.verdict_note(), None);
+        let v = serde_json::to_value(s).expect("JSON");
+        for key in [
+            "skipped",
+            "judged_functions",
+            "changed_functions",
+            "not_judged_functions",
+        ] {
+            assert!(v.get(key).is_none(), "{key} in {v}");
+        }
     }
 }

@@ -1,0 +1,289 @@
+//! A patch's diff cut into file sections, each with its path in the tree
+//! and the lines of the new file its hunks touch. Reads what `git
+//! format-patch` writes (`diff --git`, `index`, mode, rename and binary
+//! lines) and plain unified diffs.
+
+/// A diff cut into file sections: `(path, section text)`, in order; the
+/// text before the first section is dropped. A section starts at a `diff
+/// --git` line, or at a `---`/`+++` pair that is not the header of a
+/// section a `diff --git` line started; the lines of a hunk (counted from
+/// its `@@` line) never start one. Its path is never empty (see
+/// [`section_path`]).
+pub(super) fn sections(text: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut starts = vec![];
+    // A `diff --git` section whose `---`/`+++` header may still come.
+    let mut git_header = false;
+    // Old and new lines still to come in the current hunk.
+    let mut hunk = (0usize, 0usize);
+    for (i, l) in lines.iter().enumerate() {
+        if hunk != (0, 0) {
+            if hunk_line(l, &mut hunk).is_some() {
+                continue;
+            }
+            hunk = (0, 0); // a hunk cut short: the line is read as a header
+        }
+        let next = lines.get(i + 1).copied().unwrap_or("");
+        if l.starts_with("diff --git ") {
+            starts.push(i);
+            git_header = true;
+        } else if l.starts_with("--- ") && next.starts_with("+++ ") {
+            if !git_header {
+                starts.push(i);
+            }
+            git_header = false;
+        } else if let Some(h) = l.strip_prefix("@@ ") {
+            if let Some((_, old, _, new)) = hunk_header(h) {
+                hunk = (old, new);
+            }
+            git_header = false;
+        }
+    }
+    let mut out = vec![];
+    for (k, &s) in starts.iter().enumerate() {
+        let e = starts.get(k + 1).copied().unwrap_or(lines.len());
+        out.push((section_path(&lines[s..e]), lines[s..e].concat()));
+    }
+    out
+}
+
+/// A section's path in the tree: its `+++` path; for a deleted file
+/// (`+++ /dev/null`) its `---` path; for a section with neither (a
+/// rename, a mode change, a binary file) the `b/` path of its `diff
+/// --git` line. Only the header counts (the lines before the first hunk).
+fn section_path(lines: &[&str]) -> String {
+    let (mut new, mut old, mut git) = (None, None, None);
+    for l in lines.iter().take_while(|l| !l.starts_with("@@ ")) {
+        let l = l.trim_end_matches(['\n', '\r']);
+        if let Some(p) = l.strip_prefix("+++ ") {
+            new = new.or_else(|| diff_path(p));
+        } else if let Some(p) = l.strip_prefix("--- ") {
+            old = old.or_else(|| diff_path(p));
+        } else if let Some(p) = l.strip_prefix("diff --git ") {
+            git = git.or_else(|| git_b_path(p));
+        }
+    }
+    new.or(old)
+        .or(git)
+        .unwrap_or_else(|| "(a file the diff does not name)".to_owned())
+}
+
+/// The path in the tree of a `---`/`+++` line's file: a timestamp after a
+/// tab dropped, and the first component (`patch -p1`); `None` for
+/// `/dev/null` or nothing.
+fn diff_path(p: &str) -> Option<String> {
+    let p = p.split('\t').next().unwrap_or(p).trim();
+    let p = p
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or(p);
+    if p.is_empty() || p == "/dev/null" {
+        return None;
+    }
+    let p = p.split_once('/').map_or(p, |(_, rest)| rest);
+    (!p.is_empty()).then(|| p.to_owned())
+}
+
+/// The `b/` path of a `diff --git a/X b/Y` line (the text after `diff
+/// --git `).
+fn git_b_path(rest: &str) -> Option<String> {
+    let rest = rest.trim();
+    // `a/X b/X`: two halves naming the same file (X may hold " b/").
+    let n = rest.len();
+    if n % 2 == 1 && rest.is_char_boundary(n / 2) && rest.is_char_boundary(n / 2 + 1) {
+        let (a, b) = (&rest[..n / 2], &rest[n / 2 + 1..]);
+        if let (Some(x), Some(y)) = (a.strip_prefix("a/"), b.strip_prefix("b/")) {
+            if x == y && !y.is_empty() {
+                return Some(y.to_owned());
+            }
+        }
+    }
+    let i = rest.rfind(" b/")?;
+    let p = rest[i + 3..].trim_matches('"');
+    (!p.is_empty()).then(|| p.to_owned())
+}
+
+/// A hunk's `@@ -a,b +c,d @@` (the text after `@@ `): `(a, b, c, d)`, a
+/// count left out being 1.
+fn hunk_header(h: &str) -> Option<(usize, usize, usize, usize)> {
+    let mut words = h.split_whitespace();
+    let range = |w: Option<&str>, sign: char| -> Option<(usize, usize)> {
+        let w = w?.strip_prefix(sign)?;
+        let (start, count) = w.split_once(',').unwrap_or((w, "1"));
+        Some((start.parse().ok()?, count.parse().ok()?))
+    };
+    let (a, b) = range(words.next(), '-')?;
+    let (c, d) = range(words.next(), '+')?;
+    Some((a, b, c, d))
+}
+
+/// Counts a line of a hunk against the old and new lines still to come
+/// (`left`): its kind (`' '`, `'-'`, `'+'`, `'\\'`), or `None` when it is
+/// not a line of the hunk. An empty line is context a mailer stripped.
+fn hunk_line(l: &str, left: &mut (usize, usize)) -> Option<char> {
+    let kind = match l.as_bytes().first() {
+        None | Some(b'\n') | Some(b'\r') | Some(b' ') => ' ',
+        Some(b'-') if left.0 > 0 => '-',
+        Some(b'+') if left.1 > 0 => '+',
+        Some(b'\\') => '\\',
+        _ => return None,
+    };
+    match kind {
+        ' ' => {
+            left.0 = left.0.saturating_sub(1);
+            left.1 = left.1.saturating_sub(1);
+        }
+        '-' => left.0 -= 1,
+        '+' => left.1 -= 1,
+        _ => {}
+    }
+    Some(kind)
+}
+
+/// The lines of the new file each section touches (added lines, and the
+/// line where a removal was): `(path, lines)`.
+pub(super) fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
+    sections(text)
+        .into_iter()
+        .map(|(path, body)| {
+            let lines = changed_lines(&body);
+            (path, lines)
+        })
+        .collect()
+}
+
+/// The lines of the new file a section's hunks touch: added lines, and
+/// the line where a removal was (none in a file the section deletes).
+fn changed_lines(body: &str) -> Vec<usize> {
+    let mut lines = vec![];
+    let mut new = 0usize;
+    let mut left = (0usize, 0usize);
+    for l in body.split_inclusive('\n') {
+        if left == (0, 0) {
+            if let Some((_, old, start, count)) = l.strip_prefix("@@ ").and_then(hunk_header) {
+                (new, left) = (start, (old, count));
+            }
+            continue;
+        }
+        match hunk_line(l, &mut left) {
+            Some('+') => {
+                lines.push(new);
+                new += 1;
+            }
+            Some('-') if new > 0 => lines.push(new),
+            Some(' ') => new += 1,
+            Some(_) => {}
+            None => left = (0, 0),
+        }
+    }
+    lines.dedup();
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The paths of `text`'s sections.
+    fn paths(text: &str) -> Vec<String> {
+        sections(text).into_iter().map(|(p, _)| p).collect()
+    }
+
+    const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
+    const SDMA: &str = "drivers/infiniband/hw/hfi1/sdma.c";
+
+    /// One file as `git format-patch` writes it: `diff --git`, `index`,
+    /// then `---`/`+++`; a removed line that reads `-- x` (so `--- x`)
+    /// followed by an added `++ y` (so `+++ y`) inside the hunk.
+    const ONE_FILE: &str = "Subject: [PATCH] IB/hfi1: x\n\n---\n \
+drivers/infiniband/hw/hfi1/qp.c | 2 +-\n 1 file changed\n\n\
+diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c\n\
+index 0123456..789abcd 100644\n\
+--- a/drivers/infiniband/hw/hfi1/qp.c\n\
++++ b/drivers/infiniband/hw/hfi1/qp.c\n\
+@@ -10,4 +10,4 @@ int f(void)\n \
+a\n\
+--- x\n\
++++ y\n \
+b\n\
+\n\
+-- \n2.43.0\n";
+
+    #[test]
+    fn a_format_patch_file_is_one_section_with_its_git_header() {
+        let s = sections(ONE_FILE);
+        assert_eq!(s.len(), 1, "{s:#?}");
+        assert_eq!(s[0].0, QP);
+        assert!(s[0].1.starts_with("diff --git a/"), "{}", s[0].1);
+        assert!(s[0].1.contains("index 0123456..789abcd"));
+        // The hunk's own `--- x`/`+++ y` lines start nothing; the changed
+        // line is where both are.
+        assert_eq!(touched_lines(ONE_FILE), [(QP.to_owned(), vec![11])]);
+    }
+
+    #[test]
+    fn two_files_are_two_sections() {
+        let two = format!(
+            "{ONE_FILE}diff --git a/{SDMA} b/{SDMA}\nindex 1..2 100644\n--- a/{SDMA}\n+++ b/{SDMA}\n@@ -5 +5,2 @@\n x\n+y\n"
+        );
+        assert_eq!(paths(&two), [QP, SDMA]);
+        assert_eq!(touched_lines(&two)[1], (SDMA.to_owned(), vec![6]));
+    }
+
+    #[test]
+    fn a_new_file_is_named_by_its_new_path() {
+        let d =
+            "diff --git a/drivers/infiniband/hw/hfi1/new.c b/drivers/infiniband/hw/hfi1/new.c\n\
+new file mode 100644\nindex 0000000..e69de29\n--- /dev/null\n\
++++ b/drivers/infiniband/hw/hfi1/new.c\n@@ -0,0 +1,2 @@\n+a\n+b\n";
+        assert_eq!(paths(d), ["drivers/infiniband/hw/hfi1/new.c"]);
+        assert_eq!(touched_lines(d)[0].1, [1, 2]);
+    }
+
+    #[test]
+    fn a_deleted_file_is_named_by_its_old_path() {
+        let d = format!(
+            "diff --git a/{SDMA} b/{SDMA}\ndeleted file mode 100644\nindex e69de29..0000000\n\
+--- a/{SDMA}\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n"
+        );
+        assert_eq!(paths(&d), [SDMA]);
+        assert!(touched_lines(&d)[0].1.is_empty());
+    }
+
+    #[test]
+    fn a_rename_a_mode_change_and_a_binary_file_are_named_by_the_git_line() {
+        let d = "diff --git a/drivers/infiniband/hw/hfi1/old.c b/drivers/infiniband/hw/hfi1/renamed.c\n\
+similarity index 100%\nrename from drivers/infiniband/hw/hfi1/old.c\n\
+rename to drivers/infiniband/hw/hfi1/renamed.c\n\
+diff --git a/Makefile b/Makefile\nold mode 100644\nnew mode 100755\n\
+diff --git a/include/rdma/fw.bin b/include/rdma/fw.bin\nindex 1..2 100644\n\
+Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
+        assert_eq!(
+            paths(d),
+            [
+                "drivers/infiniband/hw/hfi1/renamed.c",
+                "Makefile",
+                "include/rdma/fw.bin"
+            ]
+        );
+    }
+
+    #[test]
+    fn plain_diffs_follow_patch_p1() {
+        let d = "--- linux.orig/drivers/infiniband/hw/hfi1/qp.c\t2024-01-01\n\
++++ linux/drivers/infiniband/hw/hfi1/qp.c\t2024-01-01\n@@ -3 +3 @@\n-a\n+b\n\
+--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n";
+        assert_eq!(paths(d), [QP, "x.c"]);
+        for (p, _) in sections(d) {
+            assert!(!p.is_empty());
+        }
+    }
+
+    #[test]
+    fn hunk_headers() {
+        assert_eq!(hunk_header("-1 +1 @@"), Some((1, 1, 1, 1)));
+        assert_eq!(hunk_header("-10,4 +12,5 @@ f()"), Some((10, 4, 12, 5)));
+        assert_eq!(hunk_header("-0,0 +1 @@"), Some((0, 0, 1, 1)));
+        assert_eq!(hunk_header("garbage"), None);
+    }
+}
