@@ -22,9 +22,10 @@ pending() {
     # Only the mutant: HFI1_KERNELS (set by CI) would add series and
     # prefix the trial names.
     env -u HFI1_KERNELS INSTA_UPDATE=new HFI1_KERNEL_SRC="$work/mutant" cargo test -q -p harness --test conformance -- \
-        --exact snapshot::setup_wqe >/dev/null 2>&1 && { echo "[insta] the mutant matched the snapshot"; exit 1; }
+        --exact snapshot::setup_wqe >"$work/test.log" 2>&1 && { echo "[insta] the mutant matched the snapshot"; exit 1; }
     cargo insta pending-snapshots 2>&1 | grep -q "$snap" || {
-        echo "[insta] cargo insta pending-snapshots does not list $snap"; exit 1; }
+        echo "[insta] cargo insta pending-snapshots does not list $snap; the trial said:"
+        tail -n 30 "$work/test.log"; exit 1; }
 }
 pending
 cargo insta reject >/dev/null 2>&1
