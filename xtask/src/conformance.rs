@@ -11,11 +11,11 @@ use crate::flags;
 pub fn run(a: flags::Conformance) -> Result<u8> {
     let kernels = a.kernels()?;
     let opts = BuildOptions {
-        sanitize: a.sanitize,
+        sanitize: a.sanitize.sanitize,
         ..Default::default()
     };
     if let Some(n) = a.random {
-        let funcs = flags::functions(&a.function);
+        let funcs = a.function.funcs();
         let runs = random::run_kernels(&kernels, &opts, &funcs, n, a.seed, &mut |m| {
             eprintln!("[random] {m}")
         });

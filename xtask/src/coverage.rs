@@ -5,26 +5,22 @@
 use anyhow::{Context, Result};
 use harness::cmd::coverage;
 use harness::corpus;
-use harness::judge::coverage::{self as measure, Tracefile};
-use harness::kernel;
+use harness::judge::coverage as measure;
 
 use crate::flags;
 
 pub fn run(a: flags::Coverage) -> Result<u8> {
     let series = &a.kernel.kernel;
-    let tree = kernel::fetch(series)?;
-    let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
-    let out = measure::out_dir(series);
-    let world = measure::collect(&tree, &vectors)?;
-    let obj = world.dir.join("obj");
-    let cov = measure::report(&world, &Tracefile::capture(&obj)?)?;
+    let m = coverage::measure(series)?;
     // The HTML report, when lcov is installed: its tools, run as a script
     // would run them.
+    let out = measure::out_dir(series);
     let html = out.join("html");
     let drawn = measure::html_tools();
     if drawn {
         let sh = xshell::Shell::new()?;
         let info = out.join("coverage.info");
+        let obj = &m.obj;
         sh.create_dir(&out)?;
         xshell::cmd!(
             sh,
@@ -41,28 +37,18 @@ pub fn run(a: flags::Coverage) -> Result<u8> {
     }
     print!(
         "{}",
-        measure::render(&tree, &cov, drawn.then_some(html.as_path()))
+        measure::render(&m.tree, &m.cov, drawn.then_some(html.as_path()))
     );
 
     // Every miss explained, every explanation still needed.
-    let explained = coverage::explain(&tree, &cov, &corpus::corpus_dir())?;
-    let shown = explained.manifest.display();
-    if explained.problems.is_empty() {
-        println!(
-            "every miss above is explained by {shown} ({} entries)",
-            explained.entries
-        );
-    } else {
-        for p in &explained.problems {
-            match p.line {
-                0 => eprintln!("error: {}", p.msg),
-                l => eprintln!("{shown}:{l}: {}", p.msg),
+    let explained = coverage::explain(&m.tree, &m.cov, &corpus::corpus_dir())?;
+    match explained.agreed() {
+        Some(line) => println!("{line}"),
+        None => {
+            for line in explained.disagreements() {
+                eprintln!("{line}");
             }
         }
-        eprintln!(
-            "{} disagreement(s) between the measurement and {shown}",
-            explained.problems.len()
-        );
     }
     Ok(explained.exit_code())
 }

@@ -3,10 +3,11 @@
 //! terms.
 //!
 //! An option group several commands share (`--format`, `--random`/`--seed`,
-//! `--kernel`, `--overlay`) is one `#[derive(Args)]` struct, flattened into
-//! each. Where a command's help said more than the group's (or another
-//! default), the command adjusts the group's option with `mut_arg`, so that
-//! every `--help` reads as it always has.
+//! `--kernel`, `--kernel-src`, `--function`, `--sanitize`, `--overlay`) is
+//! one `#[derive(Args)]` struct, flattened into each. Where a command's
+//! help said more than the group's (or another default), the command
+//! adjusts the group's option with `mut_arg`, so that every `--help` reads
+//! as it always has.
 
 use std::path::{Path, PathBuf};
 
@@ -171,6 +172,47 @@ pub struct OneKernel {
     pub kernel: String,
 }
 
+/// `--kernel-src PATH`: kernel trees given by path.
+#[derive(Args)]
+pub struct KernelSrc {
+    /// Any kernel tree root: a git checkout, an extracted tarball, a patched
+    /// copy; checked against the snapshots of its series. Repeatable
+    #[arg(long, value_name = "PATH")]
+    pub kernel_src: Vec<PathBuf>,
+}
+
+/// `--function NAME`: only these functions (C names; every function in
+/// scope when none is named).
+#[derive(Args)]
+pub struct Functions {
+    /// Only this function's generated vectors (repeatable)
+    #[arg(long, value_name = "NAME", value_parser = function)]
+    pub function: Vec<String>,
+}
+
+impl Functions {
+    /// The functions named (already checked by clap), or all.
+    pub fn funcs(&self) -> Vec<Func> {
+        if self.function.is_empty() {
+            Func::ALL.to_vec()
+        } else {
+            self.function
+                .iter()
+                .filter_map(|f| Func::from_name(f))
+                .collect()
+        }
+    }
+}
+
+/// `--sanitize`: C worlds built with ASan and UBSan.
+#[derive(Args)]
+pub struct Sanitize {
+    /// Build the C worlds with ASan and UBSan (upstream UB is a crash
+    /// finding for the vector, with the sanitizer's report)
+    #[arg(long)]
+    pub sanitize: bool,
+}
+
 /// A vendor driver tree (opa-hfi1 or shaped like it) as an overlay on a
 /// base kernel.
 #[derive(Args)]
@@ -185,7 +227,7 @@ pub struct Overlay {
     #[arg(long, value_name = "KERNEL", default_value = kernel::DEFAULT_SERIES)]
     pub on: String,
     /// The overlay's compat profile (TOML: include, force_include, defines,
-    /// [have]; see README "Vendor trees"). Default: the overlay's
+    /// [have]; see docs/kernels.md "Vendor trees"). Default: the overlay's
     /// include/ and include/uapi/ first, nothing forced or defined
     #[arg(long, value_name = "FILE")]
     pub profile: Option<PathBuf>,
@@ -205,16 +247,17 @@ impl Overlay {
 // ---- Commands ----
 
 #[derive(Args)]
+#[command(mut_arg("function", |a| a
+    .help("With --random: only this function (repeatable)")
+    .requires("random")))]
 pub struct Conformance {
     /// A pinned series (snapshots/kernels.lock) fetched from Debian on first
     /// use, SERIES=VERSION for an exact Debian version, or `all` (every
     /// pinned series). Repeatable. Default: 6.12
     #[arg(long, value_name = "SERIES[=VERSION]|all", value_parser = series_or_all)]
     pub kernel: Vec<String>,
-    /// Any kernel tree root: a git checkout, an extracted tarball, a patched
-    /// copy; checked against the snapshots of its series. Repeatable
-    #[arg(long, value_name = "PATH")]
-    pub kernel_src: Vec<PathBuf>,
+    #[command(flatten)]
+    pub kernel_src: KernelSrc,
     #[command(flatten)]
     pub overlay: Overlay,
     #[command(flatten)]
@@ -222,10 +265,13 @@ pub struct Conformance {
     /// A vector corpus other than vectors/
     #[arg(long, value_name = "DIR")]
     pub vectors: Option<PathBuf>,
-    /// Build the C worlds with ASan and UBSan (upstream UB is a crash
-    /// finding for the vector, with the sanitizer's report)
-    #[arg(long)]
-    pub sanitize: bool,
+    #[command(flatten)]
+    pub sanitize: Sanitize,
+    // `--random` and `--seed` are not the `Generated` group: here
+    // `--random` picks another mode (absent: the corpus), an `Option` with
+    // no default, where `Generated` counts vectors besides the corpus (a
+    // `u64` with a default). clap's derive takes that from the field's
+    // type, which a flattened group fixes.
     /// Instead of the corpus: N generated vectors per function, run on both
     /// sides in the worker; findings are minimised and written to
     /// target/findings/*.toml
@@ -234,9 +280,8 @@ pub struct Conformance {
     /// Seed of --random; same seed, same vectors
     #[arg(long, default_value_t = 1, requires = "random")]
     pub seed: u64,
-    /// With --random: only this function (repeatable)
-    #[arg(long, value_name = "NAME", requires = "random", value_parser = function)]
-    pub function: Vec<String>,
+    #[command(flatten)]
+    pub function: Functions,
 }
 
 impl Conformance {
@@ -244,12 +289,12 @@ impl Conformance {
     /// (the default series only when none is named).
     pub fn kernels(&self) -> Result<Vec<KernelArg>> {
         let only_overlays = self.kernel.is_empty()
-            && self.kernel_src.is_empty()
+            && self.kernel_src.kernel_src.is_empty()
             && !self.overlay.overlay.is_empty();
         let mut out = if only_overlays {
             vec![]
         } else {
-            kernels(&self.kernel, &self.kernel_src)
+            kernels(&self.kernel, &self.kernel_src.kernel_src)
         };
         for d in &self.overlay.overlay {
             out.push(self.overlay.sel(d)?);
@@ -359,7 +404,10 @@ EXIT STATUS:
     2  a file could not be made or written (the bindings without libclang)";
 
 #[derive(Args)]
-#[command(mut_arg("format", |a| a.help("The report on stdout; the patchwork line goes to stderr")))]
+#[command(
+    mut_arg("format", |a| a.help("The report on stdout; the patchwork line goes to stderr")),
+    mut_arg("kernel_src", |a| a.help("A tree to apply to instead (repeatable)"))
+)]
 pub struct Gate {
     /// `git format-patch` files, an mbox holding a series, plain diffs, or
     /// `-` for stdin; applied in order
@@ -370,9 +418,8 @@ pub struct Gate {
     /// leave out the series where it does not; the report lists them)
     #[arg(long, value_name = "SERIES|all", value_parser = series_or_all)]
     pub base: Vec<String>,
-    /// A tree to apply to instead (repeatable)
-    #[arg(long, value_name = "PATH")]
-    pub kernel_src: Vec<PathBuf>,
+    #[command(flatten)]
+    pub kernel_src: KernelSrc,
     #[command(flatten)]
     pub generated: Generated,
     /// A function every patch means to change (as a `Conformance-Changes:`
@@ -413,9 +460,8 @@ pub struct Diff {
     pub overlay: Overlay,
     #[command(flatten)]
     pub generated: Generated,
-    /// Only this function's generated vectors (repeatable)
-    #[arg(long, value_name = "NAME", value_parser = function)]
-    pub function: Vec<String>,
+    #[command(flatten)]
+    pub function: Functions,
     #[command(flatten)]
     pub output: Output,
 }
@@ -460,44 +506,57 @@ EXIT STATUS:
     1  some did (listed per function, with grouped minimal reproducers)
     2  a version could not be fetched or built";
 
+// Here `--kernel-src` takes one tree (`Set`: a second is an error), and
+// `--seed` is listed before `--random`, as they always were: clap numbers
+// the options in the order they are added (`--kernel` 0, ... `--sample` 3,
+// `--list` 6), so the two are given 4 and 5.
 #[derive(Args)]
-#[command(mut_arg("kernel", |a| a
-    .help("The kernel whose qp.c is mutated (a series or SERIES=VERSION)")))]
+#[command(
+    mut_arg("kernel", |a| a
+        .help("The kernel whose qp.c is mutated (a series or SERIES=VERSION)")),
+    mut_arg("kernel_src", |a| a
+        .help("A tree given by path instead")
+        .action(clap::ArgAction::Set)),
+    mut_arg("function", |a| a.help("Only this function's mutants (repeatable; C names)")),
+    mut_arg("seed", |a| a
+        .help("Seed of --sample and of the generated vectors")
+        .display_order(4)),
+    mut_arg("random", |a| a
+        .default_value("0")
+        .help("Generated vectors per function per mutant, besides the corpus")
+        .display_order(5)),
+    mut_arg("sanitize", |a| a.help(
+        "Build base and mutant worlds with ASan and UBSan (slower; objects past a \
+         world's declared counts are poisoned)"
+    ))
+)]
 pub struct Mutants {
     #[command(flatten)]
     pub kernel: OneKernel,
-    /// A tree given by path instead
-    #[arg(long, value_name = "PATH")]
-    pub kernel_src: Option<PathBuf>,
-    /// Only this function's mutants (repeatable; C names)
-    #[arg(long, value_name = "NAME", value_parser = function)]
-    pub function: Vec<String>,
+    #[command(flatten)]
+    pub kernel_src: KernelSrc,
+    #[command(flatten)]
+    pub function: Functions,
     /// Judge only N mutants, picked with --seed (0: all)
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub sample: usize,
-    /// Seed of --sample and of the generated vectors
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Generated vectors per function per mutant, besides the corpus
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub random: u64,
+    #[command(flatten)]
+    pub generated: Generated,
     /// Only list the mutants (file:line and id), judging none
     #[arg(long)]
     pub list: bool,
-    /// Build base and mutant worlds with ASan and UBSan (slower; objects
-    /// past a world's declared counts are poisoned)
-    #[arg(long)]
-    pub sanitize: bool,
+    #[command(flatten)]
+    pub sanitize: Sanitize,
     #[command(flatten)]
     pub output: Output,
 }
 
 const MUTANTS_AFTER: &str = "\
-Each mutant is its own world (about a second to build here), so a full run
-of qp.c takes minutes (4 on 6.12 here); --sample N judges a reproducible
-sample. Survivors that no vector can kill are accepted by id, with their
-reason, in vectors/mutants.toml; the run is checked against that list both
-ways.
+Each mutant is its own world, compiled and judged in turn, so a full run
+of qp.c takes minutes (measured: docs/benchmarks.md); --sample N judges a
+reproducible sample. Survivors that no vector can kill are accepted by id,
+with their reason, in vectors/mutants.toml; the run is checked against
+that list both ways.
 
 EXAMPLES:
     cargo xtask mutants --sample 20 --seed 1
@@ -637,11 +696,45 @@ pub fn kernels(series: &[String], paths: &[PathBuf]) -> Vec<KernelArg> {
     out
 }
 
-/// The functions named by `--function` (already checked by clap), or all.
-pub fn functions(names: &[String]) -> Vec<Func> {
-    if names.is_empty() {
-        Func::ALL.to_vec()
-    } else {
-        names.iter().filter_map(|f| Func::from_name(f)).collect()
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::*;
+
+    /// clap's own checks of the command line (each `mut_arg` names an
+    /// option that exists, no two options clash).
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Xtask::command().debug_assert();
+    }
+
+    /// The shared groups keep what each command gave its options.
+    #[test]
+    fn shared_options_keep_each_command_s_defaults_and_rules() {
+        let parse = |args: &[&str]| Xtask::try_parse_from([&["cargo xtask"], args].concat());
+        let Ok(Xtask {
+            cmd: Cmd::Mutants(m),
+            ..
+        }) = parse(&["mutants"])
+        else {
+            panic!("mutants parses");
+        };
+        assert_eq!((m.generated.random, m.generated.seed), (0, 1));
+        let Ok(Xtask {
+            cmd: Cmd::Diff(d), ..
+        }) = parse(&["diff", "a", "b"])
+        else {
+            panic!("diff parses");
+        };
+        assert_eq!((d.generated.random, d.generated.seed), (80_000, 1));
+        assert_eq!(d.function.funcs(), Func::ALL.to_vec());
+        // One tree for mutants, any number for conformance and gate.
+        assert!(parse(&["mutants", "--kernel-src", "a", "--kernel-src", "b"]).is_err());
+        assert!(parse(&["conformance", "--kernel-src", "a", "--kernel-src", "b"]).is_ok());
+        // Conformance's --function and --seed only with --random.
+        assert!(parse(&["conformance", "--function", "mtu_from_qp"]).is_err());
+        assert!(parse(&["conformance", "--random", "1", "--function", "mtu_from_qp"]).is_ok());
+        assert!(parse(&["diff", "a", "b", "--function", "mtu_from_qp"]).is_ok());
     }
 }

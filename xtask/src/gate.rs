@@ -16,7 +16,7 @@ pub fn run(a: flags::Gate) -> Result<u8> {
     for p in &a.patches {
         patches.extend(read_patches(p)?);
     }
-    let bases = flags::kernels(&a.base, &a.kernel_src);
+    let bases = flags::kernels(&a.base, &a.kernel_src.kernel_src);
     let opts = gate::Options {
         random: a.generated.random,
         seed: a.generated.seed,

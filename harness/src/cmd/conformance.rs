@@ -6,126 +6,18 @@
 //! anything differs; `CANNOT_JUDGE` when the run could not happen (bad
 //! arguments, no kernel, a build failure).
 
-use anyhow::Result;
-
 use crate::corpus::Vector;
-use crate::cworld::{self, BuildOptions, Fault};
+use crate::cworld::{BuildOptions, Fault};
 use crate::judge::check::{self, Checked, Verdict};
-use crate::judge::snapshot;
+use crate::judge::snapshot::{self, SnapshotMismatch};
 use crate::kernel::select::{suite_names, KernelArg};
 use crate::report::shown_path;
-use crate::report::{Case, Difference, OutcomeView, Report, SnapshotRow, Status, Suite};
+use crate::report::{Case, Difference, Format, OutcomeView, Report, SnapshotRow, Status, Suite};
 
-/// The report formats.
-pub use crate::report::Format;
-
-/// How a series' snapshots and a run disagree.
-pub use crate::judge::snapshot::SnapshotMismatch;
-
-/// What one kernel gave.
-#[derive(Debug, Clone)]
-pub struct KernelRun {
-    /// The kernel as the user named it.
-    pub sel: KernelArg,
-    /// The kernel's name in messages and reports ([`KernelArg::label`]).
-    pub label: String,
-    /// The tree's version (empty when it could not be opened).
-    pub version: String,
-    /// The tree's series (empty when it could not be opened).
-    pub series: String,
-    /// Every vector of the corpus as run, in corpus order.
-    pub checks: Vec<Checked>,
-    /// Where the upstream outcomes differ from the series' snapshots.
-    pub snapshots: Vec<SnapshotMismatch>,
-    /// For a tree of a series without snapshots: the nearest series that
-    /// has them, and how the tree differs from them (a report, not a
-    /// failure: `snapshots` is then empty).
-    pub stand_in: Option<(String, Vec<SnapshotMismatch>)>,
-    /// Why this kernel could not be run (no tree, a build failure, a world
-    /// that cannot be judged); its checks are then empty.
-    pub error: Option<String>,
-    /// Wall time, in seconds.
-    pub seconds: f64,
-}
-
-impl KernelRun {
-    /// The entry of a kernel that could not be run, so that the reports of
-    /// the kernels that ran are still written, with this one as an error.
-    pub fn could_not_run(sel: &KernelArg, error: &anyhow::Error) -> KernelRun {
-        KernelRun {
-            sel: sel.clone(),
-            label: sel.label(),
-            version: String::new(),
-            series: String::new(),
-            checks: vec![],
-            snapshots: vec![],
-            stand_in: None,
-            error: Some(format!("{error:#}")),
-            seconds: 0.0,
-        }
-    }
-
-    /// How many vectors did not pass (differ, fault, or are refused).
-    pub fn failed(&self) -> usize {
-        self.checks.iter().filter(|c| !c.verdict.ok()).count()
-    }
-
-    /// Whether the kernel ran, every vector passed and every snapshot
-    /// matched.
-    pub fn ok(&self) -> bool {
-        self.error.is_none() && self.failed() == 0 && self.snapshots.is_empty()
-    }
-}
-
-/// Runs the corpus on one kernel and compares against its series'
-/// snapshots.
-pub fn run_kernel(
-    sel: &KernelArg,
-    vectors: &[Vector],
-    opts: &BuildOptions,
-    progress: &mut dyn FnMut(&str),
-) -> Result<KernelRun> {
-    let started = std::time::Instant::now();
-    progress(&format!("kernel {}: opening", sel.label()));
-    let tree = sel.open()?;
-    progress(&format!(
-        "kernel {}: building the C world of {}",
-        sel.label(),
-        tree.version
-    ));
-    let world = cworld::build(&tree, opts)?;
-    progress(&format!(
-        "kernel {}: running {} vectors",
-        sel.label(),
-        vectors.len()
-    ));
-    let checks = check::check_all(&world, vectors)?;
-    let series = tree.version.series();
-    let against = snapshot::snapshot_series(&series).unwrap_or_else(|| series.clone());
-    let mut snapshots = vec![];
-    for (fam, rows) in snapshot::by_family(vectors, &checks) {
-        snapshots.extend(snapshot::compare(&against, &fam, &snapshot::render(&rows)));
-    }
-    let stand_in = (against != series).then(|| {
-        progress(&format!(
-            "kernel {}: the project has no snapshots for series {series}: compared with \
-             {against}'s, the nearest series that has them (not a failure)",
-            sel.label()
-        ));
-        (against, std::mem::take(&mut snapshots))
-    });
-    Ok(KernelRun {
-        sel: sel.clone(),
-        label: sel.label(),
-        version: tree.version.to_string(),
-        series,
-        checks,
-        snapshots,
-        stand_in,
-        error: None,
-        seconds: started.elapsed().as_secs_f64(),
-    })
-}
+// What a corpus run on one kernel gives is shared with `kernel update` and
+// `snapshots diff`: it is in `cmd`, and kept reachable here by the name the
+// tests and docs/port.md use.
+pub use super::{run_kernel, KernelRun};
 
 /// Runs the corpus on each kernel in turn ([`run_kernel`]), saying how
 /// each went. A kernel that cannot be run is said on stderr and kept as

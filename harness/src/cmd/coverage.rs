@@ -20,9 +20,32 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::judge::coverage::FuncCoverage;
-use crate::kernel::KernelTree;
+use crate::corpus;
+use crate::judge::coverage::{self as measure, FuncCoverage, Tracefile};
+use crate::kernel::{self, KernelTree};
 use crate::report::exit_code;
+
+/// The committed corpus measured on a series' tree.
+#[derive(Debug)]
+pub struct Measured {
+    /// The tree measured.
+    pub tree: KernelTree,
+    /// Line and branch coverage per upstream function in scope.
+    pub cov: Vec<FuncCoverage>,
+    /// The objects of the gcov world, with their counters.
+    pub obj: PathBuf,
+}
+
+/// Fetches `series`, builds its gcov world, runs the committed corpus in
+/// it and reads the counters back per upstream function in scope.
+pub fn measure(series: &str) -> Result<Measured> {
+    let tree = kernel::fetch(series)?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
+    let world = measure::collect(&tree, &vectors)?;
+    let obj = world.dir.join("obj");
+    let cov = measure::report(&world, &Tracefile::capture(&obj)?)?;
+    Ok(Measured { tree, cov, obj })
+}
 
 /// One entry of the manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -261,6 +284,39 @@ pub struct Explained {
 }
 
 impl Explained {
+    /// The line saying every miss is explained, when the two agree.
+    pub fn agreed(&self) -> Option<String> {
+        self.problems.is_empty().then(|| {
+            format!(
+                "every miss above is explained by {} ({} entries)",
+                self.manifest.display(),
+                self.entries
+            )
+        })
+    }
+
+    /// Each disagreement (`MANIFEST:LINE: …`, or `error: …` for a miss no
+    /// entry explains), then how many; none when the two agree.
+    pub fn disagreements(&self) -> Vec<String> {
+        if self.problems.is_empty() {
+            return vec![];
+        }
+        let shown = self.manifest.display();
+        let mut out: Vec<String> = self
+            .problems
+            .iter()
+            .map(|p| match p.line {
+                0 => format!("error: {}", p.msg),
+                l => format!("{shown}:{l}: {}", p.msg),
+            })
+            .collect();
+        out.push(format!(
+            "{} disagreement(s) between the measurement and {shown}",
+            self.problems.len()
+        ));
+        out
+    }
+
     /// [`exit_code::SUCCESS`] when they agree, [`exit_code::FINDING`] when
     /// they do not.
     pub fn exit_code(&self) -> u8 {
@@ -390,5 +446,43 @@ mod tests {
         let p = parse("[[unreached]]\nfunction = \"f\"\nwhole = true\nreason = \"r\"\nwhy = 1\n")
             .expect_err("unknown key");
         assert!(p.msg.contains("why"), "{p:?}");
+    }
+
+    /// What the command says: one line when the two agree; else each
+    /// disagreement (a miss as `error:`, an entry by its manifest line)
+    /// and their count.
+    #[test]
+    fn agreement_and_disagreements_are_said() {
+        let mut e = Explained {
+            manifest: PathBuf::from("vectors/unreached.toml"),
+            entries: 3,
+            problems: vec![],
+        };
+        assert_eq!(
+            e.agreed().as_deref(),
+            Some("every miss above is explained by vectors/unreached.toml (3 entries)")
+        );
+        assert!(e.disagreements().is_empty());
+        assert_eq!(e.exit_code(), exit_code::SUCCESS);
+        e.problems = vec![
+            Problem {
+                line: 0,
+                msg: "a miss".into(),
+            },
+            Problem {
+                line: 7,
+                msg: "a stale entry".into(),
+            },
+        ];
+        assert_eq!(e.agreed(), None);
+        assert_eq!(
+            e.disagreements(),
+            [
+                "error: a miss",
+                "vectors/unreached.toml:7: a stale entry",
+                "2 disagreement(s) between the measurement and vectors/unreached.toml",
+            ]
+        );
+        assert_eq!(e.exit_code(), exit_code::FINDING);
     }
 }

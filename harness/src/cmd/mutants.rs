@@ -26,7 +26,7 @@ use crate::cworld::{self, BuildOptions, BuiltWorld};
 use crate::judge::compare;
 use crate::kernel::{self, KernelTree};
 use crate::model::types::Func;
-use crate::report::{Case, Report, Status, Suite};
+use crate::report::{exit_code, Case, Report, Status, Suite};
 
 const QP_C: &str = "drivers/infiniband/hw/hfi1/qp.c";
 
@@ -56,6 +56,12 @@ impl Mutant {
             "{}: `{}` [{}#{}]",
             self.function, self.site, self.operator, self.nth
         )
+    }
+
+    /// Where it is and what it is, as `--list` shows it: `qp.c:LINE: ID`
+    /// (qp.c with its path in the tree).
+    pub fn location(&self) -> String {
+        format!("{QP_C}:{}: {}", self.line, self.id())
     }
 }
 
@@ -313,6 +319,21 @@ pub fn generate(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> 
     Ok(out)
 }
 
+/// The functions named (C names), or every function in scope when none is.
+fn named_or_all(functions: &[String]) -> Vec<String> {
+    if functions.is_empty() {
+        Func::ALL.iter().map(|f| f.name().to_owned()).collect()
+    } else {
+        functions.to_vec()
+    }
+}
+
+/// Every mutant of the functions named ([`generate`]), every function in
+/// scope when none is: what `--list` lists, judging none.
+pub fn list(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
+    generate(tree, &named_or_all(functions))
+}
+
 /// What became of a mutant.
 #[derive(Debug, Clone)]
 pub enum Fate {
@@ -344,6 +365,15 @@ pub struct Options {
     pub sanitize: bool,
 }
 
+impl Options {
+    /// Whether the run judges every mutant of the tree (no sample, no
+    /// function named): only then is a listed mutant the tree does not
+    /// have a problem.
+    pub fn every_mutant(&self) -> bool {
+        self.sample == 0 && self.functions.is_empty()
+    }
+}
+
 /// Makes, builds and judges the mutants.
 pub fn run(
     tree: &KernelTree,
@@ -351,12 +381,7 @@ pub fn run(
     opts: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<(Mutant, Fate)>> {
-    let functions: Vec<String> = if opts.functions.is_empty() {
-        Func::ALL.iter().map(|f| f.name().to_owned()).collect()
-    } else {
-        opts.functions.clone()
-    };
-    let mut all = generate(tree, &functions)?;
+    let mut all = list(tree, &opts.functions)?;
     if opts.sample > 0 && opts.sample < all.len() {
         let mut rng = crate::generate::SplitMix64::new(opts.seed);
         let mut picked = vec![];
@@ -505,6 +530,14 @@ pub fn manifest_path() -> std::path::PathBuf {
     crate::corpus::corpus_dir().join("mutants.toml")
 }
 
+/// Reads the committed manifest ([`manifest_path`], [`parse_manifest`]).
+pub fn read_manifest() -> Result<Vec<Listed>> {
+    let path = manifest_path();
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    parse_manifest(&path, &text)
+}
+
 /// Reads the manifest (`[[survivor]]` tables: `id`, `reason`, optionally
 /// `sanitize_kills = true`); errors name the manifest's line.
 pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
@@ -563,6 +596,53 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
     Ok(out)
 }
 
+/// Where the manifest and a run part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// A mutant survived that the manifest does not list.
+    Unlisted {
+        /// The mutant's line in qp.c.
+        line: usize,
+        /// The mutant's id.
+        id: String,
+    },
+    /// A listed mutant is killed now.
+    KilledNow {
+        /// The entry's line in the manifest.
+        at: usize,
+        /// The mutant's id.
+        id: String,
+    },
+    /// In a run of every mutant: a listed mutant the tree does not have.
+    Gone {
+        /// The entry's line in the manifest.
+        at: usize,
+        /// The mutant's id.
+        id: String,
+    },
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Unlisted { line, id } => write!(
+                f,
+                "{QP_C}:{line}: survived and not listed in vectors/mutants.toml: {id} \
+                 (add a vector that kills it, or an entry saying why none can)"
+            ),
+            Problem::KilledNow { at, id } => write!(
+                f,
+                "vectors/mutants.toml:{at}: {id} is killed now: remove the entry"
+            ),
+            Problem::Gone { at, id } => write!(
+                f,
+                "vectors/mutants.toml:{at}: no mutant {id} in this tree: remove the entry \
+                 (or the site changed)"
+            ),
+        }
+    }
+}
+
 /// Where the manifest and a run part, either way: a survivor it does not
 /// list, or an entry whose mutant was killed (or, in a run of every
 /// mutant, does not exist). Entries that do not apply under `--sanitize`
@@ -572,7 +652,7 @@ pub fn check_manifest(
     results: &[(Mutant, Fate)],
     every_mutant: bool,
     sanitize: bool,
-) -> Vec<String> {
+) -> Vec<Problem> {
     let applies: Vec<&Listed> = listed
         .iter()
         .filter(|l| !(sanitize && l.sanitize_kills))
@@ -582,30 +662,82 @@ pub fn check_manifest(
         let id = m.id();
         let entry = applies.iter().find(|l| l.id == id);
         match (f, entry) {
-            (Fate::Survived, None) => problems.push(format!(
-                "{QP_C}:{}: survived and not listed in vectors/mutants.toml: {id} \
-                 (add a vector that kills it, or an entry saying why none can)",
-                m.line
-            )),
-            (Fate::Killed { .. }, Some(l)) => problems.push(format!(
-                "vectors/mutants.toml:{}: {id} is killed now: remove the entry",
-                l.at
-            )),
+            (Fate::Survived, None) => problems.push(Problem::Unlisted { line: m.line, id }),
+            (Fate::Killed { .. }, Some(l)) => problems.push(Problem::KilledNow { at: l.at, id }),
             _ => {}
         }
     }
     if every_mutant {
         for l in &applies {
             if !results.iter().any(|(m, _)| m.id() == l.id) {
-                problems.push(format!(
-                    "vectors/mutants.toml:{}: no mutant {} in this tree: remove the entry \
-                     (or the site changed)",
-                    l.at, l.id
-                ));
+                problems.push(Problem::Gone {
+                    at: l.at,
+                    id: l.id.clone(),
+                });
             }
         }
     }
     problems
+}
+
+/// A run's counts, and where it parts from the manifest.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    /// Mutants that compiled and were judged.
+    pub judged: usize,
+    /// Judged mutants some vector kills.
+    pub killed: usize,
+    /// Survivors the manifest accepts (as it applies to the run).
+    pub accepted: usize,
+    /// Mutants that did not compile (or could not be judged).
+    pub stillborn: usize,
+    /// Every disagreement with the manifest ([`check_manifest`]).
+    pub problems: Vec<Problem>,
+}
+
+/// Counts a run's mutants and checks them against the manifest.
+pub fn tally(listed: &[Listed], results: &[(Mutant, Fate)], opts: &Options) -> Tally {
+    let count = |f: fn(&Fate) -> bool| results.iter().filter(|(_, x)| f(x)).count();
+    let judged = count(|f| !matches!(f, Fate::Stillborn(_)));
+    let killed = count(|f| matches!(f, Fate::Killed { .. }));
+    let problems = check_manifest(listed, results, opts.every_mutant(), opts.sanitize);
+    let unlisted = problems
+        .iter()
+        .filter(|p| matches!(p, Problem::Unlisted { .. }))
+        .count();
+    Tally {
+        judged,
+        killed,
+        accepted: judged - killed - unlisted,
+        stillborn: results.len() - judged,
+        problems,
+    }
+}
+
+impl Tally {
+    /// One line: the mutation score, and how long the run took.
+    pub fn summary(&self, seconds: f64) -> String {
+        let (killed, accepted) = (self.killed, self.accepted);
+        let judged = self.judged.max(1) as f64;
+        format!(
+            "{killed} of {} mutants killed ({:.1}%), {accepted} accepted \
+             ({:.1}% killed or accepted), {} did not compile, in {seconds:.1}s",
+            self.judged,
+            100.0 * killed as f64 / judged,
+            100.0 * (killed + accepted) as f64 / judged,
+            self.stillborn,
+        )
+    }
+
+    /// [`exit_code::SUCCESS`] when the run and the manifest agree,
+    /// [`exit_code::FINDING`] when they part.
+    pub fn exit_code(&self) -> u8 {
+        if self.problems.is_empty() {
+            exit_code::SUCCESS
+        } else {
+            exit_code::FINDING
+        }
+    }
 }
 
 #[cfg(test)]
@@ -665,14 +797,26 @@ mod tests {
         let survived = vec![(mutant("a <= b", "<= -> <"), Fate::Survived)];
         assert!(check_manifest(&listed, &survived, false, false).is_empty());
         let p = check_manifest(&listed, &survived, true, false);
-        assert!(p.len() == 1 && p[0].contains(":5: no mutant"), "{p:?}");
+        assert!(
+            matches!(&p[..], [Problem::Gone { at: 5, .. }])
+                && p[0].to_string().contains(":5: no mutant"),
+            "{p:?}"
+        );
         assert!(check_manifest(&listed, &survived, true, true).is_empty());
         let killed = vec![(mutant("a <= b", "<= -> <"), Fate::Killed { calls: 3 })];
         let p = check_manifest(&listed, &killed, false, false);
-        assert!(p.len() == 1 && p[0].contains("is killed now"), "{p:?}");
+        assert!(
+            matches!(&p[..], [Problem::KilledNow { at: 1, .. }])
+                && p[0].to_string().contains("is killed now"),
+            "{p:?}"
+        );
         let other = vec![(mutant("a && b", "&& -> ||"), Fate::Survived)];
         let p = check_manifest(&listed, &other, false, false);
-        assert!(p.len() == 1 && p[0].contains("not listed"), "{p:?}");
+        assert!(
+            matches!(&p[..], [Problem::Unlisted { line: 4, .. }])
+                && p[0].to_string().contains("not listed"),
+            "{p:?}"
+        );
         // Malformed entries name their line.
         let e = parse_manifest(Path::new("m.toml"), "[[survivor]]\nid = \"x\"\n")
             .expect_err("no reason");
@@ -683,6 +827,39 @@ mod tests {
         )
         .expect_err("unknown key");
         assert!(e.to_string().contains("unknown key \"why\""), "{e}");
+    }
+
+    /// The tally counts the fates, the survivors the manifest accepts, and
+    /// fails the run on any disagreement with it.
+    #[test]
+    fn the_tally_counts_fates_and_decides_the_exit_code() {
+        let text = "[[survivor]]\nid = \"pick: `a <= b` [<= -> <#0]\"\nreason = \"equivalent\"\n";
+        let listed = parse_manifest(Path::new("m.toml"), text).expect("parses");
+        let opts = Options {
+            functions: vec!["pick".into()],
+            sample: 0,
+            seed: 1,
+            random: 0,
+            sanitize: false,
+        };
+        let mut results = vec![
+            (mutant("a <= b", "<= -> <"), Fate::Survived),
+            (mutant("a && b", "&& -> ||"), Fate::Killed { calls: 2 }),
+            (mutant("x", "drop !"), Fate::Stillborn("error".into())),
+        ];
+        let t = tally(&listed, &results, &opts);
+        assert_eq!((t.judged, t.killed, t.accepted, t.stillborn), (2, 1, 1, 1));
+        assert_eq!(t.exit_code(), exit_code::SUCCESS);
+        assert_eq!(
+            t.summary(2.0),
+            "1 of 2 mutants killed (50.0%), 1 accepted (100.0% killed or accepted), \
+             1 did not compile, in 2.0s"
+        );
+        results.push((mutant("b", "literal + 1"), Fate::Survived));
+        let t = tally(&listed, &results, &opts);
+        assert_eq!((t.judged, t.killed, t.accepted), (3, 1, 1));
+        assert!(matches!(&t.problems[..], [Problem::Unlisted { .. }]));
+        assert_eq!(t.exit_code(), exit_code::FINDING);
     }
 
     /// The committed manifest reads.
