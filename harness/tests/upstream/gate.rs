@@ -72,7 +72,22 @@ struct Gate<'a> {
     opts: gate::Options,
 }
 
-impl Gate<'_> {
+impl<'a> Gate<'a> {
+    /// The gate on `tree` with the corpus and 200 generated vectors a
+    /// function.
+    fn new(tree: &'a KernelTree) -> Result<Gate<'a>, Failed> {
+        Ok(Gate {
+            tree,
+            vectors: corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?,
+            opts: gate::Options {
+                random: 200,
+                seed: 1,
+                funcs: Func::ALL.to_vec(),
+                expect: vec![],
+            },
+        })
+    }
+
     /// A patch of `file` in the tree (see [`make_patch`]).
     fn patch(&self, file: &str, from: &str, to: &str, subject: &str) -> String {
         make_patch(self.tree, file, from, to, subject)
@@ -108,16 +123,7 @@ fn shapes(j: &gate::Judged) -> Vec<(Func, Vec<String>)> {
 
 /// The gate on hand-made patches, each verdict with its attribution.
 pub fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
-    let g = Gate {
-        tree,
-        vectors: corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?,
-        opts: gate::Options {
-            random: 200,
-            seed: 1,
-            funcs: Func::ALL.to_vec(),
-            expect: vec![],
-        },
-    };
+    let g = Gate::new(tree)?;
     // A comment only: preserves.
     let j = g.run(g.patch(QP, LE, &format!("/* threshold */ {LE}"), "comment"))?;
     if verdicts(&j) != ["preserves"] {
@@ -341,16 +347,7 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
 /// that also changes a qp.c function in scope is judged on that one and
 /// says so (1 of 2), its patchwork state never `success`.
 pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
-    let g = Gate {
-        tree,
-        vectors: corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?,
-        opts: gate::Options {
-            random: 200,
-            seed: 1,
-            funcs: Func::ALL.to_vec(),
-            expect: vec![],
-        },
-    };
+    let g = Gate::new(tree)?;
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
     let flush = "static void sdma_flush(struct sdma_engine *sde)\n{\n";
     let unrun = (
