@@ -108,12 +108,418 @@ static int shim_refuse(struct shim_outcome *out)
 	return -1;
 }
 
-int shim_run(const struct shim_call *c, struct shim_outcome *out)
+/* What every call does before its function: the QP, a fresh journal. */
+static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
+{
+	shim_build_qp(c);
+	shim_lockdep_depth = 0;
+	shim_rcu_depth = 0;
+	journal_begin(out);
+}
+
+/*
+ * Before a call of one of the callbacks: they are harvested (outside the
+ * call's allocations), or the call is refused.
+ */
+static bool shim_prep_callbacks(const struct shim_call *c)
+{
+	shim_w.alloc_fail = 0;
+	shim_harvest_callbacks();
+	shim_w.alloc_fail = c->world.alloc_fail;
+	shim_w.nalloc = 0;
+	return shim_w.cb.wakeup;
+}
+
+/*
+ * One function per upstream function run, in its own section: the gate
+ * reads which upstream code each can reach from the objects
+ * (harness/src/cworld/reach.rs), so nothing one of them does may be done
+ * for another here (noipa: never inlined, cloned or merged).
+ */
+#define SHIM_CALL(name) \
+	static __attribute__((noipa)) int shim_call_##name(const struct shim_call *c, \
+							   struct shim_outcome *out)
+
+SHIM_CALL(hfi1_setup_wqe)
+{
+	const struct shim_args *a = &c->args;
+	bool call_send;
+
+	shim_begin(c, out);
+	call_send = a->hfi1_setup_wqe.call_send;
+	out->ret = hfi1_setup_wqe(&shim_w.qp, &shim_w.swqe.wqe, &call_send);
+	out->call_send = call_send;
+	return 0;
+}
+
+SHIM_CALL(qp_to_sdma_engine)
 {
 	const struct shim_args *a = &c->args;
 	struct sdma_engine *sde;
+
+	shim_begin(c, out);
+	sde = qp_to_sdma_engine(&shim_w.qp, a->qp_to_sdma_engine.sc5);
+	out->sdma_engine = shim_sde_index(sde);
+	return 0;
+}
+
+SHIM_CALL(qp_to_send_context)
+{
+	const struct shim_args *a = &c->args;
 	struct send_context *sc;
-	bool call_send;
+
+	shim_begin(c, out);
+	sc = qp_to_send_context(&shim_w.qp, a->qp_to_send_context.sc5);
+	out->send_context = shim_sc_index(sc);
+	return 0;
+}
+
+SHIM_CALL(sdma_select_engine_sc)
+{
+	const struct shim_args *a = &c->args;
+	struct sdma_engine *sde;
+
+	shim_begin(c, out);
+	sde = sdma_select_engine_sc(&shim_w.dd, a->sdma_select_engine_sc.selector,
+				    a->sdma_select_engine_sc.sc5);
+	out->sdma_engine = shim_sde_index(sde);
+	return 0;
+}
+
+SHIM_CALL(sdma_select_engine_vl)
+{
+	const struct shim_args *a = &c->args;
+	struct sdma_engine *sde;
+
+	shim_begin(c, out);
+	sde = sdma_select_engine_vl(&shim_w.dd, a->sdma_select_engine_vl.selector,
+				    a->sdma_select_engine_vl.vl);
+	out->sdma_engine = shim_sde_index(sde);
+	return 0;
+}
+
+SHIM_CALL(pio_select_send_context_sc)
+{
+	const struct shim_args *a = &c->args;
+	struct send_context *sc;
+
+	shim_begin(c, out);
+	sc = pio_select_send_context_sc(&shim_w.dd, a->pio_select_send_context_sc.selector,
+					a->pio_select_send_context_sc.sc5);
+	out->send_context = shim_sc_index(sc);
+	return 0;
+}
+
+SHIM_CALL(pio_select_send_context_vl)
+{
+	const struct shim_args *a = &c->args;
+	struct send_context *sc;
+
+	shim_begin(c, out);
+	sc = pio_select_send_context_vl(&shim_w.dd, a->pio_select_send_context_vl.selector,
+					a->pio_select_send_context_vl.vl);
+	out->send_context = shim_sc_index(sc);
+	return 0;
+}
+
+SHIM_CALL(_hfi1_schedule_send)
+{
+	shim_begin(c, out);
+	out->ret = _hfi1_schedule_send(&shim_w.qp);
+	return 0;
+}
+
+SHIM_CALL(hfi1_schedule_send)
+{
+	shim_begin(c, out);
+	/* "caller should hold the s_lock" */
+	spin_lock(&shim_w.qp.s_lock);
+	out->ret = hfi1_schedule_send(&shim_w.qp);
+	spin_unlock(&shim_w.qp.s_lock);
+	return 0;
+}
+
+SHIM_CALL(qp_iter_print)
+{
+	const struct shim_args *a = &c->args;
+	struct seq_file sf = { .buf = out->text, .size = sizeof(out->text) };
+	struct rvt_qp_iter iter;
+
+	shim_begin(c, out);
+	memset(&iter, 0, sizeof(iter));
+	iter.qp = &shim_w.qp;
+	iter.n = a->qp_iter_print.n;
+	qp_iter_print(&sf, &iter);
+	out->text_len = sf.count < sf.size ? sf.count : sf.size - 1;
+	return 0;
+}
+
+SHIM_CALL(hfi1_error_port_qps)
+{
+	const struct shim_args *a = &c->args;
+
+	shim_begin(c, out);
+	hfi1_error_port_qps(&shim_w.pport[c->qp.port - 1].ibport_data,
+			    a->hfi1_error_port_qps.sl);
+	return 0;
+}
+
+SHIM_CALL(hfi1_qp_unbusy)
+{
+	const struct shim_args *a = &c->args;
+
+	shim_begin(c, out);
+	hfi1_qp_unbusy(&shim_w.qp, &shim_w.priv.s_iowait.wait[a->hfi1_qp_unbusy.leg ?
+							IOWAIT_TID_SE : IOWAIT_IB_SE]);
+	return 0;
+}
+
+SHIM_CALL(hfi1_qp_wakeup)
+{
+	const struct shim_args *a = &c->args;
+
+	shim_begin(c, out);
+	hfi1_qp_wakeup(&shim_w.qp, tree_bits(a->hfi1_qp_wakeup.flags, &shim_s_flags));
+	return 0;
+}
+
+SHIM_CALL(notify_error_qp)
+{
+	shim_begin(c, out);
+	notify_error_qp(&shim_w.qp);
+	/* An RDMA MR's reference, when the QP held one (rvt_put_mr). */
+	if (c->qp.rdma_mr_refs.present)
+		out->text_len = snprintf(out->text, sizeof(out->text),
+					 "s_rdma_mr=%s mr_refs=%ld",
+					 shim_w.qp.s_rdma_mr ? "set" : "NULL",
+					 (long)atomic64_read(&shim_w.rdma_mr.refcount.count));
+	return 0;
+}
+
+SHIM_CALL(mtu_to_path_mtu)
+{
+	const struct shim_args *a = &c->args;
+
+	shim_begin(c, out);
+	out->ret = mtu_to_path_mtu(a->mtu_to_path_mtu.mtu);
+	return 0;
+}
+
+SHIM_CALL(mtu_from_qp)
+{
+	const struct shim_args *a = &c->args;
+
+	shim_begin(c, out);
+	out->ret = (s32)mtu_from_qp(&shim_w.dd.verbs_dev.rdi, &shim_w.qp,
+				     a->mtu_from_qp.pmtu);
+	return 0;
+}
+
+SHIM_CALL(get_pmtu_from_attr)
+{
+	const struct shim_args *a = &c->args;
+	struct ib_qp_attr attr;
+
+	shim_begin(c, out);
+	memset(&attr, 0, sizeof(attr));
+	attr.path_mtu = a->get_pmtu_from_attr.path_mtu;
+	out->ret = get_pmtu_from_attr(&shim_w.dd.verbs_dev.rdi, &shim_w.qp, &attr);
+	return 0;
+}
+
+SHIM_CALL(hfi1_check_modify_qp)
+{
+	const struct shim_args *a = &c->args;
+	const struct shim_args_hfi1_check_modify_qp *m = &a->hfi1_check_modify_qp;
+	struct ib_qp_attr attr;
+	int mask = 0;
+
+	shim_begin(c, out);
+	memset(&attr, 0, sizeof(attr));
+	shim_build_remote_ah(&attr.ah_attr, m->attr_ah.ah.sl, 0, m->attr_ah.ah.port_num);
+	shim_build_remote_ah(&attr.alt_ah_attr, m->attr_alt_ah.ah.sl, 0,
+			     m->attr_alt_ah.ah.port_num);
+	if (m->attr_ah.present)
+		mask |= IB_QP_AV;
+	if (m->attr_alt_ah.present)
+		mask |= IB_QP_ALT_PATH;
+	out->ret = hfi1_check_modify_qp(&shim_w.qp, &attr, mask, NULL);
+	return 0;
+}
+
+SHIM_CALL(hfi1_modify_qp)
+{
+	const struct shim_args *a = &c->args;
+	const struct shim_args_hfi1_modify_qp *m = &a->hfi1_modify_qp;
+	struct ib_qp_attr attr;
+	int mask = 0;
+
+	shim_begin(c, out);
+	memset(&attr, 0, sizeof(attr));
+	if (m->attr_av)
+		mask |= IB_QP_AV;
+	if (m->attr_alt_path)
+		mask |= IB_QP_ALT_PATH;
+	if (m->path_mig_state.present)
+		mask |= IB_QP_PATH_MIG_STATE;
+	attr.path_mig_state = mig_state_values[m->path_mig_state.value];
+	hfi1_modify_qp(&shim_w.qp, &attr, mask, NULL);
+	shim_describe_path(out);
+	return 0;
+}
+
+SHIM_CALL(hfi1_migrate_qp)
+{
+	shim_begin(c, out);
+	hfi1_migrate_qp(&shim_w.qp);
+	shim_describe_path(out);
+	return 0;
+}
+
+SHIM_CALL(qp_priv_alloc)
+{
+	struct hfi1_qp_priv *p;
+
+	shim_begin(c, out);
+	p = qp_priv_alloc(&shim_w.dd.verbs_dev.rdi, &shim_w.qp);
+	shim_check_balance();
+	journal_end();
+	if (IS_ERR(p)) {
+		out->ret = PTR_ERR(p);
+	} else {
+		shim_describe_priv(out, p);
+		kfree(p->s_ahg);
+		kfree(p);
+	}
+	return 0;
+}
+
+SHIM_CALL(qp_priv_free)
+{
+	/* Built with the C library: only qp_priv_free's calls count. */
+	struct hfi1_qp_priv *p;
+
+	shim_begin(c, out);
+	p = calloc(1, sizeof(*p));
+	p->s_ahg = calloc(1, sizeof(*p->s_ahg));
+	shim_w.qp.priv = p;
+	qp_priv_free(&shim_w.dd.verbs_dev.rdi, &shim_w.qp);
+	shim_w.qp.priv = &shim_w.priv;
+	return 0;
+}
+
+SHIM_CALL(free_all_qps)
+{
+	shim_begin(c, out);
+	out->ret = free_all_qps(&shim_w.dd.verbs_dev.rdi);
+	return 0;
+}
+
+SHIM_CALL(flush_qp_waiters)
+{
+	shim_begin(c, out);
+	spin_lock(&shim_w.qp.s_lock);
+	flush_qp_waiters(&shim_w.qp);
+	spin_unlock(&shim_w.qp.s_lock);
+	return 0;
+}
+
+SHIM_CALL(stop_send_queue)
+{
+	shim_begin(c, out);
+	stop_send_queue(&shim_w.qp);
+	return 0;
+}
+
+SHIM_CALL(quiesce_qp)
+{
+	shim_begin(c, out);
+	quiesce_qp(&shim_w.qp);
+	return 0;
+}
+
+SHIM_CALL(notify_qp_reset)
+{
+	shim_begin(c, out);
+	notify_qp_reset(&shim_w.qp);
+	out->text_len = snprintf(out->text, sizeof(out->text),
+				 "ahgidx=%d ahgcount=%u",
+				 shim_w.qp.s_ahgidx, shim_w.ahg.ahgcount);
+	return 0;
+}
+
+SHIM_CALL(iowait_wakeup)
+{
+	const struct shim_args *a = &c->args;
+
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_w.cb.wakeup(&shim_w.priv.s_iowait, a->iowait_wakeup.reason);
+	return 0;
+}
+
+SHIM_CALL(iowait_sdma_drained)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_w.cb.sdma_drained(&shim_w.priv.s_iowait);
+	return 0;
+}
+
+SHIM_CALL(iowait_sleep)
+{
+	/* What sdma_send_txreq() passes: its engine, a leg's work, a new tx. */
+	const struct shim_args_iowait_sleep *s = &c->args.iowait_sleep;
+	struct iowait_work *wait =
+		&shim_w.priv.s_iowait.wait[s->leg ? IOWAIT_TID_SE : IOWAIT_IB_SE];
+
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_w.sleep_tx.qp = &shim_w.qp;
+	shim_w.sleep_tx.txreq.num_desc = s->num_desc;
+	INIT_LIST_HEAD(&shim_w.sleep_tx.txreq.list);
+	out->ret = shim_w.cb.sleep(shim_w.priv.s_sde, wait, &shim_w.sleep_tx.txreq,
+				   s->seq, s->pkts_sent);
+	return 0;
+}
+
+SHIM_CALL(hfi1_init_priority)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_w.priv.s_iowait.priority = 0;
+	shim_w.cb.init_priority(&shim_w.priv.s_iowait);
+	out->ret = shim_w.priv.s_iowait.priority;
+	return 0;
+}
+
+SHIM_CALL(hfi1_post_parms)
+{
+	const struct shim_args *a = &c->args;
+
+	shim_begin(c, out);
+	if (a->hfi1_post_parms.opcode >= SHIM_WR_OPCODE_COUNT) {
+		journal_end();
+		return shim_refuse(out);
+	}
+	shim_describe_post_parms(out, wr_opcode_values[a->hfi1_post_parms.opcode]);
+	return 0;
+}
+
+#define X(name) shim_call_##name,
+static int (*const shim_calls[])(const struct shim_call *, struct shim_outcome *) = {
+	SHIM_FN_NAMES(X)
+};
+#undef X
+_Static_assert(ARRAY_SIZE(shim_calls) == SHIM_FN_COUNT, "a shim_call_ per enum shim_fn");
+
+int shim_run(const struct shim_call *c, struct shim_outcome *out)
+{
+	int ret;
 
 	/*
 	 * The head up to the post-call QP, which shim_read_qp() writes field
@@ -127,227 +533,12 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	out->journal[0] = '\0';
 	out->sdma_engine = SHIM_NONE;
 	out->send_context = SHIM_NONE;
-	if (!shim_check_call(c))
+	if (!shim_check_call(c) || c->fn >= SHIM_FN_COUNT)
 		return shim_refuse(out);
 	shim_build_world(&c->world);
-	if (c->fn >= SHIM_FN_IOWAIT_WAKEUP) {
-		shim_w.alloc_fail = 0;
-		shim_harvest_callbacks();
-		shim_w.alloc_fail = c->world.alloc_fail;
-		shim_w.nalloc = 0;
-		if (!shim_w.cb.wakeup)
-			return shim_refuse(out);
-	}
-	shim_build_qp(c);
-	shim_lockdep_depth = 0;
-	shim_rcu_depth = 0;
-	journal_begin(out);
-
-	switch (c->fn) {
-	case SHIM_FN_HFI1_SETUP_WQE:
-		call_send = a->hfi1_setup_wqe.call_send;
-		out->ret = hfi1_setup_wqe(&shim_w.qp, &shim_w.swqe.wqe, &call_send);
-		out->call_send = call_send;
-		break;
-	case SHIM_FN_QP_TO_SDMA_ENGINE:
-		sde = qp_to_sdma_engine(&shim_w.qp, a->qp_to_sdma_engine.sc5);
-		out->sdma_engine = shim_sde_index(sde);
-		break;
-	case SHIM_FN_QP_TO_SEND_CONTEXT:
-		sc = qp_to_send_context(&shim_w.qp, a->qp_to_send_context.sc5);
-		out->send_context = shim_sc_index(sc);
-		break;
-	case SHIM_FN_SDMA_SELECT_ENGINE_SC:
-		sde = sdma_select_engine_sc(&shim_w.dd, a->sdma_select_engine_sc.selector,
-					    a->sdma_select_engine_sc.sc5);
-		out->sdma_engine = shim_sde_index(sde);
-		break;
-	case SHIM_FN_SDMA_SELECT_ENGINE_VL:
-		sde = sdma_select_engine_vl(&shim_w.dd, a->sdma_select_engine_vl.selector,
-					    a->sdma_select_engine_vl.vl);
-		out->sdma_engine = shim_sde_index(sde);
-		break;
-	case SHIM_FN_PIO_SELECT_SEND_CONTEXT_SC:
-		sc = pio_select_send_context_sc(&shim_w.dd, a->pio_select_send_context_sc.selector,
-						a->pio_select_send_context_sc.sc5);
-		out->send_context = shim_sc_index(sc);
-		break;
-	case SHIM_FN_PIO_SELECT_SEND_CONTEXT_VL:
-		sc = pio_select_send_context_vl(&shim_w.dd, a->pio_select_send_context_vl.selector,
-						a->pio_select_send_context_vl.vl);
-		out->send_context = shim_sc_index(sc);
-		break;
-	case SHIM_FN__HFI1_SCHEDULE_SEND:
-		out->ret = _hfi1_schedule_send(&shim_w.qp);
-		break;
-	case SHIM_FN_HFI1_SCHEDULE_SEND:
-		/* "caller should hold the s_lock" */
-		spin_lock(&shim_w.qp.s_lock);
-		out->ret = hfi1_schedule_send(&shim_w.qp);
-		spin_unlock(&shim_w.qp.s_lock);
-		break;
-	case SHIM_FN_QP_ITER_PRINT: {
-		struct seq_file sf = { .buf = out->text, .size = sizeof(out->text) };
-		struct rvt_qp_iter iter;
-
-		memset(&iter, 0, sizeof(iter));
-		iter.qp = &shim_w.qp;
-		iter.n = a->qp_iter_print.n;
-		qp_iter_print(&sf, &iter);
-		out->text_len = sf.count < sf.size ? sf.count : sf.size - 1;
-		break;
-	}
-	case SHIM_FN_HFI1_ERROR_PORT_QPS:
-		hfi1_error_port_qps(&shim_w.pport[c->qp.port - 1].ibport_data,
-				    a->hfi1_error_port_qps.sl);
-		break;
-	case SHIM_FN_HFI1_QP_UNBUSY:
-		hfi1_qp_unbusy(&shim_w.qp, &shim_w.priv.s_iowait.wait[a->hfi1_qp_unbusy.leg ?
-								IOWAIT_TID_SE : IOWAIT_IB_SE]);
-		break;
-	case SHIM_FN_HFI1_QP_WAKEUP:
-		hfi1_qp_wakeup(&shim_w.qp, tree_bits(a->hfi1_qp_wakeup.flags, &shim_s_flags));
-		break;
-	case SHIM_FN_NOTIFY_ERROR_QP:
-		notify_error_qp(&shim_w.qp);
-		/* An RDMA MR's reference, when the QP held one (rvt_put_mr). */
-		if (c->qp.rdma_mr_refs.present)
-			out->text_len = snprintf(out->text, sizeof(out->text),
-						 "s_rdma_mr=%s mr_refs=%ld",
-						 shim_w.qp.s_rdma_mr ? "set" : "NULL",
-						 (long)atomic64_read(&shim_w.rdma_mr.refcount.count));
-		break;
-	case SHIM_FN_MTU_TO_PATH_MTU:
-		out->ret = mtu_to_path_mtu(a->mtu_to_path_mtu.mtu);
-		break;
-	case SHIM_FN_MTU_FROM_QP:
-		out->ret = (s32)mtu_from_qp(&shim_w.dd.verbs_dev.rdi, &shim_w.qp,
-					     a->mtu_from_qp.pmtu);
-		break;
-	case SHIM_FN_GET_PMTU_FROM_ATTR: {
-		struct ib_qp_attr attr;
-
-		memset(&attr, 0, sizeof(attr));
-		attr.path_mtu = a->get_pmtu_from_attr.path_mtu;
-		out->ret = get_pmtu_from_attr(&shim_w.dd.verbs_dev.rdi, &shim_w.qp, &attr);
-		break;
-	}
-	case SHIM_FN_HFI1_CHECK_MODIFY_QP: {
-		const struct shim_args_hfi1_check_modify_qp *m = &a->hfi1_check_modify_qp;
-		struct ib_qp_attr attr;
-		int mask = 0;
-
-		memset(&attr, 0, sizeof(attr));
-		shim_build_remote_ah(&attr.ah_attr, m->attr_ah.ah.sl, 0, m->attr_ah.ah.port_num);
-		shim_build_remote_ah(&attr.alt_ah_attr, m->attr_alt_ah.ah.sl, 0,
-				     m->attr_alt_ah.ah.port_num);
-		if (m->attr_ah.present)
-			mask |= IB_QP_AV;
-		if (m->attr_alt_ah.present)
-			mask |= IB_QP_ALT_PATH;
-		out->ret = hfi1_check_modify_qp(&shim_w.qp, &attr, mask, NULL);
-		break;
-	}
-	case SHIM_FN_HFI1_MODIFY_QP: {
-		const struct shim_args_hfi1_modify_qp *m = &a->hfi1_modify_qp;
-		struct ib_qp_attr attr;
-		int mask = 0;
-
-		memset(&attr, 0, sizeof(attr));
-		if (m->attr_av)
-			mask |= IB_QP_AV;
-		if (m->attr_alt_path)
-			mask |= IB_QP_ALT_PATH;
-		if (m->path_mig_state.present)
-			mask |= IB_QP_PATH_MIG_STATE;
-		attr.path_mig_state = mig_state_values[m->path_mig_state.value];
-		hfi1_modify_qp(&shim_w.qp, &attr, mask, NULL);
-		shim_describe_path(out);
-		break;
-	}
-	case SHIM_FN_HFI1_MIGRATE_QP:
-		hfi1_migrate_qp(&shim_w.qp);
-		shim_describe_path(out);
-		break;
-	case SHIM_FN_QP_PRIV_ALLOC: {
-		struct hfi1_qp_priv *p = qp_priv_alloc(&shim_w.dd.verbs_dev.rdi, &shim_w.qp);
-
-		shim_check_balance();
-		journal_end();
-		if (IS_ERR(p)) {
-			out->ret = PTR_ERR(p);
-		} else {
-			shim_describe_priv(out, p);
-			kfree(p->s_ahg);
-			kfree(p);
-		}
-		break;
-	}
-	case SHIM_FN_QP_PRIV_FREE: {
-		/* Built with the C library: only qp_priv_free's calls count. */
-		struct hfi1_qp_priv *p = calloc(1, sizeof(*p));
-
-		p->s_ahg = calloc(1, sizeof(*p->s_ahg));
-		shim_w.qp.priv = p;
-		qp_priv_free(&shim_w.dd.verbs_dev.rdi, &shim_w.qp);
-		shim_w.qp.priv = &shim_w.priv;
-		break;
-	}
-	case SHIM_FN_FREE_ALL_QPS:
-		out->ret = free_all_qps(&shim_w.dd.verbs_dev.rdi);
-		break;
-	case SHIM_FN_FLUSH_QP_WAITERS:
-		spin_lock(&shim_w.qp.s_lock);
-		flush_qp_waiters(&shim_w.qp);
-		spin_unlock(&shim_w.qp.s_lock);
-		break;
-	case SHIM_FN_STOP_SEND_QUEUE:
-		stop_send_queue(&shim_w.qp);
-		break;
-	case SHIM_FN_QUIESCE_QP:
-		quiesce_qp(&shim_w.qp);
-		break;
-	case SHIM_FN_NOTIFY_QP_RESET:
-		notify_qp_reset(&shim_w.qp);
-		out->text_len = snprintf(out->text, sizeof(out->text),
-					 "ahgidx=%d ahgcount=%u",
-					 shim_w.qp.s_ahgidx, shim_w.ahg.ahgcount);
-		break;
-	case SHIM_FN_IOWAIT_WAKEUP:
-		shim_w.cb.wakeup(&shim_w.priv.s_iowait, a->iowait_wakeup.reason);
-		break;
-	case SHIM_FN_IOWAIT_SDMA_DRAINED:
-		shim_w.cb.sdma_drained(&shim_w.priv.s_iowait);
-		break;
-	case SHIM_FN_IOWAIT_SLEEP: {
-		/* What sdma_send_txreq() passes: its engine, a leg's work, a new tx. */
-		const struct shim_args_iowait_sleep *s = &a->iowait_sleep;
-		struct iowait_work *wait =
-			&shim_w.priv.s_iowait.wait[s->leg ? IOWAIT_TID_SE : IOWAIT_IB_SE];
-
-		shim_w.sleep_tx.qp = &shim_w.qp;
-		shim_w.sleep_tx.txreq.num_desc = s->num_desc;
-		INIT_LIST_HEAD(&shim_w.sleep_tx.txreq.list);
-		out->ret = shim_w.cb.sleep(shim_w.priv.s_sde, wait, &shim_w.sleep_tx.txreq,
-					   s->seq, s->pkts_sent);
-		break;
-	}
-	case SHIM_FN_HFI1_INIT_PRIORITY:
-		shim_w.priv.s_iowait.priority = 0;
-		shim_w.cb.init_priority(&shim_w.priv.s_iowait);
-		out->ret = shim_w.priv.s_iowait.priority;
-		break;
-	case SHIM_FN_HFI1_POST_PARMS:
-		if (a->hfi1_post_parms.opcode >= SHIM_WR_OPCODE_COUNT) {
-			journal_end();
-			return shim_refuse(out);
-		}
-		shim_describe_post_parms(out, wr_opcode_values[a->hfi1_post_parms.opcode]);
-		break;
-	default:
-		journal_end();
-		return shim_refuse(out);
-	}
+	ret = shim_calls[c->fn](c, out);
+	if (ret)
+		return ret;
 	shim_check_balance();
 	journal_end();
 	shim_read_qp(&out->qp, &c->qp, &out->s_flags_unknown);

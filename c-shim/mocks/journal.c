@@ -89,7 +89,7 @@ const char *jp(const void *p)
  * line are left out on purpose: they move between kernel releases while the
  * behaviour does not.
  */
-void __kcompat_warn(const char *file, int line, const char *cond)
+void __kcompat_warn(const char *cond)
 {
 	journal_printf("WARN(%s)", cond);
 }
@@ -108,7 +108,7 @@ void __kcompat_assert_held(int locked, const void *lock)
 		journal_printf("WARN(lockdep_assert_held(%s))", jp(lock));
 }
 
-void __kcompat_bug(const char *file, int line)
+void __kcompat_bug(void)
 {
 	abort();
 }

@@ -433,7 +433,14 @@ fn judge(
 ) -> Result<u64> {
     let tree = KernelTree::open(dir)?;
     let world = cworld::build(&tree, build)?;
-    let c = compare::count_differences(base, &world, vectors, funcs, opts.random, opts.seed)?;
+    let c = compare::count_differences(
+        base,
+        &world,
+        vectors,
+        funcs,
+        (opts.random, opts.seed),
+        compare::Selection::Reached,
+    )?;
     Ok(c.per_func.iter().map(|p| p.2).sum())
 }
 

@@ -30,7 +30,9 @@
 //!   watchdog, and `heartbeat` the shared word both ends read;
 //! - `fault`: how a call ends ([`CallResult`], [`Fault`],
 //!   [`HarnessFault`]); `limits`: how long it may take;
-//! - [`digests`]: the digests of a world's generated vectors, kept with it.
+//! - [`digests`]: the digests of a world's generated vectors, kept with it;
+//! - [`reach`]: which functions two worlds can answer differently, read
+//!   from their objects.
 
 pub mod build;
 pub mod call;
@@ -43,6 +45,7 @@ mod heartbeat;
 mod limits;
 mod loaded;
 mod protocol;
+pub mod reach;
 mod serve;
 
 pub use build::{build, BuildOptions, BuiltWorld};

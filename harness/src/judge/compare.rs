@@ -12,7 +12,7 @@
 use anyhow::Result;
 
 use crate::corpus::{validate, Vector};
-use crate::cworld::{call, digests, BuiltWorld, CallResult, Fault, Worker};
+use crate::cworld::{call, digests, reach, BuiltWorld, CallResult, Fault, Worker};
 use crate::generate::seeded_call;
 use crate::model::types::{Call, Func};
 use crate::outcome::Outcome;
@@ -355,11 +355,38 @@ fn reads(
     Ok(out)
 }
 
+/// The progress line of what [`reach`] found.
+fn reach_line(r: &reach::Reach) -> String {
+    let total = r.affected.len() + r.same_code.len();
+    if let Some(why) = &r.fallback {
+        return format!("comparing every function ({why})");
+    }
+    let shown: Vec<&str> = r.changed.iter().take(4).map(String::as_str).collect();
+    let more = r.changed.len().saturating_sub(shown.len());
+    format!(
+        "{} of {total} functions reach code that differs ({}{})",
+        r.affected.len(),
+        if shown.is_empty() {
+            "none".to_owned()
+        } else {
+            shown.join(", ")
+        },
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
 /// What a comparison found.
 #[derive(Debug, Clone, Default)]
 pub struct Comparison {
     /// `(function, calls compared, calls that differ)`, every function.
     pub per_func: Vec<(Func, u64, u64)>,
+    /// The functions not run: no code or data they reach differs between
+    /// the worlds ([`reach`]).
+    pub same_code: Vec<Func>,
     /// The calls that differ, a group per function and shape.
     pub groups: Vec<Group>,
     /// Wall time of the comparison, in seconds.
@@ -418,7 +445,21 @@ pub fn compare(
     seed: u64,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Comparison> {
-    compare_calls(a, b, vectors, funcs, n, seed, true, progress)
+    let how = How {
+        explain: true,
+        selection: Selection::Reached,
+    };
+    compare_calls(a, b, vectors, funcs, n, seed, how, progress)
+}
+
+/// Which functions a comparison runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    /// Those whose calls reach code that differs ([`reach`]); the others
+    /// are the same on both sides without a run.
+    Reached,
+    /// Every function asked for (the check that [`reach`] misses none).
+    Every,
 }
 
 /// [`compare`] without the explanations: the counts and the groups as
@@ -429,10 +470,22 @@ pub fn count_differences(
     b: &BuiltWorld,
     vectors: &[Vector],
     funcs: &[Func],
-    n: u64,
-    seed: u64,
+    (n, seed): (u64, u64),
+    selection: Selection,
 ) -> Result<Comparison> {
-    compare_calls(a, b, vectors, funcs, n, seed, false, &mut |_| {})
+    let how = How {
+        explain: false,
+        selection,
+    };
+    compare_calls(a, b, vectors, funcs, n, seed, how, &mut |_| {})
+}
+
+/// How [`compare_calls`] compares.
+#[derive(Debug, Clone, Copy)]
+struct How {
+    /// Minimise and explain each group of differing calls.
+    explain: bool,
+    selection: Selection,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -443,15 +496,30 @@ fn compare_calls(
     funcs: &[Func],
     n: u64,
     seed: u64,
-    explain: bool,
+    how: How,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Comparison> {
     let started = std::time::Instant::now();
+    let explain = how.explain;
+    let reach = match how.selection {
+        Selection::Reached => reach::affected(a, b, funcs),
+        Selection::Every => reach::Reach {
+            affected: funcs.to_vec(),
+            fallback: Some("asked to".into()),
+            ..Default::default()
+        },
+    };
+    progress(&reach_line(&reach));
     let mut sides = Sides::new(a, b)?;
     let mut tally = Tally {
         groups: vec![],
         per_func: funcs.iter().map(|f| (*f, 0, 0)).collect(),
     };
+    let vectors: Vec<Vector> = vectors
+        .iter()
+        .filter(|v| reach.affected.contains(&v.call.func()))
+        .cloned()
+        .collect();
     progress(&format!("{} corpus vectors", vectors.len()));
     for chunk in vectors.chunks(4096) {
         let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
@@ -459,7 +527,14 @@ fn compare_calls(
             tally.note(v.call.func(), CallOrigin::Corpus(v.id()), &v.call, &x, &y);
         }
     }
-    for &f in funcs {
+    for &f in &reach.same_code {
+        // The same code on both sides: `b`'s digests are `a`'s, kept for
+        // when `b` is the base (the gate's next patch).
+        if let (Some(d), true) = (digests::load(a, f, seed, n), explain && n > 0) {
+            digests::store(b, f, seed, n, &d);
+        }
+    }
+    for &f in &reach.affected {
         if n == 0 {
             continue;
         }
@@ -469,11 +544,12 @@ fn compare_calls(
     if explain {
         for g in tally.groups.iter_mut() {
             progress(&format!("minimising {} {}", g.func, g.shape.join(", ")));
-            sides.explain(g, vectors, seed)?;
+            sides.explain(g, &vectors, seed)?;
         }
     }
     Ok(Comparison {
         per_func: tally.per_func,
+        same_code: reach.same_code,
         groups: tally.groups,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -741,12 +817,18 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                 } else {
                     Status::Fail
                 },
-                message: (!groups.is_empty()).then(|| {
-                    format!(
+                message: if !groups.is_empty() {
+                    Some(format!(
                         "{differing} of {compared} calls differ between {a} and {b}, in {} way(s)",
                         groups.len()
-                    )
-                }),
+                    ))
+                } else if c.same_code.contains(&f) {
+                    Some(format!(
+                        "not run: the code and data its calls reach are the same in {a} and {b}"
+                    ))
+                } else {
+                    None
+                },
                 detail,
                 differences: groups
                     .iter()

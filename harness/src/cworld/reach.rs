@@ -1,0 +1,375 @@
+//! Which functions' calls two worlds can answer differently, read from
+//! their objects before anything runs.
+//!
+//! Every unit of a world is compiled with a section per function and
+//! variable, so an object is a graph: a section's relocations are its edges
+//! (calls, tail calls, addresses taken, data that points at code). Two
+//! worlds' sections are matched by object and section name and compared by
+//! their bytes and relocations, as kpatch-build's create-diff-object
+//! compares a kernel before and after a patch. A call of `F` can behave
+//! differently only if, in either world, the sections it can reach hold
+//! one that differs: from the ABI entries a comparison calls (`shim_run`
+//! ...), the constructors, and `F`'s own dispatch function in the shim
+//! (`shim_call_F`), never through another function's dispatch. Such a call
+//! is then run on both sides; every other call has the same code and data
+//! on both sides, and needs no run.
+//!
+//! Whatever this cannot read with certainty (an object that does not
+//! parse, a dispatch function or entry not found) makes every function
+//! affected: the fallback is the full comparison, never a skipped one.
+//! Objects are read with a memory-safe parser (`object`), in this process:
+//! they come from code under review, but reading them executes nothing.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use object::{Object, ObjectSection, ObjectSymbol, RelocationTarget, SectionIndex, SymbolKind};
+use sha2::{Digest, Sha256};
+
+use super::BuiltWorld;
+use crate::model::types::Func;
+
+/// The ABI entries a worker calls while comparing (`ffi/bindings.rs`;
+/// `shim_bench` is the benchmark's alone).
+const ENTRIES: &[&str] = &[
+    "shim_run",
+    "shim_abi_version",
+    "shim_abi_sizes",
+    "shim_kernel_version",
+];
+
+/// The prefix of the shim's dispatch functions, one per [`Func`]
+/// (`c-shim/shim.c`'s `SHIM_CALL`).
+const DISPATCH: &str = "shim_call_";
+
+/// Which functions two worlds can answer differently.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// The functions whose calls may differ: run them on both sides.
+    pub affected: Vec<Func>,
+    /// The functions whose calls reach no section that differs.
+    pub same_code: Vec<Func>,
+    /// The sections that differ, as `object: section` (upstream ones
+    /// first), for a progress line.
+    pub changed: Vec<String>,
+    /// Why every function is affected without reading the graphs, when
+    /// the objects could not be read with certainty.
+    pub fallback: Option<String>,
+}
+
+/// Which of `funcs` worlds `a` and `b` can answer differently.
+pub fn affected(a: &BuiltWorld, b: &BuiltWorld, funcs: &[Func]) -> Reach {
+    match (
+        Graph::load(&a.dir.join("obj")),
+        Graph::load(&b.dir.join("obj")),
+    ) {
+        (Ok(ga), Ok(gb)) => between(&ga, &gb, funcs),
+        (Err(e), _) | (_, Err(e)) => Reach {
+            affected: funcs.to_vec(),
+            fallback: Some(e),
+            ..Reach::default()
+        },
+    }
+}
+
+/// [`affected`] on two worlds' graphs.
+fn between(a: &Graph, b: &Graph, funcs: &[Func]) -> Reach {
+    let (ca, cb) = (a.differing(b), b.differing(a));
+    let mut r = Reach::default();
+    for n in ca
+        .iter()
+        .map(|&i| &a.nodes[i])
+        .chain(cb.iter().map(|&i| &b.nodes[i]))
+    {
+        let s = format!("{}: {}", n.object, n.name);
+        if !r.changed.contains(&s) {
+            r.changed.push(s);
+        }
+    }
+    r.changed
+        .sort_by_key(|s| (!s.starts_with("upstream-"), s.clone()));
+    for &f in funcs {
+        let hit = |g: &Graph, changed: &BTreeSet<usize>| match g.reach(f) {
+            Some(seen) => seen.iter().any(|i| changed.contains(i)),
+            None => true,
+        };
+        if hit(a, &ca) || hit(b, &cb) {
+            r.affected.push(f);
+        } else {
+            r.same_code.push(f);
+        }
+    }
+    r
+}
+
+/// A section of a world's object that is loaded (`SHF_ALLOC`).
+#[derive(Debug)]
+struct Node {
+    /// The object's file name (`upstream-qp.o`).
+    object: String,
+    /// The section's name (`.text.hfi1_setup_wqe`).
+    name: String,
+    /// Which of the object's sections of that name it is (0: the first).
+    nth: usize,
+    /// Bytes, flags and relocations (targets named, not placed).
+    print: [u8; 32],
+}
+
+/// One world's loaded sections and the edges their relocations make.
+#[derive(Debug, Default)]
+struct Graph {
+    nodes: Vec<Node>,
+    /// `(object, section name, k)` (the k-th of that name) → node.
+    index: HashMap<(String, String, usize), usize>,
+    edges: Vec<Vec<usize>>,
+    /// The roots every call has: the entries' sections, constructors.
+    roots: Vec<usize>,
+    /// Each function's dispatch sections, by the function's name.
+    dispatch: BTreeMap<String, Vec<usize>>,
+}
+
+/// A relocation's target before the objects are joined.
+enum Target {
+    Node(usize),
+    Global(String),
+}
+
+impl Graph {
+    /// Reads every `*.o` of a world's `obj` directory.
+    fn load(dir: &Path) -> Result<Graph, String> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "o"))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(format!("{}: no objects", dir.display()));
+        }
+        let mut g = Graph::default();
+        let mut globals: HashMap<String, usize> = HashMap::new();
+        let mut pending: Vec<(usize, Target)> = vec![];
+        for path in &files {
+            let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            g.add_object(&name, &data, &mut globals, &mut pending)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        g.edges = vec![vec![]; g.nodes.len()];
+        for (from, t) in pending {
+            let to = match t {
+                Target::Node(i) => Some(i),
+                Target::Global(s) => globals.get(&s).copied(),
+            };
+            if let Some(to) = to {
+                g.edges[from].push(to);
+            }
+        }
+        for e in ENTRIES {
+            match globals.get(*e) {
+                Some(&i) => g.roots.push(i),
+                None => return Err(format!("{}: no {e}", dir.display())),
+            }
+        }
+        for (i, n) in g.nodes.iter().enumerate() {
+            if [
+                ".init_array",
+                ".preinit_array",
+                ".fini_array",
+                ".ctors",
+                ".dtors",
+            ]
+            .iter()
+            .any(|p| n.name.starts_with(p))
+            {
+                g.roots.push(i);
+            }
+            if let Some(f) = dispatch_of(&n.name) {
+                g.dispatch.entry(f.to_owned()).or_default().push(i);
+            }
+        }
+        Ok(g)
+    }
+
+    /// Adds the loaded sections of one object; their relocations wait in
+    /// `pending` until every object's globals are known.
+    fn add_object(
+        &mut self,
+        object: &str,
+        data: &[u8],
+        globals: &mut HashMap<String, usize>,
+        pending: &mut Vec<(usize, Target)>,
+    ) -> Result<(), String> {
+        let file = object::File::parse(data).map_err(|e| e.to_string())?;
+        let mut node_of: HashMap<SectionIndex, usize> = HashMap::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for s in file.sections() {
+            let object::SectionFlags::Elf { sh_flags, .. } = s.flags() else {
+                return Err("not an ELF object".into());
+            };
+            if !sh_flags.contains(object::elf::SHF_ALLOC) {
+                continue;
+            }
+            let name = s.name().map_err(|e| e.to_string())?.to_owned();
+            let k = seen.entry(name.clone()).or_default();
+            let i = self.nodes.len();
+            self.index.insert((object.to_owned(), name.clone(), *k), i);
+            node_of.insert(s.index(), i);
+            self.nodes.push(Node {
+                object: object.to_owned(),
+                name,
+                nth: *k,
+                print: [0; 32],
+            });
+            *k += 1;
+        }
+        for sym in file.symbols() {
+            if sym.is_global() && sym.is_definition() {
+                if let Some(&i) = sym.section_index().and_then(|s| node_of.get(&s)) {
+                    let name = sym.name().map_err(|e| e.to_string())?;
+                    globals.insert(name.to_owned(), i);
+                }
+            }
+        }
+        for s in file.sections() {
+            let Some(&i) = node_of.get(&s.index()) else {
+                continue;
+            };
+            let mut h = Sha256::new();
+            h.update(format!(
+                "{:?} {:?} {} {}\n",
+                s.kind(),
+                s.flags(),
+                s.align(),
+                s.size()
+            ));
+            if s.kind() != object::SectionKind::UninitializedData {
+                h.update(s.data().map_err(|e| e.to_string())?);
+            }
+            let mut relocs: Vec<_> = s.relocations().collect();
+            relocs.sort_by_key(|(off, _)| *off);
+            for (off, r) in relocs {
+                let (named, target) = self.target(&file, &node_of, r.target())?;
+                h.update(format!("\n{off} {:?} {} {named}", r.flags(), r.addend()));
+                if let Some(t) = target {
+                    pending.push((i, t));
+                }
+            }
+            self.nodes[i].print = h.finalize().into();
+        }
+        Ok(())
+    }
+
+    /// A relocation's target as the fingerprint names it (a local by its
+    /// section and place, a global by its name) and as an edge.
+    fn target(
+        &self,
+        file: &object::File<'_>,
+        node_of: &HashMap<SectionIndex, usize>,
+        t: RelocationTarget,
+    ) -> Result<(String, Option<Target>), String> {
+        let in_section = |s: Option<SectionIndex>, at: u64| match s.and_then(|s| node_of.get(&s)) {
+            Some(&n) => (
+                format!("{}#{}+{at}", self.nodes[n].name, self.nodes[n].nth),
+                Some(Target::Node(n)),
+            ),
+            // A section that is not loaded (debug info).
+            None => (format!("unloaded+{at}"), None),
+        };
+        Ok(match t {
+            RelocationTarget::Section(s) => in_section(Some(s), 0),
+            RelocationTarget::Symbol(si) => {
+                let sym = file.symbol_by_index(si).map_err(|e| e.to_string())?;
+                let name = sym.name().map_err(|e| e.to_string())?;
+                if sym.is_undefined() {
+                    (
+                        format!("extern {name}"),
+                        Some(Target::Global(name.to_owned())),
+                    )
+                } else if sym.is_global() {
+                    let (_, edge) = in_section(sym.section_index(), sym.address());
+                    (format!("global {name}"), edge)
+                } else if sym.kind() == SymbolKind::Section {
+                    in_section(sym.section_index(), 0)
+                } else {
+                    in_section(sym.section_index(), sym.address())
+                }
+            }
+            _ => ("absolute".into(), None),
+        })
+    }
+
+    /// The nodes that have no identical counterpart in `other`.
+    fn differing(&self, other: &Graph) -> BTreeSet<usize> {
+        (0..self.nodes.len())
+            .filter(|&i| {
+                let n = &self.nodes[i];
+                let key = (n.object.clone(), n.name.clone(), n.nth);
+                other
+                    .index
+                    .get(&key)
+                    .is_none_or(|&j| other.nodes[j].print != n.print)
+            })
+            .collect()
+    }
+
+    /// The sections a call of `f` can reach; `None` when `f` has no
+    /// dispatch function here (then every section is taken as reached).
+    fn reach(&self, f: Func) -> Option<BTreeSet<usize>> {
+        let own = self.dispatch.get(f.name())?;
+        let cut: BTreeSet<usize> = self
+            .dispatch
+            .iter()
+            .filter(|(g, _)| g.as_str() != f.name())
+            .flat_map(|(_, v)| v.iter().copied())
+            .collect();
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<usize> = self.roots.iter().chain(own).copied().collect();
+        while let Some(i) = stack.pop() {
+            if cut.contains(&i) || !seen.insert(i) {
+                continue;
+            }
+            stack.extend(self.edges[i].iter().copied());
+        }
+        Some(seen)
+    }
+}
+
+/// The function a dispatch section runs: `.text.shim_call_F` and its
+/// parts (`.text.shim_call_F.cold`, `.text.unlikely.shim_call_F`) are
+/// `F`'s.
+fn dispatch_of(section: &str) -> Option<&str> {
+    let rest = section.strip_prefix(".text.")?;
+    let rest = ["unlikely.", "hot.", "startup.", "exit."]
+        .iter()
+        .find_map(|p| rest.strip_prefix(p))
+        .unwrap_or(rest);
+    let name = rest.strip_prefix(DISPATCH)?;
+    Some(name.split('.').next().unwrap_or(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dispatch_sections_are_named_for_their_function() {
+        assert_eq!(
+            dispatch_of(".text.shim_call_hfi1_setup_wqe"),
+            Some("hfi1_setup_wqe")
+        );
+        assert_eq!(
+            dispatch_of(".text.shim_call__hfi1_schedule_send"),
+            Some("_hfi1_schedule_send")
+        );
+        assert_eq!(
+            dispatch_of(".text.unlikely.shim_call_iowait_sleep.cold"),
+            Some("iowait_sleep")
+        );
+        assert_eq!(dispatch_of(".text.shim_run"), None);
+        assert_eq!(dispatch_of(".rodata.shim_call_x"), None);
+    }
+}
