@@ -41,7 +41,7 @@ pub struct Measured {
 pub fn measure(series: &str) -> Result<Measured> {
     let tree = kernel::fetch(series)?;
     let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
-    let world = measure::collect(&tree, &vectors)?;
+    let world = measure::collect(&tree, &vectors, None)?;
     let obj = world.dir.join("obj");
     let cov = measure::report(&world, &Tracefile::capture(&obj)?)?;
     Ok(Measured { tree, cov, obj })

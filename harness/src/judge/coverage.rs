@@ -296,11 +296,16 @@ pub fn in_scope() -> Vec<(&'static str, Vec<&'static str>)> {
 /// Builds the instrumented world and runs `vectors` in it; when this
 /// returns, the worker has exited and written its `.gcda` counters next to
 /// the objects (`world.dir/obj`), ready for [`Tracefile::capture`].
-pub fn collect(tree: &KernelTree, vectors: &[Vector]) -> Result<BuiltWorld> {
+pub fn collect(
+    tree: &KernelTree,
+    vectors: &[Vector],
+    instrument: Option<Vec<String>>,
+) -> Result<BuiltWorld> {
     let world = cworld::build(
         tree,
         &BuildOptions {
             coverage: true,
+            instrument,
             ..Default::default()
         },
     )?;

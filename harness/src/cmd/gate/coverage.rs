@@ -11,6 +11,7 @@ use crate::corpus::Vector;
 use crate::cworld;
 use crate::judge::coverage::{self, Tracefile};
 use crate::kernel::{self, KernelTree};
+use crate::model::types::Func;
 use crate::report::PatchCoverage;
 
 /// Patch coverage: builds the patched tree's coverage world (gcov, -O0),
@@ -24,13 +25,31 @@ pub(super) fn patch_coverage(
     lines: &[(String, usize)],
     vectors: &[Vector],
     opts: &Options,
+    not_run: &[Func],
 ) -> Result<Option<PatchCoverage>> {
     if lines.is_empty() {
         return Ok(None);
     }
+    // Only the changed files carry gcov's counters (the rest of the world
+    // is a plain world's, its objects reused), and only the functions the
+    // comparison ran can reach a changed line.
+    let mut files: Vec<String> = lines.iter().map(|(f, _)| f.clone()).collect();
+    files.sort();
+    files.dedup();
+    let funcs: Vec<Func> = opts
+        .funcs
+        .iter()
+        .copied()
+        .filter(|f| !not_run.contains(f))
+        .collect();
+    let vectors: Vec<Vector> = vectors
+        .iter()
+        .filter(|v| funcs.contains(&v.call.func()))
+        .cloned()
+        .collect();
     // The corpus reaches every line but those unreached.toml lists: most
     // patches need nothing more, and the corpus is the cheap part.
-    let world = coverage::collect(tree, vectors)?;
+    let world = coverage::collect(tree, &vectors, Some(files))?;
     let obj = world.dir.join("obj");
     let pc = count_executed(&Tracefile::capture(&obj)?, lines);
     if pc.missed.is_empty() {
@@ -44,7 +63,7 @@ pub(super) fn patch_coverage(
     // counters): presumed after the first few.
     w1.presume_hangs(1);
     w2.presume_hangs(1);
-    for f in &opts.funcs {
+    for f in &funcs {
         cworld::digests::compute(&mut [&mut w1, &mut w2], *f, opts.seed, opts.random)?;
     }
     drop((w1, w2)); // the workers exit: gcov writes their counters

@@ -195,7 +195,12 @@ impl Series<'_> {
         let j = match j {
             Ok(mut j) => {
                 let t = Instant::now();
-                j.coverage = self.coverage(&tree, p, &at.inputs, progress)?;
+                let not_run = j
+                    .comparison
+                    .as_ref()
+                    .map(|c| c.same_code.clone())
+                    .unwrap_or_default();
+                j.coverage = self.coverage(&tree, p, (&at.inputs, &not_run), progress)?;
                 times.push(("coverage", t.elapsed().as_secs_f64()));
                 j
             }
@@ -302,7 +307,7 @@ impl Series<'_> {
         &self,
         tree: &KernelTree,
         p: &Patch,
-        inputs: &[String],
+        (inputs, not_run): (&[String], &[crate::model::types::Func]),
         progress: &mut dyn FnMut(&str),
     ) -> Result<Option<crate::report::PatchCoverage>> {
         let lines = classify(self.dir, p, inputs).lines;
@@ -311,7 +316,7 @@ impl Series<'_> {
         } else {
             stable_copy(tree)
         };
-        match patch_coverage(&placed, &lines, self.vectors, self.opts) {
+        match patch_coverage(&placed, &lines, self.vectors, self.opts, not_run) {
             Ok(c) => Ok(c),
             Err(e) if HarnessFault::in_chain(&e) => Err(e),
             Err(e) => {

@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 
 use super::boundary::{check_boundary, name_is_upstream};
 use super::manifest::{cshim_dir, Manifest};
+use super::objcache;
 use super::tools::{compiler, compiler_include_dir, program_path, sandboxed};
 use super::BuildOptions;
 use crate::kernel::{cscan, KernelTree};
@@ -32,7 +33,14 @@ pub(super) fn compile_into(
     let mut b = cc_build(tree, opts, dir, &stage)?;
     add_option_flags(&mut b, tree, opts);
     let warn = supported_flags(sb, &spec, &b, dir, tree.warning_cflags()?)?;
-    let objects = compile_units(sb, &spec, &b, &warn, &units, &dir.join("obj"), &tree.root)?;
+    let plan = Plan {
+        warn,
+        // Objects of identical compiles are reused, but not gcov's (bound
+        // to where they were compiled).
+        places: objcache::Places::new(&tree.root, dir, &cshim_dir()),
+        instrumented: instrumented(tree, manifest, opts, &units),
+    };
+    let objects = compile_units(sb, &spec, &b, &plan, &units, (&dir.join("obj"), &tree.root))?;
     if !opts.fuzz {
         check_boundary(sb, &spec, manifest, &objects, tree)?;
     }
@@ -225,20 +233,57 @@ fn add_option_flags(b: &mut cc::Build, tree: &KernelTree, opts: &BuildOptions) {
             .flag("-fno-omit-frame-pointer")
             .flag("-fno-sanitize-recover=undefined");
     }
-    if opts.coverage {
-        // -O0: gcov attributes an arc to the line that tests it only when
-        // nothing is inlined or merged (gcc's gcov manual: "compile without
-        // optimization"); at -O2 the branches of static inline helpers
-        // land on their callers' lines. The conformance verdicts of a
-        // coverage run are still computed (collect() notes disagreements).
-        b.flag("--coverage").flag("-O0");
-    }
     if opts.fuzz {
         // The world's flexible-array storage is a GNU extension clang
         // names; the kernel is built with it.
         b.flag("-fsanitize=fuzzer-no-link")
             .flag("-Wno-gnu-variable-sized-type-not-at-end");
     }
+}
+
+/// How the units are compiled, beyond the world's common flags.
+struct Plan {
+    /// The tree's own warning flags, for upstream units.
+    warn: Vec<String>,
+    /// Where paths are relative to, for the kept objects.
+    places: objcache::Places,
+    /// The units compiled with gcov's instrumentation.
+    instrumented: Vec<PathBuf>,
+}
+
+/// -O0: gcov attributes an arc to the line that tests it only when nothing
+/// is inlined or merged (gcc's gcov manual: "compile without
+/// optimization"); at -O2 the branches of static inline helpers land on
+/// their callers' lines. The conformance verdicts of a coverage run are
+/// still computed (`judge::coverage::collect` notes disagreements).
+const COVERAGE_FLAGS: [&str; 2] = ["--coverage", "-O0"];
+
+/// The units of a coverage world that carry gcov's instrumentation: all,
+/// or those compiled from the files asked for (a file extracted from
+/// instruments the extracted unit).
+fn instrumented(
+    tree: &KernelTree,
+    manifest: &Manifest,
+    opts: &BuildOptions,
+    units: &[(PathBuf, String)],
+) -> Vec<PathBuf> {
+    if !opts.coverage {
+        return vec![];
+    }
+    let Some(files) = &opts.instrument else {
+        return units.iter().map(|(u, _)| u.clone()).collect();
+    };
+    units
+        .iter()
+        .filter(|(u, name)| {
+            files.iter().any(|f| {
+                *u == tree.path(f)
+                    || (name == "upstream-extract.o"
+                        && manifest.upstream.extract.iter().any(|e| e.file == *f))
+            })
+        })
+        .map(|(u, _)| u.clone())
+        .collect()
 }
 
 /// Links `objects` into the shared object `so`; a symbol upstream needs
@@ -285,10 +330,9 @@ fn compile_units(
     sb: &Sandbox,
     spec: &Spec,
     b: &cc::Build,
-    warn: &[String],
+    plan: &Plan,
     units: &[(PathBuf, String)],
-    obj: &Path,
-    root: &Path,
+    (obj, root): (&Path, &Path),
 ) -> Result<Vec<PathBuf>> {
     fs::create_dir_all(obj)?;
     let tool = b
@@ -300,51 +344,79 @@ fn compile_units(
     let mut objects = vec![];
     let mut errors = vec![];
     let mut warnings = vec![];
-    for chunk in units.chunks(jobs) {
+    let mut done: Vec<(PathBuf, PathBuf, String)> = vec![];
+    let mut misses = vec![];
+    for (u, name) in units {
+        let o = obj.join(name);
+        let mut bare = tool.to_command();
+        if name_is_upstream(&o) {
+            // The tree's own warning flags (its Makefiles', read by
+            // `kernel::kbuild`), for the gate's report of warnings a patch
+            // adds: after the project's, so they win.
+            bare.args(&plan.warn);
+        }
+        let gcov = plan.instrumented.contains(u);
+        if gcov {
+            bare.args(COVERAGE_FLAGS);
+        }
+        bare.arg("-c").arg(u);
+        let command: Vec<String> = std::iter::once(bare.get_program())
+            .chain(bare.get_args())
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let unit = objcache::Unit { command, source: u };
+        let places = (!gcov).then_some(&plan.places);
+        match places.and_then(|p| objcache::lookup(&unit, p, &o)) {
+            Some(msg) => done.push((u.clone(), o, msg)),
+            None => misses.push((u, o, bare, unit)),
+        }
+    }
+    for chunk in misses.chunks_mut(jobs) {
         let mut running = vec![];
-        for (u, name) in chunk {
-            let o = obj.join(name);
-            let mut bare = tool.to_command();
-            if name_is_upstream(&o) {
-                // The tree's own warning flags (its Makefiles', read by
-                // `kernel::kbuild`), for the gate's report of warnings a patch
-                // adds: after the project's, so they win.
-                bare.args(warn);
-            }
-            bare.arg("-c").arg(u).arg("-o").arg(&o);
-            let mut cmd = sandboxed(sb, spec, &bare)?;
+        for (_, o, bare, _) in chunk.iter_mut() {
+            bare.arg("-o").arg(&*o);
+            bare.arg("-MD").arg("-MF").arg(o.with_extension("d"));
+            let mut cmd = sandboxed(sb, spec, bare)?;
             cmd.stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::piped());
             let child = cmd
                 .spawn()
                 .with_context(|| format!("starting {:?}", tool.path()))?;
-            running.push((u.clone(), o, child));
+            running.push(child);
         }
-        for (u, o, child) in running {
+        for ((u, o, _, unit), child) in chunk.iter().zip(running) {
             let out = child.wait_with_output()?;
             let msg = String::from_utf8_lossy(&out.stderr).into_owned();
             if !out.status.success() {
                 errors.push(format!("{}:\n{msg}", u.display()));
                 continue;
             }
-            // Warnings in upstream code are the tree's business (kept for
-            // the gate, which reports those a patch adds); in the project's
-            // own code they are errors.
-            if name_is_upstream(&o) {
-                warnings.extend(
-                    msg.lines()
-                        .filter(|l| l.contains(": warning: "))
-                        .map(str::to_owned),
-                );
+            if !plan.instrumented.contains(u) {
+                objcache::store(unit, &plan.places, o, &o.with_extension("d"), &msg);
             }
-            if !msg.trim().is_empty() && !u.starts_with(root) && !name_is_upstream(&o) {
-                errors.push(format!(
-                    "{} (warnings are errors in c-shim):\n{msg}",
-                    u.display()
-                ));
-            }
-            objects.push(o);
+            done.push((u.to_path_buf(), o.clone(), msg));
         }
+    }
+    // In the units' order, whichever way each object came.
+    done.sort_by_key(|(u, _, _)| units.iter().position(|(x, _)| x == u));
+    for (u, o, msg) in done {
+        // Warnings in upstream code are the tree's business (kept for
+        // the gate, which reports those a patch adds); in the project's
+        // own code they are errors.
+        if name_is_upstream(&o) {
+            warnings.extend(
+                msg.lines()
+                    .filter(|l| l.contains(": warning: "))
+                    .map(str::to_owned),
+            );
+        }
+        if !msg.trim().is_empty() && !u.starts_with(root) && !name_is_upstream(&o) {
+            errors.push(format!(
+                "{} (warnings are errors in c-shim):\n{msg}",
+                u.display()
+            ));
+        }
+        objects.push(o);
     }
     if !errors.is_empty() {
         bail!(

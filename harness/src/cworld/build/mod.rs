@@ -21,6 +21,7 @@ mod boundary;
 mod cache;
 mod compile;
 mod manifest;
+mod objcache;
 mod tools;
 
 use fs_err as fs;
@@ -53,8 +54,13 @@ impl std::error::Error for CannotJudge {}
 pub struct BuildOptions {
     /// Build with AddressSanitizer and UndefinedBehaviorSanitizer.
     pub sanitize: bool,
-    /// Build with gcov instrumentation (`--coverage`).
+    /// Build with gcov instrumentation (`--coverage`, -O0).
     pub coverage: bool,
+    /// With `coverage`, instrument only the units compiled from these
+    /// tree files (tree-relative; a file extracted from goes with the
+    /// extracted unit); the others are compiled as a plain world's are.
+    /// `None`: every unit.
+    pub instrument: Option<Vec<String>>,
     /// Build for libFuzzer (clang, `-fsanitize=fuzzer-no-link`): the
     /// world's edges feed the fuzzer; the sancov callbacks come from the
     /// fuzz binary, so the link allows them undefined.
