@@ -344,33 +344,7 @@ fn compile_units(
     let mut objects = vec![];
     let mut errors = vec![];
     let mut warnings = vec![];
-    let mut done: Vec<(PathBuf, PathBuf, String)> = vec![];
-    let mut misses = vec![];
-    for (u, name) in units {
-        let o = obj.join(name);
-        let mut bare = tool.to_command();
-        if name_is_upstream(&o) {
-            // The tree's own warning flags (its Makefiles', read by
-            // `kernel::kbuild`), for the gate's report of warnings a patch
-            // adds: after the project's, so they win.
-            bare.args(&plan.warn);
-        }
-        let gcov = plan.instrumented.contains(u);
-        if gcov {
-            bare.args(COVERAGE_FLAGS);
-        }
-        bare.arg("-c").arg(u);
-        let command: Vec<String> = std::iter::once(bare.get_program())
-            .chain(bare.get_args())
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect();
-        let unit = objcache::Unit { command, source: u };
-        let places = (!gcov).then_some(&plan.places);
-        match places.and_then(|p| objcache::lookup(&unit, p, &o)) {
-            Some(msg) => done.push((u.clone(), o, msg)),
-            None => misses.push((u, o, bare, unit)),
-        }
-    }
+    let (mut done, mut misses) = kept_objects(&tool, plan, units, obj);
     for chunk in misses.chunks_mut(jobs) {
         let mut running = vec![];
         for (_, o, bare, _) in chunk.iter_mut() {
@@ -432,6 +406,48 @@ fn compile_units(
     fs::write(obj.join("../warnings.txt"), text.trim_start())
         .with_context(|| format!("writing {}", obj.join("../warnings.txt").display()))?;
     Ok(objects)
+}
+
+/// A compile still to run: the unit, its object, the command so far, and
+/// the unit as the object cache knows it.
+type Miss<'a> = (&'a PathBuf, PathBuf, Command, objcache::Unit<'a>);
+
+/// Each unit's command, and the units whose objects the cache holds
+/// (copied into `obj`, with their messages) apart from those to compile.
+fn kept_objects<'a>(
+    tool: &cc::Tool,
+    plan: &Plan,
+    units: &'a [(PathBuf, String)],
+    obj: &Path,
+) -> (Vec<(PathBuf, PathBuf, String)>, Vec<Miss<'a>>) {
+    let mut done = vec![];
+    let mut misses = vec![];
+    for (u, name) in units {
+        let o = obj.join(name);
+        let mut bare = tool.to_command();
+        if name_is_upstream(&o) {
+            // The tree's own warning flags (its Makefiles', read by
+            // `kernel::kbuild`), for the gate's report of warnings a patch
+            // adds: after the project's, so they win.
+            bare.args(&plan.warn);
+        }
+        let gcov = plan.instrumented.contains(u);
+        if gcov {
+            bare.args(COVERAGE_FLAGS);
+        }
+        bare.arg("-c").arg(u);
+        let command: Vec<String> = std::iter::once(bare.get_program())
+            .chain(bare.get_args())
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let unit = objcache::Unit { command, source: u };
+        let places = (!gcov).then_some(&plan.places);
+        match places.and_then(|p| objcache::lookup(&unit, p, &o)) {
+            Some(msg) => done.push((u.clone(), o, msg)),
+            None => misses.push((u, o, bare, unit)),
+        }
+    }
+    (done, misses)
 }
 
 /// The flags of `want` this compiler knows: kbuild's `cc-option` drops a

@@ -17,6 +17,9 @@ use crate::generate::seeded_call;
 use crate::model::types::{Call, Func};
 use crate::outcome::Outcome;
 
+mod report;
+pub use report::report;
+
 /// What one side did with a call.
 #[derive(Debug, Clone, Eq)]
 pub enum Seen {
@@ -777,113 +780,6 @@ impl<'a> Sides<'a> {
         }
         Ok(())
     }
-}
-
-/// The report of a comparison: one suite (`A vs B`), a case per function
-/// (`diff::FUNCTION`), failing with its groups: how many calls, the first,
-/// the minimal reproducer as a ready-to-commit `[[case]]`, and A against B
-/// field by field.
-pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Report {
-    use crate::report::{Case, Difference, Report, Status, Suite};
-    let cases = c
-        .per_func
-        .iter()
-        .map(|&(f, compared, differing)| {
-            let groups: Vec<&Group> = c.groups.iter().filter(|g| g.func == f).collect();
-            let detail = (!groups.is_empty()).then(|| {
-                let mut d = String::new();
-                for g in &groups {
-                    d.push_str(&format!(
-                        "{} call(s) of {f} differ in {} (first: {})\n",
-                        g.count,
-                        g.shape.join(", "),
-                        g.first
-                    ));
-                    d.push_str(&format!(
-                        "  call: {}\n",
-                        crate::judge::check::describe_call(&g.minimal)
-                    ));
-                    if !g.reads.is_empty() {
-                        d.push_str(&format!("  reading: {}\n", g.reads.join(", ")));
-                    }
-                    for (field, x, y) in &g.fields {
-                        d.push_str(&format!("  {field}\n    {a}: {x}\n    {b}: {y}\n"));
-                    }
-                    d.push_str("  minimal reproducer:\n");
-                    let name = format!(
-                        "diff_{f}_{}",
-                        g.shape.join("_").replace([' ', '>', '-'], "")
-                    );
-                    let case = match (&g.case, &g.family) {
-                        (Some(case), Some(file)) => {
-                            d.push_str(&format!(
-                                "    (for {}; its [defaults] give every key not written)\n",
-                                crate::report::shown_path(file)
-                            ));
-                            case.clone()
-                        }
-                        _ => crate::corpus::write::case_toml(
-                            &g.minimal,
-                            &name,
-                            &format!("{a} vs {b}"),
-                        ),
-                    };
-                    for l in case.lines() {
-                        d.push_str(&format!("    {l}\n"));
-                    }
-                }
-                d
-            });
-            Case {
-                name: format!("diff::{f}"),
-                function: f.to_string(),
-                status: if groups.is_empty() {
-                    Status::Pass
-                } else {
-                    Status::Fail
-                },
-                message: if !groups.is_empty() {
-                    let seen = match c.ungrouped.iter().find(|u| u.0 == f) {
-                        Some((_, k)) => format!(" ({k} more generated calls not sorted into ways)"),
-                        None => String::new(),
-                    };
-                    Some(format!(
-                        "{differing} of {compared} calls differ between {a} and {b}, in {} way(s){seen}",
-                        groups.len()
-                    ))
-                } else if c.same_code.contains(&f) {
-                    Some(format!(
-                        "not run: the code and data its calls reach are the same in {a} and {b}"
-                    ))
-                } else {
-                    None
-                },
-                detail,
-                differences: groups
-                    .iter()
-                    .flat_map(|g| g.fields.iter())
-                    .map(|(field, x, y)| Difference {
-                        field: field.clone(),
-                        c: x.clone(),
-                        rust: y.clone(),
-                    })
-                    .collect(),
-                vectors: compared,
-                failed: differing,
-                ..Default::default()
-            }
-        })
-        .collect();
-    Report::new(
-        "diff",
-        vec![Suite {
-            name: name.to_owned(),
-            kernel: format!("{a} vs {b}"),
-            cases,
-            seconds: c.seconds,
-            ..Default::default()
-        }],
-    )
 }
 
 #[cfg(test)]
