@@ -30,12 +30,6 @@ pub(super) fn patch_coverage(
     if lines.is_empty() {
         return Ok(None);
     }
-    // Only the changed files carry gcov's counters (the rest of the world
-    // is a plain world's, its objects reused), and only the functions the
-    // comparison ran can reach a changed line.
-    let mut files: Vec<String> = lines.iter().map(|(f, _)| f.clone()).collect();
-    files.sort();
-    files.dedup();
     let funcs: Vec<Func> = opts
         .funcs
         .iter()
@@ -49,7 +43,7 @@ pub(super) fn patch_coverage(
         .collect();
     // The corpus reaches every line but those unreached.toml lists: most
     // patches need nothing more, and the corpus is the cheap part.
-    let world = coverage::collect(tree, &vectors, Some(files))?;
+    let world = coverage::collect(tree, &vectors, Some(changed_files(lines)))?;
     let obj = world.dir.join("obj");
     let pc = count_executed(&Tracefile::capture(&obj)?, lines);
     if pc.missed.is_empty() {
@@ -68,6 +62,38 @@ pub(super) fn patch_coverage(
     }
     drop((w1, w2)); // the workers exit: gcov writes their counters
     Ok(Some(count_executed(&Tracefile::capture(&obj)?, lines)))
+}
+
+/// The files of the changed lines: only they carry gcov's counters in a
+/// patch's coverage world (the rest is a plain world's, its objects
+/// reused).
+fn changed_files(lines: &[(String, usize)]) -> Vec<String> {
+    let mut files: Vec<String> = lines.iter().map(|(f, _)| f.clone()).collect();
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// The coverage world of `lines` in `tree` (placed: [`stable_copy`]),
+/// built on another thread while the patch is judged: on two cores it
+/// costs no wall time, and [`patch_coverage`] finds it in the cache. Its
+/// errors are [`patch_coverage`]'s to report, when it builds it again.
+pub(super) fn prebuild(
+    tree: &KernelTree,
+    lines: &[(String, usize)],
+) -> Option<std::thread::JoinHandle<()>> {
+    if lines.is_empty() {
+        return None;
+    }
+    let (tree, files) = (tree.clone(), changed_files(lines));
+    Some(std::thread::spawn(move || {
+        let opts = cworld::BuildOptions {
+            coverage: true,
+            instrument: Some(files),
+            ..Default::default()
+        };
+        let _ = cworld::build(&tree, &opts);
+    }))
 }
 
 /// How many of the changed `lines` are executable and how many of those

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::coverage::{patch_coverage, stable_copy};
+use super::coverage::{patch_coverage, prebuild, stable_copy};
 use super::patch::{apply, Patch};
 use super::scope::classify;
 use super::verdict::PatchVerdict;
@@ -167,6 +167,11 @@ impl Series<'_> {
         if unrun && !scope.compiled_whole {
             return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));
         }
+        // Patch coverage's tree, placed, and its world built meanwhile.
+        let placed = (!scope.lines.is_empty())
+            .then(|| KernelTree::open(self.dir).map(|t| stable_copy(&t)))
+            .transpose()?;
+        let cov = placed.as_ref().and_then(|t| prebuild(t, &scope.lines));
         let (tree, world) = match self.build(k, times)? {
             Ok(built) => built,
             Err((verdict, why)) => {
@@ -200,7 +205,11 @@ impl Series<'_> {
                     .as_ref()
                     .map(|c| c.same_code.clone())
                     .unwrap_or_default();
-                j.coverage = self.coverage(&tree, p, (&at.inputs, &not_run), progress)?;
+                if let Some(h) = cov {
+                    let _ = h.join();
+                }
+                let placed = placed.unwrap_or(tree);
+                j.coverage = self.coverage(&placed, &scope.lines, &not_run, progress)?;
                 times.push(("coverage", t.elapsed().as_secs_f64()));
                 j
             }
@@ -300,23 +309,18 @@ impl Series<'_> {
         }
     }
 
-    /// The coverage of `p`'s changed lines in the patched `tree`; `None`
-    /// when there are none, or (said through `progress`) when it could not
-    /// be measured.
+    /// The coverage of a patch's changed `lines` in the patched tree,
+    /// `placed` ([`stable_copy`]), run by the functions the comparison
+    /// ran; `None` when there are none, or (said through `progress`) when
+    /// it could not be measured.
     fn coverage(
         &self,
-        tree: &KernelTree,
-        p: &Patch,
-        (inputs, not_run): (&[String], &[crate::model::types::Func]),
+        placed: &KernelTree,
+        lines: &[(String, usize)],
+        not_run: &[crate::model::types::Func],
         progress: &mut dyn FnMut(&str),
     ) -> Result<Option<crate::report::PatchCoverage>> {
-        let lines = classify(self.dir, p, inputs).lines;
-        let placed = if lines.is_empty() {
-            tree.clone()
-        } else {
-            stable_copy(tree)
-        };
-        match patch_coverage(&placed, &lines, self.vectors, self.opts, not_run) {
+        match patch_coverage(placed, lines, self.vectors, self.opts, not_run) {
             Ok(c) => Ok(c),
             Err(e) if HarnessFault::in_chain(&e) => Err(e),
             Err(e) => {
