@@ -36,6 +36,9 @@ pub(super) fn patch_coverage(
         .copied()
         .filter(|f| !not_run.contains(f))
         .collect();
+    if funcs.is_empty() {
+        anyhow::bail!("no function the comparison ran returns after the patch");
+    }
     let vectors: Vec<Vector> = vectors
         .iter()
         .filter(|v| funcs.contains(&v.call.func()))

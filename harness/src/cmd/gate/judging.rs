@@ -200,11 +200,20 @@ impl Series<'_> {
         let j = match j {
             Ok(mut j) => {
                 let t = Instant::now();
-                let not_run = j
-                    .comparison
-                    .as_ref()
-                    .map(|c| c.same_code.clone())
-                    .unwrap_or_default();
+                // Coverage runs the functions the comparison ran and saw
+                // return: a function the patch makes hang would hang again
+                // under four times the limit, and a killed worker writes
+                // no counters.
+                let mut not_run = vec![];
+                if let Some(c) = &j.comparison {
+                    not_run.extend(c.same_code.iter().copied());
+                    not_run.extend(
+                        c.groups
+                            .iter()
+                            .filter(|g| g.shape.iter().any(|s| s.ends_with("-> hang")))
+                            .map(|g| g.func),
+                    );
+                }
                 if let Some(h) = cov {
                     let _ = h.join();
                 }

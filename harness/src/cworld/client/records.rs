@@ -27,8 +27,9 @@ static RECORDS: Mutex<BTreeMap<(PathBuf, u32), FuncRecord>> = Mutex::new(BTreeMa
 
 /// After this many confirmed faults of a function that never returned in
 /// a world, a comparison of two worlds no longer runs its calls
-/// ([`Worker::presume_hangs`]).
-pub const HANG_PROOFS: u64 = 64;
+/// ([`Worker::presume_hangs`]): each proof costs a fresh worker, and eight
+/// hangs each confirmed alone leave no doubt.
+pub const HANG_PROOFS: u64 = 8;
 
 impl Worker {
     /// The limit of one call of function `f` (by index): shortened once
