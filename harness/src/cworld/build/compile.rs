@@ -335,6 +335,7 @@ fn compile_units(
     (obj, root): (&Path, &Path),
 ) -> Result<Vec<PathBuf>> {
     fs::create_dir_all(obj)?;
+    fs::create_dir_all(obj.join("../deps"))?;
     let tool = b
         .try_get_compiler()
         .map_err(|e| anyhow::anyhow!("no C compiler: {e}"))?;
@@ -349,7 +350,7 @@ fn compile_units(
         let mut running = vec![];
         for (_, o, bare, _) in chunk.iter_mut() {
             bare.arg("-o").arg(&*o);
-            bare.arg("-MD").arg("-MF").arg(o.with_extension("d"));
+            bare.arg("-MD").arg("-MF").arg(depfile(o));
             let mut cmd = sandboxed(sb, spec, bare)?;
             cmd.stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::piped());
@@ -366,7 +367,7 @@ fn compile_units(
                 continue;
             }
             if !plan.instrumented.contains(u) {
-                objcache::store(unit, &plan.places, o, &o.with_extension("d"), &msg);
+                objcache::store(unit, &plan.places, o, &depfile(o), &msg);
             }
             done.push((u.to_path_buf(), o.clone(), msg));
         }
@@ -406,6 +407,14 @@ fn compile_units(
     fs::write(obj.join("../warnings.txt"), text.trim_start())
         .with_context(|| format!("writing {}", obj.join("../warnings.txt").display()))?;
     Ok(objects)
+}
+
+/// Where the compiler lists the headers a unit read (`-MD -MF`): beside
+/// `obj/`, which holds objects only.
+fn depfile(o: &Path) -> PathBuf {
+    let dir = o.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+    let name = o.file_name().unwrap_or_default();
+    dir.join("deps").join(name).with_extension("d")
 }
 
 /// A compile still to run: the unit, its object, the command so far, and
