@@ -130,6 +130,7 @@ pub fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
         return Err(format!("comment: {:?}", verdicts(&j)).into());
     }
     let change = a_changed_comparison(&g)?;
+    as_archived(&g, &change)?;
     a_deleted_tracepoint(&g)?;
     declared_reverted_and_not_applying(&g, &change)?;
     build_errors_and_warnings(&g)?;
@@ -182,6 +183,50 @@ fn a_changed_comparison(g: &Gate) -> Result<String, Failed> {
         other => return Err(format!("patch coverage: {other:?}").into()),
     }
     Ok(change)
+}
+
+/// The same patch as a list archive stores one message of a stable queue
+/// (no mbox line, `[PATCH 5.10 069/306]`, `commit X upstream.`, the body
+/// quoted-printable with soft line breaks): the same verdict and groups.
+fn as_archived(g: &Gate, change: &str) -> Result<(), Failed> {
+    let body = change.split_once("\n\n").map_or(change, |x| x.1);
+    let mut qp = String::new();
+    for line in
+        format!("commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\n{body}").lines()
+    {
+        let enc = line.replace('=', "=3D");
+        // Lines of at most 76, each break a soft one (`=` at its end).
+        let mut rest = enc.as_str();
+        while rest.len() > 70 {
+            let cut = (60..70)
+                .find(|&i| rest.is_char_boundary(i) && !rest[..i].ends_with(['=', '3']))
+                .unwrap_or(70);
+            qp.push_str(&rest[..cut]);
+            qp.push_str("=\n");
+            rest = &rest[cut..];
+        }
+        qp.push_str(rest);
+        qp.push('\n');
+    }
+    let message = format!(
+        "From: Stable <s@example.org>\nSubject: [PATCH 5.10 069/306] IB/hfi1: threshold\n\
+         MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n\
+         Content-Transfer-Encoding: quoted-printable\n\n{qp}"
+    );
+    let (plain, archived) = (g.run(change.to_owned())?, g.run(message)?);
+    if verdicts(&archived) != verdicts(&plain)
+        || shapes(&archived[0]) != shapes(&plain[0])
+        || archived[0].patch.subject != "IB/hfi1: threshold"
+    {
+        return Err(format!(
+            "archived: {:?} {:?} {:?}",
+            verdicts(&archived),
+            shapes(&archived[0]),
+            archived[0].patch.subject
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// A deleted tracepoint: changes, and every group says it is the

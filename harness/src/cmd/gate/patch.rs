@@ -22,11 +22,15 @@ pub struct Patch {
     pub text: String,
 }
 
-/// Splits `input` (a `git format-patch` file, an mbox of a series, or a
-/// plain diff) into patches, in order.
+/// Splits `input` (a `git format-patch` file, an mbox of a series, one
+/// message as a list archive stores it, or a plain diff) into patches, in
+/// order. A message is read as mail: its subject's encoded words and its
+/// parts' quoted-printable or base64 are decoded, and a patch sent as a
+/// text attachment is found.
 pub fn parse(input: &str, name: &str) -> Vec<Patch> {
     messages(input)
         .into_iter()
+        .map(|m| decoded(&m))
         .filter(|m| m.contains("\n+++ ") || m.starts_with("+++ ") || m.contains("diff --git "))
         .map(|m| {
             let (subject, declared) = header(&m, name);
@@ -56,6 +60,81 @@ fn messages(input: &str) -> Vec<String> {
         messages.push(cur);
     }
     messages
+}
+
+/// Whether `m` is a mail message: after an optional mbox `From ` line, a
+/// header block (`Name: value` lines and their continuations) naming a
+/// subject or a sender, before the first blank line. A plain diff is not.
+fn is_mail(m: &str) -> bool {
+    let mut lines = m.lines().peekable();
+    if lines.peek().is_some_and(|l| l.starts_with("From ")) {
+        lines.next();
+    }
+    let mut named = false;
+    for l in lines {
+        if l.is_empty() {
+            return named;
+        }
+        if l.starts_with([' ', '\t']) {
+            continue;
+        }
+        let Some((name, _)) = l.split_once(':') else {
+            return false;
+        };
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_graphic()) {
+            return false;
+        }
+        named |= ["subject", "from"].contains(&name.to_ascii_lowercase().as_str());
+    }
+    false
+}
+
+/// The message `m` as the rest of the gate reads it: `Subject:` (decoded)
+/// and the text of every body part and text attachment, decoded, in
+/// order; `m` itself when it is not mail or cannot be parsed.
+fn decoded(m: &str) -> String {
+    use mail_parser::{MessageParser, PartType};
+    if !is_mail(m) {
+        return m.to_owned();
+    }
+    let raw = m
+        .strip_prefix("From ")
+        .map_or(m, |r| r.split_once('\n').map_or("", |x| x.1));
+    let Some(msg) = MessageParser::default().parse(raw) else {
+        return m.to_owned();
+    };
+    // The header block as it was (a trailer may sit there), but for the
+    // subject, decoded on one line.
+    let mut out = String::new();
+    let mut in_subject = false;
+    for l in raw.lines().take_while(|l| !l.is_empty()) {
+        let folded = l.starts_with([' ', '\t']);
+        in_subject = (in_subject && folded) || l.to_ascii_lowercase().starts_with("subject:");
+        if !in_subject {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    if let Some(s) = msg.subject() {
+        out.push_str(&format!("Subject: {s}\n"));
+    }
+    out.push('\n');
+    for part in &msg.parts {
+        let text = match &part.body {
+            PartType::Text(t) => Some(t.as_ref()),
+            // A patch attached as application/octet-stream or text/x-patch
+            // without a charset.
+            PartType::Binary(b) | PartType::InlineBinary(b) => std::str::from_utf8(b).ok(),
+            _ => None,
+        };
+        if let Some(t) = text {
+            out.push_str(t);
+            if !t.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 /// A message's subject (folded lines joined, `[PATCH …]` dropped; `name`
@@ -219,6 +298,87 @@ Subject: [PATCH 2/2] IB/hfi1: rc
         assert_eq!(p[0].files, ["drivers/infiniband/hw/hfi1/qp.c"]);
         assert_eq!(p[1].subject, "IB/hfi1: rc");
         assert_eq!(p[1].files, ["drivers/infiniband/hw/hfi1/rc.c"]);
+    }
+
+    /// A message as a list archive stores it: no mbox line, a stable
+    /// queue subject in RFC 2047 words, `commit X upstream.`, the body in
+    /// quoted-printable (`=3D`, a soft line break).
+    const ARCHIVED: &str = "Return-Path: <s@example.org>
+From: Stable <s@example.org>
+Subject: =?UTF-8?q?=5BPATCH_5=2E10_069/306=5D_IB/hfi1=3A_Fix_the_?=
+ =?UTF-8?q?threshold?=
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+Content-Transfer-Encoding: quoted-printable
+
+commit 0123456789abcdef0123456789abcdef01234567 upstream.
+
+Conformance-Changes: hfi1_setup_wqe
+---
+diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c
+--- a/drivers/infiniband/hw/hfi1/qp.c
++++ b/drivers/infiniband/hw/hfi1/qp.c
+@@ -1 +1 @@
+-\tif (wqe->length <=3D piothreshold)
++\tif (wqe->length < piothreshold && wqe->length !=3D 0 && qp->s_flags =
+& 1)
+";
+
+    #[test]
+    fn an_archived_message_is_decoded() {
+        let p = parse(ARCHIVED, "m.eml");
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].subject, "IB/hfi1: Fix the threshold");
+        assert_eq!(p[0].declared, ["hfi1_setup_wqe"]);
+        assert_eq!(p[0].files, ["drivers/infiniband/hw/hfi1/qp.c"]);
+        assert!(p[0]
+            .text
+            .contains("\n-\tif (wqe->length <= piothreshold)\n"));
+        assert!(p[0].text.contains(
+            "\n+\tif (wqe->length < piothreshold && wqe->length != 0 && qp->s_flags & 1)\n"
+        ));
+    }
+
+    #[test]
+    fn a_patch_attached_in_base64_is_found() {
+        let diff = "--- a/drivers/infiniband/hw/hfi1/pio.c\n+++ b/drivers/infiniband/hw/hfi1/pio.c\n@@ -1 +1 @@\n-a\n+b\n";
+        let b64 = base64(diff.as_bytes());
+        let m = format!(
+            "From: A <a@example.org>\nSubject: [PATCH] pio\nMIME-Version: 1.0\n\
+             Content-Type: multipart/mixed; boundary=\"XX\"\n\n--XX\n\
+             Content-Type: text/plain\n\nSee attached.\n--XX\n\
+             Content-Type: text/x-patch; name=\"p.diff\"\n\
+             Content-Disposition: attachment; filename=\"p.diff\"\n\
+             Content-Transfer-Encoding: base64\n\n{b64}\n--XX--\n"
+        );
+        let p = parse(&m, "m.eml");
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].subject, "pio");
+        assert_eq!(p[0].files, ["drivers/infiniband/hw/hfi1/pio.c"]);
+        assert!(p[0].text.contains(diff));
+    }
+
+    /// Base64 (RFC 4648) in lines of 76, as mailers write it.
+    fn base64(b: &[u8]) -> String {
+        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut s = String::new();
+        for c in b.chunks(3) {
+            let n = (u32::from(c[0]) << 16)
+                | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+                | u32::from(*c.get(2).unwrap_or(&0));
+            for k in 0..4 {
+                s.push(if k <= c.len() {
+                    A[(n >> (18 - 6 * k) & 63) as usize] as char
+                } else {
+                    '='
+                });
+            }
+        }
+        s.as_bytes()
+            .chunks(76)
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     #[test]
