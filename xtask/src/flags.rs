@@ -110,6 +110,10 @@ pub enum Cmd {
     /// Raw upstream call cost vs the whole differential check (vectors/s)
     #[command(after_help = BENCH_AFTER)]
     Bench(Bench),
+    /// Which files and functions of the hfi1 driver (and rdmavt) the gate
+    /// judges in each tree, before anything runs
+    #[command(after_help = SCOPE_AFTER)]
+    Scope(Scope),
 }
 
 // ---- Option groups ----
@@ -738,3 +742,39 @@ mod tests {
         assert!(parse(&["diff", "a", "b", "--function", "mtu_from_qp"]).is_ok());
     }
 }
+
+#[derive(Args)]
+pub struct Scope {
+    /// A pinned series, SERIES=VERSION, or `all`. Repeatable. Default: 6.12
+    #[arg(long, value_name = "SERIES[=VERSION]|all", value_parser = series_or_all)]
+    pub kernel: Vec<String>,
+    #[command(flatten)]
+    pub kernel_src: KernelSrc,
+    /// `human`, or `json` (an array, one statement per tree)
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: ScopeFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ScopeFormat {
+    /// Per tree the files some world compiles, with what is judged
+    Human,
+    /// `[{kernel, series, files: [{path, how, judged, not_judged}]}]`
+    Json,
+}
+
+const SCOPE_AFTER: &str = "\
+An edit inside a judged definition is compared C against C by the gate;
+one anywhere else is listed as not judged and never read as `preserves`.
+How a file is taken: `whole` (every definition runs), `in scope` (the
+named ones), `extracted` (definitions compiled verbatim, read by those in
+scope), `header` (judged through the build), `not compiled`.
+
+EXAMPLES:
+    cargo xtask scope
+    cargo xtask scope --kernel all --format json | jq '.[].files[] | select(.how != \"not compiled\") | .path'
+
+EXIT STATUS:
+    0  the statement was written
+    2  a tree could not be opened
+";

@@ -12,6 +12,7 @@ mod flags;
 mod gate;
 mod kernel;
 mod mutants;
+mod scope;
 mod snapshots;
 mod sweep;
 
@@ -56,5 +57,6 @@ fn dispatch(cmd: Cmd) -> Result<u8> {
         Cmd::Mutants(a) => mutants::run(a),
         Cmd::Coverage(a) => coverage::run(a),
         Cmd::Bench(a) => bench::run(a),
+        Cmd::Scope(a) => scope::run(a),
     }
 }

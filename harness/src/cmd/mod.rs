@@ -12,6 +12,7 @@ pub mod gate;
 pub mod kernel;
 pub mod mutants;
 pub mod random;
+pub mod scope;
 pub mod snapshots;
 pub mod sweep;
 

@@ -5,5 +5,6 @@
 pub mod check;
 pub mod compare;
 pub mod coverage;
+pub mod scope;
 pub mod shrink;
 pub mod snapshot;

@@ -24,6 +24,20 @@ const EXTRACT: &[&str] = &[
     "include/uapi/rdma/*",
 ];
 
+/// Whether `path` (relative to a tree's root) is in the part of the
+/// kernel the harness extracts ([`EXTRACT`], `*` matching any run of
+/// characters, `/` included, as tar's member wildcards do).
+pub fn extracted(path: &str) -> bool {
+    fn glob(p: &[u8], s: &[u8]) -> bool {
+        match p.split_first() {
+            None => s.is_empty(),
+            Some((b'*', rest)) => (0..=s.len()).any(|i| glob(rest, &s[i..])),
+            Some((c, rest)) => s.first() == Some(c) && glob(rest, &s[1..]),
+        }
+    }
+    EXTRACT.iter().any(|p| glob(p.as_bytes(), path.as_bytes()))
+}
+
 /// The list of files an extraction wrote, with their sizes, kept in the
 /// tree: a cached tree is used only while it still has all of them.
 const FILE_LIST: &str = ".hfi1-conformance-files";
@@ -216,4 +230,31 @@ pub(super) fn kept_deb(debs: &Path) -> Option<PathBuf> {
             .map(|e| e.path())
             .find(|p| p.extension().is_some_and(|x| x == "deb"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extracted;
+
+    #[test]
+    fn the_extracted_part_is_what_tar_extracts() {
+        for p in [
+            "Makefile",
+            "drivers/infiniband/hw/hfi1/qp.c",
+            "drivers/infiniband/sw/rdmavt/qp.h",
+            "include/uapi/rdma/ib_user_verbs.h",
+            "scripts/Makefile.extrawarn",
+        ] {
+            assert!(extracted(p), "{p}");
+        }
+        for p in [
+            "drivers/infiniband/hw/hfi1",
+            "drivers/infiniband/hw/hfi1x/a.c",
+            "include/linux/list.h",
+            "scripts/checkpatch.pl",
+            "Makefile.old",
+        ] {
+            assert!(!extracted(p), "{p}");
+        }
+    }
 }

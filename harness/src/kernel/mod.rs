@@ -37,6 +37,7 @@ mod tree;
 mod version;
 
 pub use cache::{cache_dir, with_cache_hint};
+pub use deb::extracted;
 pub use fetch::{fetch, fetch_version, published, update, Published};
 pub use pins::series;
 pub use spec::{KernelSpec, DEFAULT_SERIES};

@@ -460,3 +460,53 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
+/// engine selection of sdma.c in scope and its flush not, rc.c not
+/// compiled, a compiled header judged through the build; and a patch to
+/// a function the statement lists as not judged is `not-judged` in the gate.
+pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
+    let s = harness::cmd::scope::statement(tree).map_err(|e| format!("{e:#}"))?;
+    let file = |p: &str| {
+        s.files
+            .iter()
+            .find(|f| f.path == format!("drivers/infiniband/hw/hfi1/{p}"))
+            .cloned()
+            .ok_or_else(|| Failed::from(format!("{p} missing from the statement")))
+    };
+    let (qp, sdma, rc, hfi) = (
+        file("qp.c")?,
+        file("sdma.c")?,
+        file("rc.c")?,
+        file("hfi.h")?,
+    );
+    if qp.how != "whole"
+        || !qp.not_judged.is_empty()
+        || !qp.judged.contains(&"hfi1_setup_wqe".into())
+    {
+        return Err(format!("qp.c: {qp:?}").into());
+    }
+    if sdma.judged != ["sdma_select_engine_vl", "sdma_select_engine_sc"]
+        || !sdma.not_judged.contains(&"sdma_flush".into())
+    {
+        return Err(format!("sdma.c: {:?}", sdma.judged).into());
+    }
+    if rc.how != "not compiled"
+        || !rc.judged.is_empty()
+        || hfi.how != "header"
+        || !hfi.not_judged.is_empty()
+    {
+        return Err(format!("rc.c {}, hfi.h {}", rc.how, hfi.how).into());
+    }
+    let g = Gate::new(tree)?;
+    let j = g.run(g.patch(
+        "drivers/infiniband/hw/hfi1/sdma.c",
+        "void sdma_flush(struct sdma_engine *sde)\n{",
+        "void sdma_flush(struct sdma_engine *sde)\n{\n\t/* flush */",
+        "flush",
+    ))?;
+    if verdicts(&j) != ["not-judged"] {
+        return Err(format!("sdma_flush patch: {:?}", verdicts(&j)).into());
+    }
+    Ok(())
+}

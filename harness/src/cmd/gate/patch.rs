@@ -191,21 +191,6 @@ fn files(m: &str) -> Vec<String> {
     files
 }
 
-/// The parts of the tree the harness extracts: an edit anywhere else is
-/// outside the tree it has, listed and not applied.
-const EXTRACTED: &[&str] = &[
-    "Makefile",
-    "drivers/infiniband/hw/hfi1/",
-    "drivers/infiniband/sw/rdmavt/",
-    "include/rdma/",
-    "include/uapi/rdma/",
-];
-
-/// Whether `path` (in the tree) is inside the part the harness extracts.
-pub(super) fn extracted(path: &str) -> bool {
-    EXTRACTED.iter().any(|p| path == *p || path.starts_with(p))
-}
-
 /// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;
 /// a dry run first, so that a patch that does not apply changes nothing.
 /// File sections outside the tree the harness extracts are left out.
@@ -219,7 +204,7 @@ pub(super) fn apply(
     let file = tmp.join("patch.diff");
     let kept: String = sections(&patch.text)
         .into_iter()
-        .filter(|(path, _)| extracted(path))
+        .filter(|(path, _)| crate::kernel::extracted(path))
         .map(|(_, body)| body)
         .collect();
     if kept.is_empty() {

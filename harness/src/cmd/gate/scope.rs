@@ -6,9 +6,10 @@
 use std::path::Path;
 
 use super::diff::touched_lines;
-use super::patch::{extracted, Patch};
+use super::patch::Patch;
 use super::ChangedFunctions;
 use crate::cworld::build::Manifest;
+use crate::judge::scope::Runs;
 use crate::kernel::cscan::{self, Definition};
 
 /// Where a patch's edits fall.
@@ -30,41 +31,37 @@ pub(super) struct Scope {
     pub compiled_whole: bool,
 }
 
-/// What of a compiled file some world runs.
-enum Runs {
-    /// Every function (qp.c).
-    Every,
-    /// These functions in scope, whose changed lines' coverage is
-    /// measured.
-    InScope(Vec<String>),
-    /// These extracted definitions (rdmavt's state table), read by
-    /// functions in scope.
-    Extracted(Vec<String>),
-}
-
 /// Where `patch`'s edits fall in the patched tree `tree`, whose worlds
 /// compile `inputs` (paths in the tree).
 pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
-    let in_scope = crate::judge::coverage::in_scope();
     let manifest = Manifest::load().ok();
     let mut s = Scope::default();
     for (path, lines) in touched_lines(&patch.text) {
         let file = short(&path);
-        if !extracted(&path) {
-            s.not_judged.push(format!(
-                "{path}: outside the tree the harness extracts (not judged)"
-            ));
-            s.functions.not_judged.push(file.to_owned());
-            continue;
-        }
-        if !inputs.contains(&path) {
-            s.not_judged
-                .push(format!("{path}: no world compiles it (not judged)"));
-            // Named from the tree when it is C, else the file.
-            for (unit, _) in units(tree, &path, &lines) {
-                s.functions.not_judged.push(unit);
+        let runs = Runs::of(&path, inputs);
+        match runs {
+            Runs::Outside => {
+                s.not_judged.push(format!(
+                    "{path}: outside the tree the harness extracts (not judged)"
+                ));
+                s.functions.not_judged.push(file.to_owned());
+                continue;
             }
-            continue;
+            Runs::NotCompiled => {
+                s.not_judged
+                    .push(format!("{path}: no world compiles it (not judged)"));
+                // Named from the tree when it is C, else the file.
+                for (unit, _) in units(tree, &path, &lines) {
+                    s.functions.not_judged.push(unit);
+                }
+                continue;
+            }
+            // A header (or the Makefile): judged through the build.
+            Runs::Header(ref names) if names.is_empty() => {
+                s.functions.judged.push(file.to_owned());
+                continue;
+            }
+            _ => {}
         }
         if manifest
             .as_ref()
@@ -72,26 +69,6 @@ pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
         {
             s.compiled_whole = true;
         }
-        let runs = if let Some((_, names)) = in_scope.iter().find(|(f, _)| *f == path) {
-            match names.is_empty() {
-                true => Runs::Every,
-                false => Runs::InScope(names.iter().map(|n| n.to_string()).collect()),
-            }
-        } else if path.ends_with(".c") {
-            // Compiled for some definitions only (rdmavt's state table).
-            let extracted = manifest.as_ref().and_then(|m| {
-                m.upstream
-                    .extract
-                    .iter()
-                    .find(|e| e.file == path)
-                    .map(|e| e.symbols.clone())
-            });
-            extracted.map_or(Runs::Every, Runs::Extracted)
-        } else {
-            // A header (or the Makefile): judged through the build.
-            s.functions.judged.push(file.to_owned());
-            continue;
-        };
         compiled(tree, &path, &lines, &runs, &mut s);
     }
     for names in [&mut s.functions.judged, &mut s.functions.not_judged] {
@@ -109,7 +86,7 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], runs: &Runs, s: &mut Scope
     let units = units(tree, path, lines);
     if path.ends_with(".h") {
         s.functions.judged.push(short(path).to_owned());
-        if let Runs::InScope(names) = runs {
+        if let Runs::Header(names) = runs {
             for (name, _, ls) in units.into_iter().filter_map(|(_, d)| d) {
                 if names.contains(&name) {
                     s.lines.extend(ls.into_iter().map(|l| (path.to_owned(), l)));
@@ -134,7 +111,7 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], runs: &Runs, s: &mut Scope
             Runs::InScope(names) if names.contains(&name) => {
                 s.lines.extend(ls.into_iter().map(|l| (path.to_owned(), l)))
             }
-            Runs::Extracted(names) if names.contains(&name) => {}
+            r if r.judges(&name) => {}
             _ => {
                 s.not_judged.push(format!(
                     "{path}: {name} (line {first}): no world runs it (not judged)"
