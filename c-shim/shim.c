@@ -396,12 +396,12 @@ SHIM_CALL(qp_priv_alloc)
 
 SHIM_CALL(qp_priv_free)
 {
-	/* Built with the C library: only qp_priv_free's calls count. */
+	/* Built outside the journal: only qp_priv_free's calls count. */
 	struct hfi1_qp_priv *p;
 
 	shim_begin(c, out);
-	p = calloc(1, sizeof(*p));
-	p->s_ahg = calloc(1, sizeof(*p->s_ahg));
+	p = shim_alloc_tracked(sizeof(*p), "the QP's private data");
+	p->s_ahg = shim_alloc_tracked(sizeof(*p->s_ahg), "its AHG block");
 	shim_w.qp.priv = p;
 	qp_priv_free(&shim_w.dd.verbs_dev.rdi, &shim_w.qp);
 	shim_w.qp.priv = &shim_w.priv;
@@ -535,11 +535,15 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	out->send_context = SHIM_NONE;
 	if (!shim_check_call(c) || c->fn >= SHIM_FN_COUNT)
 		return shim_refuse(out);
+	shim_alloc_reset();
 	shim_build_world(&c->world);
 	ret = shim_calls[c->fn](c, out);
 	if (ret)
 		return ret;
 	shim_check_balance();
+	/* After the shim's own frees (a call may have ended the journal). */
+	journal_resume(out);
+	shim_report_leaks();
 	journal_end();
 	shim_read_qp(&out->qp, &c->qp, &out->s_flags_unknown);
 	return 0;

@@ -24,11 +24,9 @@
 #include "pio.h"
 #include "verbs_txreq.h"
 #include "shim.h"
+#include "mocks/alloc.h"
 #include "mocks/journal.h"
 #include "world.h"
-
-/* libc's, for the shim's own scratch allocations. */
-void *calloc(size_t nmemb, size_t size);
 
 /*
  * Under --sanitize, the objects past the counts the world declares (ports,

@@ -23,9 +23,15 @@ pending() {
     # prefix the trial names.
     env -u HFI1_KERNELS INSTA_UPDATE=new HFI1_KERNEL_SRC="$work/mutant" cargo test -q -p harness --test conformance -- \
         --exact snapshot::setup_wqe >"$work/test.log" 2>&1 && { echo "[insta] the mutant matched the snapshot"; exit 1; }
-    cargo insta pending-snapshots 2>&1 | grep -q "$snap" || {
-        echo "[insta] cargo insta pending-snapshots does not list $snap; the trial said:"
+    [ -e "$snap.new" ] || {
+        echo "[insta] the trial wrote no $snap.new; it said:"
         tail -n 30 "$work/test.log"; exit 1; }
+    # cargo-insta runs `cargo metadata`, which another cargo on the machine
+    # can hold up: once more before it counts, with what it said.
+    listed() { cargo insta pending-snapshots >"$work/pending.log" 2>&1 && grep -q "$snap" "$work/pending.log"; }
+    listed || { sleep 2; listed; } || {
+        echo "[insta] cargo insta pending-snapshots does not list $snap (which exists); it said:"
+        cat "$work/pending.log"; exit 1; }
 }
 pending
 cargo insta reject >/dev/null 2>&1

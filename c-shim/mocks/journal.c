@@ -19,6 +19,11 @@ void journal_begin(struct shim_outcome *out)
 	cur->journal[0] = '\0';
 }
 
+void journal_resume(struct shim_outcome *out)
+{
+	cur = out;
+}
+
 void journal_end(void)
 {
 	cur = NULL;

@@ -16,6 +16,8 @@
 struct shim_outcome;
 
 void journal_begin(struct shim_outcome *out);
+/* Appends to `out` again after journal_end(), keeping what it holds. */
+void journal_resume(struct shim_outcome *out);
 void journal_end(void);
 /* Appends one line; the format is printf's, without the newline. */
 void journal_printf(const char *fmt, ...) __printf(1, 2);

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * runtime.c - the generic kernel runtime a C world links against: memory,
- * bit search, NUMA topology, wait queues.  Allocation and wake-ups are
+ * runtime.c - the generic kernel runtime a C world links against: bit
+ * search, NUMA topology, wait queues (memory is alloc.c's).  Wake-ups are
  * recorded; pure look-ups are not (they are not side effects).
  */
 #include <linux/kernel.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <linux/wait.h>
@@ -14,34 +13,8 @@
 #include "journal.h"
 #include "world.h"
 
-void *calloc(size_t nmemb, size_t size);
-void free(void *ptr);
-
 static struct task_struct task0 = { .pid = 1, .tgid = 1, .comm = "hfi1-world" };
 struct task_struct *__kcompat_current = &task0;
-
-/*
- * The size is not recorded: it is sizeof() of a kernel struct, which
- * changes between releases while the behaviour does not.  The world can
- * make the n-th allocation of a call fail.
- */
-void *__kcompat_kmalloc(size_t size, gfp_t flags, int node)
-{
-	if (shim_alloc_fails()) {
-		journal_printf("kmalloc(node=%d) = NULL", node);
-		return NULL;
-	}
-	journal_printf("kmalloc(node=%d)", node);
-	/* Always zeroed: uninitialised memory would make runs differ. */
-	return calloc(1, size);
-}
-
-void kfree(const void *objp)
-{
-	if (objp)
-		journal_printf("kfree");
-	free((void *)objp);
-}
 
 unsigned long _find_first_bit(const unsigned long *addr, unsigned long size)
 {

@@ -331,3 +331,73 @@ pub fn reach_is_sound(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// Leaks are findings in the normal build: a tree whose qp_priv_alloc
+/// keeps its private data when the AHG block cannot be allocated, and one
+/// whose qp_priv_free keeps the AHG block, each journal the block no data
+/// of the world reaches (`leak: …`) where the tree as released journals
+/// none.
+pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
+    use harness::cworld::{call, CallResult, Worker};
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
+    let journal = |t: &KernelTree, id: &str| -> Result<Vec<String>, Failed> {
+        let v = vectors
+            .iter()
+            .find(|v| v.id() == id)
+            .ok_or_else(|| format!("no vector {id}"))?;
+        let world = cworld::build(t, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+        let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+        let r = w
+            .run_batch(&[call::to_shim(&v.call)])
+            .map_err(|e| format!("{e:#}"))?;
+        match r.first() {
+            Some(CallResult::Done(o)) => Ok(call::from_shim(o).journal),
+            other => Err(format!("{id}: {other:?}").into()),
+        }
+    };
+    let leaks = |j: &[String]| -> Vec<String> {
+        j.iter()
+            .filter(|l| l.starts_with("leak: "))
+            .cloned()
+            .collect()
+    };
+    let cases = [
+        (
+            "lifecycle::alloc_ahg_fails",
+            "\t\tkfree(priv);\n\t\treturn ERR_PTR(-ENOMEM);",
+            "\t\treturn ERR_PTR(-ENOMEM);",
+            "leak: kmalloc in qp_priv_alloc",
+        ),
+        (
+            "lifecycle::priv_free",
+            "\tkfree(priv->s_ahg);\n\tkfree(priv);",
+            "\tkfree(priv);",
+            "leak: its AHG block",
+        ),
+    ];
+    for (id, from, to, want) in cases {
+        let before = leaks(&journal(tree, id)?);
+        if !before.is_empty() {
+            return Err(format!("{id}: the released tree leaks: {before:?}").into());
+        }
+        let dir =
+            std::env::temp_dir().join(format!("hfi1-leak-{}-{}", tree.version, std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
+        let path = dir.join("drivers/infiniband/hw/hfi1/qp.c");
+        let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        if !src.contains(from) {
+            return Err(format!("{id}: `{from}` is not in qp.c").into());
+        }
+        std::fs::write(&path, src.replacen(from, to, 1)).map_err(|e| e.to_string())?;
+        let after = KernelTree::open(&dir)
+            .map_err(|e| Failed::from(format!("{e:#}")))
+            .and_then(|t| journal(&t, id));
+        let _ = std::fs::remove_dir_all(&dir);
+        let after = leaks(&after?);
+        if after != [want] {
+            return Err(format!("{id}: leaks {after:?}, want [{want:?}]").into());
+        }
+    }
+    Ok(())
+}

@@ -7,15 +7,15 @@
 #include <linux/gfp.h>
 #include <linux/overflow.h>
 
-/* mm/slab_common.c; boundary symbols (c-shim/mocks/alloc.c). */
-void *__kcompat_kmalloc(size_t size, gfp_t flags, int node);
+/*
+ * mm/slab_common.c; boundary symbols (c-shim/mocks/alloc.c).  The caller's
+ * name goes with each allocation, for the leak report (kmemleak names the
+ * allocation's stack); never a line number, which moves between releases.
+ */
+void *__kcompat_kmalloc(size_t size, gfp_t flags, int node, const char *caller);
 void kfree(const void *objp);
 
-static inline void *kmalloc_node(size_t size, gfp_t flags, int node)
-{
-	return __kcompat_kmalloc(size, flags, node);
-}
-
+#define kmalloc_node(size, flags, node)	__kcompat_kmalloc(size, flags, node, __func__)
 #define kmalloc(size, flags)		kmalloc_node(size, flags, NUMA_NO_NODE)
 #define kzalloc(size, flags)		kmalloc(size, (flags) | __GFP_ZERO)
 #define kzalloc_node(size, flags, node)	kmalloc_node(size, (flags) | __GFP_ZERO, node)

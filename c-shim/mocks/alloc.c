@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * alloc.c - kmalloc and kfree for a C world, and its leak report.
+ *
+ * Every block is zeroed calloc memory (uninitialised memory would make runs
+ * differ) and tracked until it is freed.  After a call, a block that no
+ * writable data of the world reaches, directly or through other live
+ * blocks, is journalled as "leak: kmalloc in CALLER", as kmemleak reports
+ * an unreferenced object: the scan is kmemleak's (every aligned word of the
+ * world's data and bss, then of each block found), in the normal build.
+ * The size is not recorded: it is sizeof() of a kernel struct, which
+ * changes between releases while the behaviour does not.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "alloc.h"
+#include "journal.h"
+#include "world.h"
+
+void *calloc(size_t nmemb, size_t size);
+void free(void *ptr);
+
+/* Blocks a call may hold at once; more are not tracked, and said so. */
+#define SHIM_LIVE_MAX 64
+
+struct shim_block {
+	void *p;
+	size_t size;
+	/* "kmalloc in " for upstream's, "" for the world's. */
+	const char *kind;
+	const char *what;
+	bool seen;
+};
+
+static struct shim_block live[SHIM_LIVE_MAX];
+static int nlive;
+
+static void track(void *p, size_t size, const char *kind, const char *what)
+{
+	if (nlive == SHIM_LIVE_MAX) {
+		journal_printf("leak check: more than %d blocks, %s not tracked",
+			       SHIM_LIVE_MAX, what);
+		return;
+	}
+	live[nlive++] = (struct shim_block){ .p = p, .size = size, .kind = kind, .what = what };
+}
+
+void *__kcompat_kmalloc(size_t size, gfp_t flags, int node, const char *caller)
+{
+	void *p;
+
+	if (shim_alloc_fails()) {
+		journal_printf("kmalloc(node=%d) = NULL", node);
+		return NULL;
+	}
+	journal_printf("kmalloc(node=%d)", node);
+	p = calloc(1, size ? size : 1);
+	if (p)
+		track(p, size, "kmalloc in ", caller);
+	return p;
+}
+
+void *shim_alloc_tracked(size_t size, const char *what)
+{
+	void *p = calloc(1, size);
+
+	if (p)
+		track(p, size, "", what);
+	return p;
+}
+
+void kfree(const void *objp)
+{
+	int i;
+
+	if (!objp)
+		return;
+	journal_printf("kfree");
+	for (i = 0; i < nlive; i++) {
+		if (live[i].p == objp) {
+			live[i] = live[--nlive];
+			break;
+		}
+	}
+	free((void *)objp);
+}
+
+void shim_alloc_reset(void)
+{
+	while (nlive)
+		free(live[--nlive].p);
+}
+
+/* Marks every unseen block that a word of [from, from + len) points into. */
+static void scan(const void *from, size_t len)
+{
+	const unsigned long *w = from;
+	size_t n = len / sizeof(*w), k;
+	int i;
+
+	for (k = 0; k < n; k++) {
+		unsigned long v = w[k];
+
+		for (i = 0; i < nlive; i++) {
+			unsigned long b = (unsigned long)live[i].p;
+
+			if (!live[i].seen && v >= b && v < b + (live[i].size ? live[i].size : 1))
+				live[i].seen = true;
+		}
+	}
+}
+
+/* dl_iterate_phdr(3): the C library's, as <link.h> declares it on x86-64. */
+struct shim_phdr {
+	u32 p_type, p_flags;
+	u64 p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+};
+
+struct shim_dl_info {
+	unsigned long addr;
+	const char *name;
+	const struct shim_phdr *phdr;
+	u16 phnum;
+};
+
+int dl_iterate_phdr(int (*cb)(struct shim_dl_info *info, size_t size, void *data), void *data);
+
+#define SHIM_PT_LOAD 1
+#define SHIM_PF_W 2
+
+/* Scans the writable segments of the object that holds this file's data. */
+static int scan_own_segments(struct shim_dl_info *info, size_t size, void *data)
+{
+	unsigned long here = (unsigned long)&nlive;
+	bool own = false;
+	int i;
+
+	for (i = 0; i < info->phnum; i++) {
+		const struct shim_phdr *ph = &info->phdr[i];
+		unsigned long start = info->addr + ph->p_vaddr;
+
+		if (ph->p_type == SHIM_PT_LOAD && here >= start && here < start + ph->p_memsz)
+			own = true;
+	}
+	if (!own)
+		return 0;
+	for (i = 0; i < info->phnum; i++) {
+		const struct shim_phdr *ph = &info->phdr[i];
+		const char *start = (const char *)(info->addr + ph->p_vaddr);
+		const char *end = start + ph->p_memsz;
+		const char *skip = (const char *)live, *skip_end = skip + sizeof(live);
+
+		if (ph->p_type != SHIM_PT_LOAD || !(ph->p_flags & SHIM_PF_W))
+			continue;
+		/* The table itself holds every block: it is no reference. */
+		if (skip >= start && skip_end <= end) {
+			scan(start, skip - start);
+			scan(skip_end, end - skip_end);
+		} else {
+			scan(start, end - start);
+		}
+	}
+	return 1;
+}
+
+void shim_report_leaks(void)
+{
+	bool more = true;
+	int i;
+
+	if (!nlive)
+		return;
+	for (i = 0; i < nlive; i++)
+		live[i].seen = false;
+	dl_iterate_phdr(scan_own_segments, NULL);
+	/* Then through the blocks found, until no new one is. */
+	while (more) {
+		more = false;
+		for (i = 0; i < nlive; i++) {
+			int before = 0, after = 0, k;
+
+			if (!live[i].seen)
+				continue;
+			for (k = 0; k < nlive; k++)
+				before += live[k].seen;
+			scan(live[i].p, live[i].size);
+			for (k = 0; k < nlive; k++)
+				after += live[k].seen;
+			more |= after > before;
+		}
+	}
+	for (i = 0; i < nlive; i++)
+		if (!live[i].seen)
+			journal_printf("leak: %s%s", live[i].kind, live[i].what);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * alloc.h - the shim's side of the allocation mock (mocks/alloc.c): blocks
+ * the world holds for upstream to free, and the leak report after a call.
+ */
+#ifndef HFI1_CONFORMANCE_ALLOC_H
+#define HFI1_CONFORMANCE_ALLOC_H
+
+#include <linux/types.h>
+
+/* A zeroed block upstream is to free (kfree), named for the leak report. */
+void *shim_alloc_tracked(size_t size, const char *what);
+/* Frees every block still held from the call before: a new world. */
+void shim_alloc_reset(void);
+/* Journals each block no data of the world reaches any more: a leak. */
+void shim_report_leaks(void);
+
+#endif
