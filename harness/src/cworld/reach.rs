@@ -147,7 +147,8 @@ impl Graph {
             return Err(format!("{}: no objects", dir.display()));
         }
         let mut g = Graph::default();
-        let mut globals: HashMap<String, usize> = HashMap::new();
+        // Every definition of a name (a weak one and a strong one both).
+        let mut globals: HashMap<String, Vec<usize>> = HashMap::new();
         let mut pending: Vec<(usize, Target)> = vec![];
         for path in &files {
             let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -160,17 +161,17 @@ impl Graph {
         }
         g.edges = vec![vec![]; g.nodes.len()];
         for (from, t) in pending {
-            let to = match t {
-                Target::Node(i) => Some(i),
-                Target::Global(s) => globals.get(&s).copied(),
-            };
-            if let Some(to) = to {
-                g.edges[from].push(to);
+            match t {
+                Target::Node(i) => g.edges[from].push(i),
+                Target::Global(s) => {
+                    let defs = globals.get(&s).map(Vec::as_slice).unwrap_or_default();
+                    g.edges[from].extend(defs);
+                }
             }
         }
         for e in ENTRIES {
             match globals.get(*e) {
-                Some(&i) => g.roots.push(i),
+                Some(defs) => g.roots.extend(defs),
                 None => return Err(format!("{}: no {e}", dir.display())),
             }
         }
@@ -200,7 +201,7 @@ impl Graph {
         &mut self,
         object: &str,
         data: &[u8],
-        globals: &mut HashMap<String, usize>,
+        globals: &mut HashMap<String, Vec<usize>>,
         pending: &mut Vec<(usize, Target)>,
     ) -> Result<(), String> {
         let file = object::File::parse(data).map_err(|e| e.to_string())?;
@@ -230,7 +231,7 @@ impl Graph {
             if sym.is_global() && sym.is_definition() {
                 if let Some(&i) = sym.section_index().and_then(|s| node_of.get(&s)) {
                     let name = sym.name().map_err(|e| e.to_string())?;
-                    globals.insert(name.to_owned(), i);
+                    globals.entry(name.to_owned()).or_default().push(i);
                 }
             }
         }
@@ -290,8 +291,12 @@ impl Graph {
                         Some(Target::Global(name.to_owned())),
                     )
                 } else if sym.is_global() {
-                    let (_, edge) = in_section(sym.section_index(), sym.address());
-                    (format!("global {name}"), edge)
+                    // Every definition of the name: the linker may pick
+                    // another object's (a weak one here, a strong one there).
+                    (
+                        format!("global {name}"),
+                        Some(Target::Global(name.to_owned())),
+                    )
                 } else if sym.kind() == SymbolKind::Section {
                     in_section(sym.section_index(), 0)
                 } else {
@@ -354,6 +359,88 @@ fn dispatch_of(section: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A shim like c-shim/shim.c's: a dispatch function per function,
+    /// called through a table from the one entry.
+    const SHIM: &str = r#"
+int hfi1_setup_wqe(int); int mtu_to_path_mtu(int); int qp_to_sdma_engine(int);
+__attribute__((noipa)) static int shim_call_hfi1_setup_wqe(int x) { return hfi1_setup_wqe(x); }
+__attribute__((noipa)) static int shim_call_mtu_to_path_mtu(int x) { return mtu_to_path_mtu(x); }
+__attribute__((noipa)) static int shim_call_qp_to_sdma_engine(int x) { return qp_to_sdma_engine(x); }
+static int (*const calls[])(int) = {
+    shim_call_hfi1_setup_wqe, shim_call_mtu_to_path_mtu, shim_call_qp_to_sdma_engine };
+int shim_run(int f, int x) { return calls[f % 3](x); }
+unsigned shim_abi_version(void) { return 1; }
+unsigned long shim_abi_sizes(void) { return 2; }
+const char *shim_kernel_version(void) { return "t"; }
+"#;
+
+    /// Upstream: a helper only hfi1_setup_wqe calls, a function only
+    /// reached through a table of pointers (mtu_to_path_mtu), a variable
+    /// a constructor sets, read by qp_to_sdma_engine.
+    const UPSTREAM: &str = r#"
+__attribute__((noipa)) static int helper(int x) { return x + HELPER; }
+__attribute__((noipa)) static int even(int x) { return x * TABLE; }
+__attribute__((noipa)) static int odd(int x) { return x - 1; }
+static int (*const ops[])(int) = { even, odd };
+static int g;
+__attribute__((constructor)) static void init(void) { g = INIT; }
+int hfi1_setup_wqe(int x) { return helper(x); }
+int mtu_to_path_mtu(int x) { return ops[x % 2](x); }
+int qp_to_sdma_engine(int x) { return x + g; }
+"#;
+
+    /// A world's `obj/` with the shim and upstream built with `defines`.
+    fn world(dir: &Path, defines: &[&str]) -> Graph {
+        let obj = dir.join("obj");
+        std::fs::create_dir_all(&obj).unwrap();
+        for (name, src) in [("shim-shim", SHIM), ("upstream-qp", UPSTREAM)] {
+            let c = dir.join(format!("{name}.c"));
+            std::fs::write(&c, src).unwrap();
+            let out = std::process::Command::new("cc")
+                .args([
+                    "-c",
+                    "-O2",
+                    "-fPIC",
+                    "-ffunction-sections",
+                    "-fdata-sections",
+                ])
+                .args(defines.iter().map(|d| format!("-D{d}")))
+                .arg(&c)
+                .arg("-o")
+                .arg(obj.join(format!("{name}.o")))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Graph::load(&obj).unwrap()
+    }
+
+    #[test]
+    fn a_call_runs_when_what_it_reaches_differs() {
+        let tmp = std::env::temp_dir().join(format!("hfi1-reach-test-{}", std::process::id()));
+        let base = ["HELPER=1", "TABLE=2", "INIT=5"];
+        let a = world(&tmp.join("a"), &base);
+        let funcs = [Func::SetupWqe, Func::MtuToPathMtu, Func::QpToSdmaEngine];
+        let cases: [(&[&str], &[Func]); 4] = [
+            (&base, &[]),
+            (&["HELPER=2", "TABLE=2", "INIT=5"], &[Func::SetupWqe]),
+            // Through the table of pointers in data.
+            (&["HELPER=1", "TABLE=3", "INIT=5"], &[Func::MtuToPathMtu]),
+            // A constructor runs before every call.
+            (&["HELPER=1", "TABLE=2", "INIT=6"], &funcs),
+        ];
+        for (k, (defines, want)) in cases.iter().enumerate() {
+            let b = world(&tmp.join(format!("b{k}")), defines);
+            let r = between(&a, &b, &funcs);
+            assert_eq!(r.affected, *want, "{defines:?}: {:?}", r.changed);
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
 
     #[test]
     fn dispatch_sections_are_named_for_their_function() {
