@@ -141,6 +141,12 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>) -> Vec<Trial> {
     }
     {
         let get = get.clone();
+        trials.push(Trial::test(format!("{s}::failslab::sweep"), move || {
+            mutants::failslab_sweep(&get()?.tree)
+        }));
+    }
+    {
+        let get = get.clone();
         trials.push(Trial::test(format!("{s}::leaks::found"), move || {
             mutants::leaks_are_found(&get()?.tree)
         }));

@@ -401,3 +401,52 @@ pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// The failslab sweep: a tree whose qp_priv_alloc returns another error
+/// when its second allocation fails differs from the released one even
+/// when the corpus given holds no vector that fails an allocation — the
+/// comparison fails each allocation of `lifecycle::alloc_ok` in turn.
+pub fn failslab_sweep(tree: &KernelTree) -> Result<(), Failed> {
+    let vectors: Vec<corpus::Vector> = corpus::load_corpus(&corpus::corpus_dir())
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .filter(|v| v.id() == "lifecycle::alloc_ok")
+        .collect();
+    if vectors.len() != 1 || vectors[0].call.world.alloc_fail != 0 {
+        return Err("lifecycle::alloc_ok is not one vector failing nothing".into());
+    }
+    let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-failslab-{}-{}",
+        tree.version,
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
+    let path = dir.join("drivers/infiniband/hw/hfi1/qp.c");
+    let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let from = "\t\tkfree(priv);\n\t\treturn ERR_PTR(-ENOMEM);";
+    let to = "\t\tkfree(priv);\n\t\treturn ERR_PTR(-ENOSPC);";
+    std::fs::write(&path, src.replacen(from, to, 1)).map_err(|e| e.to_string())?;
+    let c = KernelTree::open(&dir)
+        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
+        .and_then(|w| {
+            harness::judge::compare::compare(
+                &base,
+                &w,
+                &vectors,
+                &[Func::QpPrivAlloc],
+                0,
+                1,
+                &mut |_| {},
+            )
+        })
+        .map_err(|e| format!("{e:#}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let c = c?;
+    let firsts: Vec<String> = c.groups.iter().map(|g| g.first.to_string()).collect();
+    if firsts != ["lifecycle::alloc_ok with allocation 2 failing"] {
+        return Err(format!("groups first seen at {firsts:?}").into());
+    }
+    Ok(())
+}

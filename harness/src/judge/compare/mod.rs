@@ -129,6 +129,14 @@ pub fn mark_span(a: &str, b: &str) -> (String, String) {
 pub enum CallOrigin {
     /// A vector of the corpus, by id (`family::name`).
     Corpus(String),
+    /// A vector of the corpus (by id) with its `n`-th allocation failing
+    /// (the failslab sweep).
+    Failslab {
+        /// The corpus vector's id.
+        id: String,
+        /// Which allocation fails, from 1.
+        n: u32,
+    },
     /// Generated vector `index` of its function from `seed`.
     Generated {
         /// The seed it was drawn from.
@@ -142,6 +150,7 @@ impl std::fmt::Display for CallOrigin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CallOrigin::Corpus(id) => write!(f, "{id}"),
+            CallOrigin::Failslab { id, n } => write!(f, "{id} with allocation {n} failing"),
             CallOrigin::Generated { seed, index } => write!(f, "generated #{index} (seed {seed})"),
         }
     }
@@ -355,6 +364,36 @@ fn reads(
     Ok(read.into_iter().map(|i| lines[i].to_string()).collect())
 }
 
+/// The failslab sweep of corpus vector `v` (the kernel's fault injection:
+/// the N-th allocation of a call fails): one variant per allocation
+/// either side's call made, that allocation failing alone; none when the
+/// vector chooses its failures itself.
+fn failing_each_allocation(v: &Vector, x: &Seen, y: &Seen) -> Vec<(CallOrigin, Call)> {
+    let allocations = |s: &Seen| match s {
+        Seen::Done(o) => o
+            .journal
+            .iter()
+            .filter(|l| l.starts_with("kmalloc("))
+            .count(),
+        _ => 0,
+    };
+    if v.call.world.alloc_fail != 0 {
+        return vec![];
+    }
+    let n = allocations(x).max(allocations(y)).min(32) as u32;
+    (0..n)
+        .map(|k| {
+            let mut c = v.call.clone();
+            c.world.alloc_fail = 1 << k;
+            let origin = CallOrigin::Failslab {
+                id: v.id(),
+                n: k + 1,
+            };
+            (origin, c)
+        })
+        .collect()
+}
+
 /// The progress line of what [`reach`] found.
 fn reach_line(r: &reach::Reach) -> String {
     let total = r.affected.len() + r.same_code.len();
@@ -530,10 +569,24 @@ fn compare_calls(
         .cloned()
         .collect();
     progress(&format!("{} corpus vectors", vectors.len()));
+    let mut failslab = vec![];
     for chunk in vectors.chunks(4096) {
         let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
         for (v, (x, y)) in chunk.iter().zip(sides.run(&calls)?) {
+            failslab.extend(failing_each_allocation(v, &x, &y));
             tally.note(v.call.func(), CallOrigin::Corpus(v.id()), &v.call, &x, &y);
+        }
+    }
+    if !failslab.is_empty() {
+        progress(&format!(
+            "{} corpus vectors again, each allocation they make failing in turn",
+            failslab.len()
+        ));
+    }
+    for chunk in failslab.chunks(4096) {
+        let calls: Vec<Call> = chunk.iter().map(|(_, c)| c.clone()).collect();
+        for ((origin, c), (x, y)) in chunk.iter().zip(sides.run(&calls)?) {
+            tally.note(c.func(), origin.clone(), c, &x, &y);
         }
     }
     for &f in &reach.same_code {
