@@ -76,6 +76,45 @@ fn damaged_world_is_rebuilt() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Objects kept for reuse (`objects/` in the cache) that were truncated or
+/// altered are not used: a world needing them compiles them again, and
+/// runs the corpus.
+fn damaged_kept_objects_are_not_used() -> Result<(), Failed> {
+    let first = private_tree("objects-a")?;
+    cworld::build(&first, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let mut damaged = 0;
+    let mut stack = vec![kernel::cache_dir().join("objects")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).map_err(err)?.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "o") {
+                let mut b = std::fs::read(&p).map_err(err)?;
+                if damaged % 2 == 0 {
+                    b.truncate(b.len() / 2);
+                } else {
+                    let mid = b.len() / 2;
+                    b[mid] ^= 0xff;
+                }
+                std::fs::write(&p, b).map_err(err)?;
+                damaged += 1;
+            }
+        }
+    }
+    if damaged == 0 {
+        return Err("no kept objects to damage".into());
+    }
+    // Another tree whose units but qp.c are the first one's.
+    let second = private_tree("objects-b")?;
+    let world = cworld::build(&second, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    runs_the_corpus(&world)?;
+    for t in [&first, &second] {
+        let _ = std::fs::remove_dir_all(&t.root);
+    }
+    Ok(())
+}
+
 /// A world that does not load (here: not an ELF object) is "could not
 /// run" with the loader's words, not a crash reported per vector.
 fn unloadable_world_could_not_run() -> Result<(), Failed> {
@@ -434,6 +473,10 @@ fn main() {
         ),
         ("unusable_cache_is_named", unusable_cache_is_named),
         ("damaged_world_is_rebuilt", damaged_world_is_rebuilt),
+        (
+            "damaged_kept_objects_are_not_used",
+            damaged_kept_objects_are_not_used,
+        ),
         (
             "unloadable_world_could_not_run",
             unloadable_world_could_not_run,

@@ -116,7 +116,17 @@ pub(super) fn lookup(unit: &Unit, places: &Places, obj: &Path) -> Option<String>
             continue;
         }
         let msg = std::fs::read_to_string(p.with_extension("msg")).ok()?;
-        std::fs::copy(p.with_extension("o"), obj).ok()?;
+        // A kept object whose bytes no longer match its sum (truncated,
+        // altered) is dropped, never used.
+        let bytes = std::fs::read(p.with_extension("o")).ok()?;
+        let sum = std::fs::read_to_string(p.with_extension("sum")).unwrap_or_default();
+        if hex(&Sha256::digest(&bytes)) != sum.trim() {
+            for ext in ["o", "msg", "sum", "deps"] {
+                let _ = std::fs::remove_file(p.with_extension(ext));
+            }
+            continue;
+        }
+        std::fs::write(obj, &bytes).ok()?;
         // Used now: eviction keeps it.
         let _ = std::fs::File::options()
             .append(true)
@@ -153,12 +163,17 @@ pub(super) fn store(unit: &Unit, places: &Places, obj: &Path, depfile: &Path, ms
     let dir = store_dir().join(&key);
     let name = hex(&Sha256::digest(hashes.as_bytes()));
     let tmp = dir.join(format!(".{name}-{}", std::process::id()));
+    let Ok(bytes) = std::fs::read(obj) else {
+        return;
+    };
     let ok = std::fs::create_dir_all(&dir).is_ok()
-        && std::fs::copy(obj, tmp.with_extension("o")).is_ok()
+        && std::fs::write(tmp.with_extension("o"), &bytes).is_ok()
+        && std::fs::write(tmp.with_extension("sum"), hex(&Sha256::digest(&bytes))).is_ok()
         && std::fs::write(tmp.with_extension("msg"), places.relative(msg)).is_ok()
         && std::fs::write(tmp.with_extension("deps"), &hashes).is_ok();
-    // The object and messages before the list that makes them findable.
-    for ext in ["o", "msg", "deps"] {
+    // The object, its sum and messages before the list that makes them
+    // findable.
+    for ext in ["o", "sum", "msg", "deps"] {
         let from = tmp.with_extension(ext);
         if !ok || std::fs::rename(&from, dir.join(&name).with_extension(ext)).is_err() {
             let _ = std::fs::remove_file(&from);
@@ -196,7 +211,7 @@ fn evict(dir: &Path, keep: usize, ext: &str) {
         if ext.is_empty() {
             let _ = std::fs::remove_dir_all(p);
         } else {
-            for x in ["o", "msg", "deps"] {
+            for x in ["o", "sum", "msg", "deps"] {
                 let _ = std::fs::remove_file(p.with_extension(x));
             }
         }
