@@ -12,6 +12,8 @@ use libtest_mimic::Failed;
 
 use crate::common::copy_tree;
 
+const QP_C: &str = "drivers/infiniband/hw/hfi1/qp.c";
+
 /// A change of one comparison in the tree, and the corpus vectors that
 /// must catch it.
 pub struct Mutation {
@@ -215,6 +217,40 @@ pub fn mutate(tree: &KernelTree, m: &Mutation) -> Result<(), Failed> {
     Ok(())
 }
 
+/// `f` on a copy of `tree` whose `file` has its first `from` replaced by
+/// `to` (named `tag` in the temporary directory, removed after).
+fn edited<T>(
+    tree: &KernelTree,
+    (file, from, to): (&str, &str, &str),
+    tag: &str,
+    f: impl FnOnce(&KernelTree) -> Result<T, Failed>,
+) -> Result<T, Failed> {
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-{tag}-{}-{}",
+        tree.version,
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(&tree.root, &dir).map_err(|e| format!("copying the tree: {e}"))?;
+    let path = dir.join(file);
+    let src = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !src.contains(from) {
+        let _ = std::fs::remove_dir_all(&dir);
+        return Err(format!("{file}: `{from}` is not there").into());
+    }
+    std::fs::write(&path, src.replacen(from, to, 1)).map_err(|e| e.to_string())?;
+    let out = KernelTree::open(&dir)
+        .map_err(|e| Failed::from(format!("{e:#}")))
+        .and_then(|t| f(&t));
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+/// A tree's world, or the failure that says why not.
+fn world_of(t: &KernelTree) -> Result<harness::cworld::BuiltWorld, Failed> {
+    cworld::build(t, &BuildOptions::default()).map_err(|e| format!("{e:#}").into())
+}
+
 /// C against C: a tree compared with itself differs nowhere; with the
 /// piothreshold mutant (`<=` → `<`), exactly hfi1_setup_wqe's call_send
 /// differs, on the corpus vector that pins it and on generated vectors, and
@@ -238,22 +274,18 @@ pub fn diff_finds_the_mutant(tree: &KernelTree) -> Result<(), Failed> {
         )
         .into());
     }
-    let dir =
-        std::env::temp_dir().join(format!("hfi1-diff-{}-{}", tree.version, std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
-    let path = dir.join(m.file);
-    let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-    std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
-    let mutant = KernelTree::open(&dir)
-        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
-        .map_err(|e| format!("{e:#}"));
-    let c = mutant.and_then(|w| {
-        harness::judge::compare::compare(&base, &w, &vectors, &funcs, 300, 1, &mut |_| {})
-            .map_err(|e| format!("{e:#}"))
-    });
-    let _ = std::fs::remove_dir_all(&dir);
-    let c = c?;
+    let c = edited(tree, (m.file, m.from, m.to), "diff", |t| {
+        harness::judge::compare::compare(
+            &base,
+            &world_of(t)?,
+            &vectors,
+            &funcs,
+            300,
+            1,
+            &mut |_| {},
+        )
+        .map_err(|e| format!("{e:#}").into())
+    })?;
     let shapes: Vec<(Func, Vec<String>)> =
         c.groups.iter().map(|g| (g.func, g.shape.clone())).collect();
     if shapes != vec![(Func::SetupWqe, vec!["call_send".to_owned()])] {
@@ -277,22 +309,8 @@ pub fn reach_is_sound(tree: &KernelTree) -> Result<(), Failed> {
     let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
     let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
     for m in MUTATIONS {
-        let dir = std::env::temp_dir().join(format!(
-            "hfi1-reach-{}-{}-{}",
-            tree.version,
-            m.name,
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        copy_tree(&tree.root, &dir).map_err(|e| format!("copying the tree: {e}"))?;
-        let path = dir.join(m.file);
-        let src = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        std::fs::write(&path, src.replacen(m.from, m.to, 1)).map_err(|e| e.to_string())?;
-        let world = KernelTree::open(&dir)
-            .and_then(|t| cworld::build(&t, &BuildOptions::default()))
-            .map_err(|e| format!("{}: {e:#}", m.name));
-        let _ = std::fs::remove_dir_all(&dir);
-        let world = world?;
+        let world = edited(tree, (m.file, m.from, m.to), "reach", world_of)
+            .map_err(|e| format!("{}: {e:?}", m.name))?;
         let reach = cworld::reach::affected(&base, &world, Func::ALL);
         if reach.fallback.is_some() || reach.affected.is_empty() {
             return Err(format!("{}: {reach:?}", m.name).into());
@@ -380,20 +398,7 @@ pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
         if !before.is_empty() {
             return Err(format!("{id}: the released tree leaks: {before:?}").into());
         }
-        let dir =
-            std::env::temp_dir().join(format!("hfi1-leak-{}-{}", tree.version, std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
-        let path = dir.join("drivers/infiniband/hw/hfi1/qp.c");
-        let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-        if !src.contains(from) {
-            return Err(format!("{id}: `{from}` is not in qp.c").into());
-        }
-        std::fs::write(&path, src.replacen(from, to, 1)).map_err(|e| e.to_string())?;
-        let after = KernelTree::open(&dir)
-            .map_err(|e| Failed::from(format!("{e:#}")))
-            .and_then(|t| journal(&t, id));
-        let _ = std::fs::remove_dir_all(&dir);
+        let after = edited(tree, (QP_C, from, to), "leak", |t| journal(t, id));
         let after = leaks(&after?);
         if after != [want] {
             return Err(format!("{id}: leaks {after:?}, want [{want:?}]").into());
@@ -416,34 +421,20 @@ pub fn failslab_sweep(tree: &KernelTree) -> Result<(), Failed> {
         return Err("lifecycle::alloc_ok is not one vector failing nothing".into());
     }
     let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
-    let dir = std::env::temp_dir().join(format!(
-        "hfi1-failslab-{}-{}",
-        tree.version,
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_tree(&tree.root, &dir).map_err(|e| e.to_string())?;
-    let path = dir.join("drivers/infiniband/hw/hfi1/qp.c");
-    let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let from = "\t\tkfree(priv);\n\t\treturn ERR_PTR(-ENOMEM);";
     let to = "\t\tkfree(priv);\n\t\treturn ERR_PTR(-ENOSPC);";
-    std::fs::write(&path, src.replacen(from, to, 1)).map_err(|e| e.to_string())?;
-    let c = KernelTree::open(&dir)
-        .and_then(|t| cworld::build(&t, &BuildOptions::default()))
-        .and_then(|w| {
-            harness::judge::compare::compare(
-                &base,
-                &w,
-                &vectors,
-                &[Func::QpPrivAlloc],
-                0,
-                1,
-                &mut |_| {},
-            )
-        })
-        .map_err(|e| format!("{e:#}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    let c = c?;
+    let c = edited(tree, (QP_C, from, to), "failslab", |t| {
+        harness::judge::compare::compare(
+            &base,
+            &world_of(t)?,
+            &vectors,
+            &[Func::QpPrivAlloc],
+            0,
+            1,
+            &mut |_| {},
+        )
+        .map_err(|e| format!("{e:#}").into())
+    })?;
     let firsts: Vec<String> = c.groups.iter().map(|g| g.first.to_string()).collect();
     if firsts != ["lifecycle::alloc_ok with allocation 2 failing"] {
         return Err(format!("groups first seen at {firsts:?}").into());

@@ -496,7 +496,7 @@ pub fn compare(
         explain: true,
         selection: Selection::Reached,
     };
-    compare_calls(a, b, vectors, funcs, n, seed, how, progress)
+    compare_calls((a, b), vectors, funcs, (n, seed), how, progress)
 }
 
 /// Which functions a comparison runs.
@@ -524,7 +524,7 @@ pub fn count_differences(
         explain: false,
         selection,
     };
-    compare_calls(a, b, vectors, funcs, n, seed, how, &mut |_| {})
+    compare_calls((a, b), vectors, funcs, (n, seed), how, &mut |_| {})
 }
 
 /// How [`compare_calls`] compares.
@@ -535,14 +535,11 @@ struct How {
     selection: Selection,
 }
 
-#[allow(clippy::too_many_arguments)]
 fn compare_calls(
-    a: &BuiltWorld,
-    b: &BuiltWorld,
+    (a, b): (&BuiltWorld, &BuiltWorld),
     vectors: &[Vector],
     funcs: &[Func],
-    n: u64,
-    seed: u64,
+    (n, seed): (u64, u64),
     how: How,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Comparison> {
