@@ -125,6 +125,8 @@ static bool shim_prep_callbacks(const struct shim_call *c)
 {
 	shim_w.alloc_fail = 0;
 	shim_harvest_callbacks();
+	/* Once per worker: what it left is no part of this call. */
+	shim_alloc_reset();
 	shim_w.alloc_fail = c->world.alloc_fail;
 	shim_w.nalloc = 0;
 	return shim_w.cb.wakeup;

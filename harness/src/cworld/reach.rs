@@ -227,12 +227,38 @@ impl Graph {
             });
             *k += 1;
         }
+        // What each section defines is part of it: a symbol that moves to
+        // another section (an alias, a merged function) changes both.
+        let mut defines: HashMap<usize, Vec<String>> = HashMap::new();
         for sym in file.symbols() {
-            if sym.is_global() && sym.is_definition() {
-                if let Some(&i) = sym.section_index().and_then(|s| node_of.get(&s)) {
-                    let name = sym.name().map_err(|e| e.to_string())?;
-                    globals.entry(name.to_owned()).or_default().push(i);
+            let name = sym.name().map_err(|e| e.to_string())?;
+            if sym.is_undefined() || sym.kind() == SymbolKind::File {
+                continue;
+            }
+            let node = sym.section_index().and_then(|s| node_of.get(&s)).copied();
+            if sym.is_global() {
+                match node {
+                    Some(i) if sym.is_definition() => {
+                        globals.entry(name.to_owned()).or_default().push(i)
+                    }
+                    // TLS, IFUNC, COMMON, absolute: not followed with
+                    // certainty, so every function runs.
+                    _ => {
+                        return Err(format!(
+                            "{object}: global {name} defined as {:?}",
+                            sym.kind()
+                        ))
+                    }
                 }
+            }
+            if let Some(i) = node {
+                defines.entry(i).or_default().push(format!(
+                    "{name} {:?} {:?} {} {}",
+                    sym.kind(),
+                    sym.flags(),
+                    sym.address(),
+                    sym.size()
+                ));
             }
         }
         for s in file.sections() {
@@ -249,6 +275,11 @@ impl Graph {
             ));
             if s.kind() != object::SectionKind::UninitializedData {
                 h.update(s.data().map_err(|e| e.to_string())?);
+            }
+            let mut defined = defines.remove(&i).unwrap_or_default();
+            defined.sort();
+            for d in defined {
+                h.update(format!("\ndefines {d}"));
             }
             let mut relocs: Vec<_> = s.relocations().collect();
             relocs.sort_by_key(|(off, _)| *off);

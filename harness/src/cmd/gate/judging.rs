@@ -308,9 +308,9 @@ impl Series<'_> {
         if !c.differs() {
             PatchVerdict::Preserves
         } else if c
-            .groups
+            .differing_functions()
             .iter()
-            .all(|g| declared.iter().any(|d| *d == g.func.name()))
+            .all(|f| declared.iter().any(|d| *d == f.name()))
         {
             PatchVerdict::ChangesAsDeclared
         } else {

@@ -449,7 +449,7 @@ fn kept_objects<'a>(
             .chain(bare.get_args())
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        let unit = objcache::Unit { command, source: u };
+        let unit = objcache::Unit::keyed(command, u, &plan.places);
         let places = (!gcov).then_some(&plan.places);
         match places.and_then(|p| objcache::lookup(&unit, p, &o)) {
             Some(msg) => done.push((u.clone(), o, msg)),

@@ -58,9 +58,23 @@ pub(super) struct Unit<'a> {
     pub command: Vec<String>,
     /// The source file.
     pub source: &'a Path,
+    /// Its key, taken before it is compiled (see [`Unit::keyed`]).
+    pub key: Option<String>,
 }
 
-impl Unit<'_> {
+impl<'a> Unit<'a> {
+    /// The unit with its key, read now: before the compile, so that what
+    /// is stored is what was compiled.
+    pub(super) fn keyed(command: Vec<String>, source: &'a Path, places: &Places) -> Unit<'a> {
+        let mut u = Unit {
+            command,
+            source,
+            key: None,
+        };
+        u.key = u.key(places);
+        u
+    }
+
     /// The key of the command and the source's content; `None` when the
     /// source cannot be read.
     fn key(&self, places: &Places) -> Option<String> {
@@ -76,7 +90,58 @@ impl Unit<'_> {
             h.update(format!("{} {:?}", m.len(), m.modified().ok()));
         }
         h.update(std::fs::read(self.source).ok()?);
+        // Every file an #include could find first: a header added where
+        // the search looks before the one read last time shadows it.
+        for dir in self.search_dirs() {
+            let mut names = vec![];
+            list(&dir, &dir, &mut names, 0);
+            names.sort();
+            h.update(places.relative(&dir.display().to_string()));
+            for n in names {
+                h.update(format!("\n{n}"));
+            }
+        }
         Some(hex(&h.finalize()))
+    }
+
+    /// The directories the preprocessor searches: the source's own, then
+    /// each `-I`/`-iquote` and `-include`d file's (not the compiler's).
+    fn search_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = self
+            .source
+            .parent()
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect();
+        let mut args = self.command.iter().peekable();
+        while let Some(a) = args.next() {
+            for flag in ["-I", "-iquote"] {
+                if let Some(rest) = a.strip_prefix(flag) {
+                    let d = if rest.is_empty() {
+                        args.peek().map(|s| s.as_str())
+                    } else {
+                        Some(rest)
+                    };
+                    dirs.extend(d.map(PathBuf::from));
+                }
+            }
+        }
+        dirs
+    }
+}
+
+/// Every path under `dir` (relative to `root`), links followed, at most
+/// eight levels down.
+fn list(root: &Path, dir: &Path, out: &mut Vec<String>, depth: usize) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        out.push(p.strip_prefix(root).unwrap_or(&p).display().to_string());
+        if depth < 8 && p.is_dir() {
+            list(root, &p, out, depth + 1);
+        }
     }
 }
 
@@ -101,7 +166,7 @@ fn dep_hashes(deps: &[String], places: &Places) -> Option<String> {
 /// The object and the compiler's messages of an earlier identical
 /// compile, copied to `obj`; `None` when there is none.
 pub(super) fn lookup(unit: &Unit, places: &Places, obj: &Path) -> Option<String> {
-    let dir = store_dir().join(unit.key(places)?);
+    let dir = store_dir().join(unit.key.as_deref()?);
     for e in std::fs::read_dir(&dir).ok()?.flatten() {
         let p = e.path();
         if p.extension().is_none_or(|x| x != "deps") {
@@ -132,10 +197,8 @@ pub(super) fn lookup(unit: &Unit, places: &Places, obj: &Path) -> Option<String>
             .append(true)
             .open(&p)
             .and_then(|f| f.set_modified(std::time::SystemTime::now()));
-        let _ = std::fs::File::options()
-            .append(true)
-            .open(&dir)
-            .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+        let _ =
+            std::fs::File::open(&dir).and_then(|f| f.set_modified(std::time::SystemTime::now()));
         return Some(places.absolute(&msg));
     }
     None
@@ -145,7 +208,7 @@ pub(super) fn lookup(unit: &Unit, places: &Places, obj: &Path) -> Option<String>
 /// by `-MD -MF`) and its messages `msg`. Best effort: a cache that cannot
 /// be written costs only the next compile.
 pub(super) fn store(unit: &Unit, places: &Places, obj: &Path, depfile: &Path, msg: &str) {
-    let Some(key) = unit.key(places) else {
+    let Some(key) = unit.key.clone() else {
         return;
     };
     let Ok(text) = std::fs::read_to_string(depfile) else {

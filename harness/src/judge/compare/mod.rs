@@ -438,7 +438,16 @@ pub struct Comparison {
 impl Comparison {
     /// Whether any call differs.
     pub fn differs(&self) -> bool {
-        !self.groups.is_empty()
+        !self.groups.is_empty() || !self.ungrouped.is_empty()
+    }
+
+    /// The functions with a call that differs, grouped or only counted.
+    pub fn differing_functions(&self) -> Vec<Func> {
+        let mut f: Vec<Func> = self.groups.iter().map(|g| g.func).collect();
+        f.extend(self.ungrouped.iter().map(|u| u.0));
+        f.sort();
+        f.dedup();
+        f
     }
 }
 
@@ -555,6 +564,8 @@ fn compare_calls(
     };
     progress(&reach_line(&reach));
     let mut sides = Sides::new(a, b)?;
+    // Checking the selection trusts nothing kept: every digest computed.
+    sides.use_kept = how.selection == Selection::Reached;
     let mut tally = Tally {
         groups: vec![],
         ungrouped: vec![],
@@ -667,6 +678,8 @@ struct Sides<'a> {
     wb: Worker,
     /// A second worker on `b`, for when `a`'s digests are kept.
     wb2: Option<Worker>,
+    /// Whether digests kept with a world are used (else computed).
+    use_kept: bool,
 }
 
 impl<'a> Sides<'a> {
@@ -680,6 +693,7 @@ impl<'a> Sides<'a> {
             wa,
             wb,
             wb2: None,
+            use_kept: true,
         })
     }
 
@@ -750,7 +764,14 @@ impl<'a> Sides<'a> {
         explain: bool,
     ) -> Result<(digests::Digests, digests::Digests)> {
         let (a, b) = (self.a, self.b);
-        match (digests::load(a, f, seed, n), digests::load(b, f, seed, n)) {
+        let load = |w: &BuiltWorld| {
+            if self.use_kept {
+                digests::load(w, f, seed, n)
+            } else {
+                None
+            }
+        };
+        match (load(a), load(b)) {
             (Some(da), Some(db)) => Ok((da, db)),
             (Some(da), None) => {
                 let w2 = match &mut self.wb2 {
