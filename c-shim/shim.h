@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 14
+#define SHIM_ABI_VERSION 15
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -101,13 +101,19 @@ struct shim_iter_qp {
 	shim_u32 state;			/* enum shim_qp_state */
 	shim_u8 remote_sl;
 	shim_u8 error_qp_ret;		/* what rvt_error_qp() returns for it */
-};
+	shim_u8 pad[2];
+} __attribute__((__packed__));
 
-/* The QPs rvt_qp_iter() walks, in order: qp[0] to qp[n - 1]. */
+/*
+ * The QPs rvt_qp_iter() walks, in order: qp[0] to qp[n - 1].  Packed, as
+ * the packed arguments that hold it: a pointer to it is then never taken
+ * for more aligned than it is (UBSan's misaligned access).
+ */
 struct shim_iter_list {
 	shim_u8 n;
+	shim_u8 pad[3];
 	struct shim_iter_qp qp[SHIM_MAX_ITER_QPS];
-};
+} __attribute__((__packed__));
 
 /*
  * An engine map (dd->sdma_map or dd->pio_map): m->map[vl & m->mask] is an
