@@ -293,6 +293,16 @@ pub fn in_scope() -> Vec<(&'static str, Vec<&'static str>)> {
     ]
 }
 
+/// How a coverage world is built: gcov in every unit, or in those
+/// compiled from `instrument`'s files (a patch's changed ones).
+pub fn world_options(instrument: Option<Vec<String>>) -> BuildOptions {
+    BuildOptions {
+        coverage: true,
+        instrument,
+        ..Default::default()
+    }
+}
+
 /// Builds the instrumented world and runs `vectors` in it; when this
 /// returns, the worker has exited and written its `.gcda` counters next to
 /// the objects (`world.dir/obj`), ready for [`Tracefile::capture`].
@@ -301,14 +311,7 @@ pub fn collect(
     vectors: &[Vector],
     instrument: Option<Vec<String>>,
 ) -> Result<BuiltWorld> {
-    let world = cworld::build(
-        tree,
-        &BuildOptions {
-            coverage: true,
-            instrument,
-            ..Default::default()
-        },
-    )?;
+    let world = cworld::build(tree, &world_options(instrument))?;
     let obj = world.dir.join("obj");
     // Fresh counters for this run.
     for e in std::fs::read_dir(&obj)?.flatten() {

@@ -90,12 +90,7 @@ pub(super) fn prebuild(
     }
     let (tree, files) = (tree.clone(), changed_files(lines));
     Some(std::thread::spawn(move || {
-        let opts = cworld::BuildOptions {
-            coverage: true,
-            instrument: Some(files),
-            ..Default::default()
-        };
-        let _ = cworld::build(&tree, &opts);
+        let _ = cworld::build(&tree, &coverage::world_options(Some(files)));
     }))
 }
 
