@@ -53,6 +53,11 @@ bool shim_check_call(const struct shim_call *c)
 	    sw->num_send_contexts > SHIM_MAX_SEND_CONTEXTS ||
 	    sw->sl_to_sc.n > SHIM_MAX_PORTS)
 		return false;
+	if (sw->sc_hw_context.n > ARRAY_SIZE(sw->sc_hw_context.idx))
+		return false;
+	for (i = 0; i < sw->sc_hw_context.n; i++)
+		if (sw->sc_hw_context.idx[i] >= sw->num_send_contexts)
+			return false;
 	if (!shim_check_map(&sw->sdma_map, sw->sdma_cpus.n) ||
 	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
 		return false;
@@ -93,6 +98,29 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->args.hfi1_qp_unbusy.leg > 1)
 			return false;
 		break;
+	case SHIM_FN_SC_ADD_CREDIT_RETURN_INTR:
+	case SHIM_FN_SC_DEL_CREDIT_RETURN_INTR:
+	case SHIM_FN_HFI1_SC_WANTPIOBUF_INTR:
+	case SHIM_FN_SC_RETURN_CREDITS:
+	case SHIM_FN_SC_STOP: {
+		/* The same member leads every one of these argument structs. */
+		int sc = c->args.sc_add_credit_return_intr.sc;
+
+		BUILD_BUG_ON(offsetof(struct shim_args_sc_stop, sc) != 0 ||
+			     offsetof(struct shim_args_hfi1_sc_wantpiobuf_intr, sc) != 0);
+		if (sc < SHIM_NONE || sc >= sw->num_send_contexts)
+			return false;
+		break;
+	}
+	case SHIM_FN_SDMA_AHG_ALLOC:
+	case SHIM_FN_SDMA_AHG_FREE: {
+		int sde = c->args.sdma_ahg_alloc.sde;
+
+		BUILD_BUG_ON(offsetof(struct shim_args_sdma_ahg_free, sde) != 0);
+		if (sde < SHIM_NONE || sde >= sw->sdma_cpus.n)
+			return false;
+		break;
+	}
 	case SHIM_FN_IOWAIT_SLEEP:
 		/* Given the engine the tx went to, and a leg. */
 		if (c->qp.s_sde == SHIM_NONE || c->args.iowait_sleep.leg > 1)
@@ -103,7 +131,7 @@ bool shim_check_call(const struct shim_call *c)
 	}
 	if (c->qp.wait_lock < SHIM_NONE || c->qp.wait_lock >= sw->sdma_cpus.n)
 		return false;
-	return true;
+	return shim_check_engines(&c->engines, sw);
 }
 
 /* Unroll a loop of fixed length (an element's entries): no loop branch. */
@@ -205,6 +233,14 @@ void shim_build_world(const struct shim_world *sw)
 	piothreshold = sw->piothreshold;
 	seqlock_init(&shim_w.dd.sc2vl_lock);
 	memcpy(shim_w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
+	/* The entries off 0 (the last world's back to 0 first). */
+	shim_w.nsc = sw->num_send_contexts;
+	for (; shim_w.hw_context_set; shim_w.hw_context_set &= shim_w.hw_context_set - 1)
+		shim_w.sc[__builtin_ctzll(shim_w.hw_context_set)].hw_context = 0;
+	for (i = 0; i < sw->sc_hw_context.n; i++) {
+		shim_w.sc[sw->sc_hw_context.idx[i]].hw_context = sw->sc_hw_context.val[i];
+		shim_w.hw_context_set |= BIT_ULL(sw->sc_hw_context.idx[i]);
+	}
 	for (i = 0; i < SHIM_NUM_VLD; i++) {
 		shim_w.dd.vld[i].mtu = sw->vl_mtu[i];
 		shim_w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);
@@ -244,6 +280,23 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.verbs_dev.rdi.dparms.extra_rdma_atomic = sw->extra_rdma_atomic;
 	memset(&shim_w.node_mask, 0, sizeof(shim_w.node_mask));
 	shim_w.node_mask.bits[0] = sw->node_cpus;
+
+	/*
+	 * Static storage starts unlocked; a call that returned holding a lock
+	 * said so (UNBALANCED), and every lock of the engines and send
+	 * contexts is released after it.
+	 */
+	if (shim_w.locks_held) {
+		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
+			spin_lock_init(&shim_w.sc[i].alloc_lock);
+			spin_lock_init(&shim_w.sc[i].release_lock);
+			spin_lock_init(&shim_w.sc[i].credit_ctrl_lock);
+			seqlock_init(&shim_w.sc[i].waitlock);
+		}
+		for (i = 0; i < SHIM_MAX_SDMA; i++)
+			seqlock_init(&shim_w.per_sdma[i].waitlock);
+		shim_w.locks_held = false;
+	}
 
 	SHIM_POISON_TAIL(shim_w.pport, sw->sl_to_sc.n, SHIM_MAX_PORTS);
 	SHIM_POISON_TAIL(shim_w.per_sdma, sw->sdma_cpus.n, SHIM_MAX_SDMA);

@@ -38,6 +38,10 @@ const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT] = {
 	SHIM_PRIV_FLAG_NAMES(SHIM_VALUE)
 };
 
+const u32 sc_flag_values[SHIM_SC_FLAG_COUNT] = {
+	SHIM_SC_FLAG_NAMES(SHIM_VALUE)
+};
+
 /* iowait flags are bit numbers (iowait_set_flag() uses set_bit()). */
 const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT] = {
 	SHIM_IOWAIT_FLAG_NAMES(SHIM_VALUE)
@@ -62,6 +66,7 @@ struct shim_flag_kind {
 
 struct shim_flag_kind shim_s_flags = { s_flag_values, SHIM_S_FLAG_COUNT };
 struct shim_flag_kind shim_priv_flags = { priv_flag_values, SHIM_PRIV_FLAG_COUNT };
+struct shim_flag_kind shim_sc_flags = { sc_flag_values, SHIM_SC_FLAG_COUNT };
 
 static void shim_build_flag_kind(struct shim_flag_kind *k)
 {
@@ -165,4 +170,5 @@ void shim_build_inverse(void)
 	shim_invert(wr_opcode_index, wr_opcode_values, SHIM_WR_OPCODE_COUNT);
 	shim_build_flag_kind(&shim_s_flags);
 	shim_build_flag_kind(&shim_priv_flags);
+	shim_build_flag_kind(&shim_sc_flags);
 }

@@ -42,8 +42,9 @@ int shim_sde_index(const struct sdma_engine *sde)
 {
 	if (!sde)
 		return SHIM_NONE;
+	/* In bytes: a pointer into an engine (one of its locks) is that engine. */
 	if (sde >= shim_w.per_sdma && sde < shim_w.per_sdma + SHIM_MAX_SDMA)
-		return sde - shim_w.per_sdma;
+		return ((const char *)sde - (const char *)shim_w.per_sdma) / sizeof(*sde);
 	return SHIM_FOREIGN;
 }
 
@@ -52,7 +53,7 @@ int shim_sc_index(const struct send_context *sc)
 	if (!sc)
 		return SHIM_NONE;
 	if (sc >= shim_w.sc && sc < shim_w.sc + SHIM_MAX_SEND_CONTEXTS)
-		return sc - shim_w.sc;
+		return ((const char *)sc - (const char *)shim_w.sc) / sizeof(*sc);
 	return SHIM_FOREIGN;
 }
 
@@ -65,6 +66,11 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	i = shim_sde_index(p);
 	if (i >= 0)
 		return snprintf(buf, len, "sde#%d", i);
+	if (p >= (void *)shim_w.sc && p < (void *)(shim_w.sc + SHIM_MAX_SEND_CONTEXTS)) {
+		i = ((const char *)p - (const char *)shim_w.sc) / sizeof(shim_w.sc[0]);
+		if (p == &shim_w.sc[i].halt_wait)
+			return snprintf(buf, len, "sc#%d.halt_wait", i);
+	}
 	i = shim_sc_index(p);
 	if (i >= 0)
 		return snprintf(buf, len, "sc#%d", i);

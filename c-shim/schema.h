@@ -200,6 +200,24 @@ enum shim_iowait_flag {
 	X(IOWAIT_PENDING_IB) \
 	X(IOWAIT_PENDING_TID)
 
+/* A send context's flags (sc->flags). */
+enum shim_sc_flag {
+	SHIM_SCF_ENABLED,
+	SHIM_SCF_IN_FREE,
+	SHIM_SCF_HALTED,
+	SHIM_SCF_FROZEN,
+	SHIM_SCF_LINK_DOWN,
+	SHIM_SC_FLAG_COUNT
+};
+
+/* The tree's names of enum shim_sc_flag, in order: X(name). */
+#define SHIM_SC_FLAG_NAMES(X) \
+	X(SCF_ENABLED) \
+	X(SCF_IN_FREE) \
+	X(SCF_HALTED) \
+	X(SCF_FROZEN) \
+	X(SCF_LINK_DOWN)
+
 /* The upstream function a call runs. */
 enum shim_fn {
 	SHIM_FN_HFI1_SETUP_WQE,
@@ -234,6 +252,13 @@ enum shim_fn {
 	SHIM_FN_IOWAIT_SDMA_DRAINED,
 	SHIM_FN_HFI1_INIT_PRIORITY,
 	SHIM_FN_IOWAIT_SLEEP,
+	SHIM_FN_SC_ADD_CREDIT_RETURN_INTR,
+	SHIM_FN_SC_DEL_CREDIT_RETURN_INTR,
+	SHIM_FN_HFI1_SC_WANTPIOBUF_INTR,
+	SHIM_FN_SC_RETURN_CREDITS,
+	SHIM_FN_SC_STOP,
+	SHIM_FN_SDMA_AHG_ALLOC,
+	SHIM_FN_SDMA_AHG_FREE,
 	SHIM_FN_COUNT
 };
 
@@ -270,7 +295,14 @@ enum shim_fn {
 	X(iowait_wakeup) \
 	X(iowait_sdma_drained) \
 	X(hfi1_init_priority) \
-	X(iowait_sleep)
+	X(iowait_sleep) \
+	X(sc_add_credit_return_intr) \
+	X(sc_del_credit_return_intr) \
+	X(hfi1_sc_wantpiobuf_intr) \
+	X(sc_return_credits) \
+	X(sc_stop) \
+	X(sdma_ahg_alloc) \
+	X(sdma_ahg_free)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -297,6 +329,11 @@ struct shim_world {
 	shim_u8 num_send_contexts;
 	/* `dd->vld[i].sc`: a send context of the world, or NULL. */
 	shim_i16 vl_sc[16];
+	/*
+	 * `sc->hw_context` of send context `i` (a u8 in `struct
+	 * send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u8 val[8]; } __attribute__((__packed__)) sc_hw_context;
 	/* `dd->per_sdma[i].cpu`; its length is the number of engines. */
 	struct { shim_u8 n; shim_i32 v[16]; } __attribute__((__packed__)) sdma_cpus;
 	/* `dd->sdma_map`, or NULL. */
@@ -502,6 +539,21 @@ struct shim_wqe {
 	shim_u8 has_priv;
 } __attribute__((__packed__));
 
+/*
+ * The send engines' state: per send context and per SDMA engine,
+ * entry i of the world's index i.
+ */
+struct shim_engines {
+	/* `sc->flags` (a u16 in `struct send_context`). */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sc_flags;
+	/* `sc->credit_intr_count`: the users of credit return interrupts. */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sc_credit_intr_count;
+	/* `sc->credit_ctrl`: the cached `SEND_CTXT_CREDIT_CTRL` CSR. */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_credit_ctrl;
+	/* `sde->ahg_bits`: the engine's allocated AHG entries. */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_ahg_bits;
+} __attribute__((__packed__));
+
 /* `hfi1_setup_wqe(qp, wqe, bool *call_send)`. */
 struct shim_args_hfi1_setup_wqe {
 	/* `*call_send` on entry. */
@@ -626,6 +678,47 @@ struct shim_args_iowait_sleep {
 	shim_u16 num_desc;
 } __attribute__((__packed__));
 
+/* `sc_add_credit_return_intr(sc)` (pio.c). */
+struct shim_args_sc_add_credit_return_intr {
+	/* A send context of the world, or NULL. */
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/* `sc_del_credit_return_intr(sc)` (pio.c). */
+struct shim_args_sc_del_credit_return_intr {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/* `hfi1_sc_wantpiobuf_intr(sc, u32 needint)` (pio.c). */
+struct shim_args_hfi1_sc_wantpiobuf_intr {
+	shim_i16 sc;
+	shim_u32 needint;
+} __attribute__((__packed__));
+
+/* `sc_return_credits(sc)` (pio.c). */
+struct shim_args_sc_return_credits {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/* `sc_stop(sc, int flag)` (pio.c). */
+struct shim_args_sc_stop {
+	shim_i16 sc;
+	/* The flags to set (`SCF_HALTED`, `SCF_FROZEN`, ...). */
+	shim_u32 flag;
+} __attribute__((__packed__));
+
+/* `sdma_ahg_alloc(sde)` (sdma.c). */
+struct shim_args_sdma_ahg_alloc {
+	/* An engine of the world, or NULL. */
+	shim_i16 sde;
+} __attribute__((__packed__));
+
+/* `sdma_ahg_free(sde, int ahg_index)` (sdma.c). */
+struct shim_args_sdma_ahg_free {
+	shim_i16 sde;
+	shim_i32 ahg_index;
+} __attribute__((__packed__));
+
 /*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
@@ -650,6 +743,13 @@ struct shim_args {
 	struct shim_args_hfi1_post_parms hfi1_post_parms;
 	struct shim_args_iowait_wakeup iowait_wakeup;
 	struct shim_args_iowait_sleep iowait_sleep;
+	struct shim_args_sc_add_credit_return_intr sc_add_credit_return_intr;
+	struct shim_args_sc_del_credit_return_intr sc_del_credit_return_intr;
+	struct shim_args_hfi1_sc_wantpiobuf_intr hfi1_sc_wantpiobuf_intr;
+	struct shim_args_sc_return_credits sc_return_credits;
+	struct shim_args_sc_stop sc_stop;
+	struct shim_args_sdma_ahg_alloc sdma_ahg_alloc;
+	struct shim_args_sdma_ahg_free sdma_ahg_free;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

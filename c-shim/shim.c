@@ -94,9 +94,12 @@ shim_u64 shim_abi_sizes(void)
  */
 static void shim_check_balance(void)
 {
-	if (shim_lockdep_depth || shim_rcu_depth)
+	if (shim_lockdep_depth || shim_rcu_depth) {
 		journal_printf("UNBALANCED(locks %+d, rcu %+d)", shim_lockdep_depth,
 			       shim_rcu_depth);
+		/* A lock may be left held: the next world starts unlocked. */
+		shim_w.locks_held = true;
+	}
 	shim_lockdep_depth = 0;
 	shim_rcu_depth = 0;
 }
@@ -105,6 +108,7 @@ static void shim_check_balance(void)
 static int shim_refuse(struct shim_outcome *out)
 {
 	memset(&out->qp, 0, sizeof(out->qp));
+	memset(&out->engines, 0, sizeof(out->engines));
 	return -1;
 }
 
@@ -518,6 +522,61 @@ SHIM_CALL(hfi1_post_parms)
 	return 0;
 }
 
+SHIM_CALL(sc_add_credit_return_intr)
+{
+	shim_begin(c, out);
+	sc_add_credit_return_intr(shim_sc(c->args.sc_add_credit_return_intr.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_del_credit_return_intr)
+{
+	shim_begin(c, out);
+	sc_del_credit_return_intr(shim_sc(c->args.sc_del_credit_return_intr.sc));
+	return 0;
+}
+
+SHIM_CALL(hfi1_sc_wantpiobuf_intr)
+{
+	const struct shim_args_hfi1_sc_wantpiobuf_intr *a = &c->args.hfi1_sc_wantpiobuf_intr;
+
+	shim_begin(c, out);
+	hfi1_sc_wantpiobuf_intr(shim_sc(a->sc), a->needint);
+	return 0;
+}
+
+SHIM_CALL(sc_return_credits)
+{
+	shim_begin(c, out);
+	sc_return_credits(shim_sc(c->args.sc_return_credits.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_stop)
+{
+	const struct shim_args_sc_stop *a = &c->args.sc_stop;
+
+	shim_begin(c, out);
+	sc_stop(shim_sc(a->sc), tree_bits(a->flag, &shim_sc_flags));
+	return 0;
+}
+
+SHIM_CALL(sdma_ahg_alloc)
+{
+	shim_begin(c, out);
+	out->ret = sdma_ahg_alloc(shim_sde(c->args.sdma_ahg_alloc.sde));
+	return 0;
+}
+
+SHIM_CALL(sdma_ahg_free)
+{
+	const struct shim_args_sdma_ahg_free *a = &c->args.sdma_ahg_free;
+
+	shim_begin(c, out);
+	sdma_ahg_free(shim_sde(a->sde), a->ahg_index);
+	return 0;
+}
+
 #define X(name) shim_call_##name,
 static int (*const shim_calls[])(const struct shim_call *, struct shim_outcome *) = {
 	SHIM_FN_NAMES(X)
@@ -545,15 +604,19 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		return shim_refuse(out);
 	shim_alloc_reset();
 	shim_build_world(&c->world);
+	shim_build_engines(&c->engines);
 	ret = shim_calls[c->fn](c, out);
-	if (ret)
+	if (ret) {
+		shim_read_engines(NULL);
 		return ret;
+	}
 	shim_check_balance();
 	/* After the shim's own frees (a call may have ended the journal). */
 	journal_resume(out);
 	shim_report_leaks();
 	journal_end();
 	shim_read_qp(&out->qp, &c->qp, &out->s_flags_unknown);
+	shim_read_engines(&out->engines);
 	return 0;
 }
 

@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 15
+#define SHIM_ABI_VERSION 16
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -156,6 +156,7 @@ struct shim_call {
 	struct shim_world world;
 	struct shim_qp qp;
 	struct shim_wqe wqe;
+	struct shim_engines engines;
 };
 
 struct shim_outcome {
@@ -165,6 +166,7 @@ struct shim_outcome {
 	shim_i16 send_context;		/* send-context index, likewise */
 	shim_u32 s_flags_unknown;	/* tree bits of qp->s_flags with no symbol */
 	struct shim_qp qp;		/* the QP as the call left it, flags included */
+	struct shim_engines engines;	/* the engines' state as the call left it */
 	shim_u32 text_len;
 	/*
 	 * What the function printed (seq_file), or, for functions that change

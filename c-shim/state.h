@@ -8,6 +8,7 @@
  *   names.c     the tree's value of each symbolic name, bit conversions
  *   build.c     checks a flat call and builds the world from it
  *   query.c     answers the mocks (world.h) and names pointers
+ *   engines.c   builds and reads back the send engines' state
  *   describe.c  the text of the state some functions leave
  *   shim.c      the ABI entry points: runs one call, the benchmark
  */
@@ -131,6 +132,9 @@ struct shim_state {
 	struct rvt_qp iqp[SHIM_MAX_ITER_QPS];
 	struct hfi1_qp_priv ipriv[SHIM_MAX_ITER_QPS];
 	int niter;
+	unsigned int nsc;	/* the world's send contexts */
+	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
+	bool locks_held;	/* a call returned holding a lock */
 	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
 	bool queue_work_ret;
 	bool tid_send_ret;
@@ -169,6 +173,7 @@ extern const enum ib_mig_state mig_state_values[SHIM_MIG_STATE_COUNT];
 extern const u32 s_flag_values[SHIM_S_FLAG_COUNT];
 extern const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT];
 extern const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT];
+extern const u32 sc_flag_values[SHIM_SC_FLAG_COUNT];
 extern u8 qp_type_index[256], qp_state_index[256], mig_state_index[256];
 extern u8 wr_opcode_index[256];
 void shim_build_inverse(void);
@@ -178,7 +183,7 @@ static inline u32 shim_index(const u8 *inverse, unsigned int v)
 	return v < 256 ? inverse[v] : 255;
 }
 struct shim_flag_kind;
-extern struct shim_flag_kind shim_s_flags, shim_priv_flags;
+extern struct shim_flag_kind shim_s_flags, shim_priv_flags, shim_sc_flags;
 u32 tree_bits(u32 symbolic, const struct shim_flag_kind *k);
 u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown);
 
@@ -190,6 +195,11 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 struct sdma_engine *shim_sde(int idx);
 struct send_context *shim_sc(int idx);
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
+
+/* engines.c */
+bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);
+void shim_build_engines(const struct shim_engines *e);
+void shim_read_engines(struct shim_engines *e);
 
 /* query.c */
 int shim_sde_index(const struct sdma_engine *sde);

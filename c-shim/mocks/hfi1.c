@@ -77,13 +77,3 @@ void hfi1_put_txreq(struct verbs_txreq *tx)
 {
 	journal_printf("hfi1_put_txreq(%s)", jp(tx));
 }
-
-void hfi1_sc_wantpiobuf_intr(struct send_context *sc, u32 needint)
-{
-	journal_printf("hfi1_sc_wantpiobuf_intr(%s, %u)", jp(sc), needint);
-}
-
-void sdma_ahg_free(struct sdma_engine *sde, int ahg_index)
-{
-	journal_printf("sdma_ahg_free(%s, %d)", jp(sde), ahg_index);
-}

@@ -107,7 +107,10 @@ pub struct Cx<'a> {
     pub qp: std::borrow::Cow<'a, types::Qp>,
     /// The swqe.
     pub wqe: &'a types::Wqe,
-    /// What the call leaves (its QP is set from `qp` at the end).
+    /// The send engines' state, copied when the function writes it.
+    pub engines: std::borrow::Cow<'a, types::Engines>,
+    /// What the call leaves (its QP and engines are set from `qp` and
+    /// `engines` at the end).
     pub out: Outcome,
     /// What the call journals.
     pub j: Journal,
@@ -128,12 +131,20 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
         w: &call.world,
         qp: std::borrow::Cow::Borrowed(&call.qp),
         wqe: &call.wqe,
+        engines: std::borrow::Cow::Borrowed(&call.engines),
         out: Outcome::new(),
         j: Journal::default(),
     };
     call.args.mirror(&mut cx)?;
-    let Cx { qp, mut out, j, .. } = cx;
+    let Cx {
+        qp,
+        engines,
+        mut out,
+        j,
+        ..
+    } = cx;
     out.qp = qp.into_owned();
+    out.engines = engines.into_owned();
     out.journal = j.0;
     Ok(out)
 }
@@ -144,6 +155,21 @@ pub(crate) fn at<'a, T>(v: &'a [T], i: usize, what: &str) -> Result<&'a T, Undef
         Undefined(format!(
             "{what}[{i}] is out of bounds ({} entries)",
             v.len()
+        ))
+    })
+}
+
+/// Sets entry `i` of a field of the engines' state (`what`, its key).
+pub(crate) fn put<T: Copy + Default + PartialEq, const N: usize>(
+    p: &mut types::PerIndex<T, N>,
+    i: usize,
+    v: T,
+    what: &str,
+) -> Result<(), Undefined> {
+    p.set(i, v).map_err(|_| {
+        Undefined(format!(
+            "engines.{what}: more than {} entries off their default (the record's room)",
+            types::PER_INDEX_SLOTS
         ))
     })
 }

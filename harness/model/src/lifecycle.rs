@@ -2,7 +2,7 @@
 //! operation table rdmavt checks posts against.
 
 use super::sched::rvt_put_qp;
-use super::types::{Qp, QpType, SFlag, World, WrOpcode};
+use super::types::{Engines, Qp, QpType, SFlag, World, WrOpcode};
 use super::{qp_name, Journal, Undefined};
 
 /// `-ENOMEM`.
@@ -119,20 +119,18 @@ pub fn quiesce_qp(qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
 /// receive flows cleared, deferred ACKs forgotten, AHG state reset (a slot
 /// held on an engine is freed), OPFN told for RC QPs. Returns the
 /// description of the AHG state left (the engine's count).
-pub fn notify_qp_reset(qp: &mut Qp, j: &mut Journal) -> String {
+pub fn notify_qp_reset(qp: &mut Qp, e: &mut Engines, j: &mut Journal) -> Result<String, Undefined> {
     j.record(format!("hfi1_qp_kern_exp_rcv_clear_all({})", qp_name(qp)));
     qp.r_adefered = 0;
     qp.s_flags.remove_all(&[SFlag::AhgValid, SFlag::AhgClear]);
-    if let Some(e) = qp.s_sde {
-        if qp.s_ahgidx >= 0 {
-            j.record(format!("sdma_ahg_free(sde#{}, {})", e.0, qp.s_ahgidx));
-        }
+    if qp.s_sde.is_some() && qp.s_ahgidx >= 0 {
+        super::sdma::sdma_ahg_free(e, qp.s_sde, qp.s_ahgidx.into(), j)?;
     }
     qp.s_ahgidx = -1;
     if qp.qp_type == QpType::Rc {
         j.record(format!("opfn_conn_error({})", qp_name(qp)));
     }
-    "ahgidx=-1 ahgcount=0".into()
+    Ok("ahgidx=-1 ahgcount=0".into())
 }
 
 /// `sizeof` of the work-request structs (x86_64, ib_verbs.h): the shim
@@ -224,7 +222,7 @@ impl crate::Mirror for super::types::args::QuiesceQp {
 
 impl crate::Mirror for super::types::args::NotifyQpReset {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
-        cx.out.text = notify_qp_reset(cx.qp.to_mut(), &mut cx.j);
+        cx.out.text = notify_qp_reset(cx.qp.to_mut(), cx.engines.to_mut(), &mut cx.j)?;
         Ok(())
     }
 }

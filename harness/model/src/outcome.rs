@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::types::{EngineIdx, Ptr, Qp, SendCtxIdx};
+use crate::types::{EngineIdx, Engines, Ptr, Qp, SendCtxIdx};
 
 /// The QP's flag fields: an outcome shows and compares them together, as
 /// `flags` (with the bits of `qp->s_flags` that have no name).
@@ -29,9 +29,12 @@ pub struct Outcome {
     /// The QP as the call left it: every field of the schema, read back
     /// (the post-call state, its flags included).
     pub qp: Qp,
-    /// Fields of the QP whose value on exit has no name in the schema (a
-    /// pointer out of the world, a state no name has): the C side only.
+    /// Fields of the QP or the engines whose value on exit has no name in
+    /// the schema (a pointer out of the world, a state or flag no name
+    /// has): the C side only.
     pub qp_unnamed: Vec<&'static str>,
+    /// The send engines' state as the call left it: every field read back.
+    pub engines: Engines,
     /// What the function printed to its seq_file.
     pub text: String,
     /// Boundary calls and warnings, in order, one line each.
@@ -49,6 +52,7 @@ impl Outcome {
             s_flags_unknown: 0,
             qp: Qp::blank(),
             qp_unnamed: vec![],
+            engines: Engines::blank(),
             text: String::new(),
             journal: vec![],
         }
@@ -142,6 +146,7 @@ impl Outcome {
                 d.push((key, c, r));
             }
         }
+        d.extend(self.engines.changes(&rust.engines));
         if self.qp_unnamed != rust.qp_unnamed {
             d.push((
                 "unnamed",

@@ -1,8 +1,14 @@
-//! PIO send-context selection (pio.c).
+//! PIO send contexts (pio.c): selection, credit return interrupts,
+//! stopping.
 
 use super::hfi::sc_to_vlt;
-use super::types::{Ptr, Sc, SendCtxIdx, Vl, World};
-use super::{at, null_or, Undefined};
+use super::types::{Engines, Flags, Ptr, Sc, ScFlag, SendCtxIdx, Vl, World};
+use super::{at, null_or, put, Journal, Undefined};
+
+/// `SEND_CTXT_CREDIT_CTRL_CREDIT_INTR_SMASK` (chip_registers.h).
+const CREDIT_CTRL_CREDIT_INTR_SMASK: u64 = 0x20000;
+/// `SEND_CTXT_CREDIT_FORCE_FORCE_RETURN_SMASK` (chip_registers.h).
+const CREDIT_FORCE_FORCE_RETURN_SMASK: u64 = 0x1;
 
 /// `dd->vld[0].sc`: the fallback send context (itself possibly NULL).
 fn vl0_context(w: &World) -> Ptr<SendCtxIdx> {
@@ -54,6 +60,136 @@ pub fn pio_select_send_context_sc(
     pio_select_send_context_vl(w, selector, vl)
 }
 
+/// `write_kctxt_csr(dd, sc->hw_context, csr, value)` (chip.h): the
+/// boundary `write_csr` journals the register by name and context.
+fn write_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, value: u64, j: &mut Journal) {
+    let hw = w.sc_hw_context.get(usize::from(sc.0));
+    j.record(format!("write_csr({csr}[{hw}], 0x{value:x})"));
+}
+
+/// `read_kctxt_csr(dd, sc->hw_context, csr)` (chip.h): journalled; the
+/// value read is 0.
+fn read_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, j: &mut Journal) -> u64 {
+    let hw = w.sc_hw_context.get(usize::from(sc.0));
+    j.record(format!("read_csr({csr}[{hw}])"));
+    0
+}
+
+/// The send context a pointer argument names: NULL, or a context of the
+/// world (dereferenced by the functions without a NULL check).
+fn deref(sc: Option<SendCtxIdx>, who: &str) -> Result<SendCtxIdx, Undefined> {
+    sc.ok_or_else(|| Undefined(format!("{who}() dereferences a NULL send context")))
+}
+
+/// Mirrors `sc_add_credit_return_intr()` (pio.c): the first user turns
+/// the credit return interrupt on (the cached CSR and the CSR); every user
+/// is counted.
+pub fn sc_add_credit_return_intr(
+    w: &World,
+    e: &mut Engines,
+    sc: SendCtxIdx,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let i = usize::from(sc.0);
+    let count = e.sc_credit_intr_count.get(i);
+    if count == 0 {
+        let ctrl = e.sc_credit_ctrl.get(i) | CREDIT_CTRL_CREDIT_INTR_SMASK;
+        put(&mut e.sc_credit_ctrl, i, ctrl, "sc_credit_ctrl")?;
+        write_kctxt_csr(w, sc, "SEND_CTXT_CREDIT_CTRL", ctrl, j);
+    }
+    put(
+        &mut e.sc_credit_intr_count,
+        i,
+        count.wrapping_add(1),
+        "sc_credit_intr_count",
+    )
+}
+
+/// Mirrors `sc_del_credit_return_intr()` (pio.c): warns when there is no
+/// user to remove (and counts below zero); the last user turns the
+/// interrupt off.
+pub fn sc_del_credit_return_intr(
+    w: &World,
+    e: &mut Engines,
+    sc: SendCtxIdx,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let i = usize::from(sc.0);
+    let mut count = e.sc_credit_intr_count.get(i);
+    if count == 0 {
+        j.record("WARN(sc->credit_intr_count == 0)".into());
+    }
+    count = count.wrapping_sub(1);
+    put(
+        &mut e.sc_credit_intr_count,
+        i,
+        count,
+        "sc_credit_intr_count",
+    )?;
+    if count == 0 {
+        let ctrl = e.sc_credit_ctrl.get(i) & !CREDIT_CTRL_CREDIT_INTR_SMASK;
+        put(&mut e.sc_credit_ctrl, i, ctrl, "sc_credit_ctrl")?;
+        write_kctxt_csr(w, sc, "SEND_CTXT_CREDIT_CTRL", ctrl, j);
+    }
+    Ok(())
+}
+
+/// Mirrors `sc_return_credits()` (pio.c): nothing for NULL; otherwise a
+/// 0 -> 1 -> 0 pulse of the force-return bit, read back in between.
+pub fn sc_return_credits(w: &World, sc: Option<SendCtxIdx>, j: &mut Journal) {
+    let Some(sc) = sc else { return };
+    let csr = "SEND_CTXT_CREDIT_FORCE";
+    write_kctxt_csr(w, sc, csr, CREDIT_FORCE_FORCE_RETURN_SMASK, j);
+    read_kctxt_csr(w, sc, csr, j);
+    write_kctxt_csr(w, sc, csr, 0, j);
+}
+
+/// Mirrors `hfi1_sc_wantpiobuf_intr()` (pio.c): a user of credit return
+/// interrupts added (`needint`) or removed, the tracepoint
+/// `hfi1_wantpiointr(sc, needint, credit_ctrl)`, and for an added user a
+/// forced credit return.
+pub fn hfi1_sc_wantpiobuf_intr(
+    w: &World,
+    e: &mut Engines,
+    sc: SendCtxIdx,
+    needint: u32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    if needint != 0 {
+        sc_add_credit_return_intr(w, e, sc, j)?;
+    } else {
+        sc_del_credit_return_intr(w, e, sc, j)?;
+    }
+    j.trace(
+        "hfi1_wantpiointr",
+        format_args!(
+            "sc#{}, 0x{needint:x}, 0x{:x}",
+            sc.0,
+            e.sc_credit_ctrl.get(usize::from(sc.0))
+        ),
+    );
+    if needint != 0 {
+        sc_return_credits(w, Some(sc), j);
+    }
+    Ok(())
+}
+
+/// Mirrors `sc_stop()` (pio.c): the context marked with `flag` and no
+/// longer enabled, its halt waiters woken.
+pub fn sc_stop(
+    e: &mut Engines,
+    sc: SendCtxIdx,
+    flag: Flags<ScFlag>,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let i = usize::from(sc.0);
+    let mut f = Flags::from_bits(e.sc_flags.get(i).bits() | flag.bits());
+    f.remove_all(&[ScFlag::Enabled]);
+    put(&mut e.sc_flags, i, f, "sc_flags")?;
+    j.record(format!("wake_up(sc#{}.halt_wait)", sc.0));
+    Ok(())
+}
+
 // The functions of this module as the model runs them (`crate::Mirror`).
 
 impl crate::Mirror for super::types::args::PioSelectSendContextSc {
@@ -67,5 +203,40 @@ impl crate::Mirror for super::types::args::PioSelectSendContextVl {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         cx.out.send_context = pio_select_send_context_vl(cx.w, self.selector, self.vl)?;
         Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::ScAddCreditReturnIntr {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let sc = deref(self.sc, "sc_add_credit_return_intr")?;
+        sc_add_credit_return_intr(cx.w, cx.engines.to_mut(), sc, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::ScDelCreditReturnIntr {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let sc = deref(self.sc, "sc_del_credit_return_intr")?;
+        sc_del_credit_return_intr(cx.w, cx.engines.to_mut(), sc, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::ScReturnCredits {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sc_return_credits(cx.w, self.sc, &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::ScWantPiobufIntr {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let sc = deref(self.sc, "hfi1_sc_wantpiobuf_intr")?;
+        hfi1_sc_wantpiobuf_intr(cx.w, cx.engines.to_mut(), sc, self.needint, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::ScStop {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let sc = deref(self.sc, "sc_stop")?;
+        sc_stop(cx.engines.to_mut(), sc, self.flag, &mut cx.j)
     }
 }

@@ -254,6 +254,20 @@ impl<T: FieldText, const N: usize> FieldText for [T; N] {
     }
 }
 
+/// A value per engine or send context: the entries off their default,
+/// `{index=value ...}`.
+impl<T: FieldText + Copy + Default + PartialEq, const N: usize> FieldText
+    for crate::types::PerIndex<T, N>
+{
+    fn text(&self) -> String {
+        let e: Vec<String> = self
+            .iter()
+            .map(|(i, v)| format!("{i}={}", v.text()))
+            .collect();
+        format!("{{{}}}", e.join(" "))
+    }
+}
+
 impl FieldText for crate::types::CpuMask {
     fn text(&self) -> String {
         format!("0x{:x}", self.0)

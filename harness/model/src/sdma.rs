@@ -1,8 +1,8 @@
-//! SDMA engine selection (sdma.c).
+//! SDMA engines (sdma.c): selection, AHG entries.
 
 use super::hfi::sc_to_vlt;
-use super::types::{EngineIdx, Ptr, Sc, Vl, World};
-use super::{at, Journal, Undefined};
+use super::types::{EngineIdx, Engines, Ptr, Sc, Vl, World};
+use super::{at, put, Journal, Undefined};
 
 /// `&dd->per_sdma[0]`: the fallback engine.
 fn engine0() -> Ptr<EngineIdx> {
@@ -71,6 +71,69 @@ pub fn sdma_select_engine_sc(
     sdma_select_engine_vl(w, selector, vl, j)
 }
 
+/// `-EINVAL`, `-ENOSPC`.
+const EINVAL: i32 = 22;
+const ENOSPC: i32 = 28;
+
+/// The tracepoints `hfi1_ahg_allocate` / `hfi1_ahg_deallocate(sde, aidx)`.
+fn trace_ahg(j: &mut Journal, name: &str, sde: Option<EngineIdx>, aidx: i32) {
+    let sde = match sde {
+        Some(e) => format!("sde#{}", e.0),
+        None => "(null)".into(),
+    };
+    j.trace(name, format_args!("{sde}, 0x{:x}", aidx as u32));
+}
+
+/// Mirrors `sdma_ahg_alloc()` (sdma.c): `-EINVAL` for a NULL engine;
+/// otherwise the lowest clear bit of `ahg_bits` (`ffz`), taken if it is
+/// below 32, else `-ENOSPC`; the tracepoint `hfi1_ahg_allocate` with the
+/// result. `ffz` of a word with no clear bit is undefined: an engine's
+/// bit 32 is never set (sdma_init sets `0xfffffffe00000000`).
+pub fn sdma_ahg_alloc(
+    e: &mut Engines,
+    sde: Option<EngineIdx>,
+    j: &mut Journal,
+) -> Result<i32, Undefined> {
+    let Some(idx) = sde else {
+        trace_ahg(j, "hfi1_ahg_allocate", sde, -EINVAL);
+        return Ok(-EINVAL);
+    };
+    let i = usize::from(idx.0);
+    let bits = e.sde_ahg_bits.get(i);
+    if bits == u64::MAX {
+        return Err(Undefined(
+            "ffz(sde->ahg_bits) of a word with no clear bit".into(),
+        ));
+    }
+    let nr = (!bits).trailing_zeros() as i32;
+    if nr > 31 {
+        trace_ahg(j, "hfi1_ahg_allocate", sde, -ENOSPC);
+        return Ok(-ENOSPC);
+    }
+    put(&mut e.sde_ahg_bits, i, bits | 1 << nr, "sde_ahg_bits")?;
+    trace_ahg(j, "hfi1_ahg_allocate", sde, nr);
+    Ok(nr)
+}
+
+/// Mirrors `sdma_ahg_free()` (sdma.c): nothing for a NULL engine;
+/// otherwise the tracepoint `hfi1_ahg_deallocate`, and an index in 0..=31
+/// cleared from `ahg_bits`.
+pub fn sdma_ahg_free(
+    e: &mut Engines,
+    sde: Option<EngineIdx>,
+    ahg_index: i32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let Some(idx) = sde else { return Ok(()) };
+    trace_ahg(j, "hfi1_ahg_deallocate", sde, ahg_index);
+    if !(0..=31).contains(&ahg_index) {
+        return Ok(());
+    }
+    let i = usize::from(idx.0);
+    let bits = e.sde_ahg_bits.get(i) & !(1u64 << ahg_index);
+    put(&mut e.sde_ahg_bits, i, bits, "sde_ahg_bits")
+}
+
 // The functions of this module as the model runs them (`crate::Mirror`).
 
 impl crate::Mirror for super::types::args::SdmaSelectEngineSc {
@@ -84,5 +147,18 @@ impl crate::Mirror for super::types::args::SdmaSelectEngineVl {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         cx.out.sdma_engine = sdma_select_engine_vl(cx.w, self.selector, self.vl, &mut cx.j)?;
         Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaAhgAlloc {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.ret = sdma_ahg_alloc(cx.engines.to_mut(), self.sde, &mut cx.j)?;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaAhgFree {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_ahg_free(cx.engines.to_mut(), self.sde, self.ahg_index, &mut cx.j)
     }
 }

@@ -1,7 +1,7 @@
 //! A vector file's cases: each `[[case]]` is its `[defaults]` with the
 //! case's own keys over them, read into a [`Vector`] — the function, the
-//! world (a preset, then `world.` keys), the QP, the swqe and the
-//! arguments — that keeps the invariants ([`validate`]).
+//! world (a preset, then `world.` keys), the QP, the swqe, the engines'
+//! state and the arguments — that keeps the invariants ([`validate`]).
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +10,8 @@ use toml_edit::{Item, Table};
 use super::invariants::validate;
 use super::presets::Presets;
 use super::records::{
-    all_arg_keys, apply_args, apply_qp, apply_world, apply_wqe, arg_keys, QP_KEYS, WQE_KEYS,
+    all_arg_keys, apply_args, apply_engines, apply_qp, apply_world, apply_wqe, arg_keys,
+    ENGINES_KEYS, QP_KEYS, WQE_KEYS,
 };
 use super::source::{check_keys, string, symbol, uint, Src, R};
 use crate::model::types::*;
@@ -69,7 +70,9 @@ fn require<'a>(src: &Src, case: &Table, it: Option<&'a Item>, field: &str) -> R<
 
 /// The keys of a case that are not its function's arguments (those are
 /// the argument record's keys, `call_schema!`).
-const CASE_KEYS: &[&str] = &["name", "branch", "fn", "preset", "qp", "wqe", "world"];
+const CASE_KEYS: &[&str] = &[
+    "name", "branch", "fn", "preset", "qp", "wqe", "world", "engines",
+];
 
 /// Reads one `[[case]]` of a file, over the file's `[defaults]`.
 fn parse_case(
@@ -104,12 +107,14 @@ fn parse_case(
     let world = case_world(src, case, defaults, presets)?;
     let qp = case_qp(src, case, defaults)?;
     let wqe = case_wqe(src, case, defaults)?;
+    let engines = case_engines(src, case, defaults)?;
     let args = case_args(src, case, defaults, func)?;
     let call = Call {
         args,
         world,
         qp,
         wqe,
+        engines,
     };
     validate(&call).map_err(|m| src.err(case.span().or(name_item.span()), "", m))?;
     Ok(Vector {
@@ -140,7 +145,11 @@ fn check_case_keys(src: &Src, case: &Table, defaults: Option<&Table>) -> R<()> {
         };
         let allowed: Vec<&str> = CASE_KEYS.iter().copied().chain(args).collect();
         check_keys(src, t, t.span(), "case", &allowed)?;
-        for (k, allowed) in [("qp", QP_KEYS), ("wqe", WQE_KEYS)] {
+        for (k, allowed) in [
+            ("qp", QP_KEYS),
+            ("wqe", WQE_KEYS),
+            ("engines", ENGINES_KEYS),
+        ] {
             if let Some(sub) = t.get(k) {
                 let tl = sub
                     .as_table_like()
@@ -229,6 +238,18 @@ fn case_wqe(src: &Src, case: &Table, defaults: Option<&Table>) -> R<Wqe> {
         }
     }
     Ok(wqe)
+}
+
+/// The engines' state: every field at its default, then the `engines.`
+/// keys of `[defaults]` and of the case.
+fn case_engines(src: &Src, case: &Table, defaults: Option<&Table>) -> R<Engines> {
+    let mut e = Engines::blank();
+    for t in [defaults, Some(case)].into_iter().flatten() {
+        if let Some(x) = t.get("engines").and_then(|x| x.as_table_like()) {
+            apply_engines(src, x, &mut e, "engines.")?;
+        }
+    }
+    Ok(e)
 }
 
 /// The function's arguments: [defaults] first (only those it takes),

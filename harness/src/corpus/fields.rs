@@ -226,6 +226,50 @@ impl<T: TomlField, const N: usize> TomlField for [T; N] {
     }
 }
 
+/// A value per engine or send context: a table of `index = value` for
+/// the entries off their default (`engines.sc_credit_intr_count = { 3 = 1
+/// }`), over the entries already set; written as the table.
+impl<T: TomlField + Copy + Default + PartialEq, const N: usize> TomlField for PerIndex<T, N> {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        let t = v.as_table_like().ok_or_else(|| {
+            src.err(
+                v.span(),
+                field,
+                "expected a table of index = value (`{ 3 = 1 }`)",
+            )
+        })?;
+        for (k, e) in t.iter() {
+            let i: usize = k
+                .parse()
+                .map_err(|_| src.err(v.span(), field, format!("key {k:?} is not an index")))?;
+            if i >= N {
+                return Err(src.err(
+                    e.span().or(v.span()),
+                    field,
+                    format!("index {i} is out of range (0..{N})"),
+                ));
+            }
+            let mut x = cur.get(i);
+            T::read(src, e, &format!("{field}[{i}]"), &mut x)?;
+            cur.set(i, x).map_err(|_| {
+                src.err(
+                    v.span(),
+                    field,
+                    format!("more than {PER_INDEX_SLOTS} entries off their default"),
+                )
+            })?;
+        }
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        let mut t = toml_edit::InlineTable::new();
+        for (i, x) in self.iter() {
+            t.insert(i.to_string(), x.write());
+        }
+        Value::InlineTable(t)
+    }
+}
+
 /// A node's CPUs: the list of cpu numbers (0..63).
 impl TomlField for CpuMask {
     fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {

@@ -43,6 +43,16 @@ pub fn validate_world(w: &World) -> Result<(), String> {
     if w.sdma_cpus.is_empty() {
         return Err("world.sdma_cpus: the device needs at least engine 0 (the selectors fall back to &dd->per_sdma[0])".into());
     }
+    if let Some((i, _)) = w
+        .sc_hw_context
+        .iter()
+        .find(|(i, _)| *i >= usize::from(w.num_send_contexts))
+    {
+        return Err(format!(
+            "world.sc_hw_context[{i}]: not a send context (num_send_contexts = {})",
+            w.num_send_contexts
+        ));
+    }
     for (i, sc) in w.vl_sc.iter().enumerate() {
         if let Some(s) = sc {
             if s.0 >= w.num_send_contexts {
@@ -229,6 +239,7 @@ fn check_function(c: &Call) -> Result<(), String> {
                 .into(),
         );
     }
+    check_engine_args(c)?;
     // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.
     let walked: &[IterQp] = match &c.args {
         Args::ErrorPortQps(a) => &a.iter,
@@ -239,6 +250,98 @@ fn check_function(c: &Call) -> Result<(), String> {
             return Err(format!(
                 "iter[{i}].port {} does not exist (to_iport() indexes dd->pport[port - 1])",
                 iq.port
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// From the engines' schema: the state holds a few entries off their
+/// default (every field a `PerIndex`); a call starts from at most
+/// `PER_INDEX_INPUT` of each, so what it touches has room
+/// (harness/model/src/types/containers.rs).
+///
+/// Entries name objects of the world (`sde_` fields its engines, the
+/// others its send contexts): past the world's counts the C world has no
+/// object (--sanitize poisons them).
+macro_rules! engines_room {
+    ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
+        = $d:expr $(=> $c:ident)? , )*) => {
+        fn engines_room(e: &Engines, w: &World) -> Result<(), String> {
+            $( if e.$f.len() > PER_INDEX_INPUT {
+                return Err(format!(
+                    "engines.{}: {} entries off their default; a call starts from at most {PER_INDEX_INPUT}",
+                    $key,
+                    e.$f.len()
+                ));
+            }
+            let n = if $key.starts_with("sde_") {
+                w.sdma_cpus.len()
+            } else {
+                usize::from(w.num_send_contexts)
+            };
+            if let Some((i, _)) = e.$f.iter().find(|(i, _)| *i >= n) {
+                return Err(format!(
+                    "engines.{}[{i}]: the world has {n} of those (its index {i} does not exist)",
+                    $key
+                ));
+            } )*
+            Ok(())
+        }
+    };
+}
+crate::model::engines_schema!(engines_room []);
+
+/// The send-context and engine arguments point into the world's tables;
+/// sc_add/del_credit_return_intr(), hfi1_sc_wantpiobuf_intr() and
+/// sc_stop() dereference theirs unchecked.
+fn check_engine_args(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    engines_room(&c.engines, w)?;
+    let (sc, deref) = match &c.args {
+        Args::ScAddCreditReturnIntr(a) => (Some(a.sc), true),
+        Args::ScDelCreditReturnIntr(a) => (Some(a.sc), true),
+        Args::ScWantPiobufIntr(a) => (Some(a.sc), true),
+        Args::ScStop(a) => (Some(a.sc), true),
+        Args::ScReturnCredits(a) => (Some(a.sc), false),
+        _ => (None, false),
+    };
+    match sc {
+        Some(None) if deref => {
+            return Err(format!(
+                "{}() dereferences its send context: sc = \"none\" is a NULL dereference",
+                c.func()
+            ))
+        }
+        Some(Some(s)) if s.0 >= w.num_send_contexts => {
+            return Err(format!(
+                "sc = {} is not a send context (num_send_contexts = {})",
+                s.0, w.num_send_contexts
+            ))
+        }
+        _ => {}
+    }
+    let sde = match &c.args {
+        Args::SdmaAhgAlloc(a) => a.sde,
+        Args::SdmaAhgFree(a) => a.sde,
+        _ => None,
+    };
+    if let Some(e) = sde {
+        if usize::from(e.0) >= w.sdma_cpus.len() {
+            return Err(format!(
+                "sde = {} is not an engine ({} engines)",
+                e.0,
+                w.sdma_cpus.len()
+            ));
+        }
+        // sdma_ahg_alloc(): ffz() of a word with no clear bit is undefined
+        // (an engine's bit 32 is always clear: sdma_init()).
+        if c.func() == Func::SdmaAhgAlloc
+            && c.engines.sde_ahg_bits.get(usize::from(e.0)) == u64::MAX
+        {
+            return Err(format!(
+                "engines.sde_ahg_bits[{}] has no clear bit: ffz() is undefined (sdma_init leaves bit 32 clear)",
+                e.0
             ));
         }
     }

@@ -1,5 +1,6 @@
 //! How each record of a call reads from a vector file, derived from its
-//! schema (`qp_schema!`, `wqe_schema!`, `world_schema!`, `call_schema!`):
+//! schema (`qp_schema!`, `wqe_schema!`, `world_schema!`, `engines_schema!`,
+//! `call_schema!`):
 //! its keys, and a table of the vector applied to it field by field, each
 //! field read as its type reads ([`TomlField`]).
 
@@ -38,6 +39,7 @@ macro_rules! record_read {
 crate::model::qp_schema!(record_read [Qp, QP_KEYS, apply_qp]);
 crate::model::wqe_schema!(record_read [Wqe, WQE_KEYS, apply_wqe]);
 crate::model::world_schema!(record_read [World, WORLD_KEYS, apply_world_fields]);
+crate::model::engines_schema!(record_read [Engines, ENGINES_KEYS, apply_engines]);
 
 /// Applies a table of world fields (a preset's, or a case's `world`),
 /// naming them `PREFIXkey` in errors.

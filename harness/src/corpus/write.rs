@@ -2,7 +2,7 @@
 //! so the file stands alone (it needs only `worlds.toml`'s `default` to
 //! exist). Used for minimised findings of `--random`. The TOML is made by
 //! toml_edit (quoting and escaping are its job), with the corpus's layout:
-//! one `[[case]]`, dotted `world.` / `qp.` / `wqe.` keys. Each record is
+//! one `[[case]]`, dotted `world.` / `qp.` / `wqe.` / `engines.` keys. Each record is
 //! written from its schema, each field as its type writes
 //! (`TomlField::write`).
 
@@ -25,6 +25,7 @@ macro_rules! record_write {
 crate::model::qp_schema!(record_write [Qp, write_qp]);
 crate::model::wqe_schema!(record_write [Wqe, write_wqe]);
 crate::model::world_schema!(record_write [World, write_world]);
+crate::model::engines_schema!(record_write [Engines, write_engines]);
 
 /// From the call schema: each function's argument record written (a
 /// module per function), and the dispatch over [`Args`].
@@ -71,6 +72,11 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     wq.set_dotted(true);
     write_wqe(&c.wqe, &mut wq);
     t["wqe"] = Item::Table(wq);
+
+    let mut et = Table::new();
+    et.set_dotted(true);
+    write_engines(&c.engines, &mut et);
+    t["engines"] = Item::Table(et);
 
     let mut cases = ArrayOfTables::new();
     cases.push(t);

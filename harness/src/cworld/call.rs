@@ -47,6 +47,7 @@ fn fill_all_but_world(c: &Call, s: &mut shim_call) {
     super::ffi::abi::fill_args(&c.args, &mut s.args);
     super::ffi::abi::fill_qp(&c.qp, &mut s.qp);
     super::ffi::abi::fill_wqe(&c.wqe, &mut s.wqe);
+    super::ffi::abi::fill_engines(&c.engines, &mut s.engines);
 }
 
 /// The flat-call buffer of the worker's loops over generated vectors:
@@ -131,6 +132,11 @@ fn filled_alike(o: &shim_outcome, r: &Outcome) -> bool {
             super::ffi::abi::fill_qp(&r.qp, &mut x);
             crate::cworld::ffi::as_bytes(&x) == crate::cworld::ffi::as_bytes(&o.qp)
         }
+        && {
+            let mut x = crate::cworld::ffi::shim_engines::default();
+            super::ffi::abi::fill_engines(&r.engines, &mut x);
+            crate::cworld::ffi::as_bytes(&x) == crate::cworld::ffi::as_bytes(&o.engines)
+        }
         && same_bytes(c_bytes(&o.text, o.text_len), r.text.as_bytes())
         && journal.eq(r.journal.iter().map(String::as_bytes))
 }
@@ -153,6 +159,7 @@ pub fn from_shim_into(o: &shim_outcome, r: &mut Outcome) {
     r.s_flags_unknown = o.s_flags_unknown;
     r.qp_unnamed.clear();
     r.qp = super::ffi::abi::read_qp(&o.qp, &mut r.qp_unnamed);
+    r.engines = super::ffi::abi::read_engines(&o.engines, &mut r.qp_unnamed);
     r.text.clear();
     r.text
         .push_str(&String::from_utf8_lossy(c_bytes(&o.text, o.text_len)));

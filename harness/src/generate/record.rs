@@ -119,6 +119,7 @@ macro_rules! record_draw {
 crate::model::world_schema!(record_draw [world_into () () w: World]);
 crate::model::qp_schema!(record_draw [qp_into (w: &World, func: Func) (w, func) q: Qp]);
 crate::model::wqe_schema!(record_draw [wqe_into (w: &World, q: &Qp) (w, q) wq: Wqe]);
+crate::model::engines_schema!(record_draw [engines_into (w: &World) (w) e: Engines]);
 
 /// From the call schema: each function's arguments drawn within the
 /// invariants (a module per function), in the schema's order, given the
@@ -180,7 +181,7 @@ pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result
     rest_into(func, u, c)
 }
 
-/// A call's QP, swqe and arguments, drawn into `c` given its world (one
+/// A call's QP, swqe, engines' state and arguments, drawn into `c` given its world (one
 /// that keeps [`validate_world`]); the destructuring names every field
 /// but the world, so none keeps a value of the previous call.
 pub(super) fn rest_into<S: Source>(
@@ -193,9 +194,11 @@ pub(super) fn rest_into<S: Source>(
         world: w,
         qp: q,
         wqe: wq,
+        engines: e,
     } = c;
     qp_into(u, w, func, q);
     wqe_into(u, w, q, wq);
+    engines_into(u, w, e);
     args_into(u, w, q, func, args);
     validate_call(c).map_err(|_| Rejected)
 }

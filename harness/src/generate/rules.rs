@@ -5,7 +5,9 @@
 //! draw, the record's context and the record drawn so far.
 
 use super::draw::{Draw, Source};
-use super::shapes::{below, byte_pairs, flags, opt_idx, pick, u32_near, vl_map_into};
+use super::shapes::{
+    below, byte_pairs, flags, low_index, opt_idx, per_index, pick, u32_near, vl_map_into,
+};
 use crate::model::types::*;
 
 /// Device flags; send DMA three times in four.
@@ -400,6 +402,85 @@ pub fn ring_tail<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 
     if u.ratio(3, 4) {
         let used = u.int_in_range(0..=u32::from(q.sde_descq_cnt) + 1);
         q.sde_descq_head.wrapping_add(used)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// `sc->hw_context` of a few send contexts (the rest 0).
+pub fn sc_hw_context<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u8, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| u.arbitrary())
+}
+
+/// A few send contexts' flags.
+pub fn sc_flags<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<Flags<ScFlag>, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| flags(u))
+}
+
+/// A few send contexts' credit interrupt users: mostly 0, 1 or 2.
+pub fn sc_intr_count<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<u32, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| {
+        if u.ratio(3, 4) {
+            u.int_in_range(0..=2)
+        } else {
+            u32_near(u, &[0, 1])
+        }
+    })
+}
+
+/// A few send contexts' cached credit control CSR (the interrupt bit one
+/// time in two).
+pub fn sc_credit_ctrl<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<u64, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| u.arbitrary())
+}
+
+/// A few engines' AHG bits: as sdma_init() leaves the upper half
+/// (`0xfffffffe00000000`) three times in four, the 32 entries none, all,
+/// all but the last, or any; never all 64 bits (corpus::invariants).
+pub fn sde_ahg_bits<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<u64, 16> {
+    per_index(u, w.sdma_cpus.len(), |u| {
+        let high = if u.ratio(3, 4) {
+            0xffff_fffe_0000_0000
+        } else {
+            0
+        };
+        let low: u64 = match u.int_in_range(0..=3u8) {
+            0 => 0,
+            1 => 0xffff_ffff,
+            2 => 0x7fff_ffff,
+            _ => u64::from(u.arbitrary::<u32>()),
+        };
+        high | low
+    })
+}
+
+/// A send context of the world (mostly one of the first four, as engine
+/// state is), or NULL one time in eight (an argument).
+pub fn sc_ptr<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> Option<SendCtxIdx> {
+    let n = usize::from(w.num_send_contexts);
+    (n > 0 && !u.ratio(1, 8)).then(|| SendCtxIdx(low_index(u, n)))
+}
+
+/// An engine of the world (mostly one of the first four), or NULL one
+/// time in eight (an argument).
+pub fn sde_ptr<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> Option<EngineIdx> {
+    let n = w.sdma_cpus.len();
+    (n > 0 && !u.ratio(1, 8)).then(|| EngineIdx(low_index(u, n)))
+}
+
+/// `needint`: mostly 0 or 1.
+pub fn needint<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(3, 4) {
+        u.int_in_range(0..=1)
+    } else {
+        u32_near(u, &[0, 1])
+    }
+}
+
+/// An AHG index: mostly around the 0..=31 the engine has.
+pub fn ahg_index<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> i32 {
+    if u.ratio(7, 8) {
+        u.int_in_range(-2..=33)
     } else {
         u.arbitrary()
     }

@@ -129,3 +129,36 @@ pub(super) fn opt_idx<S: Source, T>(u: &mut Draw<S>, n: usize, mk: impl Fn(u8) -
         Some(mk(u.int_in_range(0..=(n - 1) as u8)))
     }
 }
+
+/// An index below `n` (at least 1), three times in four among the first
+/// four: where engine state and the arguments that name a context or an
+/// engine meet.
+pub(super) fn low_index<S: Source>(u: &mut Draw<S>, n: usize) -> u8 {
+    let b = u.arbitrary::<u8>();
+    let m = if b < 192 { n.min(4) } else { n };
+    below(u.arbitrary(), m)
+}
+
+/// A value per engine or send context: one time in two every entry at
+/// its default, else one or two of the first `n` drawn with `f`
+/// ([`low_index`]).
+pub(super) fn per_index<S: Source, T: Copy + Default + PartialEq, const N: usize>(
+    u: &mut Draw<S>,
+    n: usize,
+    mut f: impl FnMut(&mut Draw<S>) -> T,
+) -> PerIndex<T, N> {
+    let mut p = PerIndex::new();
+    let n = n.min(N);
+    let k = match u.arbitrary::<u8>() {
+        _ if n == 0 => 0,
+        0..=127 => 0,
+        128..=223 => 1,
+        _ => 2,
+    };
+    for _ in 0..k {
+        let i = usize::from(low_index(u, n));
+        // Two entries at most: there is room (PER_INDEX_INPUT).
+        let _ = p.set(i, f(u));
+    }
+    p
+}

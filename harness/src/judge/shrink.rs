@@ -36,7 +36,8 @@ pub type Step = (&'static str, Box<dyn Fn(&mut Call)>);
 
 /// The simplifications tried, in order: each sets one part of the call to
 /// its simplest value — each argument of the function to its default,
-/// then parts of the swqe, QP and world.
+/// then parts of the swqe, QP and world, then each field of the engines'
+/// state.
 pub fn shrink_steps() -> Vec<Step> {
     let most = Func::ALL
         .iter()
@@ -75,6 +76,15 @@ pub fn shrink_steps() -> Vec<Step> {
         ("world.piothreshold", |c| c.world.piothreshold = 256),
     ];
     steps.extend(parts.map(|(n, f)| -> Step { (n, Box::new(f)) }));
+    // Every field of the engines' state, back to its default.
+    steps.extend(Engines::FIELDS.iter().enumerate().map(|(i, f)| -> Step {
+        (
+            f.key,
+            Box::new(move |c: &mut Call| {
+                c.engines.reset(i);
+            }),
+        )
+    }));
     steps
 }
 

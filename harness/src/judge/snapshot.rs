@@ -45,9 +45,9 @@ pub fn snapshot_series(series: &str) -> Option<String> {
         .cloned()
 }
 
-/// What the call changed in the QP besides its flags, as the line under a
-/// row shows it (`refcount 2->1, on_wait_list true->false`); empty when
-/// nothing changed.
+/// What the call changed in the QP besides its flags, and in the engines'
+/// state, as the line under a row shows it (`refcount 2->1,
+/// sc_credit_intr_count {2=1}->{2=2}`); empty when nothing changed.
 pub fn post_line(v: &Vector, c: &Checked) -> String {
     let Some(o) = &c.c else {
         return String::new();
@@ -58,6 +58,7 @@ pub fn post_line(v: &Vector, c: &Checked) -> String {
         .changes(&o.qp)
         .into_iter()
         .filter(|(k, _, _)| !FLAG_KEYS.contains(k))
+        .chain(v.call.engines.changes(&o.engines))
         .map(|(k, a, b)| format!("{k} {a}->{b}"))
         .collect();
     if !o.qp_unnamed.is_empty() {

@@ -415,10 +415,13 @@ pub fn definitions(src: &str) -> Result<Vec<Definition>, ExtractError> {
 /// body, or a variable with an initializer. Prototypes and `extern`
 /// declarations are skipped.
 pub fn extract(src: &str, name: &str) -> Result<Definition, ExtractError> {
-    let found: Vec<Definition> = definitions(src)?
+    let mut found: Vec<Definition> = definitions(src)?
         .into_iter()
         .filter(|d| d.name == name && is_definition(&d.text))
         .collect();
+    if found.is_empty() {
+        found = macro_definitions(src, name);
+    }
     match found.len() {
         0 => Err(ExtractError::NotFound {
             name: name.to_owned(),
@@ -429,6 +432,43 @@ pub fn extract(src: &str, name: &str) -> Result<Definition, ExtractError> {
             lines: found.iter().map(|d| d.line).collect(),
         }),
     }
+}
+
+/// The file's own `#define name` lines (object-like or function-like),
+/// each with its backslash continuations: the macros a definition taken
+/// from the file uses (pio.c's `SC(name)`).
+fn macro_definitions(src: &str, name: &str) -> Vec<Definition> {
+    let lines: Vec<&str> = src.split_inclusive('\n').collect();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < lines.len() {
+        let start = i;
+        let mut text = String::from(lines[i]);
+        while text.trim_end_matches('\n').ends_with('\\') && i + 1 < lines.len() {
+            i += 1;
+            text.push_str(lines[i]);
+        }
+        i += 1;
+        let Some(rest) = text.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else {
+            continue;
+        };
+        if !rest.starts_with([' ', '\t']) {
+            continue;
+        }
+        let rest = rest.trim_start();
+        let after = rest.strip_prefix(name).and_then(|r| r.chars().next());
+        if matches!(after, Some('(' | ' ' | '\t' | '\n') | None) && rest.starts_with(name) {
+            out.push(Definition {
+                name: name.to_owned(),
+                text: text.trim_end().to_owned(),
+                line: start + 1,
+            });
+        }
+    }
+    out
 }
 
 fn is_definition(text: &str) -> bool {
@@ -506,6 +546,28 @@ int proto(int a)
         let d = extract(SRC, "proto").expect("found");
         assert_eq!(d.line, 33);
         assert!(d.text.contains("return a;"));
+    }
+
+    #[test]
+    fn extracts_a_macro_with_its_continuations() {
+        let d = extract(SRC, "BRACE").expect("found");
+        assert_eq!(d.line, 3);
+        assert_eq!(d.text, "#define BRACE \"{\" /* } */ \\\n\tmore");
+        let src = "# define SC(name) SEND_CTXT_##name\n#define SCX 1\n#define S C\n";
+        let d = extract(src, "SC").expect("found");
+        assert_eq!(
+            (d.line, d.text.as_str()),
+            (1, "# define SC(name) SEND_CTXT_##name")
+        );
+        assert_eq!(extract(src, "S").map(|d| d.line), Ok(3));
+        let twice = "#ifdef A\n#define M 1\n#else\n#define M 2\n#endif\n";
+        assert_eq!(
+            extract(twice, "M"),
+            Err(ExtractError::Ambiguous {
+                name: "M".into(),
+                lines: vec![2, 4]
+            })
+        );
     }
 
     #[test]

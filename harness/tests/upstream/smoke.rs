@@ -44,6 +44,12 @@ fn small_world() -> World {
         sc_to_vl,
         vl_mtu,
         vl_sc,
+        // sc#1 is hardware context 7 (its CSRs are 0x100 * 7 apart).
+        sc_hw_context: {
+            let mut h = PerIndex::new();
+            h.set(1, 7).expect("room");
+            h
+        },
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,
         sdma_map: Some(VlMap {
@@ -156,7 +162,59 @@ pub fn smoke_tests() -> Vec<(&'static str, Smoke)> {
             smi_has_no_sdma_engine_and_vl15_context,
         ),
         ("rc_engine_from_the_map", rc_engine_from_the_map),
+        (
+            "credit_interrupt_first_user_forces_a_return",
+            credit_interrupt_first_user_forces_a_return,
+        ),
     ]
+}
+
+fn credit_interrupt_first_user_forces_a_return(w: &mut Worker) -> Result<(), Failed> {
+    // pio.c hfi1_sc_wantpiobuf_intr(sc, 1) -> sc_add_credit_return_intr():
+    //   if (sc->credit_intr_count == 0) {
+    //       sc->credit_ctrl |= SC(CREDIT_CTRL_CREDIT_INTR_SMASK);      0x20000
+    //       write_kctxt_csr(sc->dd, sc->hw_context, SC(CREDIT_CTRL), ...);
+    //   }
+    //   sc->credit_intr_count++;
+    // then trace_hfi1_wantpiointr(sc, needint, sc->credit_ctrl) and
+    // sc_return_credits(): write CREDIT_FORCE 1, read it, write 0.
+    let mut c = call(Func::ScWantPiobufIntr, QpType::Rc, 0);
+    c.args = Args::ScWantPiobufIntr(args::ScWantPiobufIntr {
+        sc: Some(SendCtxIdx(1)),
+        needint: 1,
+    });
+    c.engines.sc_credit_ctrl.set(1, 0x4).expect("room");
+    let o = run_c(w, &c)?;
+    check("count", o.engines.sc_credit_intr_count.get(1), 1)?;
+    check("credit_ctrl", o.engines.sc_credit_ctrl.get(1), 0x20004)?;
+    check(
+        "journal",
+        &o.journal,
+        [
+            "write_csr(SEND_CTXT_CREDIT_CTRL[7], 0x20004)",
+            "trace hfi1_wantpiointr(sc#1, 0x1, 0x20004)",
+            "write_csr(SEND_CTXT_CREDIT_FORCE[7], 0x1)",
+            "read_csr(SEND_CTXT_CREDIT_FORCE[7])",
+            "write_csr(SEND_CTXT_CREDIT_FORCE[7], 0x0)",
+        ],
+    )?;
+    // The last user's removal: count 1 -> 0 clears the bit and writes it.
+    c.args = Args::ScWantPiobufIntr(args::ScWantPiobufIntr {
+        sc: Some(SendCtxIdx(1)),
+        needint: 0,
+    });
+    c.engines = o.engines;
+    let o = run_c(w, &c)?;
+    check("count after", o.engines.sc_credit_intr_count.get(1), 0)?;
+    check("credit_ctrl after", o.engines.sc_credit_ctrl.get(1), 0x4)?;
+    check(
+        "journal after",
+        &o.journal,
+        [
+            "write_csr(SEND_CTXT_CREDIT_CTRL[7], 0x4)",
+            "trace hfi1_wantpiointr(sc#1, 0x0, 0x4)",
+        ],
+    )
 }
 
 fn ud_length_above_ah_mtu_is_einval(w: &mut Worker) -> Result<(), Failed> {

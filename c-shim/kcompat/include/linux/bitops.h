@@ -56,6 +56,12 @@ static inline unsigned long __ffs(unsigned long word)
 	return __builtin_ctzl(word);
 }
 
+/* Undefined when no bit is clear (as the kernel's). */
+static inline unsigned long ffz(unsigned long word)
+{
+	return __ffs(~word);
+}
+
 static inline int ffs(int x)
 {
 	return __builtin_ffs(x);

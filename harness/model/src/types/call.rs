@@ -1,6 +1,6 @@
 //! A call: the functions in scope and each one's arguments, declared once
 //! ([`call_schema!`](crate::call_schema)), and the [`Call`] that holds
-//! them with the world, QP and swqe its pointers reach.
+//! them with the world, QP, swqe and engine state its pointers reach.
 
 use std::fmt;
 
@@ -145,6 +145,40 @@ macro_rules! call_schema {
                 "pkts_sent" pkts_sent: bool = false,
                 /// `tx->num_desc` of the tx that did not fit.
                 "num_desc" num_desc: u16 [num_desc] = 0,
+            }
+            /// `sc_add_credit_return_intr(sc)` (pio.c).
+            ScAddCreditReturnIntr sc_add_credit_return_intr {
+                /// A send context of the world, or NULL.
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+            }
+            /// `sc_del_credit_return_intr(sc)` (pio.c).
+            ScDelCreditReturnIntr sc_del_credit_return_intr {
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+            }
+            /// `hfi1_sc_wantpiobuf_intr(sc, u32 needint)` (pio.c).
+            ScWantPiobufIntr hfi1_sc_wantpiobuf_intr {
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+                "needint" needint: u32 [needint] = 0,
+            }
+            /// `sc_return_credits(sc)` (pio.c).
+            ScReturnCredits sc_return_credits {
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+            }
+            /// `sc_stop(sc, int flag)` (pio.c).
+            ScStop sc_stop {
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+                /// The flags to set (`SCF_HALTED`, `SCF_FROZEN`, ...).
+                "flag" flag: Flags<ScFlag> = Flags::default(),
+            }
+            /// `sdma_ahg_alloc(sde)` (sdma.c).
+            SdmaAhgAlloc sdma_ahg_alloc {
+                /// An engine of the world, or NULL.
+                "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
+            }
+            /// `sdma_ahg_free(sde, int ahg_index)` (sdma.c).
+            SdmaAhgFree sdma_ahg_free {
+                "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
+                "ahg_index" ahg_index: i32 [ahg_index] = 0,
             }
         }
     };
@@ -302,6 +336,8 @@ pub struct Call {
     pub qp: Qp,
     /// The swqe.
     pub wqe: Wqe,
+    /// The send engines' state.
+    pub engines: Engines,
 }
 
 impl Call {
@@ -312,6 +348,7 @@ impl Call {
             world,
             qp,
             wqe,
+            engines: Engines::blank(),
         }
     }
 

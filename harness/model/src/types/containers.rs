@@ -353,3 +353,114 @@ mod tests {
         assert_eq!(format!("{null:?}"), "NULL");
     }
 }
+
+/// How many entries of a [`PerIndex`] may be off their default: a call
+/// starts from at most [`PER_INDEX_INPUT`] of them (the rest is room for
+/// the contexts the call touches).
+pub const PER_INDEX_SLOTS: usize = 8;
+
+/// The most entries off their default a call may start from
+/// (`corpus::invariants`).
+pub const PER_INDEX_INPUT: usize = 4;
+
+/// No room for another entry off its default ([`PerIndex::set`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerIndexFull;
+
+/// A value for each of `N` engines or send contexts (entry i for the
+/// world's index i), all at their default but at most
+/// [`PER_INDEX_SLOTS`]: those are held sparsely, by index, in increasing
+/// order (never a default value), so two compare and hash equal exactly
+/// when every entry does. Vectors and reports name only them (`{ 3 = 1
+/// }`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PerIndex<T, const N: usize> {
+    n: u8,
+    idx: [u8; PER_INDEX_SLOTS],
+    val: [T; PER_INDEX_SLOTS],
+}
+
+impl<T: Copy + Default + PartialEq, const N: usize> PerIndex<T, N> {
+    /// Every entry at its default.
+    pub fn new() -> Self {
+        PerIndex {
+            n: 0,
+            idx: [0; PER_INDEX_SLOTS],
+            val: [T::default(); PER_INDEX_SLOTS],
+        }
+    }
+
+    /// Entry `i` (the default for an entry not held, or past `N`).
+    #[inline]
+    pub fn get(&self, i: usize) -> T {
+        match self.idx[..usize::from(self.n)]
+            .iter()
+            .position(|&x| usize::from(x) == i)
+        {
+            Some(k) => self.val[k],
+            None => T::default(),
+        }
+    }
+
+    /// Sets entry `i` (below `N`, and at most 255); [`PerIndexFull`] when
+    /// it would be one entry too many off its default.
+    pub fn set(&mut self, i: usize, v: T) -> Result<(), PerIndexFull> {
+        let n = usize::from(self.n);
+        let at = self.idx[..n].iter().position(|&x| usize::from(x) >= i);
+        match at {
+            Some(k) if usize::from(self.idx[k]) == i => {
+                if v == T::default() {
+                    self.idx.copy_within(k + 1..n, k);
+                    self.val.copy_within(k + 1..n, k);
+                    self.n -= 1;
+                    self.idx[n - 1] = 0;
+                    self.val[n - 1] = T::default();
+                } else {
+                    self.val[k] = v;
+                }
+            }
+            _ if v == T::default() => {}
+            _ if n == PER_INDEX_SLOTS || i >= N.min(256) => return Err(PerIndexFull),
+            at => {
+                let k = at.unwrap_or(n);
+                self.idx.copy_within(k..n, k + 1);
+                self.val.copy_within(k..n, k + 1);
+                self.idx[k] = i as u8;
+                self.val[k] = v;
+                self.n += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// The entries off their default, by increasing index.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
+        let n = usize::from(self.n);
+        self.idx[..n]
+            .iter()
+            .zip(&self.val[..n])
+            .map(|(&i, &v)| (usize::from(i), v))
+    }
+
+    /// How many entries are off their default.
+    pub fn len(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    /// Whether every entry is at its default.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+impl<T: Copy + Default + PartialEq, const N: usize> Default for PerIndex<T, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: fmt::Debug + Copy + Default + PartialEq, const N: usize> fmt::Debug for PerIndex<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}

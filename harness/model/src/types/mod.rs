@@ -14,9 +14,12 @@
 //! - `world`: the [`World`] ([`world_schema!`](crate::world_schema)).
 //! - `qp`: the [`Qp`] ([`qp_schema!`](crate::qp_schema)) and its queues.
 //! - `wqe`: the [`Wqe`] ([`wqe_schema!`](crate::wqe_schema)) and its [`Ah`].
+//! - `engines`: the send engines' state, [`Engines`]
+//!   ([`engines_schema!`](crate::engines_schema)).
 
 mod call;
 mod containers;
+mod engines;
 mod numbers;
 mod qp;
 mod symbols;
@@ -25,6 +28,7 @@ mod wqe;
 
 pub use call::*;
 pub use containers::*;
+pub use engines::*;
 pub use numbers::*;
 pub use qp::*;
 pub use symbols::*;

@@ -183,3 +183,14 @@ symbolic! {
         PendingTid = "IOWAIT_PENDING_TID",
     }
 }
+
+symbolic! {
+    /// A send context's flags, `sc->flags` (pio.h).
+    ScFlag {
+        Enabled = "SCF_ENABLED",
+        InFree = "SCF_IN_FREE",
+        Halted = "SCF_HALTED",
+        Frozen = "SCF_FROZEN",
+        LinkDown = "SCF_LINK_DOWN",
+    }
+}

@@ -32,6 +32,9 @@ macro_rules! world_schema {
             "num_send_contexts" num_send_contexts: u8 [1..=64] = 0,
             /// `dd->vld[i].sc`: a send context of the world, or NULL.
             "vl_sc" vl_sc: [Option<SendCtxIdx>; 16] [vl_sc] = [None; 16],
+            /// `sc->hw_context` of send context `i` (a u8 in `struct
+            /// send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
+            "sc_hw_context" sc_hw_context: PerIndex<u8, 64> [sc_hw_context] = PerIndex::new(),
             /// `dd->per_sdma[i].cpu`; its length is the number of engines.
             "sdma_cpus" sdma_cpus: Slots<i32, 16> [sdma_cpus] = Slots::new(),
             /// `dd->sdma_map`, or NULL.

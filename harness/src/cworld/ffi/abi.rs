@@ -247,6 +247,7 @@ macro_rules! record_abi {
 crate::model::world_schema!(record_abi [shim_world, fill_world, read_world, world_decls, World]);
 crate::model::qp_schema!(record_abi [shim_qp, fill_qp, read_qp, qp_decls, Qp]);
 crate::model::wqe_schema!(record_abi [shim_wqe, fill_wqe, read_wqe, wqe_decls, Wqe]);
+crate::model::engines_schema!(record_abi [shim_engines, fill_engines, read_engines, engines_decls, Engines]);
 
 /// A newtype of a byte argument.
 macro_rules! abi_byte {
@@ -381,6 +382,71 @@ where
     fn read(c: &[T::C; N]) -> Option<[T; N]> {
         let v: Vec<T> = c.iter().map(T::read).collect::<Option<_>>()?;
         v.try_into().ok()
+    }
+}
+
+/// A value per engine or send context at the ABI: the entries off their
+/// default, by increasing index (`c-shim/engines.c` applies them and
+/// finds them again after the call); `n` past the room means more than
+/// it holds (read as a value with no name).
+#[repr(C, packed)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerIndexC<C> {
+    /// How many entries are held.
+    pub n: u8,
+    /// Their indices.
+    pub idx: [u8; PER_INDEX_SLOTS],
+    /// Their values.
+    pub val: [C; PER_INDEX_SLOTS],
+}
+
+impl<C: Copy + Default> Default for PerIndexC<C> {
+    fn default() -> Self {
+        PerIndexC {
+            n: 0,
+            idx: [0; PER_INDEX_SLOTS],
+            val: [C::default(); PER_INDEX_SLOTS],
+        }
+    }
+}
+
+impl<T: Abi + Copy + Default + PartialEq, const N: usize> Abi for PerIndex<T, N>
+where
+    T::C: Copy + Default,
+{
+    type C = PerIndexC<T::C>;
+    fn c_decl(name: &str) -> String {
+        format!(
+            "struct {{ shim_u8 n; shim_u8 idx[{PER_INDEX_SLOTS}]; {}; }} __attribute__((__packed__)) {name}",
+            T::c_decl(&format!("val[{PER_INDEX_SLOTS}]"))
+        )
+    }
+    #[inline]
+    fn fill(&self, out: &mut PerIndexC<T::C>) {
+        let mut idx = [0u8; PER_INDEX_SLOTS];
+        let mut val = [T::C::default(); PER_INDEX_SLOTS];
+        for (k, (i, v)) in self.iter().enumerate() {
+            idx[k] = i as u8;
+            v.fill(&mut val[k]);
+        }
+        *out = PerIndexC {
+            n: self.len() as u8,
+            idx,
+            val,
+        };
+    }
+    fn read(c: &PerIndexC<T::C>) -> Option<PerIndex<T, N>> {
+        let (n, idx, val) = (usize::from(c.n), c.idx, c.val);
+        let mut p = PerIndex::new();
+        for k in 0..n {
+            let (i, v) = (usize::from(*idx.get(k)?), T::read(&val[k])?);
+            // Increasing indices, no default value: as C finds them.
+            if (k > 0 && i <= usize::from(idx[k - 1])) || v == T::default() {
+                return None;
+            }
+            p.set(i, v).ok()?;
+        }
+        Some(p)
     }
 }
 
@@ -697,6 +763,12 @@ pub fn schema_header() -> String {
         "SHIM_",
         "iowait flags (priv->s_iowait.flags).",
     );
+    enumeration::<ScFlag>(
+        &mut h,
+        "sc_flag",
+        "SHIM_",
+        "A send context's flags (sc->flags).",
+    );
     enumeration::<Func>(
         &mut h,
         "fn",
@@ -724,6 +796,13 @@ pub fn schema_header() -> String {
         "The swqe of hfi1_setup_wqe (struct rvt_swqe), field by field.",
         Wqe::FIELDS,
         wqe_decls(),
+    );
+    record_struct(
+        &mut h,
+        "shim_engines",
+        "The send engines' state: per send context and per SDMA engine, entry i of the world's index i.",
+        Engines::FIELDS,
+        engines_decls(),
     );
     args_structs(&mut h);
     for (place, what) in [("qp", "struct rvt_qp"), ("priv", "struct hfi1_qp_priv")] {
@@ -768,6 +847,54 @@ mod tests {
         let q = read_qp(&d, &mut unnamed);
         assert_eq!(unnamed, ["type", "iowait_flags", "s_sde", "send_queue"]);
         assert_eq!((q.num, q.state), (7, QpState::Rts));
+    }
+
+    /// The engines' state reads back as filled, entry by entry, for
+    /// generated states; a flag no name has (engines.c sets the bit past
+    /// the names) reads as `unnamed`, the other entries still read.
+    #[test]
+    fn engines_read_back_and_unknown_flags_are_unnamed() {
+        let mut some = 0;
+        for i in 0..200 {
+            let e =
+                crate::generate::seeded_call(5, Func::ALL[i % Func::ALL.len()], i as u64).engines;
+            some += usize::from(e != Engines::blank());
+            let mut d = shim_engines::default();
+            fill_engines(&e, &mut d);
+            let mut unnamed = vec![];
+            assert_eq!(read_engines(&d, &mut unnamed), e);
+            assert!(unnamed.is_empty());
+        }
+        assert!(
+            some > 100,
+            "generated engines are mostly not blank ({some} of 200)"
+        );
+        let mut e = Engines::blank();
+        e.sc_credit_intr_count.set(63, 7).expect("room");
+        e.sde_ahg_bits.set(15, 0xffff_fffe_0000_0001).expect("room");
+        e.sc_flags
+            .set(5, Flags::of(&[ScFlag::Halted]))
+            .expect("room");
+        let mut d = shim_engines::default();
+        fill_engines(&e, &mut d);
+        let mut unnamed = vec![];
+        assert_eq!(read_engines(&d, &mut unnamed), e);
+        // A flag no name has; more entries than the room; indices out of
+        // order: each a value with no name, the other fields still read.
+        let mut bad = d;
+        bad.sc_flags.val[0] = 1 << ScFlag::ALL.len();
+        bad.sc_credit_intr_count.n = PER_INDEX_SLOTS as u8 + 1;
+        let mut ahg = bad.sde_ahg_bits;
+        ahg.n = 2;
+        ahg.idx = [15, 3, 0, 0, 0, 0, 0, 0];
+        ahg.val[1] = 1;
+        bad.sde_ahg_bits = ahg;
+        let back = read_engines(&bad, &mut unnamed);
+        assert_eq!(
+            unnamed,
+            ["sc_flags", "sc_credit_intr_count", "sde_ahg_bits"]
+        );
+        assert_eq!(back.sc_credit_ctrl, e.sc_credit_ctrl);
     }
 
     /// The world's fixed capacities are the shim's: the C builder walks

@@ -25,7 +25,7 @@ pub mod abi;
 #[allow(missing_docs, non_camel_case_types, non_upper_case_globals, dead_code, clippy::all)]
 mod bindings;
 
-pub use abi::{shim_args, shim_qp, shim_world, shim_wqe};
+pub use abi::{shim_args, shim_engines, shim_qp, shim_world, shim_wqe};
 pub use bindings::*;
 pub use types::*;
 
@@ -52,6 +52,7 @@ mod sealed {
     impl Sealed for super::shim_call {}
     impl Sealed for super::shim_outcome {}
     impl Sealed for super::shim_qp {}
+    impl Sealed for super::shim_engines {}
     impl<const N: usize> Sealed for [std::os::raw::c_char; N] {}
 }
 
@@ -68,7 +69,7 @@ pub unsafe trait Plain: Copy + sealed::Sealed {}
 
 // SAFETY: bindgen structs of integer fields, with explicit padding
 // (xtask/src/codegen.rs), holding the schemas' packed `shim_args`,
-// `shim_world`, `shim_qp` and `shim_wqe` (integers, integer arrays,
+// `shim_world`, `shim_qp`, `shim_wqe` and `shim_engines` (integers, integer arrays,
 // packed `SlotsC` and bindgen structs: no padding at all); worlds report
 // their sizes at load (`Loaded::open`).
 unsafe impl Plain for shim_call {}
@@ -78,6 +79,9 @@ unsafe impl Plain for shim_outcome {}
 // integers, integer arrays and bindgen structs with explicit padding
 // (harness/src/cworld/ffi/abi.rs).
 unsafe impl Plain for shim_qp {}
+// SAFETY: the schema's engines, `repr(C, packed)` of integer arrays
+// (`ArrayC` is transparent over an array of integers): no padding.
+unsafe impl Plain for shim_engines {}
 // SAFETY: an array of c_char has no padding and any byte is a c_char.
 unsafe impl<const N: usize> Plain for [std::os::raw::c_char; N] {}
 

@@ -1,0 +1,39 @@
+//! The send engines' state: what the SDMA engines and PIO send contexts
+//! hold that the functions in scope change, declared once
+//! ([`engines_schema!`](crate::engines_schema)). Like the QP it is both
+//! input and outcome: a call starts from it and the outcome holds it as
+//! the call left it, every field read back.
+
+use super::*;
+use crate::record;
+
+/// The engines' schema (see [`crate::schema`]), as
+/// [`qp_schema!`](crate::qp_schema). Send context `i` is the world's
+/// context of `sw_index` i, engine `i` its `per_sdma[i]`; entries past the
+/// world's counts exist in the C world's static storage and keep their
+/// value.
+#[macro_export]
+macro_rules! engines_schema {
+    ($cb:ident [$($args:tt)*]) => {
+        $cb! { [$($args)*]
+            /// `sc->flags` (a u16 in `struct send_context`).
+            "sc_flags" sc_flags: PerIndex<Flags<ScFlag>, 64> [sc_flags] = PerIndex::new(),
+            /// `sc->credit_intr_count`: the users of credit return
+            /// interrupts.
+            "sc_credit_intr_count" sc_credit_intr_count: PerIndex<u32, 64> [sc_intr_count] = PerIndex::new(),
+            /// `sc->credit_ctrl`: the cached `SEND_CTXT_CREDIT_CTRL` CSR.
+            "sc_credit_ctrl" sc_credit_ctrl: PerIndex<u64, 64> [sc_credit_ctrl] = PerIndex::new(),
+            /// `sde->ahg_bits`: the engine's allocated AHG entries.
+            "sde_ahg_bits" sde_ahg_bits: PerIndex<u64, 16> [sde_ahg_bits] = PerIndex::new(),
+        }
+    };
+}
+
+engines_schema! {
+    record [
+        /// The send engines' state the functions in scope change, declared
+        /// once in [`engines_schema!`](crate::engines_schema).
+        #[derive(Copy)]
+        Engines
+    ]
+}
