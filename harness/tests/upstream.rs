@@ -13,7 +13,8 @@
 //! conformance suite.
 //!
 //! Each kind of test has its file under `upstream/`: `smoke`, `isolation`,
-//! `gate`, `mutants` (and `diff`'s), `vendor`.
+//! `gate`, `mutants` (hand-made ones, `cargo xtask mutants`' and `diff`'s),
+//! `vendor`.
 
 mod common;
 #[path = "upstream/gate.rs"]
@@ -156,6 +157,13 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>) -> Vec<Trial> {
         trials.push(Trial::test(format!("{s}::scope::statement"), move || {
             gate::scope_statement(&get()?.tree)
         }));
+    }
+    {
+        let get = get.clone();
+        trials.push(Trial::test(
+            format!("{s}::mutants::extracted_function"),
+            move || mutants::mutants_of_an_extracted_function(&get()?.tree),
+        ));
     }
     {
         let get = get.clone();

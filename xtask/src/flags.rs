@@ -517,11 +517,14 @@ EXIT STATUS:
 #[derive(Args)]
 #[command(
     mut_arg("kernel", |a| a
-        .help("The kernel whose qp.c is mutated (a series or SERIES=VERSION)")),
+        .help("The kernel whose upstream functions are mutated (a series or SERIES=VERSION)")),
     mut_arg("kernel_src", |a| a
         .help("A tree given by path instead")
         .action(clap::ArgAction::Set)),
-    mut_arg("function", |a| a.help("Only this function's mutants (repeatable; C names)")),
+    mut_arg("function", |a| a
+        .value_parser(c_name)
+        .help("Only this function's mutants (repeatable; a C name: any function the worlds \
+               compile, as c-shim/boundary.toml lists them; default: the call schema's)")),
     mut_arg("seed", |a| a
         .help("Seed of --sample and of the generated vectors")
         .display_order(4)),
@@ -557,7 +560,7 @@ pub struct Mutants {
 
 const MUTANTS_AFTER: &str = "\
 Each mutant is its own world, compiled and judged in turn, so a full run
-of qp.c takes minutes (measured: docs/benchmarks.md); --sample N judges a
+takes minutes (measured: docs/benchmarks.md); --sample N judges a
 reproducible sample. Survivors that no vector can kill are accepted by id,
 with their reason, in vectors/mutants.toml; the run is checked against
 that list both ways.
@@ -565,6 +568,7 @@ that list both ways.
 EXAMPLES:
     cargo xtask mutants --sample 20 --seed 1
     cargo xtask mutants --function hfi1_setup_wqe --random 2000
+    cargo xtask mutants --function sdma_select_engine_vl --list
     cargo xtask mutants --format json > mutants.json
 
 EXIT STATUS:
@@ -655,6 +659,20 @@ fn series_or_all(s: &str) -> std::result::Result<String, String> {
         Ok(s.to_owned())
     } else {
         series(s).map_err(|e| e.replace("(expected ", "(expected all, "))
+    }
+}
+
+/// A C identifier (`mutants --function`: the library says whether the
+/// worlds compile it).
+fn c_name(s: &str) -> std::result::Result<String, String> {
+    let mut chars = s.chars();
+    let first = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if first && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Ok(s.to_owned())
+    } else {
+        Err("not a C identifier".into())
     }
 }
 

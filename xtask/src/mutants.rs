@@ -1,5 +1,6 @@
-//! `cargo xtask mutants`: single-point mutants of qp.c, each judged
-//! against the base world, checked against vectors/mutants.toml.
+//! `cargo xtask mutants`: single-point mutants of the upstream functions
+//! in scope (whatever file the worlds take them from), each judged against
+//! the base world, checked against vectors/mutants.toml.
 
 use anyhow::Result;
 use harness::cmd::mutants;

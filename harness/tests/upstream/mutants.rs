@@ -441,3 +441,68 @@ pub fn failslab_sweep(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// `cargo xtask mutants --function qp_to_send_context --function
+/// sdma_select_engine_vl`: mutants are made wherever the worlds take a
+/// function from, qp.c compiled whole or sdma.c's extracted definition,
+/// each located at its line of its own file; the corpus (select.toml)
+/// kills every one of sdma.c's but the survivor vectors/mutants.toml
+/// accepts, and the run agrees with that manifest. qp.c's mutant comes
+/// first and is killed: had its file not been put back, it would kill
+/// sdma.c's equivalent mutant too.
+pub fn mutants_of_an_extracted_function(tree: &KernelTree) -> Result<(), Failed> {
+    use harness::cmd::mutants::{self as m, Fate};
+    const SDMA_C: &str = "drivers/infiniband/hw/hfi1/sdma.c";
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
+    let opts = m::Options {
+        functions: vec!["qp_to_send_context".into(), "sdma_select_engine_vl".into()],
+        sample: 0,
+        seed: 1,
+        random: 0,
+        sanitize: false,
+    };
+    let results = m::run(tree, &vectors, &opts, &mut |_| {}).map_err(|e| format!("{e:#}"))?;
+    let files: Vec<(&str, &str)> = results
+        .iter()
+        .map(|(x, _)| (x.file.as_str(), x.function.as_str()))
+        .collect();
+    let qp = ("drivers/infiniband/hw/hfi1/qp.c", "qp_to_send_context");
+    let sdma = (SDMA_C, "sdma_select_engine_vl");
+    if files.len() < 10 || files[0] != qp || files[1..].iter().any(|f| *f != sdma) {
+        return Err(format!("mutants of {files:?}").into());
+    }
+    // Each mutant's line is its site's line in the tree's file.
+    let lines: Vec<String> = std::fs::read_to_string(tree.path(SDMA_C))
+        .map_err(|e| e.to_string())?
+        .lines()
+        .map(|l| l.trim().to_owned())
+        .collect();
+    for (x, _) in &results[1..] {
+        if lines.get(x.line - 1) != Some(&x.site) {
+            return Err(format!("{}: not the text of line {}", x.location(), x.line).into());
+        }
+    }
+    let fate = |id: &str| {
+        results
+            .iter()
+            .find(|(x, _)| x.id().contains(id))
+            .map(|(_, f)| f)
+    };
+    let killed = |f: Option<&Fate>| matches!(f, Some(Fate::Killed { .. }));
+    if !killed(fate("qp_to_send_context: "))
+        || !killed(fate("`if (vl >= num_vls) {` [>= -> >#0]"))
+        || !matches!(
+            fate("`rval = NULL;` [delete statement#0]"),
+            Some(Fate::Survived)
+        )
+    {
+        return Err(format!("fates {results:?}").into());
+    }
+    let listed = m::read_manifest().map_err(|e| format!("{e:#}"))?;
+    let tally = m::tally(&listed, &results, &opts);
+    if !tally.problems.is_empty() || tally.stillborn != 0 {
+        let problems: Vec<String> = tally.problems.iter().map(|p| p.to_string()).collect();
+        return Err(format!("{} stillborn; {problems:?}", tally.stillborn).into());
+    }
+    Ok(())
+}

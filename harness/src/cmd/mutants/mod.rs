@@ -1,0 +1,255 @@
+//! `cargo xtask mutants`: classic single-point mutants of the upstream
+//! functions in scope, each judged as base world against mutant world (the
+//! gate's C-against-C comparison) on the corpus and, optionally, generated
+//! vectors. A mutant that changes no outcome *survived*: an effect the
+//! harness does not observe, a branch no vector drives, or an equivalent
+//! mutant.
+//!
+//! Mutants are made from the tree at run time (nothing of upstream is
+//! committed). A function is looked for in the files the worlds take from
+//! the tree, as `c-shim/boundary.toml` says: the files compiled whole
+//! (qp.c, iowait.c) by any of their definitions, the files definitions are
+//! extracted from (sdma.c, pio.c, …) by the names listed for them; by
+//! default the functions mutated are those of the call schema. A mutant
+//! mutates that one file of a copy of the tree. The operators: a
+//! relational operator moved across its boundary or negated (`<` → `<=`,
+//! `==` → `!=`, …), `&&` ↔ `||`, a logical `!` dropped, an integer literal
+//! plus one, and a call or assignment statement deleted; a variable (a
+//! table such as `hfi1_post_parms`) has none. A mutant's id is stable
+//! across line shifts and series: the function, the trimmed text of its
+//! line, the operator and which of the line's sites it is.
+//!
+//! Each mutant is compiled as its own world; mutant schemata (all mutants
+//! of a file in one world, switched at run time) are not built yet.
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::corpus::Vector;
+use crate::cworld::{self, BuildOptions, BuiltWorld};
+use crate::judge::compare;
+use crate::kernel::{self, KernelTree};
+use crate::model::types::Func;
+use crate::report::{Case, Report, Status, Suite};
+
+mod make;
+mod survivors;
+
+pub use make::{generate, searched, Mutant, Searched};
+pub use survivors::{
+    check_manifest, manifest_path, parse_manifest, read_manifest, tally, Listed, Problem, Tally,
+};
+
+/// The functions named (C names), or every function of the call schema
+/// when none is.
+fn named_or_all(functions: &[String]) -> Vec<String> {
+    if functions.is_empty() {
+        Func::ALL.iter().map(|f| f.name().to_owned()).collect()
+    } else {
+        functions.to_vec()
+    }
+}
+
+/// Every mutant of the functions named ([`generate`]), every function of
+/// the call schema when none is: what `--list` lists, judging none.
+pub fn list(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
+    generate(tree, &named_or_all(functions))
+}
+
+/// What became of a mutant.
+#[derive(Debug, Clone)]
+pub enum Fate {
+    /// Some vector's outcome changed: the harness sees it.
+    Killed {
+        /// How many calls' outcomes changed.
+        calls: u64,
+    },
+    /// Every outcome the same.
+    Survived,
+    /// It does not compile (or cannot be judged): not counted.
+    Stillborn(String),
+}
+
+/// Options of a mutants run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// C names of the functions to mutate, each defined in a file the
+    /// worlds take from the tree (default: every function of the call
+    /// schema).
+    pub functions: Vec<String>,
+    /// Judge only this many mutants, picked with `seed` (0: all).
+    pub sample: usize,
+    /// The seed of the sample and of the generated vectors.
+    pub seed: u64,
+    /// Generated vectors per function, besides the corpus.
+    pub random: u64,
+    /// Build base and mutants with ASan and UBSan (objects past a world's
+    /// declared counts are poisoned: an off-by-one loop bound is killed).
+    pub sanitize: bool,
+}
+
+impl Options {
+    /// Whether the run judges every mutant of the tree (no sample, no
+    /// function named): only then is a listed mutant the tree does not
+    /// have a problem.
+    pub fn every_mutant(&self) -> bool {
+        self.sample == 0 && self.functions.is_empty()
+    }
+}
+
+/// Makes, builds and judges the mutants.
+pub fn run(
+    tree: &KernelTree,
+    vectors: &[Vector],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<(Mutant, Fate)>> {
+    let mut all = list(tree, &opts.functions)?;
+    if opts.sample > 0 && opts.sample < all.len() {
+        let mut rng = crate::generate::SplitMix64::new(opts.seed);
+        let mut left: Vec<usize> = (0..all.len()).collect();
+        let mut picked = vec![];
+        while picked.len() < opts.sample {
+            let k = (rng.next_u64() % left.len() as u64) as usize;
+            picked.push(left.swap_remove(k));
+        }
+        // In the list's order: by file, then by place in the file.
+        picked.sort_unstable();
+        all = picked.into_iter().map(|k| all[k].clone()).collect();
+    }
+    let build = BuildOptions {
+        sanitize: opts.sanitize,
+        ..Default::default()
+    };
+    let base = cworld::build(tree, &build)?;
+    let dir = std::env::temp_dir().join(format!("hfi1-mutant-tree-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    kernel::copy_tree(&tree.root, &dir).context("copying the tree")?;
+    // The files mutated, as the tree has them.
+    let mut sources: BTreeMap<String, String> = BTreeMap::new();
+    let funcs: Vec<Func> = Func::ALL.to_vec();
+    let mut out = vec![];
+    let total = all.len();
+    for (k, m) in all.into_iter().enumerate() {
+        progress(&format!("[{}/{total}] {}", k + 1, m.id()));
+        if !sources.contains_key(&m.file) {
+            let src = tree.read_to_string(&tree.path(&m.file))?;
+            sources.insert(m.file.clone(), src);
+        }
+        let src = &sources[&m.file];
+        let mut text = src.clone();
+        text.replace_range(m.at.clone(), &m.replacement);
+        // The base tree with this one file mutated; put back after.
+        let at = dir.join(&m.file);
+        std::fs::write(&at, &text)?;
+        let judged = judge(&base, &dir, vectors, &funcs, opts, &build);
+        std::fs::write(&at, src)?;
+        let fate = match judged {
+            Ok(0) => Fate::Survived,
+            Ok(n) => Fate::Killed { calls: n },
+            Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
+            Err(e) => Fate::Stillborn(format!("{e:#}").lines().next().unwrap_or("").to_owned()),
+        };
+        out.push((m, fate));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // Mutant worlds are one-offs: keep the cache under its cap.
+    cworld::build::evict(cworld::build::worlds_cap());
+    Ok(out)
+}
+
+fn judge(
+    base: &BuiltWorld,
+    dir: &Path,
+    vectors: &[Vector],
+    funcs: &[Func],
+    opts: &Options,
+    build: &BuildOptions,
+) -> Result<u64> {
+    let tree = KernelTree::open(dir)?;
+    let world = cworld::build(&tree, build)?;
+    let c = compare::count_differences(
+        base,
+        &world,
+        vectors,
+        funcs,
+        (opts.random, opts.seed),
+        compare::Selection::Reached,
+    )?;
+    Ok(c.per_func.iter().map(|p| p.2).sum())
+}
+
+/// The report: a case per function (its mutants as vectors, the survivors
+/// the manifest does not accept as failures, each named with file:line
+/// and the mutation; accepted ones in the detail with their reason).
+pub fn report(kernel: &str, results: &[(Mutant, Fate)], listed: &[Listed]) -> Report {
+    let mut names: Vec<&str> = vec![];
+    for (m, _) in results {
+        if !names.contains(&m.function.as_str()) {
+            names.push(&m.function);
+        }
+    }
+    let cases = names
+        .iter()
+        .map(|f| {
+            let mine: Vec<&(Mutant, Fate)> =
+                results.iter().filter(|(m, _)| m.function == *f).collect();
+            let judged = mine
+                .iter()
+                .filter(|(_, x)| !matches!(x, Fate::Stillborn(_)))
+                .count();
+            let survivors: Vec<&Mutant> = mine
+                .iter()
+                .filter(|(_, x)| matches!(x, Fate::Survived))
+                .map(|(m, _)| m)
+                .collect();
+            let accepted = |m: &Mutant| listed.iter().find(|l| l.id == m.id());
+            let detail = (!survivors.is_empty()).then(|| {
+                survivors
+                    .iter()
+                    .map(|m| match accepted(m) {
+                        Some(l) => format!(
+                            "{}:{}: survived, accepted ({}): {}\n",
+                            m.file,
+                            m.line,
+                            l.reason,
+                            m.id()
+                        ),
+                        None => format!("{}:{}: survived: {}\n", m.file, m.line, m.id()),
+                    })
+                    .collect::<String>()
+            });
+            let unaccepted = survivors.iter().filter(|m| accepted(m).is_none()).count();
+            Case {
+                name: format!("mutants::{f}"),
+                function: f.to_string(),
+                file: mine.first().map(|(m, _)| m.file.clone()),
+                status: if unaccepted == 0 {
+                    Status::Pass
+                } else {
+                    Status::Fail
+                },
+                message: Some(format!(
+                    "{} of {judged} mutants killed, {} accepted ({} did not compile)",
+                    judged - survivors.len(),
+                    survivors.len() - unaccepted,
+                    mine.len() - judged
+                )),
+                detail,
+                vectors: judged as u64,
+                failed: unaccepted as u64,
+                ..Default::default()
+            }
+        })
+        .collect();
+    Report::new(
+        "mutants",
+        vec![Suite {
+            name: kernel.to_owned(),
+            kernel: kernel.to_owned(),
+            cases,
+            ..Default::default()
+        }],
+    )
+}
