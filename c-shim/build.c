@@ -40,6 +40,17 @@ static bool shim_check_map(const struct shim_map *m, u8 n)
 	return !too_many && !(lanes[0] | lanes[1]);
 }
 
+/* An argument naming a send context or an engine of the world, or NULL. */
+static bool shim_check_sc(int sc, const struct shim_world *sw)
+{
+	return sc >= SHIM_NONE && sc < sw->num_send_contexts;
+}
+
+static bool shim_check_sde(int sde, const struct shim_world *sw)
+{
+	return sde >= SHIM_NONE && sde < sw->sdma_cpus.n;
+}
+
 bool shim_check_call(const struct shim_call *c)
 {
 	const struct shim_world *sw = &c->world;
@@ -99,31 +110,45 @@ bool shim_check_call(const struct shim_call *c)
 			return false;
 		break;
 	case SHIM_FN_SC_ADD_CREDIT_RETURN_INTR:
+		if (!shim_check_sc(c->args.sc_add_credit_return_intr.sc, sw))
+			return false;
+		break;
 	case SHIM_FN_SC_DEL_CREDIT_RETURN_INTR:
+		if (!shim_check_sc(c->args.sc_del_credit_return_intr.sc, sw))
+			return false;
+		break;
 	case SHIM_FN_HFI1_SC_WANTPIOBUF_INTR:
+		if (!shim_check_sc(c->args.hfi1_sc_wantpiobuf_intr.sc, sw))
+			return false;
+		break;
 	case SHIM_FN_SC_RETURN_CREDITS:
-	case SHIM_FN_SC_STOP: {
-		/* The same member leads every one of these argument structs. */
-		int sc = c->args.sc_add_credit_return_intr.sc;
-
-		BUILD_BUG_ON(offsetof(struct shim_args_sc_stop, sc) != 0 ||
-			     offsetof(struct shim_args_hfi1_sc_wantpiobuf_intr, sc) != 0);
-		if (sc < SHIM_NONE || sc >= sw->num_send_contexts)
+		if (!shim_check_sc(c->args.sc_return_credits.sc, sw))
 			return false;
 		break;
-	}
+	case SHIM_FN_SC_STOP:
+		if (!shim_check_sc(c->args.sc_stop.sc, sw))
+			return false;
+		break;
 	case SHIM_FN_SDMA_AHG_ALLOC:
-	case SHIM_FN_SDMA_AHG_FREE: {
-		int sde = c->args.sdma_ahg_alloc.sde;
-
-		BUILD_BUG_ON(offsetof(struct shim_args_sdma_ahg_free, sde) != 0);
-		if (sde < SHIM_NONE || sde >= sw->sdma_cpus.n)
+		if (!shim_check_sde(c->args.sdma_ahg_alloc.sde, sw))
 			return false;
 		break;
-	}
+	case SHIM_FN_SDMA_AHG_FREE:
+		if (!shim_check_sde(c->args.sdma_ahg_free.sde, sw))
+			return false;
+		break;
 	case SHIM_FN_IOWAIT_SLEEP:
 		/* Given the engine the tx went to, and a leg. */
 		if (c->qp.s_sde == SHIM_NONE || c->args.iowait_sleep.leg > 1)
+			return false;
+		break;
+	case SHIM_FN_SDMA_DESC_AVAIL:
+		if (c->qp.s_sde == SHIM_NONE)
+			return false;
+		break;
+	case SHIM_FN_SDMA_FLUSH:
+		/* The QP's engine, its ring a power of two (a bounded walk). */
+		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt))
 			return false;
 		break;
 	default:
@@ -426,11 +451,18 @@ void shim_build_qp(const struct shim_call *c)
 		struct sdma_engine *sde = &shim_w.per_sdma[i];
 
 		sde->descq_cnt = q->sde_descq_cnt;
+		sde->sdma_mask = (u32)q->sde_descq_cnt - 1;
 		sde->descq_head = q->sde_descq_head;
 		sde->descq_tail = q->sde_descq_tail;
 		sde->desc_avail = q->sde_desc_avail;
 		sde->head_lock.seqcount.sequence = q->sde_head_seq;
+		/* No tx request in the ring: every slot NULL. */
+		sde->tx_ring = shim_w.no_tx;
+		sde->tx_head = 0;
+		sde->tx_tail = 0;
 		INIT_LIST_HEAD(&sde->dmawait);
+		INIT_LIST_HEAD(&sde->flushlist);
+		spin_lock_init(&sde->flushlist_lock);
 	}
 	for (i = 0; i < c->world.sl_to_sc.n; i++)
 		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
@@ -447,15 +479,20 @@ void shim_build_qp(const struct shim_call *c)
 	shim_w.priv.s_ahg = &shim_w.ahg;
 	atomic_set(&shim_w.priv.s_iowait.sdma_busy, q->sdma_busy);
 	atomic_set(&shim_w.priv.s_iowait.pio_busy, q->pio_busy);
+	shim_w.ib_tx.txreq.num_desc = q->ib_tx_num_desc;
+	shim_w.tid_tx.txreq.num_desc = q->tid_tx_num_desc;
 	if (q->ib_tx_queued)
 		list_add_tail(&shim_w.ib_tx.txreq.list,
 			      &shim_w.priv.s_iowait.wait[IOWAIT_IB_SE].tx_head);
 	if (q->tid_tx_queued)
 		list_add_tail(&shim_w.tid_tx.txreq.list,
 			      &shim_w.priv.s_iowait.wait[IOWAIT_TID_SE].tx_head);
+	/* Waiting under an engine's lock is waiting on its dmawait list. */
 	INIT_LIST_HEAD(&shim_w.engine_wait);
 	if (q->on_wait_list)
-		list_add_tail(&shim_w.priv.s_iowait.list, &shim_w.engine_wait);
+		list_add_tail(&shim_w.priv.s_iowait.list,
+			      q->wait_lock == SHIM_NONE ? &shim_w.engine_wait :
+			      &shim_sde(q->wait_lock)->dmawait);
 	shim_w.priv.s_iowait.lock = q->wait_lock == SHIM_NONE ? NULL :
 				    &shim_sde(q->wait_lock)->waitlock;
 
@@ -521,6 +558,8 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	q->s_sde = idx == SHIM_FOREIGN ? 0xff : idx;
 	idx = shim_sc_index(priv->s_sendcontext);
 	q->s_sendcontext = idx == SHIM_FOREIGN ? 0xff : idx;
+	q->ib_tx_num_desc = shim_w.ib_tx.txreq.num_desc;
+	q->tid_tx_num_desc = shim_w.tid_tx.txreq.num_desc;
 	q->ib_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_IB_SE].tx_head);
 	q->tid_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_TID_SE].tx_head);
 	q->on_wait_list = !list_empty(&priv->s_iowait.list);

@@ -258,6 +258,8 @@ enum shim_fn {
 	SHIM_FN_SC_RETURN_CREDITS,
 	SHIM_FN_SC_STOP,
 	SHIM_FN_SDMA_AHG_ALLOC,
+	SHIM_FN_SDMA_DESC_AVAIL,
+	SHIM_FN_SDMA_FLUSH,
 	SHIM_FN_SDMA_AHG_FREE,
 	SHIM_FN_COUNT
 };
@@ -302,6 +304,8 @@ enum shim_fn {
 	X(sc_return_credits) \
 	X(sc_stop) \
 	X(sdma_ahg_alloc) \
+	X(sdma_desc_avail) \
+	X(sdma_flush) \
 	X(sdma_ahg_free)
 
 /*
@@ -406,6 +410,10 @@ struct shim_qp {
 	shim_u8 ib_tx_queued;
 	/* The TID leg has a queued tx request (its `tx_head`). */
 	shim_u8 tid_tx_queued;
+	/* `num_desc` of the IB leg's queued tx request. */
+	shim_u16 ib_tx_num_desc;
+	/* `num_desc` of the TID leg's queued tx request. */
+	shim_u16 tid_tx_num_desc;
 	/*
 	 * `priv->s_iowait` sits on an engine's wait list (and its lock is
 	 * set).
@@ -713,6 +721,15 @@ struct shim_args_sdma_ahg_alloc {
 	shim_i16 sde;
 } __attribute__((__packed__));
 
+/*
+ * The static `sdma_desc_avail(sde, uint avail)` (sdma.c) on the QP's
+ * engine (`priv->s_sde`): the QPs waiting for descriptors woken as
+ * `avail` allows.
+ */
+struct shim_args_sdma_desc_avail {
+	shim_u32 avail;
+} __attribute__((__packed__));
+
 /* `sdma_ahg_free(sde, int ahg_index)` (sdma.c). */
 struct shim_args_sdma_ahg_free {
 	shim_i16 sde;
@@ -749,6 +766,7 @@ struct shim_args {
 	struct shim_args_sc_return_credits sc_return_credits;
 	struct shim_args_sc_stop sc_stop;
 	struct shim_args_sdma_ahg_alloc sdma_ahg_alloc;
+	struct shim_args_sdma_desc_avail sdma_desc_avail;
 	struct shim_args_sdma_ahg_free sdma_ahg_free;
 } __attribute__((__packed__));
 

@@ -577,6 +577,24 @@ SHIM_CALL(sdma_ahg_free)
 	return 0;
 }
 
+SHIM_CALL(sdma_desc_avail)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_desc_avail(shim_w.priv.s_sde, c->args.sdma_desc_avail.avail);
+	return 0;
+}
+
+SHIM_CALL(sdma_flush)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_flush(shim_w.priv.s_sde);
+	return 0;
+}
+
 #define X(name) shim_call_##name,
 static int (*const shim_calls[])(const struct shim_call *, struct shim_outcome *) = {
 	SHIM_FN_NAMES(X)

@@ -131,6 +131,8 @@ struct shim_state {
 	/* the QPs rvt_qp_iter() walks */
 	struct rvt_qp iqp[SHIM_MAX_ITER_QPS];
 	struct hfi1_qp_priv ipriv[SHIM_MAX_ITER_QPS];
+	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
+	struct sdma_txreq *no_tx[1 << 16];
 	int niter;
 	unsigned int nsc;	/* the world's send contexts */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
@@ -195,6 +197,13 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 struct sdma_engine *shim_sde(int idx);
 struct send_context *shim_sc(int idx);
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
+
+/*
+ * upstream-extract.o: the static functions the shim calls
+ * (c-shim/boundary.toml `entries`, harness/src/cworld/build/compile.rs).
+ */
+extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
+extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
 
 /* engines.c */
 bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);

@@ -33,7 +33,7 @@ pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result
 
 /// Mirrors `sdma_descq_freecnt()` (sdma.h): the ring's free descriptors,
 /// in the kernel's arithmetic (u32, then truncated to the u16 returned).
-fn sdma_descq_freecnt(qp: &Qp) -> u16 {
+pub(crate) fn sdma_descq_freecnt(qp: &Qp) -> u16 {
     u32::from(qp.sde_descq_cnt)
         .wrapping_sub(qp.sde_descq_tail.wrapping_sub(qp.sde_descq_head))
         .wrapping_sub(1) as u16

@@ -1,7 +1,8 @@
 //! SDMA engines (sdma.c): selection, AHG entries.
 
 use super::hfi::sc_to_vlt;
-use super::types::{EngineIdx, Engines, Ptr, Sc, Vl, World};
+use super::sched::{hfi1_init_priority, iowait_wakeup, sdma_descq_freecnt, SDMA_AVAIL_REASON};
+use super::types::{EngineIdx, Engines, Ptr, Qp, Sc, Vl, World};
 use super::{at, put, Journal, Undefined};
 
 /// `&dd->per_sdma[0]`: the fallback engine.
@@ -134,6 +135,70 @@ pub fn sdma_ahg_free(
     put(&mut e.sde_ahg_bits, i, bits, "sde_ahg_bits")
 }
 
+/// The world's QP waits on engine `sde`'s `dmawait` list: queued under
+/// that engine's lock (the shim puts its iowait on the engine's list).
+fn on_dmawait(qp: &Qp, sde: EngineIdx) -> bool {
+    qp.on_wait_list && qp.wait_lock == Some(sde)
+}
+
+/// The QP's engine (`priv->s_sde`), which these functions are given.
+fn qp_engine(qp: &Qp, who: &str) -> Result<EngineIdx, Undefined> {
+    qp.s_sde
+        .ok_or_else(|| Undefined(format!("{who}() is given the QP's engine, and it has none")))
+}
+
+/// Mirrors the static `sdma_desc_avail()` (sdma.c) on the QP's engine with
+/// `avail` free descriptors, for the world's one waiter: its priority
+/// recomputed (`iowait_init_priority`: 0, then `hfi1_init_priority`), and
+/// unless the first tx of its two legs need more descriptors than
+/// `avail` (`iowait_get_all_desc`), it leaves the list and is woken
+/// (`iowait_wakeup`, `SDMA_AVAIL_REASON`). No waiter, nothing.
+pub fn sdma_desc_avail(
+    w: &World,
+    qp: &mut Qp,
+    avail: u32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let sde = qp_engine(qp, "sdma_desc_avail")?;
+    if !on_dmawait(qp, sde) {
+        return Ok(());
+    }
+    qp.iowait_priority = hfi1_init_priority(qp) as u8;
+    let desc = |queued: bool, n: u16| if queued { u32::from(n) } else { 0 };
+    let num_desc =
+        desc(qp.ib_tx_queued, qp.ib_tx_num_desc) + desc(qp.tid_tx_queued, qp.tid_tx_num_desc);
+    if num_desc > avail {
+        return Ok(());
+    }
+    qp.on_wait_list = false;
+    iowait_wakeup(w, qp, SDMA_AVAIL_REASON, j)
+}
+
+/// Mirrors the static `sdma_flush()` (sdma.c) on the QP's engine, whose tx
+/// ring holds no request: `sdma_flush_descq()` moves the head to the tail
+/// one descriptor at a time (`descq_head & sdma_mask`, the mask
+/// `descq_cnt - 1`) and, if it moved, offers the free descriptors to the
+/// waiters (`sdma_desc_avail`); the flush list is empty; then every
+/// waiter still on the engine's list (orphaned) is woken and leaves it.
+pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
+    let sde = qp_engine(qp, "sdma_flush")?;
+    let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
+    let tail = qp.sde_descq_tail & mask;
+    let mut progress = false;
+    while qp.sde_descq_head & mask != tail {
+        qp.sde_descq_head = qp.sde_descq_head.wrapping_add(1);
+        progress = true;
+    }
+    if progress {
+        sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
+    }
+    if on_dmawait(qp, sde) {
+        iowait_wakeup(w, qp, SDMA_AVAIL_REASON, j)?;
+        qp.on_wait_list = false;
+    }
+    Ok(())
+}
+
 // The functions of this module as the model runs them (`crate::Mirror`).
 
 impl crate::Mirror for super::types::args::SdmaSelectEngineSc {
@@ -160,5 +225,17 @@ impl crate::Mirror for super::types::args::SdmaAhgAlloc {
 impl crate::Mirror for super::types::args::SdmaAhgFree {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         sdma_ahg_free(cx.engines.to_mut(), self.sde, self.ahg_index, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaDescAvail {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_desc_avail(cx.w, cx.qp.to_mut(), self.avail, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaFlush {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_flush(cx.w, cx.qp.to_mut(), &mut cx.j)
     }
 }

@@ -68,9 +68,14 @@ pub fn statement(tree: &KernelTree) -> Result<Statement> {
             let src = crate::kernel::read_tree_file(&tree.root, &tree.path(&path))
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default();
+            // Each name once (a static function's prototype comes first).
+            let mut seen = std::collections::HashSet::new();
             let defs: Vec<String> = cscan::definitions(&src)
-                .map(|d| d.into_iter().map(|d| d.name).collect())
-                .unwrap_or_default();
+                .map(|d| d.into_iter().map(|d| d.name).collect::<Vec<_>>())
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|n| seen.insert(n.clone()))
+                .collect();
             let (judged, not_judged) = defs.into_iter().partition(|d| runs.judges(d));
             files.push(FileScope {
                 path,

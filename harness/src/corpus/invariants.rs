@@ -232,12 +232,26 @@ fn check_function(c: &Call) -> Result<(), String> {
         );
     }
     // iowait_sleep(): the SDMA engine calls it for the engine the tx went
-    // to (sdma_send_txreq/sdma_send_txlist pass their sde).
-    if c.func() == Func::IowaitSleep && q.s_sde.is_none() {
-        return Err(
-            "iowait_sleep needs the QP's engine (qp.s_sde): the SDMA engine that calls it is the one the tx went to"
-                .into(),
-        );
+    // to (sdma_send_txreq/sdma_send_txlist pass their sde); the shim calls
+    // sdma_flush()/sdma_desc_avail() on the QP's engine.
+    if matches!(
+        c.func(),
+        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail
+    ) && q.s_sde.is_none()
+    {
+        return Err(format!(
+            "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
+            c.func()
+        ));
+    }
+    // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
+    // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other
+    // mask may make the walk 2^32 steps long).
+    if c.func() == Func::SdmaFlush && !q.sde_descq_cnt.is_power_of_two() {
+        return Err(format!(
+            "qp.sde_descq_cnt {} is not a power of two (sdma_init makes the ring one)",
+            q.sde_descq_cnt
+        ));
     }
     check_engine_args(c)?;
     // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.

@@ -349,7 +349,12 @@ pub fn pmtu<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
 /// engine a tx went to, never without one.
 pub fn engine<S: Source>(u: &mut Draw<S>, w: &World, func: Func, _: &Qp) -> Option<EngineIdx> {
     let n = w.sdma_cpus.len();
-    if func == Func::IowaitSleep && n > 0 {
+    // The callbacks and functions an engine calls for its own QPs.
+    let given = matches!(
+        func,
+        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail
+    );
+    if given && n > 0 {
         return Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8)));
     }
     opt_idx(u, n, EngineIdx)
@@ -389,7 +394,12 @@ pub fn wqe_length<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp, wqe: &Wqe) -> u
 
 /// A ring size: small ones (where a tx's descriptors can outgrow the
 /// free count) and the driver's.
-pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
+pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u16 {
+    // sdma_flush() walks the ring by its mask: a power of two, as
+    // sdma_init() makes it (corpus::invariants).
+    if func == Func::SdmaFlush {
+        return 1 << u.int_in_range(0..=15u8);
+    }
     if u.ratio(3, 4) {
         pick(u, &[0, 1, 2, 8, 16, 64, 2048])
     } else {
@@ -483,6 +493,24 @@ pub fn ahg_index<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> i32
         u.int_in_range(-2..=33)
     } else {
         u.arbitrary()
+    }
+}
+
+/// A queued tx's descriptors: mostly a few.
+pub fn tx_num_desc<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u16 {
+    if u.ratio(3, 4) {
+        u.int_in_range(0..=8)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// Free descriptors offered to the waiters: mostly a few.
+pub fn avail<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(3, 4) {
+        u.int_in_range(0..=16)
+    } else {
+        u32_near(u, &[0xffff])
     }
 }
 

@@ -394,14 +394,14 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
 pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
-    let flush = "static void sdma_flush(struct sdma_engine *sde)\n{\n";
+    let progress = "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{\n";
     let unrun = (
         sdma,
-        flush,
-        "static void sdma_flush(struct sdma_engine *sde)\n{\n\t/* flush */\n",
+        progress,
+        "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{\n\t/* progress */\n",
     );
     if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
-        return Err(format!("{}: no sdma_flush to change", tree.version).into());
+        return Err(format!("{}: no sdma_make_progress to change", tree.version).into());
     }
     let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
     let named = |j: &gate::Judged| {
@@ -412,7 +412,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["not-judged"]
         || gate::exit_code(&j) != 0
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_flush (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_make_progress (line "))
         || !named(&j[0])
         || j[0].comparison.is_some()
         || j[0].timings.iter().any(|(phase, _)| *phase == "build")
@@ -430,7 +430,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if !line.starts_with("state=warning ")
         || !line.contains("not-judged (no changed function runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
-        || s.not_judged_functions != ["sdma.c: sdma_flush"]
+        || s.not_judged_functions != ["sdma.c: sdma_make_progress"]
     {
         return Err(format!("sdma only: {line} {s:?}").into());
     }
@@ -439,7 +439,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let f = &j[0].functions;
     if verdicts(&j) != ["changes"]
         || f.judged != ["qp.c: hfi1_setup_wqe"]
-        || f.not_judged != ["sdma.c: sdma_flush"]
+        || f.not_judged != ["sdma.c: sdma_make_progress"]
         || !named(&j[0])
         || gate::patchwork_state(&j[0]) == "success"
     {
@@ -452,8 +452,9 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     }
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
-    if !line.contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_flush)")
-        || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
+    if !line.contains(
+        "changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_make_progress)",
+    ) || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
         || s.skipped.is_some()
     {
         return Err(format!("qp and sdma: {line} {s:?}").into());
@@ -462,7 +463,8 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
 }
 
 /// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
-/// engine selection of sdma.c in scope and its flush not, rc.c not
+/// engine selection and flush of sdma.c in scope (each name once) and its
+/// progress not, rc.c not
 /// compiled, a compiled header judged through the build; and a patch to
 /// a function the statement lists as not judged is `not-judged` in the gate.
 pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
@@ -486,10 +488,17 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     {
         return Err(format!("qp.c: {qp:?}").into());
     }
-    if sdma.judged != ["sdma_select_engine_vl", "sdma_select_engine_sc"]
-        || !sdma.not_judged.contains(&"sdma_flush".into())
+    let has = |v: &[String], n: &str| v.iter().any(|x| x == n);
+    let once = |v: &[String]| v.iter().all(|x| v.iter().filter(|y| *y == x).count() == 1);
+    if !["sdma_select_engine_vl", "sdma_flush", "sdma_desc_avail"]
+        .iter()
+        .all(|n| has(&sdma.judged, n))
+        || !has(&sdma.not_judged, "sdma_make_progress")
+        || has(&sdma.not_judged, "sdma_flush")
+        || !once(&sdma.judged)
+        || !once(&sdma.not_judged)
     {
-        return Err(format!("sdma.c: {:?}", sdma.judged).into());
+        return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }
     if rc.how != "not compiled"
         || !rc.judged.is_empty()
@@ -501,12 +510,12 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let j = g.run(g.patch(
         "drivers/infiniband/hw/hfi1/sdma.c",
-        "void sdma_flush(struct sdma_engine *sde)\n{",
-        "void sdma_flush(struct sdma_engine *sde)\n{\n\t/* flush */",
-        "flush",
+        "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{",
+        "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{\n\t/* progress */",
+        "progress",
     ))?;
     if verdicts(&j) != ["not-judged"] {
-        return Err(format!("sdma_flush patch: {:?}", verdicts(&j)).into());
+        return Err(format!("sdma_make_progress patch: {:?}", verdicts(&j)).into());
     }
     Ok(())
 }

@@ -175,6 +175,15 @@ macro_rules! call_schema {
                 /// An engine of the world, or NULL.
                 "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
             }
+            /// The static `sdma_desc_avail(sde, uint avail)` (sdma.c) on
+            /// the QP's engine (`priv->s_sde`): the QPs waiting for
+            /// descriptors woken as `avail` allows.
+            SdmaDescAvail sdma_desc_avail {
+                "avail" avail: u32 [avail] = 0,
+            }
+            /// The static `sdma_flush(sde)` (sdma.c) on the QP's engine: the
+            /// ring flushed, the QPs orphaned on its wait list woken.
+            SdmaFlush sdma_flush {}
             /// `sdma_ahg_free(sde, int ahg_index)` (sdma.c).
             SdmaAhgFree sdma_ahg_free {
                 "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),

@@ -68,6 +68,10 @@ macro_rules! qp_schema {
             "ib_tx_queued" ib_tx_queued: bool = false,
             /// The TID leg has a queued tx request (its `tx_head`).
             "tid_tx_queued" tid_tx_queued: bool = false,
+            /// `num_desc` of the IB leg's queued tx request.
+            "ib_tx_num_desc" ib_tx_num_desc: u16 [tx_num_desc] = 0,
+            /// `num_desc` of the TID leg's queued tx request.
+            "tid_tx_num_desc" tid_tx_num_desc: u16 [tx_num_desc] = 0,
             /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
             "on_wait_list" on_wait_list: bool [on_wait_list] = false,
             /// `priv->s_iowait.lock`: the waitlock of this engine, or NULL.

@@ -67,7 +67,8 @@ pub enum Fate {
     },
     /// Every outcome the same.
     Survived,
-    /// It does not compile (or cannot be judged): not counted.
+    /// It does not compile, or cannot be judged (its calls do not behave
+    /// the same twice): not counted.
     Stillborn(String),
 }
 
@@ -148,7 +149,16 @@ pub fn run(
         let fate = match judged {
             Ok(0) => Fate::Survived,
             Ok(n) => Fate::Killed { calls: n },
-            Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
+            // A call of the mutant's world that did not behave the same
+            // twice (a hang, then a return when run alone): its behaviour
+            // is not reproducible (an uninitialised read, say), so it is
+            // neither killed nor a survivor: not counted, with the reason.
+            // The base world's faults stop the run (above).
+            Err(e) if cworld::HarnessFault::in_chain(&e) => {
+                let why = format!("{e:#}").lines().next().unwrap_or("").to_owned();
+                eprintln!("[mutants] not judged, not reproducible: {}: {why}", m.id());
+                Fate::Stillborn(format!("not reproducible: {why}"))
+            }
             Err(e) => Fate::Stillborn(format!("{e:#}").lines().next().unwrap_or("").to_owned()),
         };
         out.push((m, fate));

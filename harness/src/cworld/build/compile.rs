@@ -113,6 +113,20 @@ fn write_extract_unit(tree: &KernelTree, manifest: &Manifest, dir: &Path) -> Res
             unit.push_str(&d.text);
             unit.push_str("\n\n");
         }
+        // The static functions the shim calls, reachable only from this
+        // unit: a constant pointer each, whose relocation names the
+        // function (cworld::reach follows it from the shim's caller).
+        for f in &e.entries {
+            if !e.symbols.contains(f) {
+                bail!(
+                    "c-shim/boundary.toml: entry {f} of {} is not among its symbols",
+                    e.file
+                );
+            }
+            unit.push_str(&format!(
+                "#line 1 \"<shim entries>\"\n__typeof__(&{f}) const shim_static_{f} = {f};\n\n"
+            ));
+        }
     }
     let out = dir.join("upstream_extract.c");
     fs::write(&out, unit)?;

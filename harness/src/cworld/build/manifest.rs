@@ -59,6 +59,10 @@ pub struct Extracted {
     pub file: String,
     /// The definitions' names.
     pub symbols: Vec<String>,
+    /// The `static` functions among them the shim calls: each is exported
+    /// from the extracted unit as a constant pointer `shim_static_NAME`.
+    #[serde(default)]
+    pub entries: Vec<String>,
     /// Why the world needs them.
     pub why: String,
 }

@@ -130,8 +130,10 @@ pub const SHIM_FN_HFI1_SC_WANTPIOBUF_INTR: shim_fn = 34;
 pub const SHIM_FN_SC_RETURN_CREDITS: shim_fn = 35;
 pub const SHIM_FN_SC_STOP: shim_fn = 36;
 pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 37;
-pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 38;
-pub const SHIM_FN_COUNT: shim_fn = 39;
+pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 38;
+pub const SHIM_FN_SDMA_FLUSH: shim_fn = 39;
+pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 40;
+pub const SHIM_FN_COUNT: shim_fn = 41;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
