@@ -189,7 +189,7 @@ mod tests {
             "{h}"
         );
         assert!(
-            h.contains("VERDICT [6.12: qp and sdma] changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_flush)\n"),
+            h.contains("VERDICT [6.12: qp and sdma] changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_make_progress)\n"),
             "{h}"
         );
         assert!(h.contains("1 suite(s) skipped, nothing run"), "{h}");

@@ -98,7 +98,7 @@ pub struct Suite {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changed_functions: Option<usize>,
     /// For a `gate` report: the changed functions no world runs
-    /// (`sdma.c: sdma_flush`); absent when every one is judged.
+    /// (`sdma.c: sdma_make_progress`); absent when every one is judged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_judged_functions: Vec<String>,
 }
@@ -106,7 +106,7 @@ pub struct Suite {
 impl Suite {
     /// What qualifies its verdict: the skip reason, or how much of the
     /// patch was judged (`1 of 2 changed functions judged; not judged:
-    /// sdma.c: sdma_flush`); `None` for a verdict on everything changed.
+    /// sdma.c: sdma_make_progress`); `None` for a verdict on everything changed.
     pub fn verdict_note(&self) -> Option<String> {
         if let Some(why) = &self.skipped {
             return Some(why.clone());
@@ -446,11 +446,11 @@ mod tests {
                     name: "6.12: sdma only".into(),
                     kernel: "6.12".into(),
                     verdict: Some("not-judged".into()),
-                    not_judged: vec!["drivers/infiniband/hw/hfi1/sdma.c: sdma_flush (line 362): no world runs it (not judged)".into()],
+                    not_judged: vec!["drivers/infiniband/hw/hfi1/sdma.c: sdma_make_progress (line 362): no world runs it (not judged)".into()],
                     skipped: Some("no changed function runs in a world".into()),
                     judged_functions: Some(0),
                     changed_functions: Some(1),
-                    not_judged_functions: vec!["sdma.c: sdma_flush".into()],
+                    not_judged_functions: vec!["sdma.c: sdma_make_progress".into()],
                     ..Default::default()
                 },
                 Suite {
@@ -460,7 +460,7 @@ mod tests {
                     cases: vec![case("diff::hfi1_setup_wqe", Status::Fail)],
                     judged_functions: Some(1),
                     changed_functions: Some(2),
-                    not_judged_functions: vec!["sdma.c: sdma_flush".into()],
+                    not_judged_functions: vec!["sdma.c: sdma_make_progress".into()],
                     ..Default::default()
                 },
             ],
