@@ -51,6 +51,25 @@ static bool shim_check_sde(int sde, const struct shim_world *sw)
 	return sde >= SHIM_NONE && sde < sw->sdma_cpus.n;
 }
 
+/*
+ * The calls that run one of the callbacks qp_priv_alloc() installs (their
+ * SHIM_CALL harvests them first, shim_prep_callbacks()).
+ */
+static bool shim_takes_callbacks(u32 fn)
+{
+	switch (fn) {
+	case SHIM_FN_IOWAIT_WAKEUP:
+	case SHIM_FN_IOWAIT_SDMA_DRAINED:
+	case SHIM_FN_HFI1_INIT_PRIORITY:
+	case SHIM_FN_IOWAIT_SLEEP:
+	case SHIM_FN_SDMA_DESC_AVAIL:
+	case SHIM_FN_SDMA_FLUSH:
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool shim_check_call(const struct shim_call *c)
 {
 	const struct shim_world *sw = &c->world;
@@ -129,10 +148,19 @@ bool shim_check_call(const struct shim_call *c)
 		if (!shim_check_sc(c->args.sc_stop.sc, sw))
 			return false;
 		break;
-	case SHIM_FN_SDMA_AHG_ALLOC:
-		if (!shim_check_sde(c->args.sdma_ahg_alloc.sde, sw))
+	case SHIM_FN_SDMA_AHG_ALLOC: {
+		int sde = c->args.sdma_ahg_alloc.sde;
+
+		if (!shim_check_sde(sde, sw))
 			return false;
+		/* ffz() of a word with no clear bit is undefined. */
+		for (i = 0; i < c->engines.sde_ahg_bits.n &&
+			    i < ARRAY_SIZE(c->engines.sde_ahg_bits.idx); i++)
+			if (c->engines.sde_ahg_bits.idx[i] == sde &&
+			    c->engines.sde_ahg_bits.val[i] == ~0ULL)
+				return false;
 		break;
+	}
 	case SHIM_FN_SDMA_AHG_FREE:
 		if (!shim_check_sde(c->args.sdma_ahg_free.sde, sw))
 			return false;
@@ -437,7 +465,7 @@ void shim_build_qp(const struct shim_call *c)
 	 * (the iowait_sleep() path reaches init_priority); NULL otherwise, as
 	 * nothing else in scope calls them.
 	 */
-	if (c->fn >= SHIM_FN_IOWAIT_WAKEUP)
+	if (shim_takes_callbacks(c->fn))
 		iowait_init(&shim_w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
 			    shim_w.cb.sleep, shim_w.cb.wakeup, shim_w.cb.sdma_drained,
 			    shim_w.cb.init_priority);

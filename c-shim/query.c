@@ -42,8 +42,9 @@ int shim_sde_index(const struct sdma_engine *sde)
 {
 	if (!sde)
 		return SHIM_NONE;
-	/* In bytes: a pointer into an engine (one of its locks) is that engine. */
-	if (sde >= shim_w.per_sdma && sde < shim_w.per_sdma + SHIM_MAX_SDMA)
+	/* An engine's own address only: a pointer into one is foreign. */
+	if (sde >= shim_w.per_sdma && sde < shim_w.per_sdma + SHIM_MAX_SDMA &&
+	    ((const char *)sde - (const char *)shim_w.per_sdma) % sizeof(*sde) == 0)
 		return ((const char *)sde - (const char *)shim_w.per_sdma) / sizeof(*sde);
 	return SHIM_FOREIGN;
 }
@@ -52,7 +53,8 @@ int shim_sc_index(const struct send_context *sc)
 {
 	if (!sc)
 		return SHIM_NONE;
-	if (sc >= shim_w.sc && sc < shim_w.sc + SHIM_MAX_SEND_CONTEXTS)
+	if (sc >= shim_w.sc && sc < shim_w.sc + SHIM_MAX_SEND_CONTEXTS &&
+	    ((const char *)sc - (const char *)shim_w.sc) % sizeof(*sc) == 0)
 		return ((const char *)sc - (const char *)shim_w.sc) / sizeof(*sc);
 	return SHIM_FOREIGN;
 }
@@ -74,6 +76,14 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	i = shim_sc_index(p);
 	if (i >= 0)
 		return snprintf(buf, len, "sc#%d", i);
+	/* Inside an engine or a context (one of its locks): named by it. */
+	if (p >= (void *)shim_w.per_sdma && p < (void *)(shim_w.per_sdma + SHIM_MAX_SDMA))
+		return snprintf(buf, len, "sde#%d",
+				(int)(((const char *)p - (const char *)shim_w.per_sdma) /
+				      sizeof(shim_w.per_sdma[0])));
+	if (p >= (void *)shim_w.sc && p < (void *)(shim_w.sc + SHIM_MAX_SEND_CONTEXTS))
+		return snprintf(buf, len, "sc#%d",
+				(int)(((const char *)p - (const char *)shim_w.sc) / sizeof(shim_w.sc[0])));
 	if (p == &shim_w.qp || p == &shim_w.qp.ibqp)
 		return snprintf(buf, len, "qp#0x%x", shim_w.qp.ibqp.qp_num);
 	for (i = 0; i < shim_w.niter; i++)

@@ -28,6 +28,7 @@
 #include "mocks/alloc.h"
 #include "mocks/journal.h"
 #include "world.h"
+#include "entries.h"
 
 /*
  * Under --sanitize, the objects past the counts the world declares (ports,
@@ -197,13 +198,6 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 struct sdma_engine *shim_sde(int idx);
 struct send_context *shim_sc(int idx);
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
-
-/*
- * upstream-extract.o: the static functions the shim calls
- * (c-shim/boundary.toml `entries`, harness/src/cworld/build/compile.rs).
- */
-extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
-extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
 
 /* engines.c */
 bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);

@@ -1,4 +1,5 @@
-//! SDMA engines (sdma.c): selection, AHG entries.
+//! SDMA engines (sdma.c): selection, AHG entries, offering free
+//! descriptors to the QPs waiting on an engine, flushing it.
 
 use super::hfi::sc_to_vlt;
 use super::sched::{hfi1_init_priority, iowait_wakeup, sdma_descq_freecnt, SDMA_AVAIL_REASON};
@@ -182,10 +183,18 @@ pub fn sdma_desc_avail(
 /// waiter still on the engine's list (orphaned) is woken and leaves it.
 pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
     let sde = qp_engine(qp, "sdma_flush")?;
+    if !qp.sde_descq_cnt.is_power_of_two() {
+        return Err(Undefined(format!(
+            "sdma_flush_descq() walks a ring of {} descriptors by the mask descq_cnt - 1 \
+             (sdma_init makes it a power of two)",
+            qp.sde_descq_cnt
+        )));
+    }
     let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
-    let tail = qp.sde_descq_tail & mask;
+    // head and tail are u16 in sdma_flush_descq().
+    let tail = (qp.sde_descq_tail & mask) as u16;
     let mut progress = false;
-    while qp.sde_descq_head & mask != tail {
+    while (qp.sde_descq_head & mask) as u16 != tail {
         qp.sde_descq_head = qp.sde_descq_head.wrapping_add(1);
         progress = true;
     }

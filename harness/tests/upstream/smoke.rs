@@ -170,14 +170,11 @@ pub fn smoke_tests() -> Vec<(&'static str, Smoke)> {
 }
 
 fn credit_interrupt_first_user_forces_a_return(w: &mut Worker) -> Result<(), Failed> {
-    // pio.c hfi1_sc_wantpiobuf_intr(sc, 1) -> sc_add_credit_return_intr():
-    //   if (sc->credit_intr_count == 0) {
-    //       sc->credit_ctrl |= SC(CREDIT_CTRL_CREDIT_INTR_SMASK);      0x20000
-    //       write_kctxt_csr(sc->dd, sc->hw_context, SC(CREDIT_CTRL), ...);
-    //   }
-    //   sc->credit_intr_count++;
-    // then trace_hfi1_wantpiointr(sc, needint, sc->credit_ctrl) and
-    // sc_return_credits(): write CREDIT_FORCE 1, read it, write 0.
+    // pio.c, hfi1_sc_wantpiobuf_intr(sc, 1): sc_add_credit_return_intr()
+    // sets the interrupt bit of the cached credit control (0x20000) and
+    // writes it to the context's CREDIT_CTRL register for the first user,
+    // then counts the user; the tracepoint; sc_return_credits() pulses the
+    // force-return bit of CREDIT_FORCE (write 1, read, write 0).
     let mut c = call(Func::ScWantPiobufIntr, QpType::Rc, 0);
     c.args = Args::ScWantPiobufIntr(args::ScWantPiobufIntr {
         sc: Some(SendCtxIdx(1)),

@@ -10,8 +10,7 @@ use crate::record;
 /// The engines' schema (see [`crate::schema`]), as
 /// [`qp_schema!`](crate::qp_schema). Send context `i` is the world's
 /// context of `sw_index` i, engine `i` its `per_sdma[i]`; entries past the
-/// world's counts exist in the C world's static storage and keep their
-/// value.
+/// world's counts are refused (the C world has no object there).
 #[macro_export]
 macro_rules! engines_schema {
     ($cb:ident [$($args:tt)*]) => {

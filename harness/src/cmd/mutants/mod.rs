@@ -67,8 +67,8 @@ pub enum Fate {
     },
     /// Every outcome the same.
     Survived,
-    /// It does not compile, or cannot be judged (its calls do not behave
-    /// the same twice): not counted.
+    /// It does not compile, or cannot be judged (a call of its world did
+    /// not behave the same twice): not counted.
     Stillborn(String),
 }
 
@@ -149,16 +149,17 @@ pub fn run(
         let fate = match judged {
             Ok(0) => Fate::Survived,
             Ok(n) => Fate::Killed { calls: n },
-            // A call of the mutant's world that did not behave the same
-            // twice (a hang, then a return when run alone): its behaviour
-            // is not reproducible (an uninitialised read, say), so it is
-            // neither killed nor a survivor: not counted, with the reason.
-            // The base world's faults stop the run (above).
-            Err(e) if cworld::HarnessFault::in_chain(&e) => {
+            // A call of the mutant's own world that did not behave the
+            // same twice (an uninitialised read, say): neither killed nor
+            // a survivor, not counted, with the reason. Every other
+            // harness fault (the base world's, a stalled worker) stops
+            // the run.
+            Err(e) if e.downcast_ref::<Unreproducible>().is_some() => {
                 let why = format!("{e:#}").lines().next().unwrap_or("").to_owned();
-                eprintln!("[mutants] not judged, not reproducible: {}: {why}", m.id());
-                Fate::Stillborn(format!("not reproducible: {why}"))
+                eprintln!("[mutants] not judged: {}: {why}", m.id());
+                Fate::Stillborn(why)
             }
+            Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
             Err(e) => Fate::Stillborn(format!("{e:#}").lines().next().unwrap_or("").to_owned()),
         };
         out.push((m, fate));
@@ -186,8 +187,35 @@ fn judge(
         funcs,
         (opts.random, opts.seed),
         compare::Selection::Reached,
-    )?;
+    )
+    .map_err(|e| unreproducible(e, &world))?;
     Ok(c.per_func.iter().map(|p| p.2).sum())
+}
+
+/// A mutant world whose call did not behave the same twice.
+#[derive(Debug)]
+struct Unreproducible(String);
+
+impl std::fmt::Display for Unreproducible {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not reproducible in the mutant's world: {}", self.0)
+    }
+}
+
+impl std::error::Error for Unreproducible {}
+
+/// `e`, or [`Unreproducible`] when it is the harness fault of a call of
+/// the mutant's world (`world`, named in the fault) that did not fault
+/// the same way when run again alone (blame.rs's "first run, in a
+/// batch").
+fn unreproducible(e: anyhow::Error, world: &BuiltWorld) -> anyhow::Error {
+    let text = format!("{e:#}");
+    let mine = text.contains(&world.so.display().to_string());
+    if cworld::HarnessFault::in_chain(&e) && mine && text.contains("first run, in a batch") {
+        anyhow::Error::new(Unreproducible(text.lines().next().unwrap_or("").to_owned()))
+    } else {
+        e
+    }
 }
 
 /// The report: a case per function (its mutants as vectors, the survivors
@@ -262,4 +290,57 @@ pub fn report(kernel: &str, results: &[(Mutant, Fate)], listed: &[Listed]) -> Re
             ..Default::default()
         }],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world(so: &str) -> BuiltWorld {
+        let dir = Path::new(so).parent().unwrap_or(Path::new("/"));
+        BuiltWorld {
+            so: so.into(),
+            dir: dir.to_owned(),
+            tree: KernelTree {
+                root: dir.to_owned(),
+                version: crate::kernel::KernelVersion {
+                    version: 6,
+                    patchlevel: 12,
+                    sublevel: 0,
+                    extraversion: String::new(),
+                },
+                package: None,
+                overlay: None,
+            },
+            opts: Default::default(),
+        }
+    }
+
+    /// Only a call of the mutant's own world that did not behave the same
+    /// twice is the mutant's (not judged); the base world's faults and a
+    /// worker that stalled between calls stay harness faults (exit 2).
+    #[test]
+    fn only_the_mutants_unreproducible_call_is_the_mutants() {
+        let mutant = world("/w/mutant/libhfi1world.so");
+        let fault = |text: String| anyhow::Error::new(cworld::HarnessFault(text));
+        let twice = |so: &str| {
+            fault(format!(
+                "call 6 of a batch (sdma_desc_avail) in {so}: first run, in a batch: hang; \
+                 run again alone in a fresh worker: it returned"
+            ))
+        };
+        let e = unreproducible(twice("/w/mutant/libhfi1world.so"), &mutant);
+        assert!(e.downcast_ref::<Unreproducible>().is_some(), "{e:#}");
+        assert!(!cworld::HarnessFault::in_chain(&e));
+        let e = unreproducible(twice("/w/base/libhfi1world.so"), &mutant);
+        assert!(cworld::HarnessFault::in_chain(&e), "{e:#}");
+        let stalled = fault(
+            "the worker for /w/mutant/libhfi1world.so stopped outside any call during a batch"
+                .into(),
+        );
+        let e = unreproducible(stalled, &mutant);
+        assert!(cworld::HarnessFault::in_chain(&e), "{e:#}");
+        let other = unreproducible(anyhow::anyhow!("does not compile"), &mutant);
+        assert!(other.downcast_ref::<Unreproducible>().is_none());
+    }
 }

@@ -225,7 +225,8 @@ impl Tally {
         let judged = self.judged.max(1) as f64;
         format!(
             "{killed} of {} mutants killed ({:.1}%), {accepted} accepted \
-             ({:.1}% killed or accepted), {} did not compile, in {seconds:.1}s",
+             ({:.1}% killed or accepted), {} did not compile or were not reproducible, \
+             in {seconds:.1}s",
             self.judged,
             100.0 * killed as f64 / judged,
             100.0 * (killed + accepted) as f64 / judged,
@@ -333,7 +334,7 @@ mod tests {
         assert_eq!(
             t.summary(2.0),
             "1 of 2 mutants killed (50.0%), 1 accepted (100.0% killed or accepted), \
-             1 did not compile, in 2.0s"
+             1 did not compile or were not reproducible, in 2.0s"
         );
         results.push((mutant("b", "literal + 1"), Fate::Survived));
         let t = tally(&listed, &results, &opts);

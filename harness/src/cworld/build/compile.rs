@@ -115,7 +115,11 @@ fn write_extract_unit(tree: &KernelTree, manifest: &Manifest, dir: &Path) -> Res
         }
         // The static functions the shim calls, reachable only from this
         // unit: a constant pointer each, whose relocation names the
-        // function (cworld::reach follows it from the shim's caller).
+        // function (cworld::reach follows it from the shim's caller),
+        // checked against the shim's declaration (entries.h).
+        if !e.entries.is_empty() {
+            unit.push_str("#include \"entries.h\"\n");
+        }
         for f in &e.entries {
             if !e.symbols.contains(f) {
                 bail!(

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * entries.h - the static functions of upstream the shim calls
+ * (c-shim/boundary.toml `entries`): the extracted unit exports each as a
+ * constant pointer shim_static_NAME (harness/src/cworld/build/compile.rs)
+ * and includes this header first, so a tree whose function has another
+ * type does not compile.
+ */
+#ifndef HFI1_CONFORMANCE_ENTRIES_H
+#define HFI1_CONFORMANCE_ENTRIES_H
+
+struct sdma_engine;
+
+extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
+extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
+
+#endif
