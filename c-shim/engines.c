@@ -7,10 +7,76 @@
  * so the next call starts from a clean world.  Each field holds at most
  * SHIM_PER_INDEX_SLOTS entries, by increasing index; more than that reads
  * back as n past the room (a value with no name).
+ *
+ * The fields come from the schema (SHIM_ENGINES_FIELDS, schema.h, with the
+ * object each is of); below, each says where it lives in its object and
+ * how its value converts, and a field the schema adds without them does
+ * not compile.
  */
 #include "state.h"
 
 #define SHIM_PER_INDEX_SLOTS ARRAY_SIZE(((struct shim_engines *)0)->sc_flags.idx)
+
+/* A flag no name has reads back as a bit past the names. */
+static u32 sc_flags_symbolic(u32 tree)
+{
+	u32 unknown, f = symbolic_bits(tree, &shim_sc_flags, &unknown);
+
+	return unknown ? f | 1u << SHIM_SC_FLAG_COUNT : f;
+}
+
+/* Each field: its place in its object, its value there, and back. */
+#define SHIM_AT_sc_flags(o)			((o)->flags)
+#define SHIM_TREE_sc_flags(v)			tree_bits((v), &shim_sc_flags)
+#define SHIM_SYM_sc_flags(t)			sc_flags_symbolic(t)
+#define SHIM_AT_sc_credit_intr_count(o)		((o)->credit_intr_count)
+#define SHIM_TREE_sc_credit_intr_count(v)	(v)
+#define SHIM_SYM_sc_credit_intr_count(t)	(t)
+#define SHIM_AT_sc_credit_ctrl(o)		((o)->credit_ctrl)
+#define SHIM_TREE_sc_credit_ctrl(v)		(v)
+#define SHIM_SYM_sc_credit_ctrl(t)		(t)
+#define SHIM_AT_sde_ahg_bits(o)			((o)->ahg_bits)
+#define SHIM_TREE_sde_ahg_bits(v)		(v)
+#define SHIM_SYM_sde_ahg_bits(t)		(t)
+
+#define SHIM_NONE_OF(f)
+
+/* Entries name contexts and engines of the world (corpus::invariants). */
+bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw)
+{
+	unsigned int k;
+
+#define SHIM_CHECK(f, max) do {						\
+	if (e->f.n > SHIM_PER_INDEX_SLOTS)				\
+		return false;						\
+	for (k = 0; k < e->f.n; k++)					\
+		if (e->f.idx[k] >= (max))				\
+			return false;					\
+} while (0);
+#define SHIM_CHECK_SC(f) SHIM_CHECK(f, sw->num_send_contexts)
+#define SHIM_CHECK_SDE(f) SHIM_CHECK(f, sw->sdma_cpus.n)
+	SHIM_ENGINES_FIELDS(SHIM_CHECK_SC, SHIM_CHECK_SDE)
+#undef SHIM_CHECK_SDE
+#undef SHIM_CHECK_SC
+#undef SHIM_CHECK
+	return true;
+}
+
+/* On the world shim_build_world() built: every entry at its default. */
+void shim_build_engines(const struct shim_engines *e)
+{
+	unsigned int k;
+
+#define SHIM_APPLY(f, objs)						\
+	for (k = 0; k < e->f.n; k++)					\
+		SHIM_AT_##f(&(objs)[e->f.idx[k]]) = SHIM_TREE_##f(e->f.val[k]);
+#define SHIM_APPLY_SC(f) SHIM_APPLY(f, shim_w.sc)
+#define SHIM_APPLY_SDE(f) SHIM_APPLY(f, shim_w.per_sdma)
+	SHIM_ENGINES_FIELDS(SHIM_APPLY_SC, SHIM_APPLY_SDE)
+#undef SHIM_APPLY_SDE
+#undef SHIM_APPLY_SC
+#undef SHIM_APPLY
+}
 
 /* Appends (i, v) to a field being read back, or marks it over full. */
 #define SHIM_PUT(field, i, v) do {					\
@@ -22,48 +88,10 @@
 		(field).n++;						\
 } while (0)
 
-/* Entries name contexts and engines of the world (corpus::invariants). */
-bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw)
-{
-	unsigned int k;
-
-#define SHIM_CHECK(field, max) do {					\
-	if (e->field.n > SHIM_PER_INDEX_SLOTS)				\
-		return false;						\
-	for (k = 0; k < e->field.n; k++)				\
-		if (e->field.idx[k] >= (max))				\
-			return false;					\
-} while (0)
-	SHIM_CHECK(sc_flags, sw->num_send_contexts);
-	SHIM_CHECK(sc_credit_intr_count, sw->num_send_contexts);
-	SHIM_CHECK(sc_credit_ctrl, sw->num_send_contexts);
-	SHIM_CHECK(sde_ahg_bits, sw->sdma_cpus.n);
-#undef SHIM_CHECK
-	return true;
-}
-
-/* On the world shim_build_world() built: every entry at its default. */
-void shim_build_engines(const struct shim_engines *e)
-{
-	unsigned int k;
-
-	for (k = 0; k < e->sc_flags.n; k++)
-		shim_w.sc[e->sc_flags.idx[k]].flags =
-			tree_bits(e->sc_flags.val[k], &shim_sc_flags);
-	for (k = 0; k < e->sc_credit_intr_count.n; k++)
-		shim_w.sc[e->sc_credit_intr_count.idx[k]].credit_intr_count =
-			e->sc_credit_intr_count.val[k];
-	for (k = 0; k < e->sc_credit_ctrl.n; k++)
-		shim_w.sc[e->sc_credit_ctrl.idx[k]].credit_ctrl = e->sc_credit_ctrl.val[k];
-	for (k = 0; k < e->sde_ahg_bits.n; k++)
-		shim_w.per_sdma[e->sde_ahg_bits.idx[k]].ahg_bits = e->sde_ahg_bits.val[k];
-}
-
 /*
  * Every context and engine of the world is looked at (a call may change
  * one it was not given; past the world's counts --sanitize makes an
- * access a crash) and put back to its default.  A flag of sc->flags no
- * name has reads back as a bit past the names.  With no `e` (a refused
+ * access a crash) and put back to its default.  With no `e` (a refused
  * call), only put back.
  */
 void shim_read_engines(struct shim_engines *e)
@@ -74,31 +102,20 @@ void shim_read_engines(struct shim_engines *e)
 	if (!e)
 		e = &none;
 	memset(e, 0, sizeof(*e));
+#define SHIM_TAKE(f, o)							\
+	if (SHIM_AT_##f(o)) {						\
+		SHIM_PUT(e->f, i, SHIM_SYM_##f(SHIM_AT_##f(o)));	\
+		SHIM_AT_##f(o) = 0;					\
+	}
+#define SHIM_TAKE_SC(f) SHIM_TAKE(f, &shim_w.sc[i])
+#define SHIM_TAKE_SDE(f) SHIM_TAKE(f, &shim_w.per_sdma[i])
 	for (i = 0; i < shim_w.nsc; i++) {
-		struct send_context *sc = &shim_w.sc[i];
-
-		if (sc->flags) {
-			u32 unknown, f;
-
-			f = symbolic_bits(sc->flags, &shim_sc_flags, &unknown);
-			if (unknown)
-				f |= 1u << SHIM_SC_FLAG_COUNT;
-			SHIM_PUT(e->sc_flags, i, f);
-			sc->flags = 0;
-		}
-		if (sc->credit_intr_count) {
-			SHIM_PUT(e->sc_credit_intr_count, i, sc->credit_intr_count);
-			sc->credit_intr_count = 0;
-		}
-		if (sc->credit_ctrl) {
-			SHIM_PUT(e->sc_credit_ctrl, i, sc->credit_ctrl);
-			sc->credit_ctrl = 0;
-		}
+		SHIM_ENGINES_FIELDS(SHIM_TAKE_SC, SHIM_NONE_OF)
 	}
 	for (i = 0; i < shim_w.dd.num_sdma; i++) {
-		if (shim_w.per_sdma[i].ahg_bits) {
-			SHIM_PUT(e->sde_ahg_bits, i, shim_w.per_sdma[i].ahg_bits);
-			shim_w.per_sdma[i].ahg_bits = 0;
-		}
+		SHIM_ENGINES_FIELDS(SHIM_NONE_OF, SHIM_TAKE_SDE)
 	}
+#undef SHIM_TAKE_SDE
+#undef SHIM_TAKE_SC
+#undef SHIM_TAKE
 }

@@ -810,4 +810,11 @@ struct shim_args {
 	X(s_sc) \
 	X(hdr_type)
 
+/* The engines' fields by the object their entries are of (c-shim/engines.c). */
+#define SHIM_ENGINES_FIELDS(SC, SDE) \
+	SC(sc_flags) \
+	SC(sc_credit_intr_count) \
+	SC(sc_credit_ctrl) \
+	SDE(sde_ahg_bits)
+
 #endif /* HFI1_CONFORMANCE_SCHEMA_H */

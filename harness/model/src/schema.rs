@@ -34,7 +34,9 @@ pub struct Field {
     pub name: &'static str,
     /// Its doc comment, lines joined by spaces.
     pub doc: &'static str,
-    /// Where the shim copies it unchanged (`"qp"`, `"priv"`), or `""`.
+    /// Where the shim puts it: for the QP, the struct it is copied into
+    /// unchanged (`"qp"`, `"priv"`, or `""`); for the engines' state, the
+    /// object its entries are of (`"sc"`, `"sde"`).
     pub copy: &'static str,
 }
 

@@ -275,9 +275,9 @@ fn check_function(c: &Call) -> Result<(), String> {
 /// `PER_INDEX_INPUT` of each, so what it touches has room
 /// (harness/model/src/types/containers.rs).
 ///
-/// Entries name objects of the world (`sde_` fields its engines, the
-/// others its send contexts): past the world's counts the C world has no
-/// object (--sanitize poisons them).
+/// Entries name objects of the world (the schema says which: `=> sde`
+/// its engines, `=> sc` its send contexts): past the world's counts the C
+/// world has no object (--sanitize poisons them).
 macro_rules! engines_room {
     ([] $( $(#[doc = $doc:literal])* $key:literal $f:ident : $t:ty $([$($rule:tt)*])?
         = $d:expr $(=> $c:ident)? , )*) => {
@@ -289,11 +289,7 @@ macro_rules! engines_room {
                     e.$f.len()
                 ));
             }
-            let n = if $key.starts_with("sde_") {
-                w.sdma_cpus.len()
-            } else {
-                usize::from(w.num_send_contexts)
-            };
+            let n = objects(concat!($(stringify!($c))?), w);
             if let Some((i, _)) = e.$f.iter().find(|(i, _)| *i >= n) {
                 return Err(format!(
                     "engines.{}[{i}]: the world has {n} of those (its index {i} does not exist)",
@@ -305,6 +301,16 @@ macro_rules! engines_room {
     };
 }
 crate::model::engines_schema!(engines_room []);
+
+/// How many objects of a kind (`"sc"`, `"sde"`) the world has; none of a
+/// kind the schema does not name.
+fn objects(kind: &str, w: &World) -> usize {
+    match kind {
+        "sc" => usize::from(w.num_send_contexts),
+        "sde" => w.sdma_cpus.len(),
+        _ => 0,
+    }
+}
 
 /// The send-context and engine arguments point into the world's tables;
 /// sc_add/del_credit_return_intr(), hfi1_sc_wantpiobuf_intr() and

@@ -8,22 +8,23 @@ use super::*;
 use crate::record;
 
 /// The engines' schema (see [`crate::schema`]), as
-/// [`qp_schema!`](crate::qp_schema). Send context `i` is the world's
-/// context of `sw_index` i, engine `i` its `per_sdma[i]`; entries past the
-/// world's counts are refused (the C world has no object there).
+/// [`qp_schema!`](crate::qp_schema), each field ending in the object its
+/// entries are of: `=> sc`, the world's send context of `sw_index` i;
+/// `=> sde`, its engine `per_sdma[i]`. Entries past the world's counts are
+/// refused (the C world has no object there).
 #[macro_export]
 macro_rules! engines_schema {
     ($cb:ident [$($args:tt)*]) => {
         $cb! { [$($args)*]
             /// `sc->flags` (a u16 in `struct send_context`).
-            "sc_flags" sc_flags: PerIndex<Flags<ScFlag>, 64> [sc_flags] = PerIndex::new(),
+            "sc_flags" sc_flags: PerIndex<Flags<ScFlag>, 64> [sc_flags] = PerIndex::new() => sc,
             /// `sc->credit_intr_count`: the users of credit return
             /// interrupts.
-            "sc_credit_intr_count" sc_credit_intr_count: PerIndex<u32, 64> [sc_intr_count] = PerIndex::new(),
+            "sc_credit_intr_count" sc_credit_intr_count: PerIndex<u32, 64> [sc_intr_count] = PerIndex::new() => sc,
             /// `sc->credit_ctrl`: the cached `SEND_CTXT_CREDIT_CTRL` CSR.
-            "sc_credit_ctrl" sc_credit_ctrl: PerIndex<u64, 64> [sc_credit_ctrl] = PerIndex::new(),
+            "sc_credit_ctrl" sc_credit_ctrl: PerIndex<u64, 64> [sc_credit_ctrl] = PerIndex::new() => sc,
             /// `sde->ahg_bits`: the engine's allocated AHG entries.
-            "sde_ahg_bits" sde_ahg_bits: PerIndex<u64, 16> [sde_ahg_bits] = PerIndex::new(),
+            "sde_ahg_bits" sde_ahg_bits: PerIndex<u64, 16> [sde_ahg_bits] = PerIndex::new() => sde,
         }
     };
 }

@@ -166,6 +166,21 @@ pub fn schema_header() -> String {
         }
         h.push_str("\n\n");
     }
-    h.push_str("#endif /* HFI1_CONFORMANCE_SCHEMA_H */\n");
+    h.push_str(
+        "/* The engines' fields by the object their entries are of (c-shim/engines.c). */\n\
+         #define SHIM_ENGINES_FIELDS(SC, SDE)",
+    );
+    for f in Engines::FIELDS {
+        let kind = match f.copy {
+            "sc" => "SC",
+            "sde" => "SDE",
+            other => panic!(
+                "engines field {}: object {other:?} is neither sc nor sde",
+                f.key
+            ),
+        };
+        h.push_str(&format!(" \\\n\t{kind}({})", f.name));
+    }
+    h.push_str("\n\n#endif /* HFI1_CONFORMANCE_SCHEMA_H */\n");
     h
 }
