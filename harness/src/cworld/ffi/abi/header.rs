@@ -156,6 +156,14 @@ pub fn schema_header() -> String {
         engines_decls(),
     );
     args_structs(&mut h);
+    x_macros(&mut h);
+    h.push_str("\n\n#endif /* HFI1_CONFORMANCE_SCHEMA_H */\n");
+    h
+}
+
+/// The X-macros of the records' fields the shim expands: the QP fields
+/// copied unchanged, and the engines' fields by their object.
+fn x_macros(h: &mut String) {
     for (place, what) in [("qp", "struct rvt_qp"), ("priv", "struct hfi1_qp_priv")] {
         h.push_str(&format!(
             "/* Fields of struct shim_qp copied unchanged into {what}: X(name). */\n#define SHIM_QP_COPY_{}(X)",
@@ -181,6 +189,4 @@ pub fn schema_header() -> String {
         };
         h.push_str(&format!(" \\\n\t{kind}({})", f.name));
     }
-    h.push_str("\n\n#endif /* HFI1_CONFORMANCE_SCHEMA_H */\n");
-    h
 }
