@@ -148,25 +148,6 @@ pub fn compute(workers: &mut [&mut Worker], f: Func, seed: u64, n: u64) -> Resul
 mod tests {
     use super::*;
 
-    fn world_in(dir: &std::path::Path) -> BuiltWorld {
-        BuiltWorld {
-            so: dir.join("libhfi1world.so"),
-            dir: dir.to_owned(),
-            tree: crate::kernel::KernelTree {
-                root: dir.to_owned(),
-                version: crate::kernel::KernelVersion {
-                    version: 6,
-                    patchlevel: 12,
-                    sublevel: 0,
-                    extraversion: String::new(),
-                },
-                package: None,
-                overlay: None,
-            },
-            opts: Default::default(),
-        }
-    }
-
     /// Kept digests read back as written (a fault's `None` included); a
     /// file of another length, another count or another seed is a miss;
     /// a directory that cannot be written is no error.
@@ -175,7 +156,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hfi1-digests-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
-        let w = world_in(&dir);
+        let w = BuiltWorld::unbuilt(&dir);
         let d: Digests = vec![Some(1), None, Some(u64::MAX), Some(0)];
         assert_eq!(load(&w, Func::SetupWqe, 7, 4), None);
         store(&w, Func::SetupWqe, 7, 4, &d);
@@ -187,7 +168,7 @@ mod tests {
         std::fs::write(&p, [0u8; 10]).expect("truncating");
         assert_eq!(load(&w, Func::SetupWqe, 7, 4), None);
         // Unwritable: the "directory" is a file.
-        let blocked = world_in(&dir.join("libhfi1world.so"));
+        let blocked = BuiltWorld::unbuilt(&dir.join("libhfi1world.so"));
         std::fs::write(&blocked.dir, b"").expect("a file");
         store(&blocked, Func::SetupWqe, 7, 4, &d);
         assert_eq!(load(&blocked, Func::SetupWqe, 7, 4), None);

@@ -296,32 +296,12 @@ pub fn report(kernel: &str, results: &[(Mutant, Fate)], listed: &[Listed]) -> Re
 mod tests {
     use super::*;
 
-    fn world(so: &str) -> BuiltWorld {
-        let dir = Path::new(so).parent().unwrap_or(Path::new("/"));
-        BuiltWorld {
-            so: so.into(),
-            dir: dir.to_owned(),
-            tree: KernelTree {
-                root: dir.to_owned(),
-                version: crate::kernel::KernelVersion {
-                    version: 6,
-                    patchlevel: 12,
-                    sublevel: 0,
-                    extraversion: String::new(),
-                },
-                package: None,
-                overlay: None,
-            },
-            opts: Default::default(),
-        }
-    }
-
     /// Only a call of the mutant's own world that did not behave the same
     /// twice is the mutant's (not judged); the base world's faults and a
     /// worker that stalled between calls stay harness faults (exit 2).
     #[test]
     fn only_the_mutants_unreproducible_call_is_the_mutants() {
-        let mutant = world("/w/mutant/libhfi1world.so");
+        let mutant = BuiltWorld::unbuilt(Path::new("/w/mutant"));
         let fault = |text: String| anyhow::Error::new(cworld::HarnessFault(text));
         let twice = |so: &str| {
             fault(format!(

@@ -96,6 +96,30 @@ pub struct BuiltWorld {
     pub opts: BuildOptions,
 }
 
+impl BuiltWorld {
+    /// A world that was never built, in `dir` (its shared object would be
+    /// `dir/libhfi1world.so`), for tests of what reads a world's paths.
+    #[cfg(test)]
+    pub(crate) fn unbuilt(dir: &std::path::Path) -> BuiltWorld {
+        BuiltWorld {
+            so: dir.join("libhfi1world.so"),
+            dir: dir.to_owned(),
+            tree: KernelTree {
+                root: dir.to_owned(),
+                version: crate::kernel::KernelVersion {
+                    version: 6,
+                    patchlevel: 12,
+                    sublevel: 0,
+                    extraversion: String::new(),
+                },
+                package: None,
+                overlay: None,
+            },
+            opts: Default::default(),
+        }
+    }
+}
+
 /// The files of a tree whose content goes into its world, relative to the
 /// tree's root: an edit anywhere else is not judged.
 pub fn tree_inputs(tree: &KernelTree) -> Result<Vec<String>> {
