@@ -26,7 +26,7 @@ pub use ktap::{ktap, ktap_name};
 use std::path::Path;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The `schema` field of every JSON report.
 pub const SCHEMA: &str = "hfi1-conformance/report";
@@ -34,7 +34,7 @@ pub const SCHEMA: &str = "hfi1-conformance/report";
 pub const VERSION: u32 = 1;
 
 /// A whole run.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
     /// Always `hfi1-conformance/report`.
     pub schema: String,
@@ -53,7 +53,7 @@ pub struct Report {
 // A new field gets its empty value from `Default`: producers that do not
 // fill it need no change (`..Default::default()`).
 /// One kernel's results.
-#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Suite {
     /// The kernel series (`6.12`), or `SERIES (tree N)` for a tree named by
     /// path when the series is not unique in the run; never a path.
@@ -123,7 +123,7 @@ impl Suite {
 
 /// Of the changed, executable lines inside functions in scope, those the
 /// vectors ran (gcov).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct PatchCoverage {
     /// The changed lines that are executable.
     pub changed: usize,
@@ -135,7 +135,7 @@ pub struct PatchCoverage {
 
 /// One test: a vector, a snapshot file, or (for `--random` and `diff`) a
 /// function.
-#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Case {
     /// `FAMILY::VECTOR`, `snapshot::FAMILY`, or `random::FUNCTION`.
     pub name: String,
@@ -170,7 +170,7 @@ pub struct Case {
 }
 
 /// How a case ended.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// C and Rust agree (and the snapshot matches).
@@ -221,7 +221,7 @@ impl Status {
 
 /// A field where C and the model differ (or, in a `diff` report, where
 /// tree A and tree B do).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Difference {
     /// The outcome's field (`ret`, `flags`, …).
     pub field: String,
@@ -232,7 +232,7 @@ pub struct Difference {
 }
 
 /// An outcome, field by field.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct OutcomeView {
     /// The return value.
     pub ret: i32,
@@ -265,7 +265,7 @@ impl From<&crate::outcome::Outcome> for OutcomeView {
 }
 
 /// A vector whose snapshot row changed.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SnapshotRow {
     /// The vector's name.
     pub vector: String,
@@ -276,7 +276,7 @@ pub struct SnapshotRow {
 }
 
 /// A generated vector where C and Rust parted (or that faulted).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
     /// The seed the vector was drawn from.
     pub seed: u64,
@@ -289,7 +289,7 @@ pub struct Finding {
 }
 
 /// Counts over every suite.
-#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Totals {
     /// Cases, over every suite.
     pub tests: usize,
