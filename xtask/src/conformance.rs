@@ -15,13 +15,29 @@ pub fn run(a: flags::Conformance) -> Result<u8> {
         ..Default::default()
     };
     if let Some(n) = a.random {
-        let funcs = a.function.funcs();
+        // The units: each function's generated vectors, in order.
+        let all = a.function.funcs();
+        let sharding = flags::Sharding { shard: a.shard };
+        let funcs = a
+            .shard
+            .map_or(all.clone(), |s| all[s.range(all.len())].to_vec());
         let runs = random::run_kernels(&kernels, &opts, &funcs, n, a.seed, &mut |m| {
             eprintln!("[random] {m}")
         });
-        let report = random::report(&runs);
+        let mut report = random::report(&runs);
+        let inputs = serde_json::json!({
+            "command": "conformance --random",
+            "kernels": runs.iter().map(|k| (k.sel.label(), &k.version)).collect::<Vec<_>>(),
+            "functions": all.iter().map(|f| f.name()).collect::<Vec<_>>(),
+            "random": n,
+            "seed": a.seed,
+            "sanitize": opts.sanitize,
+        });
+        let shared = report.suites.iter().map(|s| s.name.clone()).collect();
+        let exit = report.exit_code();
+        sharding.mark(&mut report, all.len(), inputs, exit, shared);
         print!("{}", a.output.render(&report));
-        return Ok(report.exit_code());
+        return Ok(exit);
     }
     let dir = a.vectors.clone().unwrap_or_else(corpus::corpus_dir);
     let vectors = corpus::load_corpus(&dir)?;

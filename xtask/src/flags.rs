@@ -15,7 +15,8 @@ use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use harness::kernel::{self, select::KernelArg};
 use harness::model::types::Func;
-use harness::report::{self, Format, Report};
+use harness::report::{self, Format, Report, ShardSpec};
+use serde_json::Value;
 
 /// hfi1-conformance's build system: upstream hfi1 qp.c in userspace,
 /// checked vector by vector against the Rust model.
@@ -114,6 +115,10 @@ pub enum Cmd {
     /// judges in each tree, before anything runs
     #[command(after_help = SCOPE_AFTER)]
     Scope(Scope),
+    /// Join the JSON reports of every shard of a run (`--shard K/N`) into
+    /// the report, and the exit code, of the whole run
+    #[command(after_help = MERGE_AFTER)]
+    Merge(Merge),
 }
 
 // ---- Option groups ----
@@ -152,6 +157,31 @@ impl From<FormatArg> for Format {
             FormatArg::Ktap => Format::Ktap,
             FormatArg::Junit => Format::Junit,
             FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+/// `--shard K/N`: one machine's part of a run.
+#[derive(Args)]
+pub struct Sharding {
+    /// Do only the K-th of N contiguous blocks of the run's work (1 <= K <=
+    /// N; every shard splits the same inputs alike, no coordination), and
+    /// mark the report as that shard's: join the shards' `--format json`
+    /// reports with `cargo xtask merge`
+    #[arg(long, value_name = "K/N", value_parser = shard)]
+    pub shard: Option<ShardSpec>,
+}
+
+impl Sharding {
+    /// Marks `r` as this shard's report (a whole run's stays as it is):
+    /// `units` in the run, the run's `inputs`, the exit code the shard
+    /// ends with, and the suites every shard writes a part of.
+    pub fn mark(&self, r: &mut Report, units: usize, inputs: Value, exit: u8, shared: Vec<String>) {
+        if let Some(spec) = self.shard {
+            let mut s = spec.record(units, inputs, exit);
+            s.shared = shared;
+            eprintln!("[shard] {spec}: units {:?} of {units}", spec.range(units));
+            r.shard = Some(s);
         }
     }
 }
@@ -284,6 +314,12 @@ pub struct Conformance {
     /// Seed of --random; same seed, same vectors
     #[arg(long, default_value_t = 1, requires = "random")]
     pub seed: u64,
+    /// Run only the K-th of N contiguous blocks of the functions' generated
+    /// vectors (with --random; 1 <= K <= N, no coordination) and mark the
+    /// report as that shard's: join the shards' --format json reports with
+    /// `cargo xtask merge`
+    #[arg(long, value_name = "K/N", value_parser = shard, requires = "random")]
+    pub shard: Option<ShardSpec>,
     #[command(flatten)]
     pub function: Functions,
 }
@@ -432,6 +468,8 @@ pub struct Gate {
     pub expect_change: Vec<String>,
     #[command(flatten)]
     pub output: Output,
+    #[command(flatten)]
+    pub sharding: Sharding,
     /// Print the seconds of each phase (apply, build, compare) per patch
     /// on stderr
     #[arg(long)]
@@ -496,6 +534,8 @@ pub struct Sweep {
     pub generated: Generated,
     #[command(flatten)]
     pub output: Output,
+    #[command(flatten)]
+    pub sharding: Sharding,
 }
 
 const SWEEP_AFTER: &str = "\
@@ -554,6 +594,8 @@ pub struct Mutants {
     pub list: bool,
     #[command(flatten)]
     pub sanitize: Sanitize,
+    #[command(flatten)]
+    pub sharding: Sharding,
     #[command(flatten)]
     pub output: Output,
 }
@@ -627,7 +669,39 @@ engine-selection pair.
 
 Example: cargo xtask bench --kernel 6.12 --vectors 500000";
 
+#[derive(Args)]
+pub struct Merge {
+    /// The JSON report of each shard (`--shard K/N --format json`), in any
+    /// order; `-` reads one from stdin
+    #[arg(required = true, value_name = "REPORT")]
+    pub reports: Vec<String>,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+const MERGE_AFTER: &str = "\
+`mutants`, `sweep`, `conformance --random` and `gate` take --shard K/N:
+each of N machines runs the same command with its own K and writes its
+report with --format json; merge joins them into the report one machine
+would have written (byte for byte, apart from durations) in any format,
+and exits as that run would. Every shard 1..N of one run is needed, once.
+How to run the shards as a CI matrix: docs/shards.md.
+
+EXAMPLES:
+    cargo xtask mutants --shard 1/4 --format json > shard-1.json   # one per machine
+    cargo xtask merge shard-*.json --format junit > mutants.xml
+    cargo xtask conformance --random 1000000 --shard 2/8 --format json > r2.json
+
+EXIT STATUS:
+    the whole run's: the highest of the shards' (the gate's from the
+    joined verdicts, as --base all weighs them)
+    2  a report is not a shard's, is another run's, or a shard is missing";
+
 // ---- What the options name ----
+
+fn shard(s: &str) -> std::result::Result<ShardSpec, String> {
+    ShardSpec::parse(s).map_err(|e| e.to_string())
+}
 
 fn seconds(s: &str) -> std::result::Result<f64, String> {
     s.parse::<f64>()

@@ -8,6 +8,7 @@ use harness::corpus;
 use harness::cworld;
 use harness::kernel::select::KernelArg;
 use harness::model::types::Func;
+use harness::report::shard;
 
 use crate::flags;
 
@@ -24,18 +25,28 @@ pub fn run(a: flags::Gate) -> Result<u8> {
         expect: a.expect_change.clone(),
     };
     let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
+    // The units: each patch on each base, base by base.
+    let units = bases.len() * patches.len();
+    let mine = a.sharding.shard.map_or(0..units, |s| s.range(units));
     let mut judged = vec![];
     for (i, b) in bases.iter().enumerate() {
+        let first = i * patches.len();
+        let only = mine.start.clamp(first, first + patches.len()) - first
+            ..mine.end.clamp(first, first + patches.len()) - first;
+        if only.is_empty() {
+            continue;
+        }
         let tree = b.open()?;
         let name = if matches!(b, KernelArg::Series(_)) {
             tree.version.series()
         } else {
             format!("{} (tree {})", tree.version.series(), i + 1)
         };
-        judged.extend(gate::judge(
+        judged.extend(gate::judge_part(
             &tree,
             &name,
             &patches,
+            only,
             &vectors,
             &opts,
             &mut |m| eprintln!("[gate] {m}"),
@@ -67,17 +78,25 @@ pub fn run(a: flags::Gate) -> Result<u8> {
     if evicted > 0 {
         eprintln!("[gate] evicted {evicted} least recently used world(s) from the cache");
     }
-    let report = gate::report(&judged);
-    print!("{}", a.output.render(&report));
+    let mut report = gate::report(&judged);
     // `--base all` asks about every series the patch applies to; the
-    // report above still lists the ones it does not.
-    let verdicts = if a.base.iter().any(|b| b == "all") {
-        gate::where_it_applies(&judged)
-    } else {
-        judged
-    };
-    eprintln!("patchwork: {}", gate::patchwork_line(&verdicts));
-    Ok(gate::exit_code(&verdicts))
+    // report still lists the ones it does not.
+    let base_all = a.base.iter().any(|b| b == "all");
+    let verdicts = gate::verdicts_of(&report, base_all);
+    let exit = gate::exit_code_of(&verdicts);
+    eprintln!("patchwork: {}", gate::patchwork_line_of(&verdicts));
+    let inputs = serde_json::json!({
+        "command": "gate",
+        "bases": a.base,
+        "kernel_src": a.kernel_src.kernel_src,
+        "patches": patches.iter().map(|p| (&p.subject, shard::digest(&p.text))).collect::<Vec<_>>(),
+        "random": opts.random,
+        "seed": opts.seed,
+        "expect": opts.expect,
+    });
+    a.sharding.mark(&mut report, units, inputs, exit, vec![]);
+    print!("{}", a.output.render(&report));
+    Ok(exit)
 }
 
 /// The patches of one argument: a file, or `-` for stdin.

@@ -11,6 +11,7 @@ mod diff;
 mod flags;
 mod gate;
 mod kernel;
+mod merge;
 mod mutants;
 mod scope;
 mod snapshots;
@@ -58,5 +59,6 @@ fn dispatch(cmd: Cmd) -> Result<u8> {
         Cmd::Coverage(a) => coverage::run(a),
         Cmd::Bench(a) => bench::run(a),
         Cmd::Scope(a) => scope::run(a),
+        Cmd::Merge(a) => merge::run(a),
     }
 }

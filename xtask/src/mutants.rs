@@ -31,13 +31,34 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         seed: a.generated.seed,
         random: a.generated.random,
         sanitize: a.sanitize.sanitize,
+        shard: a.sharding.shard,
     };
-    let listed = mutants::read_manifest()?;
+    let mut listed = mutants::read_manifest()?;
+    let units = match a.sharding.shard {
+        Some(spec) => {
+            let (_, units) = mutants::planned(&tree, &opts)?;
+            listed = mutants::listed_for_shard(&listed, &units, spec);
+            units.len()
+        }
+        None => 0,
+    };
     let started = std::time::Instant::now();
     let results = mutants::run(&tree, &vectors, &opts, &mut |m| eprintln!("[mutants] {m}"))?;
-    let report = mutants::report(&tree.version.series(), &results, &listed);
-    print!("{}", a.output.render(&report));
+    let mut report = mutants::report(&tree.version.series(), &results, &listed);
     let tally = mutants::tally(&listed, &results, &opts);
+    let inputs = serde_json::json!({
+        "command": "mutants",
+        "kernel": tree.version.to_string(),
+        "functions": opts.functions,
+        "sample": opts.sample,
+        "seed": opts.seed,
+        "random": opts.random,
+        "sanitize": opts.sanitize,
+    });
+    let shared = report.suites.iter().map(|s| s.name.clone()).collect();
+    a.sharding
+        .mark(&mut report, units, inputs, tally.exit_code(), shared);
+    print!("{}", a.output.render(&report));
     eprintln!(
         "[mutants] {}",
         tally.summary(started.elapsed().as_secs_f64())

@@ -20,10 +20,23 @@ pub fn run(a: flags::Sweep) -> Result<u8> {
         random: a.generated.random,
         seed: a.generated.seed,
         funcs: Func::ALL.to_vec(),
+        shard: a.sharding.shard,
     };
     let started = std::time::Instant::now();
     let done = sweep::run(&opts, &vectors, &mut |m| eprintln!("[sweep] {m}"))?;
-    let report = sweep::report(&done);
+    let mut report = sweep::report(&done);
+    let exit = report.exit_code();
+    if a.sharding.shard.is_some() {
+        let inputs = serde_json::json!({
+            "command": "sweep",
+            "versions": done.planned,
+            "random": opts.random,
+            "seed": opts.seed,
+        });
+        let units = done.planned.iter().map(|(_, v)| v.len()).sum();
+        let shared = vec![sweep::UNAVAILABLE.to_owned()];
+        a.sharding.mark(&mut report, units, inputs, exit, shared);
+    }
     print!("{}", a.output.render(&report));
     let changes = sweep::changes(&done);
     for (f, at) in &changes {
@@ -38,5 +51,5 @@ pub fn run(a: flags::Sweep) -> Result<u8> {
         done.unavailable.len(),
         started.elapsed().as_secs_f64()
     );
-    Ok(report.exit_code())
+    Ok(exit)
 }

@@ -5,6 +5,8 @@
 //! scope shows up as the pair of versions where it changed, with grouped
 //! minimal reproducers.
 
+use std::ops::Range;
+
 use anyhow::Result;
 
 use crate::corpus::Vector;
@@ -12,7 +14,7 @@ use crate::cworld::{self, BuildOptions};
 use crate::judge::compare::{self, Comparison};
 use crate::kernel::{self, Published};
 use crate::model::types::Func;
-use crate::report::{Case, Report, Status, Suite};
+use crate::report::{Case, Report, ShardSpec, Status, Suite};
 
 /// What to sweep.
 #[derive(Debug, Clone)]
@@ -27,6 +29,9 @@ pub struct Options {
     pub seed: u64,
     /// The functions whose generated vectors run.
     pub funcs: Vec<Func>,
+    /// Sweep only this shard's block of the versions (each compared with
+    /// the one before it, as in the whole sweep).
+    pub shard: Option<ShardSpec>,
 }
 
 /// One step of a sweep: version `from` to version `to` of a series.
@@ -73,71 +78,157 @@ pub struct Sweep {
     /// hand over (a package listed but gone from the pool). They are left
     /// out of the chain, not counted as failures.
     pub unavailable: Vec<(String, String, String)>,
+    /// The versions of the whole sweep, per series oldest first (a
+    /// shard's inputs).
+    pub planned: Vec<(String, Vec<String>)>,
 }
+
+/// The suite listing the versions the archive would not hand over.
+pub const UNAVAILABLE: &str = "unavailable";
 
 /// Runs a sweep: fetch and build each version, compare it with the
 /// previous one of its series that could be built. A version that does
 /// not build is a failed step (a finding); one that cannot be downloaded
-/// is listed and skipped.
+/// is listed and skipped. A shard does the versions of its block of the
+/// run's units (every version of every series, in order).
 pub fn run(opts: &Options, vectors: &[Vector], progress: &mut dyn FnMut(&str)) -> Result<Sweep> {
-    let mut out = Sweep::default();
-    for (series, versions) in plan(opts)? {
+    let plan = plan(opts)?;
+    let units: usize = plan.iter().map(|(_, v)| v.len()).sum();
+    let mine = opts.shard.map_or(0..units, |s| s.range(units));
+    let mut out = Sweep {
+        planned: plan
+            .iter()
+            .map(|(s, v)| (s.clone(), v.iter().map(|p| p.version.clone()).collect()))
+            .collect(),
+        ..Default::default()
+    };
+    let mut first = 0;
+    for (series, versions) in plan {
+        let at = first;
+        first += versions.len();
+        let only = mine.start.clamp(at, first) - at..mine.end.clamp(at, first) - at;
+        if only.is_empty() {
+            continue;
+        }
         progress(&format!(
             "series {series}: {} version(s): {}",
-            versions.len(),
-            versions
+            only.len(),
+            versions[only.clone()]
                 .iter()
                 .map(|p| p.version.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        let mut prev: Option<(String, cworld::BuiltWorld)> = None;
-        for p in versions {
-            progress(&format!("{series}: fetching and building {}", p.version));
-            let tree = match kernel::fetch_version(&series, &p.version, None) {
-                Ok(t) => t,
-                Err(e) => {
-                    progress(&format!("{series}: {} is not available: {e:#}", p.version));
-                    out.unavailable
-                        .push((series.clone(), p.version.clone(), format!("{e:#}")));
-                    continue;
-                }
-            };
-            let world = match cworld::build(&tree, &BuildOptions::default()) {
-                Ok(w) => w,
-                Err(e) => {
-                    out.steps.push(Step {
-                        series: series.clone(),
-                        from: prev.as_ref().map(|x| x.0.clone()).unwrap_or_default(),
-                        to: p.version.clone(),
-                        result: Err(format!("{}: {e:#}", p.version)),
-                    });
-                    continue;
-                }
-            };
-            if let Some((from, before)) = &prev {
-                progress(&format!("{series}: {from} -> {}", p.version));
-                let result = compare::compare(
+        let names: Vec<String> = versions.iter().map(|p| p.version.clone()).collect();
+        // Both steps say how they go; one at a time.
+        let said = std::cell::RefCell::new(&mut *progress);
+        let chain = walk(
+            &names,
+            only,
+            &mut |k| fetched_and_built(&series, &versions[k], &mut **said.borrow_mut()),
+            &mut |(from, before), (to, after)| {
+                let mut progress = said.borrow_mut();
+                progress(&format!("{series}: {from} -> {to}"));
+                let c = compare::compare(
                     before,
-                    &world,
+                    after,
                     vectors,
                     &opts.funcs,
                     opts.random,
                     opts.seed,
-                    progress,
-                )
-                .map_err(|e| format!("{e:#}"));
-                out.steps.push(Step {
+                    &mut **progress,
+                );
+                c.map_err(|e| format!("{e:#}"))
+            },
+        );
+        for link in chain {
+            match link {
+                Link::Unavailable(version, why) => {
+                    out.unavailable.push((series.clone(), version, why));
+                }
+                Link::Step(from, to, result) => out.steps.push(Step {
                     series: series.clone(),
-                    from: from.clone(),
-                    to: p.version.clone(),
+                    from,
+                    to,
                     result,
-                });
+                }),
             }
-            prev = Some((p.version.clone(), world));
         }
     }
     Ok(out)
+}
+
+/// What a version of a sweep adds to it.
+#[derive(Debug, PartialEq)]
+enum Link<R> {
+    /// `(version, why)`: it could not be fetched.
+    Unavailable(String, String),
+    /// `(from, to, result)`: compared with the one before it that built
+    /// (`from` empty: none did), or why not.
+    Step(String, String, std::result::Result<R, String>),
+}
+
+/// Compares two versions, each `(version, world)`: a result or why not.
+type Compare<'a, W, R> = dyn FnMut((&str, &W), (&str, &W)) -> std::result::Result<R, String> + 'a;
+
+/// The links of `versions[only]` (a series, oldest first), as a sweep of
+/// every version makes them: each version fetched and built by `get`
+/// (its index) and compared by `compare` with the last version before it
+/// that was. The version before `only` is found by walking back, as the
+/// whole sweep would have left it.
+fn walk<W, R>(
+    versions: &[String],
+    only: Range<usize>,
+    get: &mut dyn FnMut(usize) -> std::result::Result<W, Missing>,
+    compare: &mut Compare<'_, W, R>,
+) -> Vec<Link<R>> {
+    let mut prev: Option<(usize, W)> = (0..only.start)
+        .rev()
+        .find_map(|k| get(k).ok().map(|w| (k, w)));
+    let mut out = vec![];
+    for k in only {
+        let to = versions[k].clone();
+        let from = prev.as_ref().map(|p| versions[p.0].clone());
+        match get(k) {
+            Err(Missing::Unavailable(why)) => out.push(Link::Unavailable(to, why)),
+            Err(Missing::DoesNotBuild(why)) => {
+                out.push(Link::Step(from.unwrap_or_default(), to, Err(why)));
+            }
+            Ok(world) => {
+                if let (Some((_, before)), Some(from)) = (&prev, from) {
+                    let result = compare((&from, before), (&to, &world));
+                    out.push(Link::Step(from, to, result));
+                }
+                prev = Some((k, world));
+            }
+        }
+    }
+    out
+}
+
+/// Why a published version has no world.
+enum Missing {
+    /// The archive would not hand it over.
+    Unavailable(String),
+    /// It does not build (a finding).
+    DoesNotBuild(String),
+}
+
+/// A published version fetched and built.
+fn fetched_and_built(
+    series: &str,
+    p: &Published,
+    progress: &mut dyn FnMut(&str),
+) -> std::result::Result<cworld::BuiltWorld, Missing> {
+    progress(&format!("{series}: fetching and building {}", p.version));
+    let tree = kernel::fetch_version(series, &p.version, None).map_err(|e| {
+        progress(&format!("{series}: {} is not available: {e:#}", p.version));
+        Missing::Unavailable(format!("{e:#}"))
+    })?;
+    match cworld::build(&tree, &BuildOptions::default()) {
+        Ok(w) => Ok(w),
+        Err(e) => Err(Missing::DoesNotBuild(format!("{}: {e:#}", p.version))),
+    }
 }
 
 /// The sweep's report: a suite per step (`6.1: 6.1.176-1 -> 6.1.177-1`),
@@ -163,8 +254,8 @@ pub fn report(sweep: &Sweep) -> Report {
     }
     if !sweep.unavailable.is_empty() {
         suites.push(Suite {
-            name: "unavailable".into(),
-            kernel: "unavailable".into(),
+            name: UNAVAILABLE.into(),
+            kernel: UNAVAILABLE.into(),
             cases: sweep
                 .unavailable
                 .iter()
@@ -202,4 +293,66 @@ pub fn changes(sweep: &Sweep) -> Vec<(Func, Vec<String>)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shard's links, joined in order, are the whole sweep's, for
+    /// series where some versions cannot be fetched or do not build.
+    #[test]
+    fn shards_walk_back_to_the_version_the_whole_sweep_compares_with() {
+        // 0 builds, 1 unavailable, 2 does not build.
+        let patterns: [&[u8]; 5] = [
+            &[0, 0, 0, 0, 0],
+            &[1, 0, 2, 0, 0, 1],
+            &[2, 2, 0, 1, 0],
+            &[1, 1, 1],
+            &[0, 2, 1, 2, 0, 0, 2],
+        ];
+        for pattern in patterns {
+            let versions: Vec<String> = (0..pattern.len()).map(|k| format!("v{k}")).collect();
+            let sweep = |only: Range<usize>| {
+                walk(
+                    &versions,
+                    only,
+                    &mut |k| match pattern[k] {
+                        0 => Ok(k),
+                        1 => Err(Missing::Unavailable(format!("gone {k}"))),
+                        _ => Err(Missing::DoesNotBuild(format!("broken {k}"))),
+                    },
+                    &mut |(from, a), (to, b)| Ok::<_, String>(format!("{from}={a}->{to}={b}")),
+                )
+            };
+            let whole = sweep(0..versions.len());
+            for count in 1..=versions.len() + 1 {
+                let joined: Vec<Link<String>> = (1..=count)
+                    .flat_map(|index| sweep(ShardSpec { index, count }.range(versions.len())))
+                    .collect();
+                assert_eq!(joined, whole, "{pattern:?} in {count} shards");
+            }
+        }
+        // The whole sweep of the second: v0 is listed, v2 fails (after
+        // v1), v3 is compared with v1, v5 is listed.
+        let versions: Vec<String> = (0..6).map(|k| format!("v{k}")).collect();
+        let links = walk(
+            &versions,
+            0..6,
+            &mut |k| match [1, 0, 2, 0, 0, 1][k] {
+                0 => Ok(()),
+                1 => Err(Missing::Unavailable("gone".into())),
+                _ => Err(Missing::DoesNotBuild("broken".into())),
+            },
+            &mut |(from, _), (to, _)| Ok::<_, String>(format!("{from}->{to}")),
+        );
+        let want = vec![
+            Link::Unavailable("v0".into(), "gone".into()),
+            Link::Step("v1".into(), "v2".into(), Err("broken".into())),
+            Link::Step("v1".into(), "v3".into(), Ok("v1->v3".into())),
+            Link::Step("v3".into(), "v4".into(), Ok("v3->v4".into())),
+            Link::Unavailable("v5".into(), "gone".into()),
+        ];
+        assert_eq!(links, want);
+    }
 }

@@ -17,11 +17,13 @@ mod human;
 mod json;
 mod junit;
 mod ktap;
+pub mod shard;
 
 pub use human::human;
 pub use json::{json, json_schema};
 pub use junit::junit;
 pub use ktap::{ktap, ktap_name};
+pub use shard::{Shard, ShardSpec};
 
 use std::path::Path;
 
@@ -48,6 +50,10 @@ pub struct Report {
     pub suites: Vec<Suite>,
     /// Counts over every suite.
     pub totals: Totals,
+    /// For the report of one shard of a run (`--shard K/N`): which, of
+    /// what run; absent from a whole run's (and from a merged one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 // A new field gets its empty value from `Default`: producers that do not
@@ -333,6 +339,7 @@ impl Report {
             kind: kind.to_owned(),
             suites,
             totals: t,
+            shard: None,
         }
     }
 

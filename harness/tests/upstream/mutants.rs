@@ -460,6 +460,7 @@ pub fn mutants_of_an_extracted_function(tree: &KernelTree) -> Result<(), Failed>
         seed: 1,
         random: 0,
         sanitize: false,
+        shard: None,
     };
     let results = m::run(tree, &vectors, &opts, &mut |_| {}).map_err(|e| format!("{e:#}"))?;
     let files: Vec<(&str, &str)> = results

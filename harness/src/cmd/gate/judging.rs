@@ -27,6 +27,25 @@ pub fn judge(
     opts: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<Judged>> {
+    let all = 0..patches.len();
+    judge_part(base, base_name, patches, all, vectors, opts, progress)
+}
+
+/// Judges `patches[only]` on `base` as [`judge`] judges them in the whole
+/// series (a shard's part): the patches before them applied first, and
+/// built only when they leave a tree that does not build (to say which).
+pub fn judge_part(
+    base: &KernelTree,
+    base_name: &str,
+    patches: &[Patch],
+    only: std::ops::Range<usize>,
+    vectors: &[Vector],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Judged>> {
+    if only.is_empty() {
+        return Ok(vec![]);
+    }
     let sb = Sandbox::get()?;
     let dir = scratch("tree");
     let tmp = scratch("tmp");
@@ -43,10 +62,15 @@ pub fn judge(
         dir: &dir,
         tmp: &tmp,
     }
-    .judge(patches, progress);
+    .judge(patches, only, progress);
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&tmp);
     result
+}
+
+/// Why the patches after patch `k` (from 0) cannot be judged.
+fn did_not_apply(k: usize) -> String {
+    format!("patch {} did not apply", k + 1)
 }
 
 /// A scratch directory of this process and thread.
@@ -90,15 +114,28 @@ struct Progress {
 type Timings = Vec<(&'static str, f64)>;
 
 impl Series<'_> {
-    fn judge(&self, patches: &[Patch], progress: &mut dyn FnMut(&str)) -> Result<Vec<Judged>> {
-        let bopts = BuildOptions::default();
-        let mut at = Progress {
-            inputs: cworld::build::tree_inputs(self.base)?,
-            prev: cworld::build(self.base, &bopts).map_err(|e| format!("the base tree: {e:#}")),
-            blocked: None,
+    fn judge(
+        &self,
+        patches: &[Patch],
+        only: std::ops::Range<usize>,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<Judged>> {
+        let mut at = match self.skip_to(&patches[..only.start])? {
+            Some(at) => at,
+            None => {
+                // A patch before the part leaves a tree that does not
+                // build: judge them again, from the base, to say which.
+                let _ = std::fs::remove_dir_all(self.dir);
+                kernel::copy_tree(&self.base.root, self.dir).context("copying the base tree")?;
+                let mut at = self.start()?;
+                for (k, p) in patches[..only.start].iter().enumerate() {
+                    self.judge_patch(k, p, &mut at, &mut Timings::new(), progress)?;
+                }
+                at
+            }
         };
         let mut out = vec![];
-        for (k, p) in patches.iter().enumerate() {
+        for (k, p) in patches.iter().enumerate().take(only.end).skip(only.start) {
             progress(&format!(
                 "{}: patch {} of {}: {}",
                 self.base_name,
@@ -112,6 +149,44 @@ impl Series<'_> {
             out.push(j);
         }
         Ok(out)
+    }
+
+    /// Where judging stands before the first patch: the base built.
+    fn start(&self) -> Result<Progress> {
+        Ok(Progress {
+            inputs: cworld::build::tree_inputs(self.base)?,
+            prev: cworld::build(self.base, &BuildOptions::default())
+                .map_err(|e| format!("the base tree: {e:#}")),
+            blocked: None,
+        })
+    }
+
+    /// Where judging stands after `before`, applied without being judged:
+    /// the tree they leave built (as judging them would have left it), or
+    /// blocked by the first that does not apply; `None` when that tree does
+    /// not build.
+    fn skip_to(&self, before: &[Patch]) -> Result<Option<Progress>> {
+        if before.is_empty() {
+            return self.start().map(Some);
+        }
+        let inputs = cworld::build::tree_inputs(self.base)?;
+        for (k, p) in before.iter().enumerate() {
+            if apply(self.sb, self.dir, p, self.tmp)?.is_err() {
+                return Ok(Some(Progress {
+                    inputs,
+                    prev: Err(did_not_apply(k)),
+                    blocked: Some(did_not_apply(k)),
+                }));
+            }
+        }
+        let tree = KernelTree::open(self.dir)?;
+        Ok(cworld::build(&tree, &BuildOptions::default())
+            .ok()
+            .map(|w| Progress {
+                inputs,
+                prev: Ok(w),
+                blocked: None,
+            }))
     }
 
     /// A judgement of `p` on this base, the rest measured later.
@@ -159,7 +234,7 @@ impl Series<'_> {
         let applied = apply(self.sb, self.dir, p, self.tmp)?;
         times.push(("apply", t.elapsed().as_secs_f64()));
         if let Err(e) = applied {
-            at.blocked = Some(format!("patch {} did not apply", k + 1));
+            at.blocked = Some(did_not_apply(k));
             return Ok(self.judged(p, at, PatchVerdict::DoesNotApply(e), None, vec![]));
         }
         let scope = classify(self.dir, p, &at.inputs);

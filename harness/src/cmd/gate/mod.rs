@@ -27,11 +27,11 @@ mod patch;
 mod scope;
 mod verdict;
 
-pub use judging::{added_warnings, judge};
+pub use judging::{added_warnings, judge, judge_part};
 pub use patch::{parse, Patch};
 pub use verdict::{
-    exit_code, patchwork_line, patchwork_state, report, where_it_applies, PatchVerdict,
-    NOT_JUDGED_REASON,
+    exit_code, exit_code_of, patchwork_line, patchwork_line_of, patchwork_state, report,
+    verdicts_of, PatchVerdict, Weighed, NOT_JUDGED_REASON,
 };
 
 use crate::judge::compare::Comparison;

@@ -46,25 +46,13 @@ impl PatchVerdict {
 
     /// The gate's exit code for this verdict.
     pub fn exit_code(&self) -> u8 {
-        match self {
-            PatchVerdict::Preserves | PatchVerdict::ChangesAsDeclared | PatchVerdict::NotJudged => {
-                exit_code::SUCCESS
-            }
-            PatchVerdict::Changes | PatchVerdict::BreaksBuild(_) => exit_code::FINDING,
-            PatchVerdict::DoesNotApply(_) | PatchVerdict::CannotJudge(_) => exit_code::CANNOT_JUDGE,
-        }
+        weight(self.word()).0
     }
 
     /// The patchwork check state: success, warning or fail (a verdict on
     /// part of a patch is a warning: see [`patchwork_state`]).
     pub fn patchwork(&self) -> &'static str {
-        match self {
-            PatchVerdict::Preserves | PatchVerdict::ChangesAsDeclared => "success",
-            PatchVerdict::Changes | PatchVerdict::NotJudged | PatchVerdict::CannotJudge(_) => {
-                "warning"
-            }
-            PatchVerdict::BreaksBuild(_) | PatchVerdict::DoesNotApply(_) => "fail",
-        }
+        weight(self.word()).1
     }
 
     /// Whether the verdict is on the patch's behaviour (or that no
@@ -94,66 +82,122 @@ fn verdict_note(j: &Judged) -> Option<String> {
     (j.verdict.on_behaviour() && !j.functions.not_judged.is_empty()).then(|| j.functions.summary())
 }
 
-/// A patch's patchwork state: its verdict's, but `success` only when
-/// every changed function was judged (`warning` otherwise).
-pub fn patchwork_state(j: &Judged) -> &'static str {
-    match j.verdict.patchwork() {
-        "success" if verdict_note(j).is_some() => "warning",
-        s => s,
+/// A verdict (as reports write it): the gate's exit code for it and its
+/// patchwork state. A word no verdict has (a report edited by hand) cannot
+/// be judged.
+fn weight(word: &str) -> (u8, &'static str) {
+    match word {
+        "preserves" | "changes-as-declared" => (exit_code::SUCCESS, "success"),
+        "not-judged" => (exit_code::SUCCESS, "warning"),
+        "changes" => (exit_code::FINDING, "warning"),
+        "breaks-build" => (exit_code::FINDING, "fail"),
+        "does-not-apply" => (exit_code::CANNOT_JUDGE, "fail"),
+        _ => (exit_code::CANNOT_JUDGE, "warning"),
     }
 }
 
-/// The series' exit code: the worst of its patches'.
-pub fn exit_code(judged: &[Judged]) -> u8 {
-    judged
-        .iter()
-        .map(|j| j.verdict.exit_code())
-        .max()
-        .unwrap_or(exit_code::SUCCESS)
+/// A patch's verdict on one base as its suite in the gate's report says
+/// it: all that the exit code, `--base all` and the patchwork line weigh,
+/// so that a run and the merge of its shards' reports weigh alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Weighed {
+    /// The base (`6.12`).
+    pub base: String,
+    /// The verdict word.
+    pub verdict: String,
+    /// What qualifies it (not judged, or judged in part).
+    pub note: Option<String>,
 }
 
-/// The judgements of the bases the series applies to, for `--base all`
-/// ("does it change behaviour on every series it applies to?"): a base
-/// where some patch does not apply drops out (its report still says so),
-/// unless it applies nowhere, when all are kept (and the series' verdict
-/// is does-not-apply).
-pub fn where_it_applies(judged: &[Judged]) -> Vec<Judged> {
-    let applies = |base: &str| {
-        !judged
-            .iter()
-            .any(|j| j.base == base && matches!(j.verdict, PatchVerdict::DoesNotApply(_)))
-    };
-    let kept: Vec<Judged> = judged
+impl Weighed {
+    /// The patchwork state: the verdict's, but `success` only when every
+    /// changed function was judged (`warning` otherwise).
+    pub fn state(&self) -> &'static str {
+        match weight(&self.verdict).1 {
+            "success" if self.note.is_some() => "warning",
+            s => s,
+        }
+    }
+}
+
+/// The verdicts a gate report states, each patch on each base; with
+/// `base_all` (`--base all`: "does it change behaviour on every series it
+/// applies to?") only the bases the series applies to: a base where some
+/// patch does not apply drops out (its report still says so), unless it
+/// applies nowhere, when all are kept (and the series' verdict is
+/// does-not-apply).
+pub fn verdicts_of(r: &Report, base_all: bool) -> Vec<Weighed> {
+    let all: Vec<Weighed> = r
+        .suites
         .iter()
-        .filter(|j| applies(&j.base))
-        .cloned()
+        .filter_map(|s| {
+            Some(Weighed {
+                base: s.kernel.clone(),
+                verdict: s.verdict.clone()?,
+                note: s.verdict_note(),
+            })
+        })
         .collect();
+    if !base_all {
+        return all;
+    }
+    let applies = |base: &str| {
+        !all.iter()
+            .any(|w| w.base == base && w.verdict == "does-not-apply")
+    };
+    let kept: Vec<Weighed> = all.iter().filter(|w| applies(&w.base)).cloned().collect();
     if kept.is_empty() {
-        judged.to_vec()
+        all
     } else {
         kept
     }
 }
 
+/// The series' exit code: the worst of its patches'.
+pub fn exit_code_of(verdicts: &[Weighed]) -> u8 {
+    verdicts
+        .iter()
+        .map(|w| weight(&w.verdict).0)
+        .max()
+        .unwrap_or(exit_code::SUCCESS)
+}
+
 /// The line a patchwork bot posts: state, context, description.
-pub fn patchwork_line(judged: &[Judged]) -> String {
-    let worst = judged.iter().max_by_key(|j| match patchwork_state(j) {
+pub fn patchwork_line_of(verdicts: &[Weighed]) -> String {
+    let worst = verdicts.iter().max_by_key(|w| match w.state() {
         "fail" => 2,
         "warning" => 1,
         _ => 0,
     });
-    let state = worst.map_or("success", patchwork_state);
-    let desc: Vec<String> = judged
+    let state = worst.map_or("success", Weighed::state);
+    let desc: Vec<String> = verdicts
         .iter()
-        .map(|j| match verdict_note(j) {
-            Some(note) => format!("{} {} ({note})", j.base, j.verdict.word()),
-            None => format!("{} {}", j.base, j.verdict.word()),
+        .map(|w| match &w.note {
+            Some(note) => format!("{} {} ({note})", w.base, w.verdict),
+            None => format!("{} {}", w.base, w.verdict),
         })
         .collect();
     format!(
         "state={state} context=hfi1-conformance description=\"{}\"",
         desc.join(", ")
     )
+}
+
+/// A patch's patchwork state ([`Weighed::state`]).
+pub fn patchwork_state(j: &Judged) -> &'static str {
+    verdicts_of(&report(std::slice::from_ref(j)), false)
+        .first()
+        .map_or("warning", Weighed::state)
+}
+
+/// The series' exit code ([`exit_code_of`] its report's verdicts).
+pub fn exit_code(judged: &[Judged]) -> u8 {
+    exit_code_of(&verdicts_of(&report(judged), false))
+}
+
+/// The patchwork line ([`patchwork_line_of`] its report's verdicts).
+pub fn patchwork_line(judged: &[Judged]) -> String {
+    patchwork_line_of(&verdicts_of(&report(judged), false))
 }
 
 /// The gate's report: a suite per patch and base (`6.12: subject`), its
@@ -277,13 +321,14 @@ mod tests {
             judged_on("6.12", PatchVerdict::Changes),
             judged_on("7.2", PatchVerdict::Preserves),
         ];
-        let kept = where_it_applies(&j);
-        let bases: Vec<&str> = kept.iter().map(|j| j.base.as_str()).collect();
+        let kept = verdicts_of(&report(&j), true);
+        let bases: Vec<&str> = kept.iter().map(|w| w.base.as_str()).collect();
         assert_eq!(bases, ["6.12", "7.2"]);
-        assert_eq!(exit_code(&kept), 1);
+        assert_eq!(exit_code_of(&kept), 1);
+        assert_eq!(exit_code(&j), 2, "every base weighs without --base all");
         // Applying nowhere is still does-not-apply.
         let none = vec![judged_on("6.1", PatchVerdict::DoesNotApply("x".into()))];
-        assert_eq!(exit_code(&where_it_applies(&none)), 2);
+        assert_eq!(exit_code_of(&verdicts_of(&report(&none), true)), 2);
     }
 
     /// A judgement of `verdict` whose changed functions are `judged` and

@@ -31,7 +31,7 @@ use crate::cworld::{self, BuildOptions, BuiltWorld};
 use crate::judge::compare;
 use crate::kernel::{self, KernelTree};
 use crate::model::types::Func;
-use crate::report::{Case, Report, Status, Suite};
+use crate::report::{Case, Report, ShardSpec, Status, Suite};
 
 mod make;
 mod survivors;
@@ -88,6 +88,8 @@ pub struct Options {
     /// Build base and mutants with ASan and UBSan (objects past a world's
     /// declared counts are poisoned: an off-by-one loop bound is killed).
     pub sanitize: bool,
+    /// Judge only this shard's block of the functions mutated.
+    pub shard: Option<ShardSpec>,
 }
 
 impl Options {
@@ -99,13 +101,10 @@ impl Options {
     }
 }
 
-/// Makes, builds and judges the mutants.
-pub fn run(
-    tree: &KernelTree,
-    vectors: &[Vector],
-    opts: &Options,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Vec<(Mutant, Fate)>> {
+/// The mutants a run judges (every mutant of the functions asked for, or
+/// the sample; of those, the shard's), and the run's units: the functions
+/// with a mutant, in order, whole runs and every shard alike.
+pub fn planned(tree: &KernelTree, opts: &Options) -> Result<(Vec<Mutant>, Vec<String>)> {
     let mut all = list(tree, &opts.functions)?;
     if opts.sample > 0 && opts.sample < all.len() {
         let mut rng = crate::generate::SplitMix64::new(opts.seed);
@@ -119,6 +118,42 @@ pub fn run(
         picked.sort_unstable();
         all = picked.into_iter().map(|k| all[k].clone()).collect();
     }
+    let mut units: Vec<String> = vec![];
+    for m in &all {
+        if !units.contains(&m.function) {
+            units.push(m.function.clone());
+        }
+    }
+    if let Some(spec) = opts.shard {
+        let mine = &units[spec.range(units.len())];
+        all.retain(|m| mine.contains(&m.function));
+    }
+    Ok((all, units))
+}
+
+/// The manifest entries a shard answers for: those of its block of
+/// `units`, and (shard 1) those of functions the run has no mutant of, so
+/// that the shards check the manifest once between them.
+pub fn listed_for_shard(listed: &[Listed], units: &[String], spec: ShardSpec) -> Vec<Listed> {
+    let mine = &units[spec.range(units.len())];
+    listed
+        .iter()
+        .filter(|l| {
+            let f = l.id.split(": ").next().unwrap_or("");
+            mine.iter().any(|u| u == f) || (spec.index == 1 && !units.iter().any(|u| u == f))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Makes, builds and judges the mutants ([`planned`]).
+pub fn run(
+    tree: &KernelTree,
+    vectors: &[Vector],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<(Mutant, Fate)>> {
+    let (all, _) = planned(tree, opts)?;
     let build = BuildOptions {
         sanitize: opts.sanitize,
         ..Default::default()

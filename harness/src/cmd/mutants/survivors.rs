@@ -322,6 +322,7 @@ mod tests {
             seed: 1,
             random: 0,
             sanitize: false,
+            shard: None,
         };
         let mut results = vec![
             (mutant("a <= b", "<= -> <"), Fate::Survived),

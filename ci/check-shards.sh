@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Proves that N shards merged are one run: for `mutants`, `conformance
+# --random`, a `gate` series and (with --sweep) `sweep`, the whole run and
+# its shards (`--shard K/N`, each run alone as on another machine), joined
+# by `cargo xtask merge`, give the same JSON report byte for byte apart
+# from durations, the same KTAP, and the same exit code.
+#
+#   ci/check-shards.sh [WORK_DIR] [--sweep]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work="${1:-target/check-shards}"
+sweep="${2:-}"
+rm -rf "$work"
+mkdir -p "$work"
+work="$(cd "$work" && pwd)"
+cargo build --quiet --release -p xtask
+x="$PWD/target/release/xtask"
+[ -n "${CARGO_TARGET_DIR:-}" ] && x="$CARGO_TARGET_DIR/release/xtask"
+
+# Durations differ run to run; everything else must not.
+times() { sed -E -e 's/"seconds": [0-9.e-]+/"seconds": T/' -e 's/ time="[0-9.]+"/ time="T"/g' \
+    -e 's/[0-9]+(\.[0-9]+)? ?(s|ms)\b/T/g' "$1"; }
+
+check() { # NAME N ARGS...: the whole run against N shards merged
+    local name=$1 n=$2
+    shift 2
+    local d="$work/$name"
+    mkdir -p "$d"
+    set +e
+    "$x" "$@" --format json >"$d/whole.json" 2>"$d/whole.err"
+    local want=$?
+    "$x" "$@" --format ktap >"$d/whole.ktap" 2>/dev/null
+    local k got
+    for k in $(seq 1 "$n"); do
+        "$x" "$@" --shard "$k/$n" --format json >"$d/shard-$k.json" 2>"$d/shard-$k.err"
+    done
+    "$x" merge "$d"/shard-*.json --format json >"$d/merged.json" 2>"$d/merge.err"
+    got=$?
+    "$x" merge "$d"/shard-*.json --format ktap >"$d/merged.ktap" 2>/dev/null
+    set -e
+    if [ "$got" != "$want" ]; then
+        echo "[shards] $name: merged exit $got, one run exit $want"; cat "$d/merge.err"; exit 1
+    fi
+    for f in json ktap; do
+        if ! diff -u <(times "$d/whole.$f") <(times "$d/merged.$f") >"$d/$f.diff"; then
+            echo "[shards] $name: $n shards merged differ from one run ($f):"; head -40 "$d/$f.diff"; exit 1
+        fi
+    done
+    # A shard missing is refused.
+    if "$x" merge "$d/shard-1.json" >/dev/null 2>"$d/missing.err"; then
+        echo "[shards] $name: a merge missing shards succeeded"; exit 1
+    fi
+    grep -q "every shard 1..=$n is needed" "$d/missing.err"
+    echo "[shards] $name: $n shards merged = one run (exit $want, $(jq .totals.tests "$d/whole.json") tests)"
+}
+
+check mutants 3 mutants --function mtu_to_path_mtu --function mtu_from_qp --function qp_to_send_context
+check random 3 conformance --random 400 --seed 7 --function hfi1_setup_wqe \
+    --function qp_iter_print --function sdma_select_engine_vl --function mtu_from_qp
+
+# A series of three patches made here from the 6.12 tree (nothing of
+# upstream is committed): a behaviour change, a comment, another change.
+tree="$("$x" kernel fetch 6.12 | tail -1)"
+qp=drivers/infiniband/hw/hfi1/qp.c
+s="$work/series"
+mkdir -p "$s/a/${qp%/*}" "$s/b/${qp%/*}"
+cp "$tree/$qp" "$s/a/$qp"
+patch_of() { # N SUBJECT SED: a format-patch file changing the current qp.c
+    cp "$s/a/$qp" "$s/b/$qp"
+    sed -i "$3" "$s/b/$qp"
+    {
+        printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+        printf 'From: Dev <dev@example.org>\nSubject: [PATCH %s/3] %s\n\n%s\n---\n' "$1" "$2" "$2"
+        (cd "$s" && diff -u "a/$qp" "b/$qp" | sed '1,2s/\t.*//') || true
+    } >"$s/$1.patch"
+    cp "$s/b/$qp" "$s/a/$qp"
+}
+patch_of 1 "IB/hfi1: cap path MTUs at 4096" 's/return mtu_to_enum(mtu, OPA_MTU_8192);/return mtu_to_enum(mtu, OPA_MTU_4096);/'
+patch_of 2 "IB/hfi1: say what the PIO threshold is" 's|if (wqe->length <= piothreshold)|/* at or under the threshold: PIO */\n\t&|'
+patch_of 3 "IB/hfi1: post sends at the threshold by SDMA" 's/if (wqe->length <= piothreshold)/if (wqe->length < piothreshold)/'
+check gate 2 gate --base 6.12 --random 200 "$s/1.patch" "$s/2.patch" "$s/3.patch"
+# A patch that does not apply blocks the ones after it, in every shard.
+sed 's/OPA_MTU_4096/OPA_MTU_2048/' "$s/1.patch" >"$s/stale.patch"
+check gate-blocked 3 gate --base 6.12 --random 50 "$s/1.patch" "$s/stale.patch" "$s/3.patch"
+
+if [ "$sweep" = --sweep ]; then
+    check sweep 2 sweep 6.12 --limit 2 --random 200
+fi
+echo "shards: every command's shards merged = one run"
