@@ -17,6 +17,13 @@ pub fn run(a: flags::Gate) -> Result<u8> {
     for p in &a.patches {
         patches.extend(read_patches(p)?);
     }
+    if patches.is_empty() {
+        anyhow::bail!(
+            "no patch to judge in {}: only a cover letter; pass the series' patches too \
+             (b4 am -o DIR writes them to the .mbx beside the .cover)",
+            a.patches.join(" ")
+        );
+    }
     let bases = flags::kernels(&a.base, &a.kernel_src.kernel_src);
     let opts = gate::Options {
         random: a.generated.random,
@@ -99,7 +106,9 @@ pub fn run(a: flags::Gate) -> Result<u8> {
     Ok(exit)
 }
 
-/// The patches of one argument: a file, or `-` for stdin.
+/// The patches of one argument: a file, or `-` for stdin. A cover
+/// letter (b4's `.cover`, or the `[PATCH 0/N]` of an mbox) names the
+/// series and is not judged.
 fn read_patches(p: &str) -> Result<Vec<Patch>> {
     let (text, name) = if p == "-" {
         let mut s = String::new();
@@ -116,9 +125,16 @@ fn read_patches(p: &str) -> Result<Vec<Patch>> {
             .unwrap_or_else(|| p.to_owned());
         (text, name)
     };
-    let found = gate::parse(&text, &name);
-    if found.is_empty() {
-        anyhow::bail!("{p}: no patch in it (expected a diff, a git format-patch file or an mbox)");
+    let found = gate::read(&text, &name);
+    if let Some(cover) = &found.cover {
+        eprintln!(
+            "[gate] series \"{cover}\": {p} holds its cover letter (not a patch, not judged)"
+        );
+    } else if found.patches.is_empty() {
+        anyhow::bail!(
+            "{p}: no patch in it (expected a diff, a git format-patch file, an mbox \
+             or b4 am's .mbx and .cover)"
+        );
     }
-    Ok(found)
+    Ok(found.patches)
 }

@@ -13,8 +13,8 @@
 //! runs is `not-judged` before anything is built or compared; one judged
 //! in part says how many of its changed functions were.
 //!
-//! The parts, in the order a patch meets them: `patch` reads a series and
-//! applies a patch (`diff` cuts it into file sections), `scope` says which
+//! The parts, in the order a patch meets them: `patch` reads a series
+//! (its cover letter names it, never a patch) and applies a patch (`diff` cuts it into file sections), `scope` says which
 //! of its edits and changed functions are judged, `judging`
 //! runs a series on one base, `coverage` measures the changed lines the
 //! vectors ran, and `verdict` turns judgements into the verdict, the exit
@@ -28,7 +28,7 @@ mod scope;
 mod verdict;
 
 pub use judging::{added_warnings, judge, judge_part};
-pub use patch::{parse, Patch};
+pub use patch::{parse, read, Patch, Series};
 pub use verdict::{
     exit_code, exit_code_of, patchwork_line, patchwork_line_of, patchwork_state, report,
     verdicts_of, PatchVerdict, Weighed, NOT_JUDGED_REASON,

@@ -22,26 +22,100 @@ pub struct Patch {
     pub text: String,
 }
 
-/// Splits `input` (a `git format-patch` file, an mbox of a series, one
-/// message as a list archive stores it, or a plain diff) into patches, in
-/// order. A message is read as mail: its subject's encoded words and its
-/// parts' quoted-printable or base64 are decoded, and a patch sent as a
-/// text attachment is found.
+/// A series as read: its patches, and the subject of its cover letter
+/// when it holds one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Series {
+    /// The cover letter's subject without `[PATCH 0/N]`: the series' name.
+    pub cover: Option<String>,
+    /// The patches, in order.
+    pub patches: Vec<Patch>,
+}
+
+/// Splits `input` (a `git format-patch` file, an mbox of a series as `git
+/// format-patch --stdout` or `b4 am` writes it, one message as a list
+/// archive stores it, a cover letter as `b4 am` writes it to its `.cover`
+/// file, or a plain diff) into patches, in order. A message is read as
+/// mail: its subject's encoded words and its parts' quoted-printable or
+/// base64 are decoded, and a patch sent as a text attachment is found. A
+/// cover letter (`[PATCH 0/N]`, `[PATCH v2 00/12]`) is never a patch,
+/// even with an interdiff in it; nor is a message with no diff (a reply).
+pub fn read(input: &str, name: &str) -> Series {
+    let mut series = Series::default();
+    for m in messages(input).into_iter().map(|m| decoded(&m)) {
+        if let Some(subject) = cover_letter(&m) {
+            series.cover.get_or_insert(subject);
+            continue;
+        }
+        if !has_diff(&m) {
+            continue;
+        }
+        let (subject, declared) = header(&m, name);
+        series.patches.push(Patch {
+            subject,
+            declared,
+            files: files(&m),
+            text: m,
+        });
+    }
+    series
+}
+
+/// The patches of `input` (see [`read`]), cover letters left out.
 pub fn parse(input: &str, name: &str) -> Vec<Patch> {
-    messages(input)
-        .into_iter()
-        .map(|m| decoded(&m))
-        .filter(|m| m.contains("\n+++ ") || m.starts_with("+++ ") || m.contains("diff --git "))
-        .map(|m| {
-            let (subject, declared) = header(&m, name);
-            Patch {
-                subject,
-                declared,
-                files: files(&m),
-                text: m,
+    read(input, name).patches
+}
+
+/// Whether `m` holds a diff: a line starting a file section (`+++ ` or
+/// `diff --git `); a diff quoted in a reply (`> diff --git`) is not one.
+fn has_diff(m: &str) -> bool {
+    ["+++ ", "diff --git "]
+        .iter()
+        .any(|s| m.starts_with(s) || m.contains(&format!("\n{s}")))
+}
+
+/// The subject of `m` without its tags when `m` is a cover letter: mail
+/// whose subject's tags number it 0 of a series (`[PATCH 0/2]`, `[RFC
+/// PATCH v3 00/12]`, a stable queue's `[PATCH 5.10 000/306]`).
+fn cover_letter(m: &str) -> Option<String> {
+    if !is_mail(m) {
+        return None;
+    }
+    let (subject, _) = header(m, "");
+    let raw = raw_subject(m)?;
+    let mut rest = raw.as_str();
+    let mut zero_of_n = false;
+    while let Some(tag) = rest.strip_prefix('[') {
+        let (inside, after) = tag.split_once(']')?;
+        zero_of_n |= inside.split_whitespace().any(|w| {
+            w.split_once('/').is_some_and(|(i, n)| {
+                !i.is_empty()
+                    && i.bytes().all(|b| b == b'0')
+                    && !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit())
+            })
+        });
+        rest = after.trim_start();
+    }
+    zero_of_n.then_some(subject)
+}
+
+/// The `Subject:` of mail `m` as it stands (tags kept, folded lines
+/// joined), from its header block.
+fn raw_subject(m: &str) -> Option<String> {
+    let mut subject: Option<String> = None;
+    for l in m.lines().take_while(|l| !l.is_empty()) {
+        match (&mut subject, l.strip_prefix("Subject:")) {
+            (None, Some(s)) => subject = Some(s.trim().to_owned()),
+            (Some(s), None) if l.starts_with([' ', '\t']) => {
+                s.push(' ');
+                s.push_str(l.trim());
             }
-        })
-        .collect()
+            (Some(_), _) => break,
+            (None, None) => {}
+        }
+    }
+    subject
 }
 
 /// The messages of an mbox (a new one at each `From ` line that starts
@@ -364,6 +438,149 @@ diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c
             .map(|l| String::from_utf8_lossy(l).into_owned())
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    /// A series as `b4 am -o DIR` writes it to its `.mbx`: `From git@z`
+    /// lines, headers b4 adds (`X-Mailer`, a folded `X-Developer-Signature`),
+    /// a folded subject, and `Link:` trailers.
+    const B4_MBX: &str = "From git@z Thu Jan  1 00:00:00 1970
+Subject: [PATCH v2 1/2] IB/hfi1: post sends at the PIO threshold through
+ the send engine
+From: A Dev <a@example.org>
+Date: Mon, 06 Jan 2025 10:00:01 +0000
+Message-Id: <20250106-hfi1-v2-1-abc@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=\"utf-8\"
+Content-Transfer-Encoding: 7bit
+X-Mailer: b4 0.16.0
+X-Developer-Signature: v=1; a=openpgp-sha256; l=812; i=a@example.org;
+ h=from:subject:message-id; bh=AAAA
+X-Developer-Key: i=a@example.org; a=openpgp; fpr=0000
+
+The threshold is exclusive.
+
+Conformance-Changes: hfi1_setup_wqe
+Signed-off-by: A Dev <a@example.org>
+Link: https://patch.msgid.link/20250106-hfi1-v2-1-abc@example.org
+---
+ drivers/infiniband/hw/hfi1/qp.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c
+index 1111111..2222222 100644
+--- a/drivers/infiniband/hw/hfi1/qp.c
++++ b/drivers/infiniband/hw/hfi1/qp.c
+@@ -1 +1 @@
+-a
++b
+-- 
+2.39.5
+
+From git@z Thu Jan  1 00:00:00 1970
+Subject: [PATCH v2 2/2] IB/hfi1: say why in a comment
+From: A Dev <a@example.org>
+Date: Mon, 06 Jan 2025 10:00:02 +0000
+Message-Id: <20250106-hfi1-v2-2-abc@example.org>
+X-Mailer: b4 0.16.0
+
+Signed-off-by: A Dev <a@example.org>
+Link: https://patch.msgid.link/20250106-hfi1-v2-2-abc@example.org
+---
+diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c
+--- a/drivers/infiniband/hw/hfi1/qp.c
++++ b/drivers/infiniband/hw/hfi1/qp.c
+@@ -1 +1 @@
+-b
++c
+-- 
+2.39.5
+";
+
+    #[test]
+    fn a_b4_mbx_splits_into_its_patches() {
+        let s = read(B4_MBX, "v2_20250106_a_hfi1.mbx");
+        assert_eq!(s.cover, None);
+        assert_eq!(s.patches.len(), 2);
+        assert_eq!(
+            s.patches[0].subject,
+            "IB/hfi1: post sends at the PIO threshold through the send engine"
+        );
+        assert_eq!(s.patches[0].declared, ["hfi1_setup_wqe"]);
+        assert_eq!(s.patches[0].files, ["drivers/infiniband/hw/hfi1/qp.c"]);
+        assert!(s.patches[0]
+            .text
+            .contains("Link: https://patch.msgid.link/20250106-hfi1-v2-1-abc@example.org\n"));
+        assert!(s.patches[0].text.ends_with("-a\n+b\n-- \n2.39.5\n\n"));
+        assert_eq!(s.patches[1].subject, "IB/hfi1: say why in a comment");
+        assert!(s.patches[1].text.ends_with("-b\n+c\n-- \n2.39.5\n"));
+    }
+
+    /// The cover letter as `b4 am -o DIR` writes it to its `.cover`: no
+    /// mbox line, a diffstat, no diff.
+    const B4_COVER: &str = "Subject: [PATCH v2 0/2] IB/hfi1: the PIO
+ threshold
+From: A Dev <a@example.org>
+Date: Mon, 06 Jan 2025 10:00:00 +0000
+Message-Id: <20250106-hfi1-v2-0-abc@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=\"utf-8\"
+Content-Transfer-Encoding: 7bit
+
+Two patches.
+
+---
+A Dev (2):
+      IB/hfi1: post sends at the PIO threshold through the send engine
+      IB/hfi1: say why in a comment
+
+ drivers/infiniband/hw/hfi1/qp.c | 4 ++--
+ 1 file changed, 2 insertions(+), 2 deletions(-)
+---
+base-commit: 0123456789abcdef0123456789abcdef01234567
+change-id: 20250106-hfi1-abc
+";
+
+    #[test]
+    fn a_cover_letter_is_the_series_name_not_a_patch() {
+        let s = read(B4_COVER, "v2_20250106_a_hfi1.cover");
+        assert_eq!(s.cover.as_deref(), Some("IB/hfi1: the PIO threshold"));
+        assert!(s.patches.is_empty());
+        // In front of its patches, in one mbox, with an interdiff (a diff
+        // of its own): still not a patch.
+        let interdiff = "\nInterdiff against v1:\ndiff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c\n--- a/drivers/infiniband/hw/hfi1/qp.c\n+++ b/drivers/infiniband/hw/hfi1/qp.c\n@@ -1 +1 @@\n-x\n+y\n\n";
+        let mbox = format!("From git@z Thu Jan  1 00:00:00 1970\n{B4_COVER}{interdiff}{B4_MBX}");
+        let s = read(&mbox, "series.mbox");
+        assert_eq!(s.cover.as_deref(), Some("IB/hfi1: the PIO threshold"));
+        let subjects: Vec<&str> = s.patches.iter().map(|p| p.subject.as_str()).collect();
+        assert_eq!(
+            subjects,
+            [
+                "IB/hfi1: post sends at the PIO threshold through the send engine",
+                "IB/hfi1: say why in a comment"
+            ]
+        );
+        // Other ways a series numbers its cover letter; a patch numbered
+        // 1, or 10 of 20, is none.
+        for (subject, cover) in [
+            ("[RFC PATCH v3 00/12] x", true),
+            ("[PATCH 5.10 000/306] 5.10.1-rc1 review", true),
+            ("[PATCH] [0/2] x", true),
+            ("[PATCH 1/2] x", false),
+            ("[PATCH 10/20] x", false),
+            ("Re: [PATCH 0/2] x", false),
+            ("[PATCH 0/] x", false),
+        ] {
+            let m = format!("From: a@example.org\nSubject: {subject}\n\nbody\n");
+            assert_eq!(cover_letter(&m).is_some(), cover, "{subject}");
+        }
+    }
+
+    #[test]
+    fn a_reply_quoting_a_patch_is_no_patch() {
+        let reply = "From: R <r@example.org>\nSubject: Re: [PATCH 1/2] IB/hfi1: x\n\n\
+                     > diff --git a/drivers/infiniband/hw/hfi1/qp.c b/drivers/infiniband/hw/hfi1/qp.c\n\
+                     > +++ b/drivers/infiniband/hw/hfi1/qp.c\n\nReviewed-by: R <r@example.org>\n";
+        assert_eq!(read(reply, "r.eml"), Series::default());
     }
 
     #[test]
