@@ -845,6 +845,11 @@ pub struct Scope {
     /// `human`, or `json` (an array, one statement per tree)
     #[arg(long, value_enum, default_value = "human")]
     pub format: ScopeFormat,
+    /// Check c-shim/unjudged.toml against the trees, both ways: exit 1
+    /// when a definition of the engines' files is neither judged nor
+    /// listed with why, or a listed one is judged or defined in none
+    #[arg(long)]
+    pub check: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -865,8 +870,14 @@ scope), `header` (judged through the build), `not compiled`.
 EXAMPLES:
     cargo xtask scope
     cargo xtask scope --kernel all --format json | jq '.[].files[] | select(.how != \"not compiled\") | .path'
+    cargo xtask scope --kernel all --check > /dev/null   # c-shim/unjudged.toml, both ways
+
+Each definition of sdma.c, pio.c and iowait.c not judged is listed with why
+in c-shim/unjudged.toml (`not yet` or `cannot` run in userspace); the
+statement prints the reasons.
 
 EXIT STATUS:
-    0  the statement was written
+    0  the statement was written (with --check: and agrees with the list)
+    1  with --check: the trees and c-shim/unjudged.toml part
     2  a tree could not be opened
 ";

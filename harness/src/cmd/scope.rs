@@ -7,7 +7,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::cworld;
-use crate::judge::scope::Runs;
+use crate::judge::scope::{Runs, Unjudged};
 use crate::kernel::{cscan, KernelTree};
 
 /// The directories whose C files and headers the statement lists.
@@ -36,6 +36,25 @@ pub struct FileScope {
     pub judged: Vec<String>,
     /// The definitions an edit of which is listed as not judged.
     pub not_judged: Vec<String>,
+    /// For a file whose every definition is judged or listed with why
+    /// (`c-shim/unjudged.toml`): its definitions not judged, by reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<Because>,
+    /// For such a file: the definitions not judged that the list does not
+    /// explain (a gap `--check` fails on).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unlisted: Vec<String>,
+}
+
+/// Definitions of a file not judged for one reason.
+#[derive(Debug, Clone, Serialize)]
+pub struct Because {
+    /// `not yet` or `cannot`.
+    pub kind: String,
+    /// Why.
+    pub why: String,
+    /// The definitions of this tree's file it explains.
+    pub functions: Vec<String>,
 }
 
 impl Statement {
@@ -47,8 +66,8 @@ impl Statement {
     }
 }
 
-/// The statement of `tree`.
-pub fn statement(tree: &KernelTree) -> Result<Statement> {
+/// The statement of `tree`, with the reasons of `list`.
+pub fn statement(tree: &KernelTree, list: &Unjudged) -> Result<Statement> {
     let inputs = cworld::build::tree_inputs(tree)?;
     let mut files = vec![];
     for dir in DRIVERS {
@@ -76,12 +95,16 @@ pub fn statement(tree: &KernelTree) -> Result<Statement> {
                 .into_iter()
                 .filter(|n| seen.insert(n.clone()))
                 .collect();
-            let (judged, not_judged) = defs.into_iter().partition(|d| runs.judges(d));
+            let (judged, not_judged): (Vec<String>, Vec<String>) =
+                defs.into_iter().partition(|d| runs.judges(d));
+            let (reasons, unlisted) = explained(list, &path, &not_judged);
             files.push(FileScope {
                 path,
                 how: runs.word().to_owned(),
                 judged,
                 not_judged,
+                reasons,
+                unlisted,
             });
         }
     }
@@ -90,6 +113,80 @@ pub fn statement(tree: &KernelTree) -> Result<Statement> {
         series: tree.version.series(),
         files,
     })
+}
+
+/// The definitions `not_judged` of `path` grouped by the reason `list`
+/// gives, and those it gives none (nothing for a file it does not cover).
+fn explained(list: &Unjudged, path: &str, not_judged: &[String]) -> (Vec<Because>, Vec<String>) {
+    if !list.files.iter().any(|f| f == path) {
+        return (vec![], vec![]);
+    }
+    let mut reasons: Vec<Because> = vec![];
+    let mut unlisted = vec![];
+    for name in not_judged {
+        let Some(r) = list.reason(path, name) else {
+            unlisted.push(name.clone());
+            continue;
+        };
+        match reasons.iter_mut().find(|b| b.why == r.why) {
+            Some(b) => b.functions.push(name.clone()),
+            None => reasons.push(Because {
+                kind: r.kind.clone(),
+                why: r.why.clone(),
+                functions: vec![name.clone()],
+            }),
+        }
+    }
+    (reasons, unlisted)
+}
+
+/// Where the statements and `list` part, both ways: a definition of a
+/// file the list covers that no world runs and the list does not explain,
+/// a listed one some world runs now, and a listed one no tree defines.
+pub fn check(statements: &[Statement], list: &Unjudged) -> Vec<String> {
+    let at = Unjudged::path();
+    let at = crate::report::shown_path(&at);
+    let mut problems = vec![];
+    for s in statements {
+        for f in s.files.iter().filter(|f| list.files.contains(&f.path)) {
+            for name in &f.unlisted {
+                problems.push(format!(
+                    "{}: {}: {name} runs in no world and {at} does not say why: bring it \
+                     into scope, or list it with the reason",
+                    s.series, f.path
+                ));
+            }
+            for name in f
+                .judged
+                .iter()
+                .filter(|n| list.reason(&f.path, n).is_some())
+            {
+                problems.push(format!(
+                    "{}: {}: {name} is judged now: remove it from {at}",
+                    s.series, f.path
+                ));
+            }
+        }
+    }
+    for r in &list.unjudged {
+        for name in &r.functions {
+            let defined = statements.iter().any(|s| {
+                s.files.iter().any(|f| {
+                    f.path == r.file && (f.judged.contains(name) || f.not_judged.contains(name))
+                })
+            });
+            if !defined {
+                let series: Vec<&str> = statements.iter().map(|s| s.series.as_str()).collect();
+                problems.push(format!(
+                    "{}: {name} is listed in {at} but defined in none of {}: remove it \
+                     (or list it under its new name)",
+                    r.file,
+                    series.join(", ")
+                ));
+            }
+        }
+    }
+    problems
 }
 
 /// The statements as a reader wants them: per tree, the files some world
@@ -122,6 +219,22 @@ pub fn human(statements: &[Statement]) -> String {
                     )
                 }
             ));
+            for b in &f.reasons {
+                out.push_str(&format!(
+                    "    not judged, {} ({}): {}\n      why: {}\n",
+                    b.kind,
+                    b.functions.len(),
+                    b.functions.join(", "),
+                    b.why.replace('\n', " ")
+                ));
+            }
+            if !f.unlisted.is_empty() {
+                out.push_str(&format!(
+                    "    not judged, no reason listed ({}): {}\n",
+                    f.unlisted.len(),
+                    f.unlisted.join(", ")
+                ));
+            }
         }
         let none: Vec<&str> = s
             .files
@@ -143,4 +256,64 @@ pub fn human(statements: &[Statement]) -> String {
 /// The statements as JSON: an array, one per tree.
 pub fn json(statements: &[Statement]) -> Result<String> {
     Ok(serde_json::to_string_pretty(statements)? + "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list() -> Unjudged {
+        Unjudged::parse(
+            "files = [\"a.c\"]\n[[unjudged]]\nfile = \"a.c\"\nkind = \"not yet\"\n\
+             why = \"later\"\nfunctions = [\"slow\", \"gone\", \"now_run\"]\n",
+        )
+        .expect("parses")
+    }
+
+    /// A tree of series `series` where a.c defines `judged` (run) and
+    /// `not_judged` (not), explained by [`list`].
+    fn statement(series: &str, judged: &[&str], not_judged: &[&str]) -> Statement {
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let (reasons, unlisted) = explained(&list(), "a.c", &names(not_judged));
+        Statement {
+            kernel: format!("{series}.1"),
+            series: series.into(),
+            files: vec![FileScope {
+                path: "a.c".into(),
+                how: "in scope".into(),
+                judged: names(judged),
+                not_judged: names(not_judged),
+                reasons,
+                unlisted,
+            }],
+        }
+    }
+
+    #[test]
+    fn the_list_is_checked_both_ways() {
+        // `gone` is defined in the older tree only: listed rightly.
+        let agree = [
+            statement("6.1", &["now"], &["slow", "gone"]),
+            statement("6.12", &["now"], &["slow", "now_run"]),
+        ];
+        assert_eq!(check(&agree, &list()), Vec::<String>::new());
+        let s = &agree[0].files[0];
+        assert_eq!(s.reasons.len(), 1);
+        assert_eq!(s.reasons[0].functions, ["slow", "gone"]);
+        // A definition run by none and unexplained; one listed that runs.
+        let part = [statement(
+            "6.12",
+            &["now", "now_run"],
+            &["slow", "gone", "new"],
+        )];
+        let p = check(&part, &list());
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(p[0].contains("a.c: new runs in no world"), "{p:?}");
+        assert!(p[1].contains("a.c: now_run is judged now"), "{p:?}");
+        // Listed, defined in none of the trees.
+        let p = check(&[statement("6.12", &["now"], &["slow"])][..0], &list());
+        assert_eq!(p.len(), 3, "{p:?}");
+        let p = check(&[statement("6.12", &[], &["slow", "now_run"])], &list());
+        assert_eq!(p, ["a.c: gone is listed in c-shim/unjudged.toml but defined in none of 6.12: remove it (or list it under its new name)"]);
+    }
 }

@@ -83,3 +83,124 @@ impl Runs {
         }
     }
 }
+
+/// `c-shim/unjudged.toml`: the definitions of the send engines' files no
+/// world runs yet, each group with why.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unjudged {
+    /// The files whose every definition is judged or listed.
+    pub files: Vec<String>,
+    /// The groups.
+    #[serde(default)]
+    pub unjudged: Vec<Reason>,
+}
+
+/// A group of definitions of one file no world runs, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reason {
+    /// The file (path in the tree).
+    pub file: String,
+    /// `not yet` (work to do) or `cannot` (cannot run in userspace).
+    pub kind: String,
+    /// Why.
+    pub why: String,
+    /// The definitions' names.
+    pub functions: Vec<String>,
+}
+
+impl Reason {
+    /// The kind and the reason's first words, for a line of a report:
+    /// `not yet: the completion side`.
+    pub fn headline(&self) -> String {
+        let head = self
+            .why
+            .split([':', '.', '(', ','])
+            .next()
+            .unwrap_or("")
+            .trim();
+        let mut head = head.to_owned();
+        if let Some(c) = head.get(..1) {
+            head = c.to_lowercase() + &head[1..];
+        }
+        format!("{}: {head}", self.kind)
+    }
+}
+
+impl Unjudged {
+    /// Where the list is.
+    pub fn path() -> std::path::PathBuf {
+        crate::project_path("c-shim/unjudged.toml")
+    }
+
+    /// Reads the committed list.
+    pub fn load() -> anyhow::Result<Unjudged> {
+        let path = Unjudged::path();
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+        Unjudged::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    /// Parses a list: every group of a file the list covers, its kind
+    /// known, and no name in two groups.
+    pub fn parse(text: &str) -> anyhow::Result<Unjudged> {
+        let u: Unjudged = toml::from_str(text)?;
+        let mut seen = std::collections::HashSet::new();
+        for r in &u.unjudged {
+            if !u.files.contains(&r.file) {
+                anyhow::bail!("a group of {}, which is not in `files`", r.file);
+            }
+            if !["not yet", "cannot"].contains(&r.kind.as_str()) {
+                anyhow::bail!("kind {:?}: expected \"not yet\" or \"cannot\"", r.kind);
+            }
+            for f in &r.functions {
+                if !seen.insert((r.file.as_str(), f.as_str())) {
+                    anyhow::bail!("{}: {f} is listed twice", r.file);
+                }
+            }
+        }
+        Ok(u)
+    }
+
+    /// Why `name` of `file` is not judged, when it is listed.
+    pub fn reason(&self, file: &str, name: &str) -> Option<&Reason> {
+        self.unjudged
+            .iter()
+            .find(|r| r.file == file && r.functions.iter().any(|f| f == name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_list_parses_and_its_files_are_extracted() {
+        let u = Unjudged::load().expect("c-shim/unjudged.toml");
+        assert!(u.files.iter().all(|f| crate::kernel::extracted(f)), "{u:?}");
+        assert!(u
+            .reason("drivers/infiniband/hw/hfi1/sdma.c", "sdma_init")
+            .is_some());
+    }
+
+    #[test]
+    fn a_name_twice_an_unknown_kind_or_file_is_refused() {
+        let group = |file: &str, kind: &str, fns: &str| {
+            format!("[[unjudged]]\nfile = \"{file}\"\nkind = \"{kind}\"\nwhy = \"w\"\nfunctions = [{fns}]\n")
+        };
+        let head = "files = [\"a.c\"]\n";
+        let ok = format!("{head}{}", group("a.c", "not yet", "\"f\", \"g\""));
+        assert!(Unjudged::parse(&ok).is_ok());
+        let twice = format!("{ok}{}", group("a.c", "cannot", "\"g\""));
+        let e = |t: &str| {
+            Unjudged::parse(t)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        assert!(e(&twice).contains("g is listed twice"));
+        assert!(e(&format!("{head}{}", group("a.c", "later", "\"f\""))).contains("kind"));
+        assert!(e(&format!("{head}{}", group("b.c", "cannot", "\"f\""))).contains("not in `files`"));
+    }
+}

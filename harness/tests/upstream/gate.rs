@@ -465,10 +465,22 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
 /// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
 /// engine selection and flush of sdma.c in scope (each name once) and its
 /// progress not, rc.c not
-/// compiled, a compiled header judged through the build; and a patch to
+/// compiled, a compiled header judged through the build; every definition
+/// of the engines' files judged or listed with why; and a patch to
 /// a function the statement lists as not judged is `not-judged` in the gate.
 pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
-    let s = harness::cmd::scope::statement(tree).map_err(|e| format!("{e:#}"))?;
+    let list = harness::judge::scope::Unjudged::load().map_err(|e| format!("{e:#}"))?;
+    let s = harness::cmd::scope::statement(tree, &list).map_err(|e| format!("{e:#}"))?;
+    // Every definition of the engines' files judged or listed with why,
+    // and nothing listed that this tree judges (a listed name this tree
+    // does not define may be another series': `scope --check` on all).
+    let problems: Vec<String> = harness::cmd::scope::check(std::slice::from_ref(&s), &list)
+        .into_iter()
+        .filter(|p| !p.contains("defined in none"))
+        .collect();
+    if !problems.is_empty() {
+        return Err(problems.join("\n").into());
+    }
     let file = |p: &str| {
         s.files
             .iter()
@@ -497,6 +509,10 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
         || has(&sdma.not_judged, "sdma_flush")
         || !once(&sdma.judged)
         || !once(&sdma.not_judged)
+        || !sdma
+            .reasons
+            .iter()
+            .any(|b| has(&b.functions, "sdma_make_progress"))
     {
         return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }

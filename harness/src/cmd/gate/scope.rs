@@ -9,7 +9,7 @@ use super::diff::touched_lines;
 use super::patch::Patch;
 use super::ChangedFunctions;
 use crate::cworld::build::Manifest;
-use crate::judge::scope::Runs;
+use crate::judge::scope::{Reason, Runs, Unjudged};
 use crate::kernel::cscan::{self, Definition};
 
 /// Where a patch's edits fall.
@@ -113,8 +113,13 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], runs: &Runs, s: &mut Scope
             }
             r if r.judges(&name) => {}
             _ => {
+                let why = Unjudged::load()
+                    .ok()
+                    .and_then(|u| u.reason(path, &name).map(Reason::headline))
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default();
                 s.not_judged.push(format!(
-                    "{path}: {name} (line {first}): no world runs it (not judged)"
+                    "{path}: {name} (line {first}): no world runs it (not judged{why})"
                 ));
                 s.functions.not_judged.push(unit);
                 continue;
@@ -284,7 +289,8 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         assert_eq!(
             s.not_judged,
             [format!(
-                "{HFI1}/sdma.c: sdma_make_progress (line 5): no world runs it (not judged)"
+                "{HFI1}/sdma.c: sdma_make_progress (line 5): no world runs it \
+                 (not judged; not yet: the completion side)"
             )]
         );
         assert!(s.lines.is_empty() && !s.compiled_whole);
