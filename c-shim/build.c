@@ -64,6 +64,7 @@ static bool shim_takes_callbacks(u32 fn)
 	case SHIM_FN_IOWAIT_SLEEP:
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_FLUSH:
+	case SHIM_FN_SC_PIOBUFAVAIL:
 		return true;
 	default:
 		return false;
@@ -83,6 +84,12 @@ bool shim_check_call(const struct shim_call *c)
 	    sw->num_send_contexts > SHIM_MAX_SEND_CONTEXTS ||
 	    sw->sl_to_sc.n > SHIM_MAX_PORTS)
 		return false;
+	if (sw->sc_type.n > ARRAY_SIZE(sw->sc_type.idx))
+		return false;
+	for (i = 0; i < sw->sc_type.n; i++)
+		if (sw->sc_type.idx[i] >= sw->num_send_contexts ||
+		    sw->sc_type.val[i] >= SHIM_SC_TYPE_COUNT)
+			return false;
 	if (sw->sc_hw_context.n > ARRAY_SIZE(sw->sc_hw_context.idx))
 		return false;
 	for (i = 0; i < sw->sc_hw_context.n; i++)
@@ -174,6 +181,11 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->qp.s_sde == SHIM_NONE)
 			return false;
 		break;
+	case SHIM_FN_SC_PIOBUFAVAIL:
+		/* The QP's send context. */
+		if (c->qp.s_sendcontext == SHIM_NONE)
+			return false;
+		break;
 	case SHIM_FN_SDMA_FLUSH:
 		/* The QP's engine, its ring a power of two (a bounded walk). */
 		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt))
@@ -183,6 +195,10 @@ bool shim_check_call(const struct shim_call *c)
 		break;
 	}
 	if (c->qp.wait_lock < SHIM_NONE || c->qp.wait_lock >= sw->sdma_cpus.n)
+		return false;
+	/* One lock: an engine's or a send context's. */
+	if (!shim_check_sc(c->qp.wait_sc, sw) ||
+	    (c->qp.wait_sc != SHIM_NONE && c->qp.wait_lock != SHIM_NONE))
 		return false;
 	return shim_check_engines(&c->engines, sw);
 }
@@ -273,6 +289,7 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.sc[i].sw_index = i;
 			seqlock_init(&shim_w.sc[i].waitlock);
 		}
+		shim_w.dd.send_contexts = shim_w.sci;
 		shim_build_inverse();
 		shim_w.initialised = true;
 	}
@@ -293,6 +310,12 @@ void shim_build_world(const struct shim_world *sw)
 	for (i = 0; i < sw->sc_hw_context.n; i++) {
 		shim_w.sc[sw->sc_hw_context.idx[i]].hw_context = sw->sc_hw_context.val[i];
 		shim_w.hw_context_set |= BIT_ULL(sw->sc_hw_context.idx[i]);
+	}
+	for (; shim_w.sc_type_set; shim_w.sc_type_set &= shim_w.sc_type_set - 1)
+		shim_w.sci[__builtin_ctzll(shim_w.sc_type_set)].type = SC_KERNEL;
+	for (i = 0; i < sw->sc_type.n; i++) {
+		shim_w.sci[sw->sc_type.idx[i]].type = sc_type_values[sw->sc_type.val[i]];
+		shim_w.sc_type_set |= BIT_ULL(sw->sc_type.idx[i]);
 	}
 	for (i = 0; i < SHIM_NUM_VLD; i++) {
 		shim_w.dd.vld[i].mtu = sw->vl_mtu[i];
@@ -515,13 +538,20 @@ void shim_build_qp(const struct shim_call *c)
 	if (q->tid_tx_queued)
 		list_add_tail(&shim_w.tid_tx.txreq.list,
 			      &shim_w.priv.s_iowait.wait[IOWAIT_TID_SE].tx_head);
-	/* Waiting under an engine's lock is waiting on its dmawait list. */
+	/*
+	 * Waiting under an engine's lock is waiting on its dmawait list, under
+	 * a send context's on its piowait list.
+	 */
 	INIT_LIST_HEAD(&shim_w.engine_wait);
+	for (i = 0; i < c->world.num_send_contexts; i++)
+		INIT_LIST_HEAD(&shim_w.sc[i].piowait);
 	if (q->on_wait_list)
 		list_add_tail(&shim_w.priv.s_iowait.list,
+			      q->wait_sc != SHIM_NONE ? &shim_sc(q->wait_sc)->piowait :
 			      q->wait_lock == SHIM_NONE ? &shim_w.engine_wait :
 			      &shim_sde(q->wait_lock)->dmawait);
-	shim_w.priv.s_iowait.lock = q->wait_lock == SHIM_NONE ? NULL :
+	shim_w.priv.s_iowait.lock = q->wait_sc != SHIM_NONE ? &shim_sc(q->wait_sc)->waitlock :
+				    q->wait_lock == SHIM_NONE ? NULL :
 				    &shim_sde(q->wait_lock)->waitlock;
 
 	/* The swqe of hfi1_setup_wqe (not part of the ring). */
@@ -592,9 +622,15 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	q->tid_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_TID_SE].tx_head);
 	q->on_wait_list = !list_empty(&priv->s_iowait.list);
 	q->wait_lock = priv->s_iowait.lock ? 0xff : SHIM_NONE;
+	q->wait_sc = SHIM_NONE;
 	for (i = 0; i < SHIM_MAX_SDMA && priv->s_iowait.lock; i++)
 		if (priv->s_iowait.lock == &shim_w.per_sdma[i].waitlock)
 			q->wait_lock = i;
+	for (i = 0; i < SHIM_MAX_SEND_CONTEXTS && priv->s_iowait.lock; i++)
+		if (priv->s_iowait.lock == &shim_w.sc[i].waitlock) {
+			q->wait_lock = SHIM_NONE;
+			q->wait_sc = i;
+		}
 	q->sdma_busy = atomic_read(&priv->s_iowait.sdma_busy);
 	q->pio_busy = atomic_read(&priv->s_iowait.pio_busy);
 	q->refcount = atomic_read(&qp->refcount);

@@ -13,5 +13,6 @@ struct sdma_engine;
 
 extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
 extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
+extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
 
 #endif

@@ -18,6 +18,10 @@ const enum ib_qp_type qp_type_values[SHIM_QP_TYPE_COUNT] = {
 	SHIM_QP_TYPE_NAMES(SHIM_VALUE)
 };
 
+const u16 sc_type_values[SHIM_SC_TYPE_COUNT] = {
+	SHIM_SC_TYPE_NAMES(SHIM_VALUE)
+};
+
 const enum ib_qp_state qp_state_values[SHIM_QP_STATE_COUNT] = {
 	SHIM_QP_STATE_NAMES(SHIM_VALUE)
 };

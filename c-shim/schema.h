@@ -200,6 +200,22 @@ enum shim_iowait_flag {
 	X(IOWAIT_PENDING_IB) \
 	X(IOWAIT_PENDING_TID)
 
+/* A send context's type (dd->send_contexts[i].type). */
+enum shim_sc_type {
+	SHIM_SC_KERNEL,
+	SHIM_SC_VL15,
+	SHIM_SC_ACK,
+	SHIM_SC_USER,
+	SHIM_SC_TYPE_COUNT
+};
+
+/* The tree's names of enum shim_sc_type, in order: X(name). */
+#define SHIM_SC_TYPE_NAMES(X) \
+	X(SC_KERNEL) \
+	X(SC_VL15) \
+	X(SC_ACK) \
+	X(SC_USER)
+
 /* A send context's flags (sc->flags). */
 enum shim_sc_flag {
 	SHIM_SCF_ENABLED,
@@ -257,6 +273,7 @@ enum shim_fn {
 	SHIM_FN_HFI1_SC_WANTPIOBUF_INTR,
 	SHIM_FN_SC_RETURN_CREDITS,
 	SHIM_FN_SC_STOP,
+	SHIM_FN_SC_PIOBUFAVAIL,
 	SHIM_FN_SDMA_AHG_ALLOC,
 	SHIM_FN_SDMA_DESC_AVAIL,
 	SHIM_FN_SDMA_FLUSH,
@@ -303,6 +320,7 @@ enum shim_fn {
 	X(hfi1_sc_wantpiobuf_intr) \
 	X(sc_return_credits) \
 	X(sc_stop) \
+	X(sc_piobufavail) \
 	X(sdma_ahg_alloc) \
 	X(sdma_desc_avail) \
 	X(sdma_flush) \
@@ -338,6 +356,11 @@ struct shim_world {
 	 * send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u8 val[8]; } __attribute__((__packed__)) sc_hw_context;
+	/*
+	 * `dd->send_contexts[i].type` of send context `i` (absent:
+	 * `SC_KERNEL`, 0).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sc_type;
 	/* `dd->per_sdma[i].cpu`; its length is the number of engines. */
 	struct { shim_u8 n; shim_i32 v[16]; } __attribute__((__packed__)) sdma_cpus;
 	/* `dd->sdma_map`, or NULL. */
@@ -415,8 +438,8 @@ struct shim_qp {
 	/* `num_desc` of the TID leg's queued tx request. */
 	shim_u16 tid_tx_num_desc;
 	/*
-	 * `priv->s_iowait` sits on an engine's wait list (and its lock is
-	 * set).
+	 * `priv->s_iowait` sits on an engine's or a send context's wait list
+	 * (and its lock is set).
 	 */
 	shim_u8 on_wait_list;
 	/*
@@ -428,6 +451,13 @@ struct shim_qp {
 	 * takes).
 	 */
 	shim_i16 wait_lock;
+	/*
+	 * The send context whose `piowait` list the QP waits on (as
+	 * `wait_lock` an engine's `dmawait`): `priv->s_iowait.lock` is that
+	 * context's waitlock, and the list its piowait when `on_wait_list`.
+	 * At most one of the two is set.
+	 */
+	shim_i16 wait_sc;
 	/* `priv->s_iowait.sdma_busy`. */
 	shim_i32 sdma_busy;
 	/* `priv->s_iowait.pio_busy`. */

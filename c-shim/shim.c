@@ -586,6 +586,16 @@ SHIM_CALL(sdma_desc_avail)
 	return 0;
 }
 
+SHIM_CALL(sc_piobufavail)
+{
+	/* Its iowait's init_priority is the one qp_priv_alloc() installs. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sc_piobufavail(shim_w.priv.s_sendcontext);
+	return 0;
+}
+
 SHIM_CALL(sdma_flush)
 {
 	if (!shim_prep_callbacks(c))

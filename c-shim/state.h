@@ -93,6 +93,8 @@ struct shim_state {
 	struct hfi1_pportdata pport[SHIM_MAX_PORTS];
 	struct sdma_engine per_sdma[SHIM_MAX_SDMA];
 	struct send_context sc[SHIM_MAX_SEND_CONTEXTS];
+	/* dd->send_contexts: each context's type */
+	struct send_context_info sci[SHIM_MAX_SEND_CONTEXTS];
 	struct workqueue_struct *wq;
 	union {
 		struct sdma_vl_map m;
@@ -137,6 +139,7 @@ struct shim_state {
 	int niter;
 	unsigned int nsc;	/* the world's send contexts */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
+	u64 sc_type_set;	/* the contexts whose type is not SC_KERNEL (0) */
 	bool locks_held;	/* a call returned holding a lock */
 	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
 	bool queue_work_ret;
@@ -170,6 +173,7 @@ extern struct shim_state shim_w;
 /* names.c */
 extern const unsigned long dev_flag_values[SHIM_DEV_FLAG_COUNT];
 extern const enum ib_qp_type qp_type_values[SHIM_QP_TYPE_COUNT];
+extern const u16 sc_type_values[SHIM_SC_TYPE_COUNT];
 extern const enum ib_qp_state qp_state_values[SHIM_QP_STATE_COUNT];
 extern const int wr_opcode_values[SHIM_WR_OPCODE_COUNT];
 extern const enum ib_mig_state mig_state_values[SHIM_MIG_STATE_COUNT];

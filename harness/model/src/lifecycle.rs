@@ -78,6 +78,7 @@ pub fn flush_qp_waiters(qp: &mut Qp, j: &mut Journal) {
     if qp.on_wait_list {
         qp.on_wait_list = false;
         qp.wait_lock = None;
+        qp.wait_sc = None;
         rvt_put_qp(qp, j);
     }
     j.record(format!("hfi1_tid_rdma_flush_wait({})", qp_name(qp)));

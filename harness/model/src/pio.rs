@@ -1,8 +1,9 @@
 //! PIO send contexts (pio.c): selection, credit return interrupts,
-//! stopping.
+//! stopping, and waking the QPs waiting for buffers.
 
 use super::hfi::sc_to_vlt;
-use super::types::{Engines, Flags, Ptr, Sc, ScFlag, SendCtxIdx, Vl, World};
+use super::sched::{hfi1_init_priority, hfi1_qp_wakeup};
+use super::types::{Engines, Flags, Ptr, Qp, SFlag, Sc, ScFlag, ScType, SendCtxIdx, Vl, World};
 use super::{at, null_or, put, Journal, Undefined};
 
 /// `SEND_CTXT_CREDIT_CTRL_CREDIT_INTR_SMASK` (chip_registers.h).
@@ -231,6 +232,45 @@ impl crate::Mirror for super::types::args::ScWantPiobufIntr {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         let sc = deref(self.sc, "hfi1_sc_wantpiobuf_intr")?;
         hfi1_sc_wantpiobuf_intr(cx.w, cx.engines.to_mut(), sc, self.needint, &mut cx.j)
+    }
+}
+
+/// Mirrors the static `sc_piobufavail()` (pio.c) on send context `sc`,
+/// for the world's one waiter: nothing unless the context is a kernel or
+/// VL15 one (`dd->send_contexts[sc->sw_index].type`); a QP on its piowait
+/// list gets its priority recomputed (`iowait_get_priority`: 0, then
+/// `hfi1_init_priority`), leaves the list with its lock cleared, the
+/// context stops wanting buffer interrupts (`hfi1_sc_wantpiobuf_intr(sc,
+/// 0)`, the list now empty), and the QP is woken from `RVT_S_WAIT_PIO |
+/// HFI1_S_WAIT_PIO_DRAIN` (`hfi1_qp_wakeup`). No waiter, nothing.
+pub fn sc_piobufavail(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    sc: SendCtxIdx,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let ty = w.sc_type.get(usize::from(sc.0));
+    if ty != ScType::Kernel && ty != ScType::Vl15 {
+        return Ok(());
+    }
+    if !(qp.on_wait_list && qp.wait_sc == Some(sc)) {
+        return Ok(());
+    }
+    qp.iowait_priority = hfi1_init_priority(qp) as u8;
+    qp.on_wait_list = false;
+    qp.wait_sc = None;
+    hfi1_sc_wantpiobuf_intr(w, e, sc, 0, j)?;
+    hfi1_qp_wakeup(w, qp, &[SFlag::WaitPio, SFlag::WaitPioDrain], j)
+}
+
+impl crate::Mirror for super::types::args::ScPiobufavail {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let sc = cx.qp.s_sendcontext.ok_or_else(|| {
+            Undefined("sc_piobufavail() is given the QP's send context, and it has none".into())
+        })?;
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        sc_piobufavail(cx.w, e, qp, sc, &mut cx.j)
     }
 }
 

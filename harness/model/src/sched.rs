@@ -102,8 +102,10 @@ pub fn iowait_sleep(
             qp.starved_cnt.wrapping_add(1)
         };
         qp.on_wait_list = true;
-        // priv->s_iowait.lock = &sde->waitlock: the QP's engine's.
+        // priv->s_iowait.lock = &sde->waitlock: the QP's engine's (the
+        // one lock: a send context's it may have held is gone).
         qp.wait_lock = qp.s_sde;
+        qp.wait_sc = None;
         j.trace(
             "hfi1_qpsleep",
             format_args!(
@@ -262,6 +264,7 @@ pub fn notify_error_qp(qp: &mut Qp, j: &mut Journal) -> Option<String> {
         iowait_clear_flag(qp, IowaitFlag::PendingTid, j);
         qp.on_wait_list = false;
         qp.wait_lock = None;
+        qp.wait_sc = None;
         rvt_put_qp(qp, j);
     }
     let had_mr = qp.rdma_mr_refs.is_some();

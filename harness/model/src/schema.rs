@@ -197,7 +197,8 @@ text_symbols!(
     crate::types::QpState,
     crate::types::MigState,
     crate::types::WrOpcode,
-    crate::types::Leg
+    crate::types::Leg,
+    crate::types::ScType
 );
 
 impl FieldText for crate::types::Sc {

@@ -74,7 +74,7 @@ macro_rules! toml_symbols {
         }
     )*};
 }
-toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg);
+toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType);
 
 /// A byte newtype argument.
 macro_rules! toml_bytes {

@@ -53,6 +53,16 @@ pub fn validate_world(w: &World) -> Result<(), String> {
             w.num_send_contexts
         ));
     }
+    if let Some((i, _)) = w
+        .sc_type
+        .iter()
+        .find(|(i, _)| *i >= usize::from(w.num_send_contexts))
+    {
+        return Err(format!(
+            "world.sc_type[{i}]: not a send context (num_send_contexts = {})",
+            w.num_send_contexts
+        ));
+    }
     for (i, sc) in w.vl_sc.iter().enumerate() {
         if let Some(s) = sc {
             if s.0 >= w.num_send_contexts {
@@ -161,11 +171,20 @@ fn check_qp(q: &Qp, w: &World) -> Result<(), String> {
     }
     // iowait_queue()'s callers set the lock with the list (iowait_sleep,
     // the PIO and SDMA wait paths): a QP on a list has its engine's lock.
-    if q.on_wait_list && q.wait_lock.is_none() {
+    if q.on_wait_list && q.wait_lock.is_none() && q.wait_sc.is_none() {
         return Err(
-            "qp.on_wait_list needs qp.wait_lock, the engine whose wait list it is (upstream sets the lock with the list)"
+            "qp.on_wait_list needs qp.wait_lock (an engine's dmawait) or qp.wait_sc (a send context's piowait): the list's lock (upstream sets the lock with the list)"
                 .into(),
         );
+    }
+    if q.wait_lock.is_some() && q.wait_sc.is_some() {
+        return Err(
+            "qp.wait_lock and qp.wait_sc: priv->s_iowait.lock is one lock, an engine's or a send context's"
+                .into(),
+        );
+    }
+    if q.wait_sc.is_some_and(|s| s.0 >= w.num_send_contexts) {
+        return Err("qp.wait_sc names a send context the world lacks".into());
     }
     if q.wait_lock
         .is_some_and(|e| usize::from(e.0) >= w.sdma_cpus.len())
@@ -243,6 +262,13 @@ fn check_function(c: &Call) -> Result<(), String> {
             "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
             c.func()
         ));
+    }
+    // sc_piobufavail(): the shim calls it on the QP's send context.
+    if c.func() == Func::ScPiobufavail && q.s_sendcontext.is_none() {
+        return Err(
+            "sc_piobufavail needs the QP's send context (qp.s_sendcontext): the context whose buffers freed up"
+                .into(),
+        );
     }
     // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
     // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other

@@ -422,6 +422,13 @@ pub fn sc_hw_context<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u8, 64> 
     per_index(u, usize::from(w.num_send_contexts), |u| u.arbitrary())
 }
 
+/// A few send contexts' types (the rest the kernel's).
+pub fn sc_type<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<ScType, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| {
+        *u.choose(ScType::ALL)
+    })
+}
+
 /// A few send contexts' flags.
 pub fn sc_flags<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<Flags<ScFlag>, 64> {
     per_index(u, usize::from(w.num_send_contexts), |u| flags(u))
@@ -515,8 +522,19 @@ pub fn avail<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
 }
 
 /// A send context of the world, or NULL.
-pub fn send_context<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> Option<SendCtxIdx> {
-    opt_idx(u, usize::from(w.num_send_contexts), SendCtxIdx)
+/// A send context of the world, or NULL; sc_piobufavail runs on the
+/// QP's, never without one.
+pub fn send_context<S: Source>(
+    u: &mut Draw<S>,
+    w: &World,
+    func: Func,
+    _: &Qp,
+) -> Option<SendCtxIdx> {
+    let n = w.num_send_contexts;
+    if func == Func::ScPiobufavail && n > 0 {
+        return Some(SendCtxIdx(u.int_in_range(0..=n - 1)));
+    }
+    opt_idx(u, usize::from(n), SendCtxIdx)
 }
 
 /// Mostly a 5-bit SC.
@@ -534,16 +552,31 @@ pub fn on_wait_list<S: Source>(u: &mut Draw<S>, w: &World, _: Func, _: &Qp) -> b
     on && !w.sdma_cpus.is_empty()
 }
 
-/// On a list: an engine's waitlock (mostly the QP's engine's); off
+/// On a list: an engine's waitlock (mostly the QP's engine's), or one
+/// time in four none (the QP waits on a send context: `wait_sc`); off
 /// it, now and then one a waker left.
 pub fn wait_lock<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> Option<EngineIdx> {
     let n = w.sdma_cpus.len();
-    if n == 0 || !(q.on_wait_list || u.ratio(1, 4)) {
+    if n == 0 || !(q.on_wait_list || u.ratio(1, 4)) || (q.on_wait_list && u.ratio(1, 4)) {
         return None;
     }
     match q.s_sde {
         Some(e) if u.ratio(3, 4) => Some(e),
         _ => Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8))),
+    }
+}
+
+/// The send context whose piowait list the QP waits on: on a list
+/// without an engine's lock, one (mostly the QP's context); off a list
+/// without a lock, now and then one a waker left.
+pub fn wait_sc<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> Option<SendCtxIdx> {
+    let n = w.num_send_contexts;
+    if n == 0 || q.wait_lock.is_some() || !(q.on_wait_list || u.ratio(1, 8)) {
+        return None;
+    }
+    match q.s_sendcontext {
+        Some(s) if u.ratio(3, 4) => Some(s),
+        _ => Some(SendCtxIdx(u.int_in_range(0..=n - 1))),
     }
 }
 

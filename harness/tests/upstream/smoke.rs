@@ -50,6 +50,8 @@ fn small_world() -> World {
             h.set(1, 7).expect("room");
             h
         },
+        // Every context the kernel's.
+        sc_type: PerIndex::new(),
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,
         sdma_map: Some(VlMap {

@@ -170,6 +170,10 @@ macro_rules! call_schema {
                 /// The flags to set (`SCF_HALTED`, `SCF_FROZEN`, ...).
                 "flag" flag: Flags<ScFlag> = Flags::default(),
             }
+            /// The static `sc_piobufavail(sc)` (pio.c) on the QP's send
+            /// context (`priv->s_sendcontext`): PIO buffers are free, the
+            /// QPs waiting on the context's piowait list woken.
+            ScPiobufavail sc_piobufavail {}
             /// `sdma_ahg_alloc(sde)` (sdma.c).
             SdmaAhgAlloc sdma_ahg_alloc {
                 /// An engine of the world, or NULL.

@@ -72,7 +72,8 @@ macro_rules! qp_schema {
             "ib_tx_num_desc" ib_tx_num_desc: u16 [tx_num_desc] = 0,
             /// `num_desc` of the TID leg's queued tx request.
             "tid_tx_num_desc" tid_tx_num_desc: u16 [tx_num_desc] = 0,
-            /// `priv->s_iowait` sits on an engine's wait list (and its lock is set).
+            /// `priv->s_iowait` sits on an engine's or a send context's wait
+            /// list (and its lock is set).
             "on_wait_list" on_wait_list: bool [on_wait_list] = false,
             /// `priv->s_iowait.lock`: the waitlock of this engine, or NULL.
             /// `iowait_queue()` callers set it with the list, so a QP on a
@@ -81,6 +82,11 @@ macro_rules! qp_schema {
             /// checks the list under the lock, so nothing it does depends on
             /// this but the path it takes).
             "wait_lock" wait_lock: Option<EngineIdx> [wait_lock] = None,
+            /// The send context whose `piowait` list the QP waits on (as
+            /// `wait_lock` an engine's `dmawait`): `priv->s_iowait.lock` is
+            /// that context's waitlock, and the list its piowait when
+            /// `on_wait_list`. At most one of the two is set.
+            "wait_sc" wait_sc: Option<SendCtxIdx> [wait_sc] = None,
             /// `priv->s_iowait.sdma_busy`.
             "sdma_busy" sdma_busy: i32 [0..=3] = 0,
             /// `priv->s_iowait.pio_busy`.

@@ -185,6 +185,24 @@ symbolic! {
 }
 
 symbolic! {
+    /// A send context's type, `dd->send_contexts[i].type` (pio.h's `SC_*`,
+    /// in their order: SC_KERNEL is 0).
+    ScType {
+        Kernel = "SC_KERNEL",
+        Vl15 = "SC_VL15",
+        Ack = "SC_ACK",
+        User = "SC_USER",
+    }
+}
+
+/// A context no one set is the kernel's: `SC_KERNEL` is 0.
+impl Default for ScType {
+    fn default() -> ScType {
+        ScType::Kernel
+    }
+}
+
+symbolic! {
     /// A send context's flags, `sc->flags` (pio.h).
     ScFlag {
         Enabled = "SCF_ENABLED",

@@ -35,6 +35,9 @@ macro_rules! world_schema {
             /// `sc->hw_context` of send context `i` (a u8 in `struct
             /// send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
             "sc_hw_context" sc_hw_context: PerIndex<u8, 64> [sc_hw_context] = PerIndex::new(),
+            /// `dd->send_contexts[i].type` of send context `i` (absent:
+            /// `SC_KERNEL`, 0).
+            "sc_type" sc_type: PerIndex<ScType, 64> [sc_type] = PerIndex::new(),
             /// `dd->per_sdma[i].cpu`; its length is the number of engines.
             "sdma_cpus" sdma_cpus: Slots<i32, 16> [sdma_cpus] = Slots::new(),
             /// `dd->sdma_map`, or NULL.

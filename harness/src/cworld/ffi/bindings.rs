@@ -85,6 +85,12 @@ pub const SHIM_IOWAIT_PENDING_IB: shim_iowait_flag = 0;
 pub const SHIM_IOWAIT_PENDING_TID: shim_iowait_flag = 1;
 pub const SHIM_IOWAIT_FLAG_COUNT: shim_iowait_flag = 2;
 pub type shim_iowait_flag = ::std::os::raw::c_uint;
+pub const SHIM_SC_KERNEL: shim_sc_type = 0;
+pub const SHIM_SC_VL15: shim_sc_type = 1;
+pub const SHIM_SC_ACK: shim_sc_type = 2;
+pub const SHIM_SC_USER: shim_sc_type = 3;
+pub const SHIM_SC_TYPE_COUNT: shim_sc_type = 4;
+pub type shim_sc_type = ::std::os::raw::c_uint;
 pub const SHIM_SCF_ENABLED: shim_sc_flag = 0;
 pub const SHIM_SCF_IN_FREE: shim_sc_flag = 1;
 pub const SHIM_SCF_HALTED: shim_sc_flag = 2;
@@ -129,11 +135,12 @@ pub const SHIM_FN_SC_DEL_CREDIT_RETURN_INTR: shim_fn = 33;
 pub const SHIM_FN_HFI1_SC_WANTPIOBUF_INTR: shim_fn = 34;
 pub const SHIM_FN_SC_RETURN_CREDITS: shim_fn = 35;
 pub const SHIM_FN_SC_STOP: shim_fn = 36;
-pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 37;
-pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 38;
-pub const SHIM_FN_SDMA_FLUSH: shim_fn = 39;
-pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 40;
-pub const SHIM_FN_COUNT: shim_fn = 41;
+pub const SHIM_FN_SC_PIOBUFAVAIL: shim_fn = 37;
+pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 38;
+pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 39;
+pub const SHIM_FN_SDMA_FLUSH: shim_fn = 40;
+pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 41;
+pub const SHIM_FN_COUNT: shim_fn = 42;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -146,19 +153,20 @@ pub struct shim_world__bindgen_ty_1 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_2 {
     pub n: shim_u8,
-    pub v: [shim_i32; 16usize],
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_3 {
     pub n: shim_u8,
-    pub v: [[shim_u8; 32usize]; 2usize],
+    pub v: [shim_i32; 16usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_4 {
     pub n: shim_u8,
-    pub v: [shim_u32; 2usize],
+    pub v: [[shim_u8; 32usize]; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -170,17 +178,23 @@ pub struct shim_world__bindgen_ty_5 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_6 {
     pub n: shim_u8,
-    pub v: [shim_u64; 2usize],
+    pub v: [shim_u32; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_7 {
     pub n: shim_u8,
-    pub v: [shim_u8; 2usize],
+    pub v: [shim_u64; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_8 {
+    pub n: shim_u8,
+    pub v: [shim_u8; 2usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_9 {
     pub n: shim_u8,
     pub v: [shim_u8; 2usize],
 }
@@ -221,6 +235,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
+    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -243,6 +258,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
+    pub __bindgen_padding_2: [u8; 2usize],
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

@@ -114,6 +114,12 @@ pub fn schema_header() -> String {
         "SHIM_",
         "iowait flags (priv->s_iowait.flags).",
     );
+    enumeration::<ScType>(
+        &mut h,
+        "sc_type",
+        "SHIM_",
+        "A send context's type (dd->send_contexts[i].type).",
+    );
     enumeration::<ScFlag>(
         &mut h,
         "sc_flag",
