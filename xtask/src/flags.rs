@@ -47,6 +47,7 @@ ENVIRONMENT:
                              (default ~/.cache/hfi1-conformance; empty = unset)
     HFI1_CALL_TIMEOUT        the call limit in seconds (--call-timeout wins)
     HFI1_BWRAP               the bubblewrap binary (default: bwrap on PATH)
+    HFI1_KCIDB_ORIGIN        the KCIDB origin of --format kcidb (--kcidb-origin wins)
     CC                       the C compiler for C worlds (default gcc)";
 
 /// Options of every command that builds or runs C worlds.
@@ -121,6 +122,20 @@ pub enum Cmd {
     Merge(Merge),
 }
 
+impl Cmd {
+    /// The command's `--format` group, for those that write a report.
+    pub fn output(&self) -> Option<&Output> {
+        match self {
+            Cmd::Conformance(a) => Some(&a.output),
+            Cmd::Gate(a) => Some(&a.output),
+            Cmd::Diff(a) => Some(&a.output),
+            Cmd::Sweep(a) => Some(&a.output),
+            Cmd::Mutants(a) => Some(&a.output),
+            _ => None,
+        }
+    }
+}
+
 // ---- Option groups ----
 
 /// `--format`: the report on stdout.
@@ -129,13 +144,41 @@ pub struct Output {
     /// The report on stdout (progress goes to stderr)
     #[arg(long, value_enum, default_value = "human")]
     pub format: FormatArg,
+    /// With --format kcidb: the origin (the CI system's name KernelCI
+    /// gave it) that every id starts with; lowercase letters, digits and
+    /// `_` [env: HFI1_KCIDB_ORIGIN] [default: hfi1_conformance]
+    #[arg(long, value_name = "NAME", value_parser = kcidb_origin)]
+    pub kcidb_origin: Option<report::Origin>,
 }
 
 impl Output {
     /// The report in the chosen format.
     pub fn render(&self, r: &Report) -> String {
-        report::render(self.format.into(), r)
+        match self.format {
+            FormatArg::Kcidb => report::kcidb(r, &self.origin().unwrap_or_default()),
+            f => report::render(f.into(), r),
+        }
     }
+
+    /// The KCIDB origin: `--kcidb-origin`, else `HFI1_KCIDB_ORIGIN` (empty:
+    /// unset), else the default; an invalid one is an error before
+    /// anything runs.
+    pub fn origin(&self) -> Result<report::Origin> {
+        if let Some(o) = &self.kcidb_origin {
+            return Ok(o.clone());
+        }
+        match std::env::var("HFI1_KCIDB_ORIGIN") {
+            Ok(v) if !v.is_empty() => {
+                report::Origin::new(&v).map_err(|e| anyhow::anyhow!("HFI1_KCIDB_ORIGIN: {e}"))
+            }
+            _ => Ok(report::Origin::default()),
+        }
+    }
+}
+
+/// `--kcidb-origin`'s value, checked.
+fn kcidb_origin(s: &str) -> Result<report::Origin, String> {
+    report::Origin::new(s)
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -148,6 +191,8 @@ pub enum FormatArg {
     Junit,
     /// JSON, schema harness/report.schema.json
     Json,
+    /// KCIDB I/O JSON v5.3, for KernelCI's kcidb-submit (see --kcidb-origin)
+    Kcidb,
 }
 
 impl From<FormatArg> for Format {
@@ -157,6 +202,7 @@ impl From<FormatArg> for Format {
             FormatArg::Ktap => Format::Ktap,
             FormatArg::Junit => Format::Junit,
             FormatArg::Json => Format::Json,
+            FormatArg::Kcidb => Format::Kcidb,
         }
     }
 }

@@ -45,6 +45,10 @@ fn main() -> ExitCode {
 
 /// Runs a command; its exit code, one of [`exit_code`]'s.
 fn dispatch(cmd: Cmd) -> Result<u8> {
+    if let Some(o) = cmd.output() {
+        // A bad HFI1_KCIDB_ORIGIN stops the run before it starts.
+        o.origin()?;
+    }
     match cmd {
         Cmd::Conformance(a) => conformance::run(a),
         Cmd::Kernel { cmd } => kernel::run(cmd),

@@ -10,18 +10,20 @@
 //! renames a field raises the version.
 //!
 //! The model is here; each format is written by a file of its own:
-//! `human`, `ktap`, `junit`, `json`.
+//! `human`, `ktap`, `junit`, `json`, `kcidb`.
 
 pub mod exit_code;
 mod human;
 mod json;
 mod junit;
+mod kcidb;
 mod ktap;
 pub mod shard;
 
 pub use human::human;
 pub use json::{json, json_schema};
 pub use junit::junit;
+pub use kcidb::{kcidb, Origin};
 pub use ktap::{ktap, ktap_name};
 pub use shard::{Shard, ShardSpec};
 
@@ -107,6 +109,151 @@ pub struct Suite {
     /// (`sdma.c: sdma_make_progress`); absent when every one is judged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_judged_functions: Vec<String>,
+    /// The trees the suite ran, each with its C world: the one tree (C
+    /// against the model), or `before` then `after` (C against C: the
+    /// cases say how `after` behaves against `before`). What a KCIDB
+    /// report's checkouts and builds say; absent when not recorded (a
+    /// kernel that could not be opened).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trees: Vec<Tree>,
+}
+
+/// A kernel tree a suite ran, and its C world.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Tree {
+    /// Its part in the suite: `tree` (C against the model), `before` or
+    /// `after` (C against C).
+    pub role: String,
+    /// How the user named it (a series or a path), or the base and the
+    /// patches on it.
+    pub kernel: String,
+    /// The version its top Makefile names (`6.12.117`).
+    pub version: String,
+    /// The Debian package version it was extracted from
+    /// (`6.12.117-1~deb12u1`), for a fetched tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// The commit its `.git` has checked out, for a tree that is a git
+    /// clone (edits not committed are not seen: `digest` is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_commit: Option<String>,
+    /// The `https://` URL of the clone's `origin` remote, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_url: Option<String>,
+    /// sha256 over the path and content of every tree file its world is
+    /// built from: the same code gives the same digest on any machine.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub digest: String,
+    /// The patches applied to the tree, in order (for the gate: the
+    /// series up to and including the suite's patch, for `after`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub patches: Vec<PatchFile>,
+    /// False when the tree could not be made (a patch did not apply);
+    /// absent when it was not tried (a patch after one that failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid: Option<bool>,
+    /// Its C world: how it is built and whether it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<Build>,
+}
+
+/// A patch applied to a tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PatchFile {
+    /// A file name for it, as `git format-patch` names one
+    /// (`0001-subject.patch`).
+    pub name: String,
+    /// The sha256 of its text (hex).
+    pub sha256: String,
+}
+
+/// A C world's build: the compiler, its flags, and whether it built.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Build {
+    /// The compiler as its `--version` names itself (`gcc (Debian
+    /// 12.2.0-14) 12.2.0`).
+    pub compiler: String,
+    /// The program run (`gcc`, or `$CC`).
+    pub command: String,
+    /// The flags every unit is compiled with, without those naming a path
+    /// (include directories, forced headers); upstream units add the
+    /// tree's own warning flags.
+    pub flags: Vec<String>,
+    /// The target architecture (`x86_64`).
+    pub architecture: String,
+    /// The build's options: `plain`, or `sanitize`, `coverage`, `fuzz`.
+    pub config: String,
+    /// The world's key in the cache: a hash of every input (tree files,
+    /// c-shim, compiler, recipe, options).
+    pub key: String,
+    /// Whether it was built.
+    pub status: BuildStatus,
+    /// Why it was not, as the compiler or the harness said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// How a world's build ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BuildStatus {
+    /// It was built (or found in the cache).
+    #[default]
+    Built,
+    /// The tree's code does not compile or link.
+    Failed,
+    /// The harness could not build it (no sandbox, a symbol outside the
+    /// boundary): nothing is known of the tree.
+    Error,
+    /// Nothing needed it (a patch no world runs).
+    NotBuilt,
+}
+
+impl PatchFile {
+    /// The `index`th patch (from 1) of a series, titled `subject`, of
+    /// text `text`.
+    pub fn new(index: usize, subject: &str, text: &str) -> PatchFile {
+        use sha2::{Digest, Sha256};
+        // A plain diff's subject is its file name: not `x.patch.patch`.
+        let subject = [".patch", ".diff"]
+            .iter()
+            .find_map(|x| subject.strip_suffix(x))
+            .unwrap_or(subject);
+        let mut slug = String::new();
+        for c in subject.chars() {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+                slug.push(c);
+            } else if !slug.ends_with('-') {
+                slug.push('-');
+            }
+        }
+        let slug: String = slug.trim_matches(['-', '.']).chars().take(52).collect();
+        PatchFile {
+            name: format!("{index:04}-{slug}.patch"),
+            sha256: hex(&Sha256::digest(text.as_bytes())),
+        }
+    }
+
+    /// KCIDB's patchset hash of `patches`: the sha256 of each patch's
+    /// sha256 and a newline, in order (`sha256sum *.patch | cut -c-64 |
+    /// sha256sum`); empty for none.
+    pub fn patchset_hash(patches: &[PatchFile]) -> String {
+        use sha2::{Digest, Sha256};
+        if patches.is_empty() {
+            return String::new();
+        }
+        let mut h = Sha256::new();
+        for p in patches {
+            h.update(p.sha256.as_bytes());
+            h.update(b"\n");
+        }
+        hex(&h.finalize())
+    }
+}
+
+/// Bytes as lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Suite {
@@ -366,28 +513,33 @@ pub enum Format {
     Junit,
     /// JSON, the schema's form.
     Json,
+    /// KCIDB I/O JSON (schema v5.3), as KernelCI's `kcidb-submit` takes it.
+    Kcidb,
 }
 
 impl Format {
-    /// The format named `human`, `ktap`, `junit` or `json`.
+    /// The format named `human`, `ktap`, `junit`, `json` or `kcidb`.
     pub fn parse(s: &str) -> Option<Format> {
         match s {
             "human" => Some(Format::Human),
             "ktap" => Some(Format::Ktap),
             "junit" => Some(Format::Junit),
             "json" => Some(Format::Json),
+            "kcidb" => Some(Format::Kcidb),
             _ => None,
         }
     }
 }
 
-/// Renders a report.
+/// Renders a report (KCIDB's with the default origin: [`kcidb`] takes
+/// another).
 pub fn render(format: Format, r: &Report) -> String {
     match format {
         Format::Human => human(r),
         Format::Ktap => ktap(r),
         Format::Junit => junit(r),
         Format::Json => json(r),
+        Format::Kcidb => kcidb(r, &Origin::default()),
     }
 }
 
