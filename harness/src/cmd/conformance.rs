@@ -101,6 +101,7 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
                 error: r.error.clone(),
                 cases,
                 seconds: r.seconds,
+                trees: r.trees.clone(),
                 ..Default::default()
             }
         })

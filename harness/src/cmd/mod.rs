@@ -23,6 +23,45 @@ use crate::cworld::{self, BuildOptions};
 use crate::judge::check::{self, Checked};
 use crate::judge::snapshot::{self, SnapshotMismatch};
 use crate::kernel::select::KernelArg;
+use crate::kernel::{git, KernelTree};
+use crate::report::{self, BuildStatus};
+
+/// What reports say of `tree` (its `role` in a suite, named `kernel`) and
+/// of its world built with `opts`: the tree's Debian package, git commit
+/// and digest, the world's compiler, flags and key, and how its build
+/// ended (`status`, and why when it did not build).
+pub fn tree_record(
+    role: &str,
+    kernel: &str,
+    tree: &KernelTree,
+    opts: &BuildOptions,
+    status: BuildStatus,
+    error: Option<String>,
+) -> report::Tree {
+    let git = git::checkout(&tree.root);
+    let r = cworld::build::recipe(tree, opts);
+    report::Tree {
+        role: role.to_owned(),
+        kernel: kernel.to_owned(),
+        version: tree.version.to_string(),
+        package: tree.package.clone(),
+        git_commit: git.as_ref().map(|g| g.commit.clone()),
+        git_url: git.and_then(|g| g.url),
+        digest: cworld::build::tree_digest(tree).unwrap_or_default(),
+        patches: vec![],
+        valid: Some(true),
+        build: Some(report::Build {
+            compiler: r.compiler,
+            command: r.command,
+            flags: r.flags,
+            architecture: r.architecture,
+            config: r.config,
+            key: r.key,
+            status,
+            error,
+        }),
+    }
+}
 
 /// `run` on each kernel in turn, in order. A kernel it fails on is said on
 /// stderr (`error: kernel LABEL: …`) and kept as `failed` makes it, so that
@@ -68,6 +107,9 @@ pub struct KernelRun {
     pub error: Option<String>,
     /// Wall time, in seconds.
     pub seconds: f64,
+    /// The tree and its world, as reports record them (empty when the
+    /// kernel could not be run).
+    pub trees: Vec<report::Tree>,
 }
 
 impl KernelRun {
@@ -84,6 +126,7 @@ impl KernelRun {
             stand_in: None,
             error: Some(format!("{error:#}")),
             seconds: 0.0,
+            trees: vec![],
         }
     }
 
@@ -146,5 +189,13 @@ pub fn run_kernel(
         stand_in,
         error: None,
         seconds: started.elapsed().as_secs_f64(),
+        trees: vec![tree_record(
+            "tree",
+            &sel.label(),
+            &tree,
+            opts,
+            BuildStatus::Built,
+            None,
+        )],
     })
 }

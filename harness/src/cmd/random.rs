@@ -355,6 +355,9 @@ pub struct KernelRandom {
     pub version: String,
     /// The run, or why there was none.
     pub run: std::result::Result<RandomRun, String>,
+    /// The tree and its world, as reports record them (empty when the
+    /// kernel could not be run).
+    pub trees: Vec<crate::report::Tree>,
 }
 
 /// `n` generated vectors of each function in `funcs` from `seed` on each
@@ -395,6 +398,14 @@ pub fn run_kernels(
                 series: tree.version.series(),
                 version: tree.version.to_string(),
                 run: Ok(run),
+                trees: vec![crate::cmd::tree_record(
+                    "tree",
+                    &k.label(),
+                    &tree,
+                    opts,
+                    crate::report::BuildStatus::Built,
+                    None,
+                )],
             })
         },
         |k, e| KernelRandom {
@@ -402,6 +413,7 @@ pub fn run_kernels(
             series: String::new(),
             version: String::new(),
             run: Err(format!("{e:#}")),
+            trees: vec![],
         },
     )
 }
@@ -428,6 +440,7 @@ pub fn report(kernels: &[KernelRandom]) -> Report {
                 error,
                 cases,
                 seconds,
+                trees: k.trees.clone(),
                 ..Default::default()
             }
         })

@@ -20,7 +20,8 @@
 //! - [`select`]: kernels as the command line names them; [`overlay`]:
 //!   vendor trees on a base;
 //! - [`kbuild`]: the warning flags a tree's Makefiles give C code, and
-//!   [`cscan`]: definitions taken from upstream files.
+//!   [`cscan`]: definitions taken from upstream files;
+//! - [`git`]: the commit a tree that is a git clone has checked out.
 
 mod apt;
 mod cache;
@@ -28,6 +29,7 @@ pub mod cache_lock;
 pub mod cscan;
 mod deb;
 mod fetch;
+pub mod git;
 pub mod kbuild;
 pub mod overlay;
 pub mod pins;

@@ -54,6 +54,31 @@ pub(super) fn compile_into(
     )
 }
 
+/// The flags every unit of `tree`'s world built with `opts` is compiled
+/// with, as the `cc` crate hands them to the compiler, without those that
+/// name a path (include directories, forced headers): what reports say
+/// of a build. Upstream units add the tree's own warning flags.
+pub(super) fn cflags(tree: &KernelTree, opts: &BuildOptions) -> Result<Vec<String>> {
+    let scratch = std::env::temp_dir();
+    let mut b = cc_build(tree, opts, &scratch, &scratch)?;
+    add_option_flags(&mut b, tree, opts);
+    let tool = b
+        .try_get_compiler()
+        .context("asking the cc crate for the compiler's flags")?;
+    let mut out = vec![];
+    let mut args = tool.args().iter().map(|a| a.to_string_lossy().into_owned());
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "-isystem" | "-include" | "-I" => {
+                args.next();
+            }
+            _ if a.starts_with("-I") => {}
+            _ => out.push(a),
+        }
+    }
+    Ok(out)
+}
+
 /// What the compiler sees: the tree and c-shim read-only, this build's
 /// directory writable, the toolchain.
 fn toolchain_spec(tree: &KernelTree, opts: &BuildOptions, dir: &Path) -> Spec {

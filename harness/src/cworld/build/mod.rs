@@ -120,6 +120,79 @@ impl BuiltWorld {
     }
 }
 
+/// How a world is built, as reports describe it.
+#[derive(Debug, Clone, Default)]
+pub struct Recipe {
+    /// The compiler as its `--version` names itself (first line).
+    pub compiler: String,
+    /// The compiler's program (`gcc`, `$CC`, `clang` for fuzzing).
+    pub command: String,
+    /// The flags of every unit, without those naming a path.
+    pub flags: Vec<String>,
+    /// The target architecture (`x86_64`).
+    pub architecture: String,
+    /// `plain`, or the options: `sanitize`, `coverage`, `fuzz`.
+    pub config: String,
+    /// The world's key in the cache (the hash of every input).
+    pub key: String,
+}
+
+/// The recipe of `tree`'s world built with `opts`; what cannot be found
+/// out (a compiler that does not run, a tree that cannot be read) is
+/// left empty.
+pub fn recipe(tree: &KernelTree, opts: &BuildOptions) -> Recipe {
+    let command = tools::compiler(opts);
+    let mut config: Vec<&str> = [
+        (opts.sanitize, "sanitize"),
+        (opts.coverage, "coverage"),
+        (opts.fuzz, "fuzz"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if config.is_empty() {
+        config.push("plain");
+    }
+    Recipe {
+        compiler: tools::version_of(&command)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_owned(),
+        flags: compile::cflags(tree, opts).unwrap_or_default(),
+        architecture: env!("HARNESS_TARGET")
+            .split('-')
+            .next()
+            .unwrap_or("")
+            .to_owned(),
+        config: config.join("+"),
+        key: Manifest::load()
+            .and_then(|m| cache::cache_key(tree, &m, opts))
+            .unwrap_or_default(),
+        command,
+    }
+}
+
+/// sha256 (hex) over the path and content of every file of `tree` its
+/// world is built from: the same code gives the same digest wherever the
+/// tree is.
+pub fn tree_digest(tree: &KernelTree) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let manifest = Manifest::load()?;
+    let mut h = Sha256::new();
+    for p in cache::world_inputs(tree, &manifest)? {
+        let Ok(rel) = p.strip_prefix(&tree.root) else {
+            continue; // c-shim's own files: not the tree's
+        };
+        h.update(rel.display().to_string().as_bytes());
+        h.update([0]);
+        let bytes = crate::kernel::read_tree_file(&tree.root, &p).unwrap_or_default();
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// The files of a tree whose content goes into its world, relative to the
 /// tree's root: an edit anywhere else is not judged.
 pub fn tree_inputs(tree: &KernelTree) -> Result<Vec<String>> {

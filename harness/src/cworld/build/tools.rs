@@ -43,7 +43,13 @@ pub(super) fn compiler_include_dir(cc: &str) -> Result<PathBuf> {
 /// What the default compiler says its version is (part of a world's
 /// cache key).
 pub(super) fn compiler_version() -> String {
-    Command::new(default_cc())
+    version_of(&default_cc())
+}
+
+/// What compiler `cc` says its version is (`--version`; empty when it
+/// cannot be run).
+pub(super) fn version_of(cc: &str) -> String {
+    Command::new(cc)
         .arg("--version")
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
