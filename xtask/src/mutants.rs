@@ -44,7 +44,8 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
     };
     let started = std::time::Instant::now();
     let results = mutants::run(&tree, &vectors, &opts, &mut |m| eprintln!("[mutants] {m}"))?;
-    let mut report = mutants::report(&tree.version.series(), &results, &listed);
+    let report = mutants::report(&tree.version.series(), &results, &listed);
+    let mut report = mutants::with_tree(report, &sel.label(), &tree, &opts);
     let tally = mutants::tally(&listed, &results, &opts);
     let inputs = serde_json::json!({
         "command": "mutants",

@@ -54,6 +54,7 @@ pub fn compare(
 ) -> Result<Report> {
     let (na, wa) = build(a, progress)?;
     let (nb, wb) = build(b, progress)?;
+    let trees = vec![record("before", a, &wa.tree), record("after", b, &wb.tree)];
     let n = suite_names([(na.as_str(), a), (nb.as_str(), b)].into_iter());
     let c = compare::compare(
         &wa,
@@ -64,12 +65,25 @@ pub fn compare(
         opts.seed,
         progress,
     )?;
-    Ok(compare::report(
-        &format!("{} vs {}", n[0], n[1]),
-        &n[0],
-        &n[1],
-        &c,
-    ))
+    let mut r = compare::report(&format!("{} vs {}", n[0], n[1]), &n[0], &n[1], &c);
+    for s in &mut r.suites {
+        s.trees = trees.clone();
+    }
+    Ok(r)
+}
+
+/// A side's tree and world as the report records them: A is `before`, B
+/// `after` (the cases say how B behaves against A).
+fn record(role: &str, s: &KernelArg, tree: &crate::kernel::KernelTree) -> crate::report::Tree {
+    let built = crate::report::BuildStatus::Built;
+    super::tree_record(
+        role,
+        &s.label(),
+        tree,
+        &BuildOptions::default(),
+        built,
+        None,
+    )
 }
 
 /// The C world of a side, and the side's series.

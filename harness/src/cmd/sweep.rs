@@ -14,7 +14,7 @@ use crate::cworld::{self, BuildOptions};
 use crate::judge::compare::{self, Comparison};
 use crate::kernel::{self, Published};
 use crate::model::types::Func;
-use crate::report::{Case, Report, ShardSpec, Status, Suite};
+use crate::report::{BuildStatus, Case, Report, ShardSpec, Status, Suite, Tree};
 
 /// What to sweep.
 #[derive(Debug, Clone)]
@@ -46,6 +46,9 @@ pub struct Step {
     /// The comparison, or why it could not be made (a version that does
     /// not build: a finding too).
     pub result: std::result::Result<Comparison, String>,
+    /// The two versions' trees and worlds as reports record them
+    /// (`before`, `after`; only `after` when none before it was built).
+    pub trees: Vec<Tree>,
 }
 
 /// The versions a sweep visits, per series oldest first.
@@ -122,10 +125,19 @@ pub fn run(opts: &Options, vectors: &[Vector], progress: &mut dyn FnMut(&str)) -
         let names: Vec<String> = versions.iter().map(|p| p.version.clone()).collect();
         // Both steps say how they go; one at a time.
         let said = std::cell::RefCell::new(&mut *progress);
+        // Each version's tree and world as reports record them.
+        let mut records: std::collections::HashMap<String, Tree> = Default::default();
         let chain = walk(
             &names,
             only,
-            &mut |k| fetched_and_built(&series, &versions[k], &mut **said.borrow_mut()),
+            &mut |k| {
+                let (got, record) =
+                    fetched_and_built(&series, &versions[k], &mut **said.borrow_mut());
+                if let Some(r) = record {
+                    records.insert(names[k].clone(), r);
+                }
+                got
+            },
             &mut |(from, before), (to, after)| {
                 let mut progress = said.borrow_mut();
                 progress(&format!("{series}: {from} -> {to}"));
@@ -146,12 +158,23 @@ pub fn run(opts: &Options, vectors: &[Vector], progress: &mut dyn FnMut(&str)) -
                 Link::Unavailable(version, why) => {
                     out.unavailable.push((series.clone(), version, why));
                 }
-                Link::Step(from, to, result) => out.steps.push(Step {
-                    series: series.clone(),
-                    from,
-                    to,
-                    result,
-                }),
+                Link::Step(from, to, result) => {
+                    let before = records.get(&from).map(|t| Tree {
+                        role: "before".into(),
+                        ..t.clone()
+                    });
+                    let trees = before
+                        .into_iter()
+                        .chain(records.get(&to).cloned())
+                        .collect();
+                    out.steps.push(Step {
+                        series: series.clone(),
+                        from,
+                        to,
+                        result,
+                        trees,
+                    })
+                }
             }
         }
     }
@@ -214,20 +237,33 @@ enum Missing {
     DoesNotBuild(String),
 }
 
-/// A published version fetched and built.
+/// A published version fetched and built, and its tree and world as
+/// reports record them (as `after`; none when it could not be fetched).
 fn fetched_and_built(
     series: &str,
     p: &Published,
     progress: &mut dyn FnMut(&str),
-) -> std::result::Result<cworld::BuiltWorld, Missing> {
+) -> (
+    std::result::Result<cworld::BuiltWorld, Missing>,
+    Option<Tree>,
+) {
     progress(&format!("{series}: fetching and building {}", p.version));
-    let tree = kernel::fetch_version(series, &p.version, None).map_err(|e| {
-        progress(&format!("{series}: {} is not available: {e:#}", p.version));
-        Missing::Unavailable(format!("{e:#}"))
-    })?;
-    match cworld::build(&tree, &BuildOptions::default()) {
-        Ok(w) => Ok(w),
-        Err(e) => Err(Missing::DoesNotBuild(format!("{}: {e:#}", p.version))),
+    let tree = match kernel::fetch_version(series, &p.version, None) {
+        Ok(t) => t,
+        Err(e) => {
+            progress(&format!("{series}: {} is not available: {e:#}", p.version));
+            return (Err(Missing::Unavailable(format!("{e:#}"))), None);
+        }
+    };
+    let opts = BuildOptions::default();
+    let record =
+        |status, error| super::tree_record("after", &p.version, &tree, &opts, status, error);
+    match cworld::build(&tree, &opts) {
+        Ok(w) => (Ok(w), Some(record(BuildStatus::Built, None))),
+        Err(e) => (
+            Err(Missing::DoesNotBuild(format!("{}: {e:#}", p.version))),
+            Some(record(BuildStatus::Failed, Some(format!("{e:#}")))),
+        ),
     }
 }
 
@@ -242,12 +278,16 @@ pub fn report(sweep: &Sweep) -> Report {
         match &s.result {
             Ok(c) => {
                 let mut r = compare::report(&name, &s.from, &s.to, c);
+                for suite in &mut r.suites {
+                    suite.trees = s.trees.clone();
+                }
                 suites.append(&mut r.suites);
             }
             Err(e) => suites.push(Suite {
                 name: name.clone(),
                 kernel: name,
                 error: Some(e.clone()),
+                trees: s.trees.clone(),
                 ..Default::default()
             }),
         }
@@ -298,6 +338,7 @@ pub fn changes(sweep: &Sweep) -> Vec<(Func, Vec<String>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::{kcidb, Build, Origin};
 
     /// Every shard's links, joined in order, are the whole sweep's, for
     /// series where some versions cannot be fetched or do not build.
@@ -354,5 +395,103 @@ mod tests {
             Link::Unavailable("v5".into(), "gone".into()),
         ];
         assert_eq!(links, want);
+    }
+
+    /// A Debian tree of `version`, its world built as `status`.
+    fn tree(role: &str, version: &str, status: BuildStatus) -> Tree {
+        Tree {
+            role: role.into(),
+            kernel: version.into(),
+            version: version.split('-').next().unwrap_or(version).into(),
+            package: Some(version.into()),
+            digest: format!("digest of {version}"),
+            valid: Some(true),
+            build: Some(Build {
+                compiler: "gcc (Debian 12.2.0-14) 12.2.0".into(),
+                command: "gcc".into(),
+                flags: vec!["-O2".into(), "-std=gnu11".into()],
+                architecture: "x86_64".into(),
+                config: "plain".into(),
+                key: format!("key of {version}"),
+                status,
+                error: (status == BuildStatus::Failed).then(|| "qp.c:1:1: error: x".into()),
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// A sweep's report as KCIDB has it: each step's versions a checkout
+    /// and a build, the step's cases tests of the newer one's build; a
+    /// version that does not build a failed build; one the archive would
+    /// not hand over a skipped test. A real sweep downloads every version
+    /// (about 150 MB each), so CI validates this one with kcidb-io: with
+    /// `HFI1_KCIDB_SAMPLES=DIR` it is written to `DIR/sweep.kcidb`.
+    #[test]
+    fn a_sweep_report_in_kcidb_form() {
+        let built = BuildStatus::Built;
+        let (a, b, c) = ("6.1.1-1", "6.1.2-1", "6.1.3-1");
+        let f = Func::ALL[0];
+        let sweep = Sweep {
+            steps: vec![
+                Step {
+                    series: "6.1".into(),
+                    from: a.into(),
+                    to: b.into(),
+                    result: Ok(Comparison {
+                        per_func: vec![(f, 40, 0)],
+                        ..Default::default()
+                    }),
+                    trees: vec![tree("before", a, built), tree("after", b, built)],
+                },
+                Step {
+                    series: "6.1".into(),
+                    from: b.into(),
+                    to: c.into(),
+                    result: Err(format!("{c}: qp.c:1:1: error: x")),
+                    trees: vec![
+                        tree("before", b, built),
+                        tree("after", c, BuildStatus::Failed),
+                    ],
+                },
+            ],
+            unavailable: vec![("6.1".into(), "6.1.0-1".into(), "gone from the pool".into())],
+            ..Default::default()
+        };
+        let text = kcidb(&report(&sweep), &Origin::default());
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let list = |k: &str| v[k].as_array().cloned().unwrap_or_default();
+        // a, b and c once each (b is in both steps), and the unavailable
+        // suite's, named by its suite alone.
+        assert_eq!(list("checkouts").len(), 4);
+        let statuses: Vec<_> = list("builds").iter().map(|b| b["status"].clone()).collect();
+        assert_eq!(statuses[..3], ["PASS", "PASS", "FAIL"]);
+        let tests = list("tests");
+        let st: Vec<(&str, &str)> = tests
+            .iter()
+            .map(|t| {
+                (
+                    t["status"].as_str().unwrap_or(""),
+                    t["path"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        let path = format!("hfi1.qp.{f}.diff");
+        assert_eq!(
+            st,
+            [
+                ("PASS", path.as_str()),
+                ("SKIP", "hfi1.qp.unavailable.6_1_6_1_0-1")
+            ],
+            "a failed build is no test"
+        );
+        assert_eq!(tests[0]["build_id"], list("builds")[1]["id"]);
+        assert_eq!(
+            tests[0]["misc"]["baseline_build_id"],
+            list("builds")[0]["id"]
+        );
+        if let Ok(dir) = std::env::var("HFI1_KCIDB_SAMPLES") {
+            let p = std::path::Path::new(&dir).join("sweep.kcidb");
+            fs_err::write(&p, &text).expect("writing the sample");
+        }
     }
 }

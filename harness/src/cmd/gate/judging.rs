@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 
 use super::coverage::{patch_coverage, prebuild, stable_copy};
 use super::patch::{apply, Patch};
+use super::record;
 use super::scope::classify;
 use super::verdict::PatchVerdict;
 use super::{Judged, ModelDrift, Options};
@@ -16,6 +17,7 @@ use crate::corpus::Vector;
 use crate::cworld::{self, build::CannotJudge, BuildOptions, BuiltWorld, HarnessFault};
 use crate::judge::compare::{self, Comparison};
 use crate::kernel::{self, KernelTree};
+use crate::report::Tree;
 use crate::sandbox::Sandbox;
 
 /// Judges `patches` in order on `base`.
@@ -120,35 +122,61 @@ impl Series<'_> {
         only: std::ops::Range<usize>,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Vec<Judged>> {
-        let mut at = match self.skip_to(&patches[..only.start])? {
-            Some(at) => at,
+        let (mut at, mut before) = match self.skip_to(patches, only.start)? {
+            Some(skipped) => skipped,
             None => {
                 // A patch before the part leaves a tree that does not
                 // build: judge them again, from the base, to say which.
                 let _ = std::fs::remove_dir_all(self.dir);
                 kernel::copy_tree(&self.base.root, self.dir).context("copying the base tree")?;
                 let mut at = self.start()?;
+                let mut before = record::base(self.base_name, self.base, &at.prev);
                 for (k, p) in patches[..only.start].iter().enumerate() {
-                    self.judge_patch(k, p, &mut at, &mut Timings::new(), progress)?;
+                    self.step(patches, (k, p), &mut at, &mut before, progress)?;
                 }
-                at
+                (at, before)
             }
         };
         let mut out = vec![];
         for (k, p) in patches.iter().enumerate().take(only.end).skip(only.start) {
-            progress(&format!(
-                "{}: patch {} of {}: {}",
-                self.base_name,
-                k + 1,
-                patches.len(),
-                p.subject
-            ));
-            let mut times = Timings::new();
-            let mut j = self.judge_patch(k, p, &mut at, &mut times, progress)?;
-            j.timings = times;
-            out.push(j);
+            out.push(self.step(patches, (k, p), &mut at, &mut before, progress)?);
         }
         Ok(out)
+    }
+
+    /// Judges patch `k`, `p`, and records its trees: `before`, the tree
+    /// it was applied to, becomes the tree after it.
+    fn step(
+        &self,
+        patches: &[Patch],
+        (k, p): (usize, &Patch),
+        at: &mut Progress,
+        before: &mut Tree,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Judged> {
+        progress(&format!(
+            "{}: patch {} of {}: {}",
+            self.base_name,
+            k + 1,
+            patches.len(),
+            p.subject
+        ));
+        let mut times = Timings::new();
+        let blocked = at.blocked.is_some();
+        let mut j = self.judge_patch(k, p, at, &mut times, progress)?;
+        j.timings = times;
+        let after = record::After {
+            base: self.base_name,
+            base_tree: self.base,
+            patches,
+            k,
+            blocked,
+            dir: self.dir,
+            world: at.prev.as_ref().ok(),
+        };
+        j.trees = after.trees(&j, before);
+        *before = j.trees[1].clone();
+        Ok(j)
     }
 
     /// Where judging stands before the first patch: the base built.
@@ -161,32 +189,64 @@ impl Series<'_> {
         })
     }
 
-    /// Where judging stands after `before`, applied without being judged:
-    /// the tree they leave built (as judging them would have left it), or
-    /// blocked by the first that does not apply; `None` when that tree does
-    /// not build.
-    fn skip_to(&self, before: &[Patch]) -> Result<Option<Progress>> {
-        if before.is_empty() {
-            return self.start().map(Some);
+    /// Where judging stands after the first `n` patches, applied without
+    /// being judged, and the tree patch `n` is applied to, as judging them
+    /// would have left both: the tree they leave built, or blocked by the
+    /// first that does not apply; `None` when that tree does not build.
+    fn skip_to(&self, patches: &[Patch], n: usize) -> Result<Option<(Progress, Tree)>> {
+        if n == 0 {
+            let at = self.start()?;
+            let base = record::base(self.base_name, self.base, &at.prev);
+            return Ok(Some((at, base)));
         }
+        // What the record of the tree after patch n - 1 takes of the base:
+        // its checkout (its world is not needed).
+        let base = record::base(self.base_name, self.base, &Err(String::new()));
         let inputs = cworld::build::tree_inputs(self.base)?;
-        for (k, p) in before.iter().enumerate() {
+        let mut failed = None;
+        for (k, p) in patches[..n].iter().enumerate() {
             if apply(self.sb, self.dir, p, self.tmp)?.is_err() {
-                return Ok(Some(Progress {
+                failed = Some(k);
+                break;
+            }
+        }
+        let (at, verdict) = match failed {
+            Some(k) => {
+                let at = Progress {
                     inputs,
                     prev: Err(did_not_apply(k)),
                     blocked: Some(did_not_apply(k)),
-                }));
+                };
+                (at, PatchVerdict::DoesNotApply(String::new()))
             }
-        }
-        let tree = KernelTree::open(self.dir)?;
-        Ok(cworld::build(&tree, &BuildOptions::default())
-            .ok()
-            .map(|w| Progress {
-                inputs,
-                prev: Ok(w),
-                blocked: None,
-            }))
+            None => {
+                let tree = KernelTree::open(self.dir)?;
+                let Ok(world) = cworld::build(&tree, &BuildOptions::default()) else {
+                    return Ok(None);
+                };
+                let at = Progress {
+                    inputs,
+                    prev: Ok(world),
+                    blocked: None,
+                };
+                (at, PatchVerdict::Preserves)
+            }
+        };
+        // The tree after patch n - 1, as its judgement recorded it (what
+        // of the judgement the record reads: whether it applied).
+        let last = &patches[n - 1];
+        let after = record::After {
+            base: self.base_name,
+            base_tree: self.base,
+            patches,
+            k: n - 1,
+            blocked: failed.is_some_and(|k| k < n - 1),
+            dir: self.dir,
+            world: at.prev.as_ref().ok(),
+        };
+        let j = self.judged(last, &at, verdict, None, vec![]);
+        let before = after.trees(&j, &base).swap_remove(1);
+        Ok(Some((at, before)))
     }
 
     /// A judgement of `p` on this base, the rest measured later.
@@ -210,6 +270,7 @@ impl Series<'_> {
             timings: vec![],
             coverage: None,
             model: None,
+            trees: vec![],
         }
     }
 

@@ -17,13 +17,15 @@
 //! (its cover letter names it, never a patch) and applies a patch (`diff` cuts it into file sections), `scope` says which
 //! of its edits and changed functions are judged, `judging`
 //! runs a series on one base, `coverage` measures the changed lines the
-//! vectors ran, and `verdict` turns judgements into the verdict, the exit
-//! code and the report.
+//! vectors ran, `record` says what became of each tree and its build, and
+//! `verdict` turns judgements into the verdict, the exit code and the
+//! report.
 
 mod coverage;
 mod diff;
 mod judging;
 mod patch;
+mod record;
 mod scope;
 mod verdict;
 
@@ -67,6 +69,9 @@ pub struct Judged {
     /// and after the patch (reported apart from the verdict: a patch can
     /// move upstream away from the model, or toward it).
     pub model: Option<ModelDrift>,
+    /// The tree before the patch and after it, with their worlds' builds,
+    /// as reports record them.
+    pub trees: Vec<crate::report::Tree>,
 }
 
 /// A patch's changed functions, each judged (some world runs it) or not.

@@ -93,6 +93,14 @@ pub struct Options {
 }
 
 impl Options {
+    /// How the base and mutant worlds are built.
+    pub fn build_options(&self) -> BuildOptions {
+        BuildOptions {
+            sanitize: self.sanitize,
+            ..Default::default()
+        }
+    }
+
     /// Whether the run judges every mutant of the tree (no sample, no
     /// function named): only then is a listed mutant the tree does not
     /// have a problem.
@@ -154,10 +162,7 @@ pub fn run(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<(Mutant, Fate)>> {
     let (all, _) = planned(tree, opts)?;
-    let build = BuildOptions {
-        sanitize: opts.sanitize,
-        ..Default::default()
-    };
+    let build = opts.build_options();
     let base = cworld::build(tree, &build)?;
     let dir = std::env::temp_dir().join(format!("hfi1-mutant-tree-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -251,6 +256,17 @@ fn unreproducible(e: anyhow::Error, world: &BuiltWorld) -> anyhow::Error {
     } else {
         e
     }
+}
+
+/// `r` with the base tree (`label`) and its world recorded in its suite:
+/// the mutants are judged against them.
+pub fn with_tree(mut r: Report, label: &str, tree: &KernelTree, opts: &Options) -> Report {
+    let built = crate::report::BuildStatus::Built;
+    let t = crate::cmd::tree_record("tree", label, tree, &opts.build_options(), built, None);
+    for s in &mut r.suites {
+        s.trees = vec![t.clone()];
+    }
+    r
 }
 
 /// The report: a case per function (its mutants as vectors, the survivors
