@@ -40,6 +40,15 @@ static bool shim_check_map(const struct shim_map *m, u8 n)
 	return !too_many && !(lanes[0] | lanes[1]);
 }
 
+/*
+ * dd->send_contexts, each context's type.  The pointer follows dd->vld[]
+ * in struct hfi1_devdata, so a read one past vld[] (the off-by-one of a
+ * patch or a mutant: vld[PER_VL_SEND_CONTEXTS].mtu) reads its low bytes;
+ * at a 64 KiB boundary they read 0, as a NULL pointer did, whatever the
+ * linker's layout, and such a read shows in the outcome.
+ */
+static struct send_context_info shim_sci[SHIM_MAX_SEND_CONTEXTS] __aligned(65536);
+
 /* An argument naming a send context or an engine of the world, or NULL. */
 static bool shim_check_sc(int sc, const struct shim_world *sw)
 {
@@ -289,7 +298,7 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.sc[i].sw_index = i;
 			seqlock_init(&shim_w.sc[i].waitlock);
 		}
-		shim_w.dd.send_contexts = shim_w.sci;
+		shim_w.dd.send_contexts = shim_sci;
 		shim_build_inverse();
 		shim_w.initialised = true;
 	}
@@ -312,9 +321,9 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.hw_context_set |= BIT_ULL(sw->sc_hw_context.idx[i]);
 	}
 	for (; shim_w.sc_type_set; shim_w.sc_type_set &= shim_w.sc_type_set - 1)
-		shim_w.sci[__builtin_ctzll(shim_w.sc_type_set)].type = SC_KERNEL;
+		shim_sci[__builtin_ctzll(shim_w.sc_type_set)].type = SC_KERNEL;
 	for (i = 0; i < sw->sc_type.n; i++) {
-		shim_w.sci[sw->sc_type.idx[i]].type = sc_type_values[sw->sc_type.val[i]];
+		shim_sci[sw->sc_type.idx[i]].type = sc_type_values[sw->sc_type.val[i]];
 		shim_w.sc_type_set |= BIT_ULL(sw->sc_type.idx[i]);
 	}
 	for (i = 0; i < SHIM_NUM_VLD; i++) {

@@ -93,8 +93,6 @@ struct shim_state {
 	struct hfi1_pportdata pport[SHIM_MAX_PORTS];
 	struct sdma_engine per_sdma[SHIM_MAX_SDMA];
 	struct send_context sc[SHIM_MAX_SEND_CONTEXTS];
-	/* dd->send_contexts: each context's type */
-	struct send_context_info sci[SHIM_MAX_SEND_CONTEXTS];
 	struct workqueue_struct *wq;
 	union {
 		struct sdma_vl_map m;

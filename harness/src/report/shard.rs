@@ -75,10 +75,7 @@ impl std::fmt::Display for ShardSpec {
 /// patch) so that shards of different runs are told apart.
 pub fn digest(text: &str) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    super::hex(&Sha256::digest(text.as_bytes()))
 }
 
 /// What a shard's report says of the shard (absent from a whole run's).
