@@ -3,7 +3,7 @@
 # --random`, a `gate` series and (with --sweep) `sweep`, the whole run and
 # its shards (`--shard K/N`, each run alone as on another machine), joined
 # by `cargo xtask merge`, give the same JSON report byte for byte apart
-# from durations, the same KTAP, and the same exit code.
+# from durations, the same KTAP and KCIDB, and the same exit code.
 #
 #   ci/check-shards.sh [WORK_DIR] [--sweep]
 set -euo pipefail
@@ -30,6 +30,7 @@ check() { # NAME N ARGS...: the whole run against N shards merged
     "$x" "$@" --format json >"$d/whole.json" 2>"$d/whole.err"
     local want=$?
     "$x" "$@" --format ktap >"$d/whole.ktap" 2>/dev/null
+    "$x" "$@" --format kcidb >"$d/whole.kcidb" 2>/dev/null
     local k got
     for k in $(seq 1 "$n"); do
         "$x" "$@" --shard "$k/$n" --format json >"$d/shard-$k.json" 2>"$d/shard-$k.err"
@@ -37,11 +38,12 @@ check() { # NAME N ARGS...: the whole run against N shards merged
     "$x" merge "$d"/shard-*.json --format json >"$d/merged.json" 2>"$d/merge.err"
     got=$?
     "$x" merge "$d"/shard-*.json --format ktap >"$d/merged.ktap" 2>/dev/null
+    "$x" merge "$d"/shard-*.json --format kcidb >"$d/merged.kcidb" 2>/dev/null
     set -e
     if [ "$got" != "$want" ]; then
         echo "[shards] $name: merged exit $got, one run exit $want"; cat "$d/merge.err"; exit 1
     fi
-    for f in json ktap; do
+    for f in json ktap kcidb; do
         if ! diff -u <(times "$d/whole.$f") <(times "$d/merged.$f") >"$d/$f.diff"; then
             echo "[shards] $name: $n shards merged differ from one run ($f):"; head -40 "$d/$f.diff"; exit 1
         fi
