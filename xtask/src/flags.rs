@@ -18,6 +18,10 @@ use harness::model::types::Func;
 use harness::report::{self, Format, Report, ShardSpec};
 use serde_json::Value;
 
+mod names;
+use names::{c_name, function, kcidb_origin, seconds, series, series_or_all, shard};
+pub use names::{kernels, tree};
+
 /// hfi1-conformance's build system: upstream hfi1 qp.c in userspace,
 /// checked vector by vector against the Rust model.
 #[derive(Parser)]
@@ -174,11 +178,6 @@ impl Output {
             _ => Ok(report::Origin::default()),
         }
     }
-}
-
-/// `--kcidb-origin`'s value, checked.
-fn kcidb_origin(s: &str) -> Result<report::Origin, String> {
-    report::Origin::new(s)
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -742,101 +741,6 @@ EXIT STATUS:
     the whole run's: the highest of the shards' (the gate's from the
     joined verdicts, as --base all weighs them)
     2  a report is not a shard's, is another run's, or a shard is missing";
-
-// ---- What the options name ----
-
-fn shard(s: &str) -> std::result::Result<ShardSpec, String> {
-    ShardSpec::parse(s).map_err(|e| e.to_string())
-}
-
-fn seconds(s: &str) -> std::result::Result<f64, String> {
-    s.parse::<f64>()
-        .ok()
-        .filter(|v| *v > 0.0 && v.is_finite())
-        .ok_or_else(|| format!("{s:?} is not a number of seconds (e.g. 2 or 0.5)"))
-}
-
-/// A kernel name: a pinned series (`6.12`) or an exact Debian version
-/// of a series (`6.1=6.1.180-1~deb11u1`).
-fn series(s: &str) -> std::result::Result<String, String> {
-    let spec = kernel::KernelSpec::parse(s).map_err(|e| format!("{e:#}"))?;
-    if spec.version.is_some() || kernel::series().contains(&spec.series) {
-        Ok(s.to_owned())
-    } else {
-        Err(format!(
-            "series {} is not pinned (pinned: {}; name an exact version as {}=VERSION, \
-             see `cargo xtask kernel list {}`; for another tree use --kernel-src PATH)",
-            spec.series,
-            kernel::series().join(", "),
-            spec.series,
-            spec.series
-        ))
-    }
-}
-
-fn series_or_all(s: &str) -> std::result::Result<String, String> {
-    if s == "all" {
-        Ok(s.to_owned())
-    } else {
-        series(s).map_err(|e| e.replace("(expected ", "(expected all, "))
-    }
-}
-
-/// A C identifier (`mutants --function`: the library says whether the
-/// worlds compile it).
-fn c_name(s: &str) -> std::result::Result<String, String> {
-    let mut chars = s.chars();
-    let first = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if first && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        Ok(s.to_owned())
-    } else {
-        Err("not a C identifier".into())
-    }
-}
-
-fn function(s: &str) -> std::result::Result<String, String> {
-    Func::from_name(s)
-        .map(|_| s.to_owned())
-        .ok_or_else(|| format!("unknown function (expected one of {})", Func::names()))
-}
-
-/// A tree named on the command line: a series, or else a path.
-pub fn tree(s: &str) -> Result<KernelArg> {
-    if Path::new(s).exists() {
-        return Ok(KernelArg::Path(PathBuf::from(s)));
-    }
-    match series(s) {
-        Ok(_) => Ok(KernelArg::Series(s.to_owned())),
-        // Looks like a kernel name, is not a directory: say why it is
-        // neither.
-        Err(e) if kernel::KernelSpec::parse(s).is_ok() => anyhow::bail!("{s}: {e}"),
-        Err(_) => anyhow::bail!(
-            "{s}: no such directory, and not a kernel name (a pinned series such as {}, or \
-             SERIES=VERSION)",
-            kernel::DEFAULT_SERIES
-        ),
-    }
-}
-
-/// The kernels named by `--kernel`/`--base` (series, or `all`) and
-/// `--kernel-src` (paths), in that order; the default series when none.
-pub fn kernels(series: &[String], paths: &[PathBuf]) -> Vec<KernelArg> {
-    let mut out: Vec<KernelArg> = vec![];
-    for k in series {
-        if k == "all" {
-            out.extend(kernel::series().into_iter().map(KernelArg::Series));
-        } else {
-            out.push(KernelArg::Series(k.clone()));
-        }
-    }
-    out.extend(paths.iter().cloned().map(KernelArg::Path));
-    if out.is_empty() {
-        out.push(KernelArg::Series(kernel::DEFAULT_SERIES.into()));
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {
