@@ -25,9 +25,37 @@ impl Loaded {
     /// fuzz target and the profiling example are the exceptions, on the
     /// Debian trees.
     pub unsafe fn open(so: &Path) -> Result<Loaded> {
-        // SAFETY: the caller's promise above; the symbols' types are
-        // shim.h's, as bindgen read them.
-        let world = unsafe { ffi::ShimWorld::new(so) }
+        // SAFETY: the caller's promise, passed on.
+        unsafe { Loaded::open_switched(so, None) }
+    }
+
+    /// [`Loaded::open`], then the world's `int` variable `switch.0` set to
+    /// `switch.1` before any call (a mutant schemata world's switch).
+    ///
+    /// # Safety
+    ///
+    /// As [`Loaded::open`]; and `switch.0`, if given, must name an `int`.
+    pub unsafe fn open_switched(so: &Path, switch: Option<(&str, i32)>) -> Result<Loaded> {
+        // SAFETY: the caller's promise above.
+        let library = unsafe { libloading::Library::new(so) }
+            .with_context(|| format!("loading {}", so.display()))?;
+        if let Some((name, value)) = switch {
+            // SAFETY: the caller's promise that the symbol is an int; it
+            // lives as long as `library`, which the world keeps.
+            unsafe {
+                let var = library
+                    .get::<*mut std::ffi::c_int>(name.as_bytes())
+                    .with_context(|| {
+                        format!(
+                            "{} has no switch {name}: build its world again",
+                            so.display()
+                        )
+                    })?;
+                (*var).write(value);
+            }
+        }
+        // SAFETY: the symbols' types are shim.h's, as bindgen read them.
+        let world = unsafe { ffi::ShimWorld::from_library(library) }
             .with_context(|| format!("loading {}", so.display()))?;
         // SAFETY: both take no arguments and only return a constant.
         let (abi, sizes) = unsafe { (world.shim_abi_version(), world.shim_abi_sizes()) };

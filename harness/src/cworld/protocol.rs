@@ -24,6 +24,11 @@ use super::ffi::{self, shim_call, shim_outcome};
 /// Set to a world's .so path in the environment of a worker process.
 pub const WORKER_ENV: &str = "HFI1_CONFORMANCE_WORKER";
 
+/// Set to `SYMBOL=VALUE` in the environment of a worker whose world has a
+/// switch ([`BuiltWorld::switch`](super::BuiltWorld::switch)): the `int`
+/// the worker sets after loading the world, before any call.
+pub const SWITCH_ENV: &str = "HFI1_CONFORMANCE_SWITCH";
+
 /// What a worker writes when its world is loaded and it serves calls.
 pub const READY: u8 = b'R';
 

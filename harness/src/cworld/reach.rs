@@ -72,6 +72,61 @@ pub fn affected(a: &BuiltWorld, b: &BuiltWorld, funcs: &[Func]) -> Reach {
     }
 }
 
+/// Which of `funcs` can reach each of `symbols` in `world` (one [`Reach`]
+/// per symbol, in order): the functions whose calls can reach the section
+/// defining it (code that reads it has a relocation naming it), read from
+/// the world's objects alone. A mutant schemata world's switch
+/// (`hfi1_mutant__F`) is read by every copy of `F`'s dispatcher, inlined
+/// or not, and by nothing else: the functions that reach it are those
+/// whose calls can run a mutant of `F`, and a compiler that dropped every
+/// read of it found the mutants equivalent to `F`. A symbol the world does
+/// not define, or objects that cannot be read with certainty, make every
+/// function reach it.
+pub fn reaching(world: &BuiltWorld, symbols: &[String], funcs: &[Func]) -> Vec<Reach> {
+    let g = Graph::load(&world.dir.join("obj"));
+    reaching_in(g.as_ref(), symbols, funcs)
+}
+
+/// [`reaching`] in a world's graph.
+fn reaching_in(g: Result<&Graph, &String>, symbols: &[String], funcs: &[Func]) -> Vec<Reach> {
+    let every = |why: String| Reach {
+        affected: funcs.to_vec(),
+        fallback: Some(why),
+        ..Reach::default()
+    };
+    let g = match g {
+        Ok(g) => g,
+        Err(e) => return symbols.iter().map(|_| every(e.clone())).collect(),
+    };
+    let seen: Vec<Option<BTreeSet<usize>>> = funcs.iter().map(|&f| g.reach(f)).collect();
+    symbols
+        .iter()
+        .map(|s| {
+            let Some(defs) = g.globals.get(s) else {
+                return every(format!("no {s} in the world"));
+            };
+            let mut r = Reach {
+                changed: defs
+                    .iter()
+                    .map(|&i| format!("{}: {}", g.nodes[i].object, g.nodes[i].name))
+                    .collect(),
+                ..Reach::default()
+            };
+            for (&f, seen) in funcs.iter().zip(&seen) {
+                let hit = seen
+                    .as_ref()
+                    .is_none_or(|seen| defs.iter().any(|i| seen.contains(i)));
+                if hit {
+                    r.affected.push(f);
+                } else {
+                    r.same_code.push(f);
+                }
+            }
+            r
+        })
+        .collect()
+}
+
 /// [`affected`] on two worlds' graphs.
 fn between(a: &Graph, b: &Graph, funcs: &[Func]) -> Reach {
     let (ca, cb) = (a.differing(b), b.differing(a));
@@ -126,6 +181,8 @@ struct Graph {
     roots: Vec<usize>,
     /// Each function's dispatch sections, by the function's name.
     dispatch: BTreeMap<String, Vec<usize>>,
+    /// The sections defining each global symbol.
+    globals: HashMap<String, Vec<usize>>,
 }
 
 /// A relocation's target before the objects are joined.
@@ -175,6 +232,7 @@ impl Graph {
                 None => return Err(format!("{}: no {e}", dir.display())),
             }
         }
+        g.globals = globals;
         for (i, n) in g.nodes.iter().enumerate() {
             if [
                 ".init_array",
@@ -410,7 +468,12 @@ const char *shim_kernel_version(void) { return "t"; }
     /// reached through a table of pointers (mtu_to_path_mtu), a variable
     /// a constructor sets, read by qp_to_sdma_engine.
     const UPSTREAM: &str = r#"
+#ifdef SWITCH
+int hfi1_mutant__helper;
+__attribute__((noipa)) static int helper(int x) { return hfi1_mutant__helper ? x : x + HELPER; }
+#else
 __attribute__((noipa)) static int helper(int x) { return x + HELPER; }
+#endif
 __attribute__((noipa)) static int even(int x) { return x * TABLE; }
 __attribute__((noipa)) static int odd(int x) { return x - 1; }
 static int (*const ops[])(int) = { even, odd };
@@ -470,6 +533,26 @@ int qp_to_sdma_engine(int x) { return x + g; }
             let r = between(&a, &b, &funcs);
             assert_eq!(r.affected, *want, "{defines:?}: {:?}", r.changed);
         }
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+
+    /// A switch only hfi1_setup_wqe's helper reads is reached by its calls
+    /// alone; a symbol the world lacks, by every function's.
+    #[test]
+    fn a_switch_is_reached_by_the_calls_that_read_it() {
+        let tmp = std::env::temp_dir().join(format!("hfi1-reaching-test-{}", std::process::id()));
+        let g = world(&tmp, &["SWITCH", "HELPER=1", "TABLE=2", "INIT=5"]);
+        let funcs = [Func::SetupWqe, Func::MtuToPathMtu, Func::QpToSdmaEngine];
+        let symbols = [
+            "hfi1_mutant__helper".to_owned(),
+            "hfi1_mutant__no".to_owned(),
+        ];
+        let r = reaching_in(Ok(&g), &symbols, &funcs);
+        assert_eq!(r[0].affected, [Func::SetupWqe], "{:?}", r[0]);
+        assert_eq!(r[0].same_code, [Func::MtuToPathMtu, Func::QpToSdmaEngine]);
+        assert!(r[0].fallback.is_none());
+        assert_eq!(r[1].affected, funcs);
+        assert!(r[1].fallback.is_some());
         let _ = std::fs::remove_dir_all(&tmp);
     }
 

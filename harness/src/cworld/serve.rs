@@ -14,7 +14,7 @@ use super::heartbeat;
 use super::loaded::Loaded;
 use super::protocol::{
     self, BenchReply, CallStatus, FindingKind, RandomFinding, Range, Repeat, RequestKind,
-    OUTCOME_FIXED, READY, WORKER_ENV,
+    OUTCOME_FIXED, READY, SWITCH_ENV, WORKER_ENV,
 };
 use crate::generate::{self, WorldId};
 use crate::implementation::{self, Implementation};
@@ -49,8 +49,20 @@ fn start_serving(so: &Path) -> Result<()> {
     if std::env::var_os(sandbox::CONFINE_ENV).is_some() {
         sandbox::confine_worker()?;
     }
-    // SAFETY: this is a worker: sandboxed and confined, here to run it.
-    let lib = unsafe { Loaded::open(so)? };
+    let switch = std::env::var(SWITCH_ENV).ok();
+    let switch = match switch.as_deref().map(|s| s.split_once('=')) {
+        None => None,
+        Some(Some((name, value))) => Some((
+            name,
+            value
+                .parse::<i32>()
+                .with_context(|| format!("{SWITCH_ENV}: `{value}` is not an int"))?,
+        )),
+        Some(None) => anyhow::bail!("{SWITCH_ENV} is not SYMBOL=VALUE"),
+    };
+    // SAFETY: this is a worker: sandboxed and confined, here to run it;
+    // a world's switch is an int (the parent read it from the world).
+    let lib = unsafe { Loaded::open_switched(so, switch)? };
     serve(&lib)
 }
 

@@ -13,6 +13,13 @@
 //! the undefined symbols of the upstream objects are checked against the
 //! boundary (`c-shim/boundary.toml`): upstream links to nothing else.
 //!
+//! A build may replace upstream definitions by other text
+//! ([`BuildOptions::replaced`]: a mutant schemata world's variants and
+//! dispatchers): a file compiled whole is then compiled from a copy with
+//! the definitions replaced, in the world's directory, finding its
+//! includes as the file would; an extracted definition is replaced in the
+//! extracted unit.
+//!
 //! By job: `manifest` reads the boundary, `tools` runs the toolchain in
 //! the sandbox, `compile` compiles and links, `boundary` checks what
 //! upstream imports, `cache` keys, checks and evicts the cached worlds.
@@ -65,6 +72,24 @@ pub struct BuildOptions {
     /// world's edges feed the fuzzer; the sancov callbacks come from the
     /// fuzz binary, so the link allows them undefined.
     pub fuzz: bool,
+    /// Upstream definitions replaced by other text (mutant schemata: a
+    /// function's variants and the dispatcher that picks one), wherever
+    /// the world takes the definition from: a file compiled whole is
+    /// compiled from a copy with the definition replaced, an extracted
+    /// one is replaced in the extracted unit.
+    pub replaced: std::sync::Arc<[Replaced]>,
+}
+
+/// An upstream definition of a world replaced by other text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    /// The file the world takes the definition from, its path in the tree.
+    pub file: String,
+    /// The definition's name.
+    pub name: String,
+    /// What replaces the definition's text: C with its own `#line`
+    /// directives (the lines after it keep theirs).
+    pub text: String,
 }
 
 impl BuiltWorld {
@@ -94,6 +119,21 @@ pub struct BuiltWorld {
     /// How it was built (workers preload ASan for a sanitizer world, let a
     /// coverage world write its counters, and scale the call limit).
     pub opts: BuildOptions,
+    /// A variable of the world its workers set after loading it, before
+    /// any call (a mutant schemata world's switch): `(symbol, value)`.
+    /// Not part of the build: one world, many settings.
+    pub switch: Option<(String, i32)>,
+}
+
+impl BuiltWorld {
+    /// This world with its workers setting `symbol` to `value` (an `int`
+    /// the world defines) after loading it.
+    pub fn switched(&self, symbol: &str, value: i32) -> BuiltWorld {
+        BuiltWorld {
+            switch: Some((symbol.to_owned(), value)),
+            ..self.clone()
+        }
+    }
 }
 
 impl BuiltWorld {
@@ -116,6 +156,7 @@ impl BuiltWorld {
                 overlay: None,
             },
             opts: Default::default(),
+            switch: None,
         }
     }
 }
@@ -227,6 +268,7 @@ fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         dir,
         tree: tree.clone(),
         opts: opts.clone(),
+        switch: None,
     };
     if cache::checksum_matches(&so) {
         cache::mark_used(&dir);

@@ -31,6 +31,7 @@ use crate::cworld::build::{BuildOptions, BuiltWorld};
 use crate::cworld::channel::Channel;
 use crate::cworld::heartbeat::Heartbeat;
 use crate::cworld::limits::{call_timeout, idle_limit};
+use crate::cworld::protocol::SWITCH_ENV;
 use crate::model::types::{Func, Symbol};
 
 pub use records::HANG_PROOFS;
@@ -64,7 +65,10 @@ static WORKERS: AtomicU64 = AtomicU64::new(0);
 impl Worker {
     /// A worker for `world`, started on first use.
     pub fn new(world: &BuiltWorld) -> Result<Worker> {
-        let env = launch::sanitizer_env(&world.opts)?;
+        let mut env = launch::sanitizer_env(&world.opts)?;
+        if let Some((name, value)) = &world.switch {
+            env.push((SWITCH_ENV.to_owned(), format!("{name}={value}")));
+        }
         let n = WORKERS.fetch_add(1, Ordering::Relaxed);
         if n == 0 {
             launch::remove_stale_logs();

@@ -505,7 +505,7 @@ pub fn compare(
         explain: true,
         selection: Selection::Reached,
     };
-    compare_calls((a, b), vectors, funcs, (n, seed), how, progress)
+    compare_calls((a, b), vectors, (funcs, None), (n, seed), how, progress)
 }
 
 /// Which functions a comparison runs.
@@ -533,7 +533,24 @@ pub fn count_differences(
         explain: false,
         selection,
     };
-    compare_calls((a, b), vectors, funcs, (n, seed), how, &mut |_| {})
+    compare_calls((a, b), vectors, (funcs, None), (n, seed), how, &mut |_| {})
+}
+
+/// [`count_differences`] running the functions of `funcs` `reach` found
+/// affected: for worlds whose difference is known without comparing their
+/// objects, as a mutant schemata world's switch is ([`reach::reaching`]).
+pub fn count_differences_reaching(
+    (a, b): (&BuiltWorld, &BuiltWorld),
+    vectors: &[Vector],
+    (funcs, reach): (&[Func], reach::Reach),
+    (n, seed): (u64, u64),
+) -> Result<Comparison> {
+    let how = How {
+        explain: false,
+        selection: Selection::Reached,
+    };
+    let given = (funcs, Some(reach));
+    compare_calls((a, b), vectors, given, (n, seed), how, &mut |_| {})
 }
 
 /// How [`compare_calls`] compares.
@@ -547,16 +564,17 @@ struct How {
 fn compare_calls(
     (a, b): (&BuiltWorld, &BuiltWorld),
     vectors: &[Vector],
-    funcs: &[Func],
+    (funcs, given): (&[Func], Option<reach::Reach>),
     (n, seed): (u64, u64),
     how: How,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Comparison> {
     let started = std::time::Instant::now();
     let explain = how.explain;
-    let reach = match how.selection {
-        Selection::Reached => reach::affected(a, b, funcs),
-        Selection::Every => reach::Reach {
+    let reach = match (given, how.selection) {
+        (Some(r), _) => r,
+        (None, Selection::Reached) => reach::affected(a, b, funcs),
+        (None, Selection::Every) => reach::Reach {
             affected: funcs.to_vec(),
             fallback: Some("asked to".into()),
             ..Default::default()
