@@ -40,6 +40,12 @@ check() { # NAME N ARGS...: the whole run against N shards merged
     "$x" merge "$d"/shard-*.json --format ktap >"$d/merged.ktap" 2>/dev/null
     "$x" merge "$d"/shard-*.json --format kcidb >"$d/merged.kcidb" 2>/dev/null
     set -e
+    for k in $(seq 1 "$n"); do
+        jq -e '.shard.index' "$d/shard-$k.json" >/dev/null ||
+            { echo "[shards] $name: shard $k wrote no shard report"; cat "$d/shard-$k.err"; exit 1; }
+    done
+    [ "$(jq '.totals.tests + (.suites | length)' "$d/whole.json")" -gt 0 ] ||
+        { echo "[shards] $name: the whole run judged nothing"; cat "$d/whole.err"; exit 1; }
     if [ "$got" != "$want" ]; then
         echo "[shards] $name: merged exit $got, one run exit $want"; cat "$d/merge.err"; exit 1
     fi
@@ -60,32 +66,47 @@ check mutants 3 mutants --function mtu_to_path_mtu --function mtu_from_qp --func
 check random 3 conformance --random 400 --seed 7 --function hfi1_setup_wqe \
     --function qp_iter_print --function sdma_select_engine_vl --function mtu_from_qp
 
-# A series of three patches made here from the 6.12 tree (nothing of
-# upstream is committed): a behaviour change, a comment, another change.
+# Series of patches made here from the 6.12 tree (nothing of upstream is
+# committed), each against the tree the ones before it leave.
 tree="$("$x" kernel fetch 6.12 | tail -1)"
-qp=drivers/infiniband/hw/hfi1/qp.c
+hfi1=drivers/infiniband/hw/hfi1
 s="$work/series"
-mkdir -p "$s/a/${qp%/*}" "$s/b/${qp%/*}"
-cp "$tree/$qp" "$s/a/$qp"
-patch_of() { # N SUBJECT SED: a format-patch file changing the current qp.c
-    cp "$s/a/$qp" "$s/b/$qp"
-    sed -i "$3" "$s/b/$qp"
+mkdir -p "$s/a/$hfi1" "$s/b/$hfi1"
+cp "$tree/$hfi1/qp.c" "$tree/$hfi1/sdma.c" "$s/a/$hfi1/"
+patch_of() { # NAME FILE SUBJECT SED: a format-patch file changing FILE
+    local f="$hfi1/$2"
+    cp "$s/a/$f" "$s/b/$f"
+    sed -i "$4" "$s/b/$f"
     {
         printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
-        printf 'From: Dev <dev@example.org>\nSubject: [PATCH %s/3] %s\n\n%s\n---\n' "$1" "$2" "$2"
-        (cd "$s" && diff -u "a/$qp" "b/$qp" | sed '1,2s/\t.*//') || true
+        printf 'From: Dev <dev@example.org>\nSubject: [PATCH] %s\n\n%s\n---\n' "$3" "$3"
+        (cd "$s" && diff -u "a/$f" "b/$f" | sed '1,2s/\t.*//') || true
     } >"$s/$1.patch"
-    cp "$s/b/$qp" "$s/a/$qp"
+    cp "$s/b/$f" "$s/a/$f"
 }
-patch_of 1 "IB/hfi1: cap path MTUs at 4096" 's/return mtu_to_enum(mtu, OPA_MTU_8192);/return mtu_to_enum(mtu, OPA_MTU_4096);/'
-patch_of 2 "IB/hfi1: say what the PIO threshold is" 's|if (wqe->length <= piothreshold)|/* at or under the threshold: PIO */\n\t&|'
-patch_of 3 "IB/hfi1: post sends at the threshold by SDMA" 's/if (wqe->length <= piothreshold)/if (wqe->length < piothreshold)/'
-check gate 2 gate --base 6.12 --random 200 "$s/1.patch" "$s/2.patch" "$s/3.patch"
+patch_of 1 qp.c "IB/hfi1: cap path MTUs at 4096" 's/return mtu_to_enum(mtu, OPA_MTU_8192);/return mtu_to_enum(mtu, OPA_MTU_4096);/'
+# Not judged and not built (a function no world runs, in a file no world
+# compiles whole): the tree after it is recorded as not built.
+patch_of unrun sdma.c "IB/hfi1: say where progress is made" 's|^static void sdma_make_progress(struct sdma_engine \*sde, u64 status)$|&\n/* progress */|'
+patch_of 2 qp.c "IB/hfi1: say what the PIO threshold is" 's|if (wqe->length <= piothreshold)|/* at or under the threshold: PIO */\n\t&|'
+patch_of 3 qp.c "IB/hfi1: post sends at the threshold by SDMA" 's/if (wqe->length <= piothreshold)/if (wqe->length < piothreshold)/'
+# Shard 2 of 2 starts after the unrun patch.
+check gate 2 gate --base 6.12 --random 200 "$s/1.patch" "$s/unrun.patch" "$s/2.patch" "$s/3.patch"
 # A patch that does not apply blocks the ones after it, in every shard.
 sed 's/OPA_MTU_4096/OPA_MTU_2048/' "$s/1.patch" >"$s/stale.patch"
 check gate-blocked 3 gate --base 6.12 --random 50 "$s/1.patch" "$s/stale.patch" "$s/3.patch"
+# A patch that breaks the build: the shard after it judges the patches
+# before its block again to say which (and no scratch path in the words).
+cp "$tree/$hfi1/qp.c" "$s/a/$hfi1/qp.c"
+patch_of b1 qp.c "IB/hfi1: cap path MTUs at 4096" 's/return mtu_to_enum(mtu, OPA_MTU_8192);/return mtu_to_enum(mtu, OPA_MTU_4096);/'
+patch_of broken qp.c "IB/hfi1: a typo" 's/return mtu_to_enum(mtu, OPA_MTU_4096);/return mtu_to_enum(mtu, OPA_MTU_4096)/'
+patch_of b3 qp.c "IB/hfi1: post sends at the threshold by SDMA" 's/if (wqe->length <= piothreshold)/if (wqe->length < piothreshold)/'
+check gate-broken 3 gate --base 6.12 --random 50 "$s/b1.patch" "$s/broken.patch" "$s/b3.patch"
+if grep -q "hfi1-gate-" "$work/gate-broken/whole.json"; then
+    echo "[shards] gate-broken: a scratch path in the report"; exit 1
+fi
 
 if [ "$sweep" = --sweep ]; then
-    check sweep 2 sweep 6.12 --limit 2 --random 200
+    check sweep 2 sweep --series 6.12 --limit 2 --random 200
 fi
 echo "shards: every command's shards merged = one run"

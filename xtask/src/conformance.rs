@@ -17,8 +17,8 @@ pub fn run(a: flags::Conformance) -> Result<u8> {
     if let Some(n) = a.random {
         // The units: each function's generated vectors, in order.
         let all = a.function.funcs();
-        let sharding = flags::Sharding { shard: a.shard };
-        let funcs = a
+        let sharding = &a.sharding;
+        let funcs = sharding
             .shard
             .map_or(all.clone(), |s| all[s.range(all.len())].to_vec());
         let runs = random::run_kernels(&kernels, &opts, &funcs, n, a.seed, &mut |m| {

@@ -135,6 +135,7 @@ impl Cmd {
             Cmd::Diff(a) => Some(&a.output),
             Cmd::Sweep(a) => Some(&a.output),
             Cmd::Mutants(a) => Some(&a.output),
+            Cmd::Merge(a) => Some(&a.output),
             _ => None,
         }
     }
@@ -329,6 +330,7 @@ impl Overlay {
 #[command(mut_arg("function", |a| a
     .help("With --random: only this function (repeatable)")
     .requires("random")))]
+#[command(mut_arg("shard", |a| a.requires("random")))]
 pub struct Conformance {
     /// A pinned series (snapshots/kernels.lock) fetched from Debian on first
     /// use, SERIES=VERSION for an exact Debian version, or `all` (every
@@ -359,12 +361,9 @@ pub struct Conformance {
     /// Seed of --random; same seed, same vectors
     #[arg(long, default_value_t = 1, requires = "random")]
     pub seed: u64,
-    /// Run only the K-th of N contiguous blocks of the functions' generated
-    /// vectors (with --random; 1 <= K <= N, no coordination) and mark the
-    /// report as that shard's: join the shards' --format json reports with
-    /// `cargo xtask merge`
-    #[arg(long, value_name = "K/N", value_parser = shard, requires = "random")]
-    pub shard: Option<ShardSpec>,
+    /// With --random: one machine's part (`--shard K/N`)
+    #[command(flatten)]
+    pub sharding: Sharding,
     #[command(flatten)]
     pub function: Functions,
 }

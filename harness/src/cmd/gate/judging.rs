@@ -203,11 +203,20 @@ impl Series<'_> {
         // its checkout (its world is not needed).
         let base = record::base(self.base_name, self.base, &Err(String::new()));
         let inputs = cworld::build::tree_inputs(self.base)?;
+        let key = |t: &KernelTree| cworld::build::recipe(t, &BuildOptions::default()).key;
+        // The key of the world a whole run would hold: the tree's after the
+        // last patch it would have built (a patch none of whose changed
+        // functions runs, touching no file compiled whole, is not built).
+        let mut held = key(self.base);
         let mut failed = None;
         for (k, p) in patches[..n].iter().enumerate() {
             if apply(self.sb, self.dir, p, self.tmp)?.is_err() {
                 failed = Some(k);
                 break;
+            }
+            let scope = classify(self.dir, p, &inputs);
+            if !(scope.functions.none_judged() && !scope.compiled_whole) {
+                held = key(&KernelTree::open(self.dir)?);
             }
         }
         let (at, verdict) = match failed {
@@ -233,8 +242,12 @@ impl Series<'_> {
             }
         };
         // The tree after patch n - 1, as its judgement recorded it (what
-        // of the judgement the record reads: whether it applied).
+        // of it the record reads: whether it applied, whether the world
+        // the series held is that tree's).
         let last = &patches[n - 1];
+        let this = KernelTree::open(self.dir)
+            .map(|t| key(&t))
+            .unwrap_or_default();
         let after = record::After {
             base: self.base_name,
             base_tree: self.base,
@@ -242,7 +255,7 @@ impl Series<'_> {
             k: n - 1,
             blocked: failed.is_some_and(|k| k < n - 1),
             dir: self.dir,
-            world: at.prev.as_ref().ok(),
+            world: at.prev.as_ref().ok().filter(|_| held == this),
         };
         let j = self.judged(last, &at, verdict, None, vec![]);
         let before = after.trees(&j, &base).swap_remove(1);
@@ -424,7 +437,9 @@ impl Series<'_> {
         match built {
             Ok(world) => Ok(Ok((tree, world))),
             Err(e) => {
-                let msg = format!("{e:#}");
+                // Paths in the tree, not in this process's scratch copy of
+                // it: the same patch gives the same words in any run.
+                let msg = format!("{e:#}").replace(&format!("{}/", self.dir.display()), "");
                 let verdict = if upstream_error(&e, self.dir) {
                     PatchVerdict::BreaksBuild(msg)
                 } else {
