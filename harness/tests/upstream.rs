@@ -167,6 +167,20 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>) -> Vec<Trial> {
     }
     {
         let get = get.clone();
+        trials.push(Trial::test(
+            format!("{s}::mutants::schemata_agree_with_alone"),
+            move || mutants::schemata_agree_with_alone(&get()?.tree),
+        ));
+    }
+    {
+        let get = get.clone();
+        trials.push(Trial::test(
+            format!("{s}::mutants::schemata_reach_sound"),
+            move || mutants::schemata_reach_is_sound(&get()?.tree),
+        ));
+    }
+    {
+        let get = get.clone();
         trials.push(Trial::test(format!("{s}::reach::sound"), move || {
             mutants::reach_is_sound(&get()?.tree)
         }));

@@ -461,6 +461,7 @@ pub fn mutants_of_an_extracted_function(tree: &KernelTree) -> Result<(), Failed>
         random: 0,
         sanitize: false,
         shard: None,
+        alone: false,
     };
     let results = m::run(tree, &vectors, &opts, &mut |_| {}).map_err(|e| format!("{e:#}"))?;
     let files: Vec<(&str, &str)> = results
@@ -504,6 +505,111 @@ pub fn mutants_of_an_extracted_function(tree: &KernelTree) -> Result<(), Failed>
     if !tally.problems.is_empty() || tally.stillborn != 0 {
         let problems: Vec<String> = tally.problems.iter().map(|p| p.to_string()).collect();
         return Err(format!("{} stillborn; {problems:?}", tally.stillborn).into());
+    }
+    Ok(())
+}
+
+/// The functions of the schemata trials: a global function extracted from
+/// sdma.c whose survivor reads an uninitialised variable (its fate is the
+/// compiler's), static ones of qp.c with mutants that do not compile,
+/// a `void` one, and one of qp.c called by many.
+const SCHEMATA_SAMPLE: [&str; 5] = [
+    "sdma_select_engine_vl",
+    "mtu_from_qp",
+    "hfi1_sc_wantpiobuf_intr",
+    "iowait_wakeup",
+    "qp_to_send_context",
+];
+
+fn sample_options(alone: bool) -> harness::cmd::mutants::Options {
+    harness::cmd::mutants::Options {
+        functions: SCHEMATA_SAMPLE.iter().map(|f| f.to_string()).collect(),
+        sample: 0,
+        seed: 1,
+        random: 0,
+        sanitize: false,
+        shard: None,
+        alone,
+    }
+}
+
+/// Mutant schemata change no verdict: the sample's mutants judged in one
+/// schemata world and each in its own world have the same fates; those
+/// that do not compile are found in the schemata and built alone, and do
+/// not compile there either. (How many calls a killed mutant changes may
+/// differ where it reads out of bounds: mtu_from_qp's `port_num - 2` reads
+/// the bytes of pointers in the device, and code is laid out otherwise.)
+pub fn schemata_agree_with_alone(tree: &KernelTree) -> Result<(), Failed> {
+    use harness::cmd::mutants::{self as m, Fate};
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
+    let mut lines = vec![];
+    let schemata = m::run(tree, &vectors, &sample_options(false), &mut |l| {
+        lines.push(l.to_owned())
+    })
+    .map_err(|e| format!("{e:#}"))?;
+    let alone =
+        m::run(tree, &vectors, &sample_options(true), &mut |_| {}).map_err(|e| format!("{e:#}"))?;
+    let kind = |f: &Fate| match f {
+        Fate::Killed { .. } => "killed".to_owned(),
+        Fate::Survived => "survived".into(),
+        Fate::Stillborn(_) => "not judged".into(),
+    };
+    let fates = |r: &[(m::Mutant, Fate)]| -> Vec<(String, String)> {
+        r.iter().map(|(x, f)| (x.id(), kind(f))).collect()
+    };
+    let (s, a) = (fates(&schemata), fates(&alone));
+    if s.len() < 25 || s != a {
+        let differ: Vec<_> = s.iter().zip(&a).filter(|(x, y)| x != y).collect();
+        return Err(format!("{} mutants; schemata vs alone: {differ:?}", s.len()).into());
+    }
+    let left_out: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("does not compile in the schemata: "))
+        .collect();
+    let stillborn = s.iter().filter(|(_, f)| f == "not judged").count();
+    if left_out.len() != stillborn || stillborn == 0 || lines.iter().any(|l| l.contains("alone:")) {
+        return Err(format!("{stillborn} not judged; progress: {lines:?}").into());
+    }
+    Ok(())
+}
+
+/// A schemata world's reach is sound: with a mutant's switch on (the first
+/// four of each function of the sample), every function whose calls
+/// differ from the base world's when all run (`Selection::Every`) is among
+/// those `cworld::reach::reaching` finds reaching the switch of the
+/// function mutated — and not every function.
+pub fn schemata_reach_is_sound(tree: &KernelTree) -> Result<(), Failed> {
+    use harness::cmd::mutants::{self as m, schemata};
+    use harness::judge::compare::{count_differences, Selection};
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
+    let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let all = m::list(tree, &sample_options(false).functions).map_err(|e| format!("{e:#}"))?;
+    let (world, values) = schemata::build(tree, &all, &BuildOptions::default(), &mut |_| {})
+        .map_err(|e| format!("{e:#}"))?;
+    let world = world.ok_or("no schemata world")?;
+    for (x, v) in all.iter().zip(values) {
+        let Some(v) = v.filter(|v| *v <= 4) else {
+            continue;
+        };
+        let switch = schemata::switch_of(&x.function);
+        let reach = &cworld::reach::reaching(&world, std::slice::from_ref(&switch), Func::ALL)[0];
+        if reach.fallback.is_some() || reach.same_code.is_empty() {
+            return Err(format!("{}: {reach:?}", x.id()).into());
+        }
+        let w = world.switched(&switch, v);
+        let c = count_differences(&base, &w, &vectors, Func::ALL, (100, 1), Selection::Every)
+            .map_err(|e| format!("{}: {e:#}", x.id()))?;
+        let missed: Vec<Func> = c
+            .per_func
+            .iter()
+            .filter(|p| p.2 > 0 && !reach.affected.contains(&p.0))
+            .map(|p| p.0)
+            .collect();
+        if !missed.is_empty() {
+            return Err(
+                format!("{}: {missed:?} differ, reach {:?}", x.id(), reach.affected).into(),
+            );
+        }
     }
     Ok(())
 }
