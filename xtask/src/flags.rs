@@ -636,6 +636,10 @@ pub struct Mutants {
     /// Only list the mutants (file:line and id), judging none
     #[arg(long)]
     pub list: bool,
+    /// Build each mutant as its own world, not all in one schemata world
+    /// (slower; the check that schemata change no verdict)
+    #[arg(long)]
+    pub alone: bool,
     #[command(flatten)]
     pub sanitize: Sanitize,
     #[command(flatten)]

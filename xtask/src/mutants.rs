@@ -32,6 +32,7 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         random: a.generated.random,
         sanitize: a.sanitize.sanitize,
         shard: a.sharding.shard,
+        alone: a.alone,
     };
     let mut listed = mutants::read_manifest()?;
     let units = match a.sharding.shard {

@@ -355,6 +355,23 @@ fn is_definition(text: &str) -> bool {
         && (text.trim_end().ends_with('}') || text.contains('='))
 }
 
+/// The definition of function `name` in `src` (a file the worlds take
+/// from the tree) and the byte it starts at, as [`generate`] finds it.
+pub(super) fn located(src: &str, name: &str) -> Result<(usize, cscan::Definition), String> {
+    let defs = cscan::definitions(src).map_err(|e| e.to_string())?;
+    let mut from = 0;
+    for d in defs {
+        let Some(at) = src[from..].find(&d.text).map(|p| from + p) else {
+            continue;
+        };
+        from = at + d.text.len();
+        if d.name == name && is_definition(&d.text) && is_function(&d.text) {
+            return Ok((at, d));
+        }
+    }
+    Err(format!("no definition of {name}"))
+}
+
 /// Every mutant of the functions named (C names), each looked for in the
 /// files the worlds take from `tree` ([`searched`]): by file in the
 /// manifest's order, in file order within each. A name defined in none of

@@ -19,8 +19,17 @@
 //! across line shifts and series: the function, the trimmed text of its
 //! line, the operator and which of the line's sites it is.
 //!
-//! Each mutant is compiled as its own world; mutant schemata (all mutants
-//! of a file in one world, switched at run time) are not built yet.
+//! Every mutant of a run is compiled into one world, the *mutant
+//! schemata* ([`schemata`]): each mutated function's original, a copy per
+//! mutant and a dispatcher that picks one by a switch the worker sets
+//! after loading the world. Each mutant is judged by that world with its
+//! switch on against the base world, on the functions whose calls can
+//! reach its function's switch ([`cworld::reach::reaching`]; the others
+//! run the same code). A copy that does not compile is left out of the
+//! schemata and its mutant built alone, as its own world (the base tree
+//! with its one file mutated), where it does not compile either; `alone`
+//! builds every mutant so, the slow check that schemata change no
+//! verdict.
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -34,6 +43,7 @@ use crate::model::types::Func;
 use crate::report::{Case, Report, ShardSpec, Status, Suite};
 
 mod make;
+pub mod schemata;
 mod survivors;
 
 pub use make::{generate, searched, Mutant, Searched};
@@ -72,6 +82,16 @@ pub enum Fate {
     Stillborn(String),
 }
 
+impl std::fmt::Display for Fate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fate::Killed { calls } => write!(f, "killed ({calls} calls differ)"),
+            Fate::Survived => write!(f, "survived"),
+            Fate::Stillborn(why) => write!(f, "not judged ({why})"),
+        }
+    }
+}
+
 /// Options of a mutants run.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -90,6 +110,9 @@ pub struct Options {
     pub sanitize: bool,
     /// Judge only this shard's block of the functions mutated.
     pub shard: Option<ShardSpec>,
+    /// Build every mutant as its own world instead of in the schemata
+    /// (slower: what schemata must agree with).
+    pub alone: bool,
 }
 
 impl Options {
@@ -154,7 +177,9 @@ pub fn listed_for_shard(listed: &[Listed], units: &[String], spec: ShardSpec) ->
         .collect()
 }
 
-/// Makes, builds and judges the mutants ([`planned`]).
+/// Makes, builds and judges the mutants ([`planned`]): all in one
+/// schemata world, each with its switch on in turn; those that do not
+/// compile there (or every one, with `opts.alone`) each in its own world.
 pub fn run(
     tree: &KernelTree,
     vectors: &[Vector],
@@ -164,28 +189,40 @@ pub fn run(
     let (all, _) = planned(tree, opts)?;
     let build = opts.build_options();
     let base = cworld::build(tree, &build)?;
-    let dir = std::env::temp_dir().join(format!("hfi1-mutant-tree-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    kernel::copy_tree(&tree.root, &dir).context("copying the tree")?;
-    // The files mutated, as the tree has them.
-    let mut sources: BTreeMap<String, String> = BTreeMap::new();
+    let (world, values) = if opts.alone || all.is_empty() {
+        (None, vec![None; all.len()])
+    } else {
+        schemata::build(tree, &all, &build, progress)?
+    };
     let funcs: Vec<Func> = Func::ALL.to_vec();
+    // Which functions' calls can run each function's mutants.
+    let mut reach: BTreeMap<String, cworld::reach::Reach> = BTreeMap::new();
+    if let Some(w) = &world {
+        let mut names: Vec<String> = all.iter().map(|m| m.function.clone()).collect();
+        names.dedup();
+        let symbols: Vec<String> = names.iter().map(|f| schemata::switch_of(f)).collect();
+        let found = cworld::reach::reaching(w, &symbols, &funcs);
+        reach.extend(names.into_iter().zip(found));
+    }
+    let mut alone = Alone::new(tree);
     let mut out = vec![];
     let total = all.len();
-    for (k, m) in all.into_iter().enumerate() {
-        progress(&format!("[{}/{total}] {}", k + 1, m.id()));
-        if !sources.contains_key(&m.file) {
-            let src = tree.read_to_string(&tree.path(&m.file))?;
-            sources.insert(m.file.clone(), src);
-        }
-        let src = &sources[&m.file];
-        let mut text = src.clone();
-        text.replace_range(m.at.clone(), &m.replacement);
-        // The base tree with this one file mutated; put back after.
-        let at = dir.join(&m.file);
-        std::fs::write(&at, &text)?;
-        let judged = judge(&base, &dir, vectors, &funcs, opts, &build);
-        std::fs::write(&at, src)?;
+    for (k, (m, value)) in all.into_iter().zip(values).enumerate() {
+        let judged = match (&world, value) {
+            (Some(w), Some(v)) => {
+                let w = w.switched(&schemata::switch_of(&m.function), v);
+                let r = reach[&m.function].clone();
+                compare::count_differences_reaching(
+                    (&base, &w),
+                    vectors,
+                    (&funcs, r),
+                    (opts.random, opts.seed),
+                )
+                .map(|c| c.per_func.iter().map(|p| p.2).sum())
+                .map_err(|e| unreproducible(e, &w))
+            }
+            _ => alone.judge(&m, &base, vectors, opts, &build),
+        };
         let fate = match judged {
             Ok(0) => Fate::Survived,
             Ok(n) => Fate::Killed { calls: n },
@@ -202,12 +239,74 @@ pub fn run(
             Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
             Err(e) => Fate::Stillborn(format!("{e:#}").lines().next().unwrap_or("").to_owned()),
         };
+        progress(&format!("[{}/{total}] {}: {fate}", k + 1, m.id()));
         out.push((m, fate));
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(alone);
     // Mutant worlds are one-offs: keep the cache under its cap.
     cworld::build::evict(cworld::build::worlds_cap());
     Ok(out)
+}
+
+/// Mutants judged each in its own world: a copy of the tree (made on
+/// first use, removed on drop) with the mutant's one file mutated.
+struct Alone<'a> {
+    tree: &'a KernelTree,
+    dir: Option<std::path::PathBuf>,
+    /// The files mutated, as the tree has them.
+    sources: BTreeMap<String, String>,
+}
+
+impl<'a> Alone<'a> {
+    fn new(tree: &'a KernelTree) -> Alone<'a> {
+        Alone {
+            tree,
+            dir: None,
+            sources: BTreeMap::new(),
+        }
+    }
+
+    /// The differing calls of `m`'s own world against `base`.
+    fn judge(
+        &mut self,
+        m: &Mutant,
+        base: &BuiltWorld,
+        vectors: &[Vector],
+        opts: &Options,
+        build: &BuildOptions,
+    ) -> Result<u64> {
+        let dir = match &self.dir {
+            Some(d) => d.clone(),
+            None => {
+                let d =
+                    std::env::temp_dir().join(format!("hfi1-mutant-tree-{}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&d);
+                kernel::copy_tree(&self.tree.root, &d).context("copying the tree")?;
+                self.dir.insert(d).clone()
+            }
+        };
+        if !self.sources.contains_key(&m.file) {
+            let src = self.tree.read_to_string(&self.tree.path(&m.file))?;
+            self.sources.insert(m.file.clone(), src);
+        }
+        let src = &self.sources[&m.file];
+        let mut text = src.clone();
+        text.replace_range(m.at.clone(), &m.replacement);
+        // The base tree with this one file mutated; put back after.
+        let at = dir.join(&m.file);
+        std::fs::write(&at, &text)?;
+        let judged = judge(base, &dir, vectors, Func::ALL, opts, build);
+        std::fs::write(&at, src)?;
+        judged
+    }
+}
+
+impl Drop for Alone<'_> {
+    fn drop(&mut self) {
+        if let Some(d) = &self.dir {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
 }
 
 fn judge(

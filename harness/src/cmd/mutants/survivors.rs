@@ -323,6 +323,7 @@ mod tests {
             random: 0,
             sanitize: false,
             shard: None,
+            alone: false,
         };
         let mut results = vec![
             (mutant("a <= b", "<= -> <"), Fate::Survived),
