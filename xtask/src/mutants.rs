@@ -34,7 +34,7 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         shard: a.sharding.shard,
         alone: a.alone,
     };
-    let mut listed = mutants::read_manifest()?;
+    let mut listed = mutants::listed_for_run(&mutants::read_manifest()?, &opts.functions);
     let units = match a.sharding.shard {
         Some(spec) => {
             let (_, units) = mutants::planned(&tree, &opts)?;

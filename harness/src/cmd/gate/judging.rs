@@ -215,7 +215,7 @@ impl Series<'_> {
                 break;
             }
             let scope = classify(self.dir, p, &inputs);
-            if !(scope.functions.none_judged() && !scope.compiled_whole) {
+            if !scope.functions.none_judged() || scope.compiled_whole {
                 held = key(&KernelTree::open(self.dir)?);
             }
         }
@@ -439,7 +439,10 @@ impl Series<'_> {
             Err(e) => {
                 // Paths in the tree, not in this process's scratch copy of
                 // it: the same patch gives the same words in any run.
-                let msg = format!("{e:#}").replace(&format!("{}/", self.dir.display()), "");
+                let dir = self.dir.display().to_string();
+                let msg = format!("{e:#}")
+                    .replace(&format!("{dir}/"), "")
+                    .replace(&dir, "the patched tree");
                 let verdict = if upstream_error(&e, self.dir) {
                     PatchVerdict::BreaksBuild(msg)
                 } else {

@@ -61,6 +61,22 @@ fn named_or_all(functions: &[String]) -> Vec<String> {
     }
 }
 
+/// The manifest entries a run answers for: those of the functions it
+/// mutates ([`named_or_all`]). An entry of a helper mutated only when
+/// named (`--function sdma_flush_descq`) is not gone from a default run.
+pub fn listed_for_run(listed: &[Listed], functions: &[String]) -> Vec<Listed> {
+    let mutated = named_or_all(functions);
+    listed
+        .iter()
+        .filter(|l| {
+            mutated
+                .iter()
+                .any(|f| l.id.split(": ").next() == Some(f.as_str()))
+        })
+        .cloned()
+        .collect()
+}
+
 /// Every mutant of the functions named ([`generate`]), every function of
 /// the call schema when none is: what `--list` lists, judging none.
 pub fn list(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
@@ -445,6 +461,50 @@ pub fn report(kernel: &str, results: &[(Mutant, Fate)], listed: &[Listed]) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Manifest entries of functions `a`, `b`, `c` and `helper`.
+    fn manifest() -> Vec<Listed> {
+        let text: String = ["a", "b", "c", "helper"]
+            .iter()
+            .map(|f| {
+                format!("[[survivor]]\nid = \"{f}: `x` [delete statement#0]\"\nreason = \"r\"\n")
+            })
+            .collect();
+        parse_manifest(Path::new("m.toml"), &text).expect("parses")
+    }
+
+    fn functions(l: &[Listed]) -> Vec<&str> {
+        l.iter().filter_map(|l| l.id.split(": ").next()).collect()
+    }
+
+    /// Every entry is some shard's, once: those of the run's functions by
+    /// block, the rest (a function with no mutant) shard 1's.
+    #[test]
+    fn the_shards_answer_for_every_manifest_entry_once() {
+        let units: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let all = manifest();
+        let mut seen = vec![];
+        for index in 1..=3 {
+            let mine = listed_for_shard(&all, &units, ShardSpec { index, count: 3 });
+            seen.extend(functions(&mine).into_iter().map(str::to_owned));
+        }
+        seen.sort();
+        assert_eq!(seen, ["a", "b", "c", "helper"]);
+        let first = listed_for_shard(&all, &units, ShardSpec { index: 1, count: 3 });
+        assert_eq!(functions(&first), ["a", "helper"]);
+    }
+
+    /// A helper mutated only when named answers in that run alone.
+    #[test]
+    fn a_run_answers_for_the_entries_of_the_functions_it_mutates() {
+        let named = listed_for_run(&manifest(), &["helper".into(), "b".into()]);
+        assert_eq!(functions(&named), ["b", "helper"]);
+        let default = listed_for_run(&manifest(), &[]);
+        assert!(
+            functions(&default).is_empty(),
+            "a, b, c, helper are no Func"
+        );
+    }
 
     /// Only a call of the mutant's own world that did not behave the same
     /// twice is the mutant's (not judged); the base world's faults and a
