@@ -39,7 +39,6 @@ pub fn tree_record(
     error: Option<String>,
 ) -> report::Tree {
     let git = git::checkout(&tree.root);
-    let r = cworld::build::recipe(tree, opts);
     report::Tree {
         role: role.to_owned(),
         kernel: kernel.to_owned(),
@@ -51,12 +50,7 @@ pub fn tree_record(
         patches: vec![],
         valid: Some(true),
         build: Some(report::Build {
-            compiler: r.compiler,
-            command: r.command,
-            flags: r.flags,
-            architecture: r.architecture,
-            config: r.config,
-            key: r.key,
+            recipe: cworld::build::recipe(tree, opts),
             status,
             error,
         }),

@@ -217,7 +217,7 @@ impl Objects<'_> {
         let (key, config) = t
             .build
             .as_ref()
-            .map(|b| (b.key.as_str(), b.config.as_str()))
+            .map(|b| (b.recipe.key.as_str(), b.recipe.config.as_str()))
             .unwrap_or(("", ""));
         let id = self.id("build", &[checkout, key, config]);
         if !self.ids.insert(id.clone()) {
@@ -230,11 +230,11 @@ impl Objects<'_> {
             text(&format!("C world of {} ({})", t.kernel, t.version)).into(),
         );
         if let Some(b) = &t.build {
-            if is_architecture(&b.architecture) {
-                f.insert("architecture".into(), b.architecture.as_str().into());
+            if is_architecture(&b.recipe.architecture) {
+                f.insert("architecture".into(), b.recipe.architecture.as_str().into());
             }
-            f.insert("compiler".into(), text(&b.compiler).into());
-            f.insert("config_name".into(), text(&b.config).into());
+            f.insert("compiler".into(), text(&b.recipe.compiler).into());
+            f.insert("config_name".into(), text(&b.recipe.config).into());
             let status = match b.status {
                 BuildStatus::Built => "PASS",
                 BuildStatus::Failed => "FAIL",
@@ -246,9 +246,9 @@ impl Objects<'_> {
                 f.insert("log_excerpt".into(), excerpt(e).into());
             }
             let misc = json!({
-                "command": text(&b.command),
-                "cflags": b.flags.iter().map(|x| text(x)).collect::<Vec<_>>(),
-                "world_key": b.key,
+                "command": text(&b.recipe.command),
+                "cflags": b.recipe.flags.iter().map(|x| text(x)).collect::<Vec<_>>(),
+                "world_key": b.recipe.key,
                 "role": t.role,
             });
             f.insert("misc".into(), misc);
@@ -411,6 +411,7 @@ mod tests {
     use super::super::tests::{gate_report, report};
     use super::super::{Build, Report, Suite};
     use super::*;
+    use crate::cworld::build::Recipe;
 
     fn parsed(r: &Report) -> Value {
         serde_json::from_str(&kcidb(r, &Origin::default())).expect("JSON")
@@ -571,12 +572,14 @@ mod tests {
                 patches: vec![PatchFile::new(1, "qp: a change", "diff --git a/x b/x\n")],
                 valid: Some(true),
                 build: Some(Build {
-                    compiler: "gcc (Debian 12.2.0-14) 12.2.0".into(),
-                    command: "gcc".into(),
-                    flags: vec!["-O2".into()],
-                    architecture: "x86_64".into(),
-                    config: "plain".into(),
-                    key: "k1".into(),
+                    recipe: Recipe {
+                        compiler: "gcc (Debian 12.2.0-14) 12.2.0".into(),
+                        command: "gcc".into(),
+                        flags: vec!["-O2".into()],
+                        architecture: "x86_64".into(),
+                        config: "plain".into(),
+                        key: "k1".into(),
+                    },
                     ..Default::default()
                 }),
                 ..Default::default()

@@ -167,25 +167,12 @@ pub struct PatchFile {
     pub sha256: String,
 }
 
-/// A C world's build: the compiler, its flags, and whether it built.
+/// A C world's build: how it is built, and whether it was.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 pub struct Build {
-    /// The compiler as its `--version` names itself (`gcc (Debian
-    /// 12.2.0-14) 12.2.0`).
-    pub compiler: String,
-    /// The program run (`gcc`, or `$CC`).
-    pub command: String,
-    /// The flags every unit is compiled with, without those naming a path
-    /// (include directories, forced headers); upstream units add the
-    /// tree's own warning flags.
-    pub flags: Vec<String>,
-    /// The target architecture (`x86_64`).
-    pub architecture: String,
-    /// The build's options: `plain`, or `sanitize`, `coverage`, `fuzz`.
-    pub config: String,
-    /// The world's key in the cache: a hash of every input (tree files,
-    /// c-shim, compiler, recipe, options).
-    pub key: String,
+    /// The compiler, its flags, the options and the world's key.
+    #[serde(flatten)]
+    pub recipe: crate::cworld::build::Recipe,
     /// Whether it was built.
     pub status: BuildStatus,
     /// Why it was not, as the compiler or the harness said.

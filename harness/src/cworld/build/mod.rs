@@ -161,20 +161,25 @@ impl BuiltWorld {
     }
 }
 
-/// How a world is built, as reports describe it.
-#[derive(Debug, Clone, Default)]
+/// How a world is built, as reports describe it (a report's
+/// [`Build`](crate::report::Build) holds it).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Recipe {
-    /// The compiler as its `--version` names itself (first line).
+    /// The compiler as its `--version` names itself (`gcc (Debian
+    /// 12.2.0-14) 12.2.0`).
     pub compiler: String,
-    /// The compiler's program (`gcc`, `$CC`, `clang` for fuzzing).
+    /// The program run (`gcc`, `$CC`, `clang` for fuzzing).
     pub command: String,
-    /// The flags of every unit, without those naming a path.
+    /// The flags every unit is compiled with, without those naming a path
+    /// (include directories, forced headers); upstream units add the
+    /// tree's own warning flags.
     pub flags: Vec<String>,
     /// The target architecture (`x86_64`).
     pub architecture: String,
-    /// `plain`, or the options: `sanitize`, `coverage`, `fuzz`.
+    /// The build's options: `plain`, or `sanitize`, `coverage`, `fuzz`.
     pub config: String,
-    /// The world's key in the cache (the hash of every input).
+    /// The world's key in the cache: a hash of every input (tree files,
+    /// c-shim, compiler, recipe, options).
     pub key: String,
 }
 
