@@ -43,25 +43,24 @@ pub fn validate_world(w: &World) -> Result<(), String> {
     if w.sdma_cpus.is_empty() {
         return Err("world.sdma_cpus: the device needs at least engine 0 (the selectors fall back to &dd->per_sdma[0])".into());
     }
-    if let Some((i, _)) = w
-        .sc_hw_context
-        .iter()
-        .find(|(i, _)| *i >= usize::from(w.num_send_contexts))
-    {
-        return Err(format!(
-            "world.sc_hw_context[{i}]: not a send context (num_send_contexts = {})",
-            w.num_send_contexts
-        ));
-    }
-    if let Some((i, _)) = w
-        .sc_type
-        .iter()
-        .find(|(i, _)| *i >= usize::from(w.num_send_contexts))
-    {
-        return Err(format!(
-            "world.sc_type[{i}]: not a send context (num_send_contexts = {})",
-            w.num_send_contexts
-        ));
+    // The per-context fields name contexts of the world.
+    let per_context: [(&str, Vec<usize>); 2] = [
+        (
+            "sc_hw_context",
+            w.sc_hw_context.iter().map(|(i, _)| i).collect(),
+        ),
+        ("sc_type", w.sc_type.iter().map(|(i, _)| i).collect()),
+    ];
+    for (field, indices) in per_context {
+        if let Some(i) = indices
+            .into_iter()
+            .find(|i| *i >= usize::from(w.num_send_contexts))
+        {
+            return Err(format!(
+                "world.{field}[{i}]: not a send context (num_send_contexts = {})",
+                w.num_send_contexts
+            ));
+        }
     }
     for (i, sc) in w.vl_sc.iter().enumerate() {
         if let Some(s) = sc {
