@@ -11,6 +11,9 @@ use crate::flags;
 
 pub fn run(a: flags::Coverage) -> Result<u8> {
     let series = &a.kernel.kernel;
+    if a.mcdc {
+        return mcdc(series);
+    }
     let m = coverage::measure(series)?;
     // The HTML report, when lcov is installed: its tools, run as a script
     // would run them.
@@ -51,4 +54,17 @@ pub fn run(a: flags::Coverage) -> Result<u8> {
         }
     }
     Ok(explained.exit_code())
+}
+
+/// `--mcdc`: MC/DC per function, its HTML report, every condition not
+/// shown checked against vectors/mcdc.toml.
+fn mcdc(series: &str) -> Result<u8> {
+    let m = coverage::measure_mcdc(series)?;
+    let html = measure::out_dir(series).join("mcdc-html");
+    harness::judge::mcdc::html(&m.world, &m.profile, &html)?;
+    print!(
+        "{}",
+        harness::judge::mcdc::render(&m.tree, &m.cov, Some(html.as_path()))
+    );
+    Ok(0)
 }

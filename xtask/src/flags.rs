@@ -672,6 +672,10 @@ EXIT STATUS:
 pub struct Coverage {
     #[command(flatten)]
     pub kernel: OneKernel,
+    /// MC/DC of every decision instead of lines and branches (clang 19):
+    /// every condition not shown must be listed in vectors/mcdc.toml
+    #[arg(long)]
+    pub mcdc: bool,
 }
 
 const COVERAGE_AFTER: &str = "\

@@ -22,6 +22,7 @@ use anyhow::{Context, Result};
 
 use crate::corpus;
 use crate::judge::coverage::{self as measure, FuncCoverage, Tracefile};
+use crate::judge::mcdc;
 use crate::kernel::{self, KernelTree};
 use crate::report::exit_code;
 
@@ -45,6 +46,36 @@ pub fn measure(series: &str) -> Result<Measured> {
     let obj = world.dir.join("obj");
     let cov = measure::report(&world, &Tracefile::capture(&obj)?)?;
     Ok(Measured { tree, cov, obj })
+}
+
+/// The committed corpus measured for MC/DC on a series' tree.
+#[derive(Debug)]
+pub struct MeasuredMcdc {
+    /// The tree measured.
+    pub tree: KernelTree,
+    /// MC/DC per upstream function in scope.
+    pub cov: Vec<mcdc::FuncMcdc>,
+    /// The measuring world.
+    pub world: crate::cworld::BuiltWorld,
+    /// Its merged profile.
+    pub profile: PathBuf,
+}
+
+/// Fetches `series`, builds its measuring world (clang 19, MC/DC), runs
+/// the committed corpus in it and reads MC/DC back per function in scope.
+pub fn measure_mcdc(series: &str) -> Result<MeasuredMcdc> {
+    mcdc::require_clang()?;
+    let tree = kernel::fetch(series)?;
+    let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
+    let world = mcdc::collect(&tree, &vectors, None)?;
+    let profile = mcdc::merge_profiles(&world)?;
+    let cov = mcdc::report(&world, &profile)?;
+    Ok(MeasuredMcdc {
+        tree,
+        cov,
+        world,
+        profile,
+    })
 }
 
 /// One entry of the manifest.

@@ -17,7 +17,7 @@ pub fn set_call_timeout(d: Duration) {
 }
 
 /// The longest a single call may run in a world built with `opts`: the
-/// base limit, times 4 for a coverage world (-O0, counters) and 10 under
+/// base limit, times 4 for a coverage or measuring world (-O0, counters) and 10 under
 /// the sanitizers. Calls take microseconds; the limit is for code that
 /// never returns.
 pub fn call_timeout(opts: &BuildOptions) -> Duration {
@@ -34,7 +34,7 @@ pub fn call_timeout(opts: &BuildOptions) -> Duration {
     };
     let factor = if opts.sanitize {
         10
-    } else if opts.coverage {
+    } else if opts.instruments() {
         4
     } else {
         1

@@ -356,16 +356,26 @@ pub fn line_hits(trace: &Tracefile, rel: &str) -> BTreeMap<usize, u64> {
         .collect()
 }
 
-/// A tracefile read back per upstream function in scope.
-pub fn report(world: &BuiltWorld, trace: &Tracefile) -> Result<Vec<FuncCoverage>> {
-    let data = &trace.files;
-    let tree = &world.tree;
+/// An upstream function in scope and where its definition is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extent {
+    /// The file defining it, relative to the tree.
+    pub file: String,
+    /// The function's name.
+    pub name: String,
+    /// The first line of its definition.
+    pub start: usize,
+    /// The last line of its definition.
+    pub end: usize,
+}
+
+/// Every function [`in_scope`] names, found in `tree` by the definition
+/// extractor: what coverage and MC/DC are measured per.
+pub fn scope_functions(tree: &KernelTree) -> Result<Vec<Extent>> {
     let mut out = vec![];
     for (rel, names) in in_scope() {
         let path = tree.path(&rel);
         let src = tree.read_to_string(&path)?;
-        let key = path.display().to_string();
-        let fd = data.get(&key).cloned().unwrap_or_default();
         let defs = cscan::definitions(&src).map_err(|e| anyhow::anyhow!("{rel}: {e}"))?;
         for d in defs {
             let is_fn = d.text.trim_end().ends_with('}') && d.text.contains('(');
@@ -376,34 +386,58 @@ pub fn report(world: &BuiltWorld, trace: &Tracefile) -> Result<Vec<FuncCoverage>
                 continue;
             }
             let start = d.line;
-            let end = start + d.text.lines().count().saturating_sub(1);
-            let lines: Vec<(&usize, &u64)> = fd.lines.range(start..=end).collect();
-            let mut f = FuncCoverage {
+            out.push(Extent {
                 file: rel.clone(),
                 name: d.name.clone(),
                 start,
-                end,
-                lines_hit: lines.iter().filter(|(_, h)| **h > 0).count(),
-                lines: lines.len(),
-                branches_taken: 0,
-                branches: 0,
-                missed_branches: vec![],
-                missed_lines: lines
-                    .iter()
-                    .filter(|(_, h)| **h == 0)
-                    .map(|(l, _)| **l)
-                    .collect(),
-            };
-            for (line, brs) in fd.branches.range(start..=end) {
-                let taken = brs.iter().filter(|(_, t)| *t > 0).count();
-                f.branches += brs.len();
-                f.branches_taken += taken;
-                if taken < brs.len() {
-                    f.missed_branches.push((*line, taken, brs.len()));
-                }
-            }
-            out.push(f);
+                end: start + d.text.lines().count().saturating_sub(1),
+            });
         }
+    }
+    Ok(out)
+}
+
+/// Whether two absolute source paths name one file (`.` and `dir/..`
+/// resolved as lcov resolves them).
+pub fn same_file(a: &str, b: &str) -> bool {
+    normalize(Path::new(a)) == normalize(Path::new(b))
+}
+
+/// A tracefile read back per upstream function in scope.
+pub fn report(world: &BuiltWorld, trace: &Tracefile) -> Result<Vec<FuncCoverage>> {
+    let data = &trace.files;
+    let tree = &world.tree;
+    let mut out = vec![];
+    for at in scope_functions(tree)? {
+        let key = tree.path(&at.file).display().to_string();
+        let fd = data.get(&key).cloned().unwrap_or_default();
+        let (start, end) = (at.start, at.end);
+        let lines: Vec<(&usize, &u64)> = fd.lines.range(start..=end).collect();
+        let mut f = FuncCoverage {
+            file: at.file,
+            name: at.name,
+            start,
+            end,
+            lines_hit: lines.iter().filter(|(_, h)| **h > 0).count(),
+            lines: lines.len(),
+            branches_taken: 0,
+            branches: 0,
+            missed_branches: vec![],
+            missed_lines: lines
+                .iter()
+                .filter(|(_, h)| **h == 0)
+                .map(|(l, _)| **l)
+                .collect(),
+        };
+        for (line, brs) in fd.branches.range(start..=end) {
+            let taken = brs.iter().filter(|(_, t)| *t > 0).count();
+            f.branches += brs.len();
+            f.branches_taken += taken;
+            if taken < brs.len() {
+                f.missed_branches.push((*line, taken, brs.len()));
+            }
+        }
+        out.push(f);
     }
     Ok(out)
 }

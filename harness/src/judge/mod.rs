@@ -5,6 +5,7 @@
 pub mod check;
 pub mod compare;
 pub mod coverage;
+pub mod mcdc;
 pub mod scope;
 pub mod shrink;
 pub mod snapshot;

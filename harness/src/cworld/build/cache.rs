@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::manifest::{cshim_dir, Manifest};
-use super::tools::compiler_version;
+use super::tools::{compiler, version_of};
 use super::BuildOptions;
 use crate::kernel::{cache_dir, KernelTree};
 
@@ -105,7 +105,7 @@ pub(super) fn cache_key(
     opts: &BuildOptions,
 ) -> Result<String> {
     let mut h = Fnv(FNV_START);
-    h.write(compiler_version().as_bytes());
+    h.write(version_of(&compiler(opts)).as_bytes());
     for part in RECIPE {
         h.write(part.as_bytes());
     }
@@ -122,7 +122,7 @@ pub(super) fn cache_key(
         let force: Vec<String> = o.force_include.iter().map(rel).collect();
         h.write(format!("overlay {inc:?} {force:?} {:?}", o.defines).as_bytes());
     }
-    if opts.coverage {
+    if opts.instruments() {
         // A coverage world is bound to its tree's place: gcov notes the
         // sources' absolute paths, which lcov and genhtml read back. Two
         // copies of one tree (a gate's scratch copy and the cached tree)

@@ -36,10 +36,11 @@ pub(super) fn compile_into(
     let warn = supported_flags(sb, &spec, &b, dir, tree.warning_cflags()?)?;
     let plan = Plan {
         warn,
-        // Objects of identical compiles are reused, but not gcov's (bound
-        // to where they were compiled).
+        // Objects of identical compiles are reused, but not instrumented
+        // ones (bound to where they were compiled).
         places: objcache::Places::new(&tree.root, dir, &cshim_dir()),
         instrumented: instrumented(tree, manifest, opts, &units),
+        counters: instrument_flags(opts),
         replaced,
     };
     let objects = compile_units(sb, &spec, &b, &plan, &units, (&dir.join("obj"), &tree.root))?;
@@ -363,10 +364,12 @@ fn add_option_flags(b: &mut cc::Build, tree: &KernelTree, opts: &BuildOptions) {
             .flag("-fno-sanitize-recover=undefined");
     }
     if opts.fuzz {
+        b.flag("-fsanitize=fuzzer-no-link");
+    }
+    if opts.fuzz || opts.measure {
         // The world's flexible-array storage is a GNU extension clang
         // names; the kernel is built with it.
-        b.flag("-fsanitize=fuzzer-no-link")
-            .flag("-Wno-gnu-variable-sized-type-not-at-end");
+        b.flag("-Wno-gnu-variable-sized-type-not-at-end");
     }
 }
 
@@ -376,8 +379,10 @@ struct Plan {
     warn: Vec<String>,
     /// Where paths are relative to, for the kept objects.
     places: objcache::Places,
-    /// The units compiled with gcov's instrumentation.
+    /// The units compiled with counters (gcov's or clang's).
     instrumented: Vec<PathBuf>,
+    /// The flags that add them.
+    counters: &'static [&'static str],
     /// The files compiled whole from a copy with definitions replaced:
     /// `(tree file, copy)`.
     replaced: Vec<(PathBuf, PathBuf)>,
@@ -390,6 +395,25 @@ struct Plan {
 /// still computed (`judge::coverage::collect` notes disagreements).
 const COVERAGE_FLAGS: [&str; 2] = ["--coverage", "-O0"];
 
+/// The measuring world's instrumented units: clang's source-based coverage
+/// with MC/DC (clang 19: every `&&`/`||` decision's test vectors), at -O0
+/// so that no decision is folded away.
+const MEASURE_FLAGS: [&str; 4] = [
+    "-O0",
+    "-fprofile-instr-generate",
+    "-fcoverage-mapping",
+    "-fcoverage-mcdc",
+];
+
+/// The flags of an instrumented unit of a world built with `opts`.
+fn instrument_flags(opts: &BuildOptions) -> &'static [&'static str] {
+    if opts.measure {
+        &MEASURE_FLAGS
+    } else {
+        &COVERAGE_FLAGS
+    }
+}
+
 /// The units of a coverage world that carry gcov's instrumentation: all,
 /// or those compiled from the files asked for (a file extracted from
 /// instruments the extracted unit).
@@ -399,7 +423,7 @@ fn instrumented(
     opts: &BuildOptions,
     units: &[(PathBuf, String)],
 ) -> Vec<PathBuf> {
-    if !opts.coverage {
+    if !opts.instruments() {
         return vec![];
     }
     let Some(files) = &opts.instrument else {
@@ -439,6 +463,9 @@ fn link(
     }
     if opts.coverage {
         link.arg("--coverage");
+    }
+    if opts.measure {
+        link.arg("-fprofile-instr-generate");
     }
     let out = sandboxed(sb, spec, &link)?
         .output()
@@ -572,9 +599,9 @@ fn kept_objects<'a>(
             // adds: after the project's, so they win.
             bare.args(&plan.warn);
         }
-        let gcov = plan.instrumented.contains(u);
-        if gcov {
-            bare.args(COVERAGE_FLAGS);
+        let counted = plan.instrumented.contains(u);
+        if counted {
+            bare.args(plan.counters);
         }
         // A copy finds the quoted includes its file would, in that file's
         // directory first.
@@ -592,7 +619,7 @@ fn kept_objects<'a>(
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         let unit = objcache::Unit::keyed(command, u, &plan.places);
-        let places = (!gcov).then_some(&plan.places);
+        let places = (!counted).then_some(&plan.places);
         match places.and_then(|p| objcache::lookup(&unit, p, &o)) {
             Some(msg) => done.push((u.clone(), o, msg)),
             None => misses.push((u, o, bare, unit)),

@@ -30,6 +30,7 @@ mod compile;
 mod manifest;
 mod objcache;
 mod tools;
+pub use tools::{llvm_tool, measuring_cc, measuring_cc_major};
 
 use fs_err as fs;
 use std::path::PathBuf;
@@ -63,7 +64,7 @@ pub struct BuildOptions {
     pub sanitize: bool,
     /// Build with gcov instrumentation (`--coverage`, -O0).
     pub coverage: bool,
-    /// With `coverage`, instrument only the units compiled from these
+    /// With `coverage` or `measure`, instrument only the units compiled from these
     /// tree files (tree-relative; a file extracted from goes with the
     /// extracted unit); the others are compiled as a plain world's are.
     /// `None`: every unit.
@@ -72,6 +73,13 @@ pub struct BuildOptions {
     /// world's edges feed the fuzzer; the sancov callbacks come from the
     /// fuzz binary, so the link allows them undefined.
     pub fuzz: bool,
+    /// Build the measuring instrument (`cargo xtask coverage --mcdc`):
+    /// clang 19 or later ([`tools::compiler`]) with source-based coverage
+    /// and MC/DC (`-fprofile-instr-generate -fcoverage-mapping
+    /// -fcoverage-mcdc`, -O0) in the units `instrument` selects; workers
+    /// write their profiles under the world's `profiles/`. The gcc world
+    /// stays the reference: this one only measures.
+    pub measure: bool,
     /// Upstream definitions replaced by other text (mutant schemata: a
     /// function's variants and the dispatcher that picks one), wherever
     /// the world takes the definition from: a file compiled whole is
@@ -90,6 +98,13 @@ pub struct Replaced {
     /// What replaces the definition's text: C with its own `#line`
     /// directives (the lines after it keep theirs).
     pub text: String,
+}
+
+impl BuildOptions {
+    /// Whether some units carry counters (gcov's or clang's).
+    pub fn instruments(&self) -> bool {
+        self.coverage || self.measure
+    }
 }
 
 impl BuiltWorld {
@@ -176,7 +191,8 @@ pub struct Recipe {
     pub flags: Vec<String>,
     /// The target architecture (`x86_64`).
     pub architecture: String,
-    /// The build's options: `plain`, or `sanitize`, `coverage`, `fuzz`.
+    /// The build's options: `plain`, or `sanitize`, `coverage`, `fuzz`,
+    /// `measure`.
     pub config: String,
     /// The world's key in the cache: a hash of every input (tree files,
     /// c-shim, compiler, recipe, options).
@@ -192,6 +208,7 @@ pub fn recipe(tree: &KernelTree, opts: &BuildOptions) -> Recipe {
         (opts.sanitize, "sanitize"),
         (opts.coverage, "coverage"),
         (opts.fuzz, "fuzz"),
+        (opts.measure, "measure"),
     ]
     .into_iter()
     .filter_map(|(on, name)| on.then_some(name))
@@ -300,13 +317,14 @@ fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     // gcov records the object's absolute path at compile time and writes
-    // its counters next to it: coverage worlds are built in place.
-    let tmp = if opts.coverage {
+    // its counters next to it, clang's coverage mapping names the sources
+    // by absolute path: instrumented worlds are built in place.
+    let tmp = if opts.instruments() {
         dir.clone()
     } else {
         dir.with_file_name(format!(".{name}.tmp{}", std::process::id()))
     };
-    if !opts.coverage {
+    if !opts.instruments() {
         let _ = fs::remove_dir_all(&tmp);
     }
     fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;

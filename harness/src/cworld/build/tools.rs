@@ -14,13 +14,58 @@ fn default_cc() -> String {
 }
 
 /// The C compiler of a world built with `opts`: a fuzz world's is
-/// `$HFI1_FUZZ_CC`, else `clang`.
+/// `$HFI1_FUZZ_CC`, else `clang`; a measuring world's [`measuring_cc`].
 pub(super) fn compiler(opts: &BuildOptions) -> String {
-    if opts.fuzz {
+    if opts.measure {
+        measuring_cc()
+    } else if opts.fuzz {
         std::env::var("HFI1_FUZZ_CC").unwrap_or_else(|_| "clang".into())
     } else {
         default_cc()
     }
+}
+
+/// The compiler of measuring worlds (MC/DC needs clang 19): `$HFI1_MEASURE_CC`,
+/// else `clang-19` (Debian's name), else `clang`.
+pub fn measuring_cc() -> String {
+    if let Ok(cc) = std::env::var("HFI1_MEASURE_CC") {
+        return cc;
+    }
+    if crate::sandbox::which("clang-19").is_some() {
+        "clang-19".into()
+    } else {
+        "clang".into()
+    }
+}
+
+/// The LLVM tool `name` (`llvm-cov`, `llvm-profdata`) of the measuring
+/// compiler's own release: the one beside its real program
+/// (`/usr/lib/llvm-19/bin/`), else `name-MAJOR`, else `name` on PATH.
+pub fn llvm_tool(name: &str) -> PathBuf {
+    let cc = measuring_cc();
+    let real = program_path(std::ffi::OsStr::new(&cc));
+    if let Ok(real) = std::fs::canonicalize(real) {
+        if let Some(p) = real.parent().map(|d| d.join(name)).filter(|p| p.is_file()) {
+            return p;
+        }
+    }
+    if let Some(major) = cc.rsplit_once('-').map(|(_, v)| v) {
+        if let Some(p) = crate::sandbox::which(&format!("{name}-{major}")) {
+            return p;
+        }
+    }
+    program_path(std::ffi::OsStr::new(name))
+}
+
+/// The major version of the measuring compiler (0 when it cannot say):
+/// MC/DC needs 19.
+pub fn measuring_cc_major() -> u32 {
+    let v = version_of(&measuring_cc());
+    v.split("clang version ")
+        .nth(1)
+        .and_then(|r| r.split('.').next())
+        .and_then(|m| m.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// The compiler's own header directory (`stddef.h` and the like), the

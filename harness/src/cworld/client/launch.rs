@@ -64,12 +64,17 @@ impl Worker {
             .read_only_from(&self.exe, exe_source(&self.exe)?)
             .env(WORKER_ENV, &self.so)
             .env(HANDOVER_ENV, HANDOVER_FD.to_string());
-        // A coverage world's counters are written next to its objects.
-        spec = if self.opts.coverage {
+        // A coverage world's counters are written next to its objects, a
+        // measuring world's profiles under its `profiles/` (one per worker).
+        spec = if self.opts.instruments() {
             spec.writable(&self.world_dir)
         } else {
             spec.read_only(&self.world_dir)
         };
+        if self.opts.measure {
+            let profile = self.world_dir.join("profiles/%p.profraw");
+            spec = spec.env("LLVM_PROFILE_FILE", profile.display().to_string());
+        }
         if sb.is_on() {
             spec = spec.env(sandbox::CONFINE_ENV, "1");
         }

@@ -1,0 +1,545 @@
+//! MC/DC of upstream code by the committed corpus (`cargo xtask coverage
+//! --mcdc`): the C world built as a measuring instrument (clang 19,
+//! source-based coverage with `-fcoverage-mcdc`, -O0), the corpus run in a
+//! worker, the profiles merged by `llvm-profdata` and read back with
+//! `llvm-cov export`, per decision of the upstream functions in scope.
+//!
+//! A *decision* is a boolean expression of two or more conditions joined
+//! by `&&`/`||` (clang's definition); a condition is *shown* when two
+//! executed test vectors differ in it alone (and in the outcome), the
+//! DO-178C unique-cause criterion clang measures. The gcc world stays the
+//! reference; this world only measures.
+//!
+//! Where clang names places the tree does not: its coverage mapping
+//! ignores `#line`, so a decision of the extracted unit is moved back to
+//! the upstream file and line its `#line` directives name ([`LineMap`]),
+//! and a decision written inside a macro's argument (`unlikely(a || b)`)
+//! is placed at the macro's call in the function's file, its conditions
+//! numbered (`C2`) where their text is the macro's.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use crate::corpus::Vector;
+use crate::cworld::{self, BuildOptions, BuiltWorld};
+use crate::judge::check;
+use crate::judge::coverage::{scope_functions, Extent};
+use crate::kernel::KernelTree;
+
+/// One condition of a decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    /// Its source text (`qp->s_flags & RVT_S_BUSY`), or `C<n>` (1-based,
+    /// clang's numbering) when it is spelled inside a macro.
+    pub text: String,
+    /// Whether the corpus shows it flipping the decision on its own.
+    pub shown: bool,
+}
+
+/// One decision of an upstream function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// The upstream line it starts on (the macro's call for one inside a
+    /// macro).
+    pub line: usize,
+    /// That line's text, trimmed (how `vectors/mcdc.toml` names it).
+    pub text: String,
+    /// Its conditions in clang's order (left to right).
+    pub conditions: Vec<Condition>,
+}
+
+impl Decision {
+    /// Whether every condition is shown.
+    pub fn complete(&self) -> bool {
+        self.conditions.iter().all(|c| c.shown)
+    }
+}
+
+/// MC/DC of one upstream function.
+#[derive(Debug, Clone)]
+pub struct FuncMcdc {
+    /// The function and where it is.
+    pub at: Extent,
+    /// Its decisions, by line.
+    pub decisions: Vec<Decision>,
+}
+
+impl FuncMcdc {
+    /// (conditions shown, conditions).
+    pub fn shown(&self) -> (usize, usize) {
+        let all = self.decisions.iter().flat_map(|d| &d.conditions);
+        (all.clone().filter(|c| c.shown).count(), all.count())
+    }
+}
+
+/// How a measuring world is built: clang's counters in every unit, or in
+/// those compiled from `instrument`'s files (a patch's changed ones).
+pub fn world_options(instrument: Option<Vec<String>>) -> BuildOptions {
+    BuildOptions {
+        measure: true,
+        instrument,
+        ..Default::default()
+    }
+}
+
+/// Fails with what to install when the measuring compiler cannot do MC/DC.
+pub fn require_clang() -> Result<()> {
+    let major = cworld::build::measuring_cc_major();
+    if major < 19 {
+        bail!(
+            "MC/DC needs clang 19 or later ({} says {}): apt-get install clang-19 llvm-19, \
+             or set HFI1_MEASURE_CC to such a clang",
+            cworld::build::measuring_cc(),
+            if major == 0 {
+                "nothing".to_string()
+            } else {
+                format!("version {major}")
+            }
+        );
+    }
+    Ok(())
+}
+
+/// Builds the measuring world and runs `vectors` in it; when this returns
+/// the worker has exited and written its profile under `profiles/`.
+pub fn collect(
+    tree: &KernelTree,
+    vectors: &[Vector],
+    instrument: Option<Vec<String>>,
+) -> Result<BuiltWorld> {
+    require_clang()?;
+    let world = cworld::build(tree, &world_options(instrument))?;
+    let profiles = world.dir.join("profiles");
+    let _ = std::fs::remove_dir_all(&profiles);
+    std::fs::create_dir_all(&profiles)
+        .with_context(|| format!("creating {}", profiles.display()))?;
+    let mut w = cworld::Worker::new(&world)?;
+    w.presume_hangs(1);
+    let checks = check::check_all_with(&mut w, vectors)?;
+    drop(w); // the worker exits: the profile runtime writes its file
+    let bad = checks.iter().filter(|c| !c.verdict.ok()).count();
+    if bad > 0 {
+        eprintln!("[mcdc] note: {bad} vectors disagree (MC/DC is still measured)");
+    }
+    Ok(world)
+}
+
+/// Merges the profiles the world's workers wrote into one indexed profile
+/// (`llvm-profdata merge`), returned.
+pub fn merge_profiles(world: &BuiltWorld) -> Result<PathBuf> {
+    let dir = world.dir.join("profiles");
+    let mut raw: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "profraw"))
+        .collect();
+    raw.sort();
+    if raw.is_empty() {
+        bail!(
+            "no profiles in {}: the measuring world's worker wrote none (it writes one \
+             when it exits normally)",
+            dir.display()
+        );
+    }
+    let out = world.dir.join("mcdc.profdata");
+    let tool = cworld::build::llvm_tool("llvm-profdata");
+    let o = Command::new(&tool)
+        .args(["merge", "-sparse", "-o"])
+        .arg(&out)
+        .args(&raw)
+        .output()
+        .with_context(|| format!("running {} (apt-get install llvm-19)", tool.display()))?;
+    if !o.status.success() {
+        bail!(
+            "{} merge failed: {}",
+            tool.display(),
+            String::from_utf8_lossy(&o.stderr).trim_end()
+        );
+    }
+    Ok(out)
+}
+
+/// `llvm-cov export` of the world's shared object with `profile`, as JSON.
+fn export(world: &BuiltWorld, profile: &Path) -> Result<Vec<u8>> {
+    let tool = cworld::build::llvm_tool("llvm-cov");
+    let o = Command::new(&tool)
+        .args(["export", "-format=text", "-instr-profile"])
+        .arg(profile)
+        .arg(&world.so)
+        .output()
+        .with_context(|| format!("running {} (apt-get install llvm-19)", tool.display()))?;
+    if !o.status.success() {
+        bail!(
+            "{} export failed: {}",
+            tool.display(),
+            String::from_utf8_lossy(&o.stderr).trim_end()
+        );
+    }
+    Ok(o.stdout)
+}
+
+/// The part of `llvm-cov export`'s JSON this reads.
+#[derive(Deserialize)]
+struct Export {
+    data: Vec<ExportData>,
+}
+
+#[derive(Deserialize)]
+struct ExportData {
+    #[serde(default)]
+    functions: Vec<Function>,
+}
+
+/// One function's mapping: regions `[LS, CS, LE, CE, count, file,
+/// expanded file, kind]`, branches `[LS, CS, LE, CE, true, false, file,
+/// expanded file, kind]`, MC/DC records `[LS, CS, LE, CE, expanded file,
+/// kind, [shown per condition]]` (LLVM 19's CoverageExporterJson).
+#[derive(Deserialize)]
+struct Function {
+    #[serde(default)]
+    filenames: Vec<String>,
+    #[serde(default)]
+    regions: Vec<Vec<i64>>,
+    #[serde(default)]
+    branches: Vec<Vec<i64>>,
+    #[serde(default)]
+    mcdc_records: Vec<McdcRecord>,
+}
+
+/// `[LS, CS, LE, CE, expanded file, kind, [shown per condition]]`.
+type McdcRecord = (i64, i64, i64, i64, i64, i64, Vec<bool>);
+
+/// LLVM's region kinds (CounterMappingRegion::RegionKind).
+const EXPANSION_REGION: i64 = 1;
+const MCDC_BRANCH_REGION: i64 = 6;
+
+/// A place in a file clang compiled: (file id of the function's mapping,
+/// line, column), 1-based, the end exclusive.
+type Pos = (usize, i64, i64);
+
+/// A decision as clang gives it, before it is placed upstream.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct RawDecision {
+    /// The file (absolute, as compiled) and position in it of the
+    /// decision, or of the outermost macro call holding it.
+    file: String,
+    line: i64,
+    col: i64,
+    /// The conditions' spans in that file, when the decision is written
+    /// there (not inside a macro).
+    spans: Option<Vec<(i64, i64, i64, i64)>>,
+    shown: Vec<bool>,
+}
+
+/// The decisions of one function's mapping.
+fn decisions_of(f: &Function) -> Vec<RawDecision> {
+    // Each expansion's call site: expanded file -> (file, line, col).
+    let mut parent: BTreeMap<i64, Pos> = BTreeMap::new();
+    for r in &f.regions {
+        if r.len() >= 8 && r[7] == EXPANSION_REGION {
+            parent.insert(r[6], (r[5] as usize, r[0], r[1]));
+        }
+    }
+    let branches: Vec<&Vec<i64>> = f
+        .branches
+        .iter()
+        .filter(|b| b.len() >= 9 && b[8] == MCDC_BRANCH_REGION)
+        .collect();
+    let mut out = vec![];
+    for (ls, cs, le, ce, _, _, shown) in &f.mcdc_records {
+        let inside = |b: &&&Vec<i64>| (b[0], b[1]) >= (*ls, *cs) && (b[2], b[3]) <= (*le, *ce);
+        // The file the decision is in: the one holding its conditions.
+        let mut by_file: BTreeMap<i64, Vec<(i64, i64, i64, i64)>> = BTreeMap::new();
+        for b in branches.iter().filter(inside) {
+            by_file
+                .entry(b[6])
+                .or_default()
+                .push((b[0], b[1], b[2], b[3]));
+        }
+        let fits: Vec<i64> = by_file
+            .iter()
+            .filter(|(_, v)| v.len() == shown.len())
+            .map(|(f, _)| *f)
+            .collect();
+        let file = if fits.contains(&0) {
+            0
+        } else {
+            fits.first().copied().unwrap_or(0)
+        };
+        // Up the macro calls to the function's own file.
+        let (mut at, mut seen) = ((file as usize, *ls, *cs), 0);
+        while at.0 != 0 && seen < 64 {
+            match parent.get(&(at.0 as i64)) {
+                Some(p) => at = *p,
+                None => break,
+            }
+            seen += 1;
+        }
+        let Some(name) = f.filenames.get(at.0) else {
+            continue;
+        };
+        let spans = (file == 0).then(|| {
+            let mut v = by_file.remove(&0).unwrap_or_default();
+            v.sort();
+            v
+        });
+        out.push(RawDecision {
+            file: name.clone(),
+            line: at.1,
+            col: at.2,
+            spans,
+            shown: shown.clone(),
+        });
+    }
+    out
+}
+
+/// Where the lines of a file clang compiled come from: its `#line`
+/// directives (the extracted unit's), or the file itself.
+#[derive(Debug, Default)]
+pub struct LineMap {
+    /// (real line of a directive, the file it names, the line it names).
+    directives: Vec<(usize, String, usize)>,
+}
+
+impl LineMap {
+    /// The map of a file's text.
+    pub fn of(text: &str) -> LineMap {
+        let mut directives = vec![];
+        for (i, l) in text.lines().enumerate() {
+            let Some(rest) = l.strip_prefix("#line ") else {
+                continue;
+            };
+            let mut it = rest.splitn(2, ' ');
+            let (Some(n), Some(f)) = (it.next(), it.next()) else {
+                continue;
+            };
+            if let Ok(n) = n.trim().parse::<usize>() {
+                directives.push((i + 1, f.trim().trim_matches('"').to_owned(), n));
+            }
+        }
+        LineMap { directives }
+    }
+
+    /// Where real line `line` of `file` comes from.
+    pub fn place(&self, file: &str, line: usize) -> (String, usize) {
+        match self.directives.iter().rev().find(|(d, _, _)| *d < line) {
+            Some((d, f, n)) => (f.clone(), n + (line - d - 1)),
+            None => (file.to_owned(), line),
+        }
+    }
+}
+
+/// The text of `span` (1-based lines and columns, end exclusive) of `src`.
+fn span_text(src: &[&str], (ls, cs, le, ce): (i64, i64, i64, i64)) -> Option<String> {
+    let line = |n: i64| src.get(usize::try_from(n - 1).ok()?).copied();
+    let col = |s: &str, c: i64| {
+        s.get(usize::try_from(c - 1).ok()?..)
+            .map(|_| c as usize - 1)
+    };
+    if ls == le {
+        let l = line(ls)?;
+        return l
+            .get(col(l, cs)?..(ce as usize - 1).min(l.len()))
+            .map(str::to_owned);
+    }
+    let mut out = String::new();
+    let first = line(ls)?;
+    out.push_str(first.get(col(first, cs)?..)?);
+    for n in ls + 1..le {
+        out.push(' ');
+        out.push_str(line(n)?.trim());
+    }
+    let last = line(le)?;
+    out.push(' ');
+    out.push_str(last.get(..(ce as usize - 1).min(last.len()))?.trim_start());
+    Some(out)
+}
+
+/// Reads the world's profile back per upstream function in scope.
+pub fn report(world: &BuiltWorld, profile: &Path) -> Result<Vec<FuncMcdc>> {
+    let json = export(world, profile)?;
+    let doc: Export = serde_json::from_slice(&json)
+        .context("reading the JSON of `llvm-cov export` (LLVM 19 writes mcdc_records)")?;
+    let raw: Vec<RawDecision> = doc
+        .data
+        .iter()
+        .flat_map(|d| &d.functions)
+        .flat_map(decisions_of)
+        .collect();
+    place(&world.tree, raw)
+}
+
+/// The decisions placed upstream, per function in scope. A decision
+/// compiled more than once (an inline helper of a header, in every unit
+/// that calls it) is one decision, a condition shown when any copy
+/// shows it.
+fn place(tree: &KernelTree, raw: Vec<RawDecision>) -> Result<Vec<FuncMcdc>> {
+    let mut texts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut merged: BTreeMap<(String, usize, i64, usize), Decision> = BTreeMap::new();
+    for r in raw {
+        if !texts.contains_key(&r.file) {
+            let t = std::fs::read_to_string(&r.file).unwrap_or_default();
+            texts.insert(r.file.clone(), t.lines().map(str::to_owned).collect());
+        }
+        let src: Vec<&str> = texts[&r.file].iter().map(String::as_str).collect();
+        let map = LineMap::of(&src.join("\n"));
+        let (file, line) = map.place(&r.file, r.line as usize);
+        let text = src
+            .get(r.line as usize - 1)
+            .map(|l| l.trim().to_owned())
+            .unwrap_or_default();
+        let conditions = r
+            .shown
+            .iter()
+            .enumerate()
+            .map(|(i, shown)| Condition {
+                text: r
+                    .spans
+                    .as_ref()
+                    .and_then(|s| s.get(i))
+                    .and_then(|s| span_text(&src, *s))
+                    .unwrap_or_else(|| format!("C{}", i + 1)),
+                shown: *shown,
+            })
+            .collect::<Vec<_>>();
+        let key = (file, line, r.col, conditions.len());
+        match merged.get_mut(&key) {
+            Some(d) => {
+                for (c, n) in d.conditions.iter_mut().zip(&conditions) {
+                    c.shown |= n.shown;
+                }
+            }
+            None => {
+                merged.insert(
+                    key,
+                    Decision {
+                        line,
+                        text,
+                        conditions,
+                    },
+                );
+            }
+        }
+    }
+    let root = tree.root.display().to_string();
+    let mut out = vec![];
+    for at in scope_functions(tree)? {
+        let path = format!("{root}/{}", at.file);
+        let decisions: Vec<Decision> = merged
+            .iter()
+            .filter(|((f, l, _, _), _)| {
+                crate::judge::coverage::same_file(f, &path) && (at.start..=at.end).contains(l)
+            })
+            .map(|(_, d)| d.clone())
+            .collect();
+        out.push(FuncMcdc { at, decisions });
+    }
+    Ok(out)
+}
+
+/// The per-function table and the conditions not shown; `html`, the HTML
+/// report's directory.
+pub fn render(tree: &KernelTree, cov: &[FuncMcdc], html: Option<&Path>) -> String {
+    let mut s = format!("MC/DC of upstream functions on {}\n", tree.version);
+    let w = cov
+        .iter()
+        .map(|c| c.at.name.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    s.push_str(&format!(
+        "{:w$}  {:>9}  {:>10}  file\n",
+        "function", "decisions", "conditions"
+    ));
+    let (mut dc, mut dt, mut ch, mut ct) = (0, 0, 0, 0);
+    for c in cov.iter().filter(|c| !c.decisions.is_empty()) {
+        let complete = c.decisions.iter().filter(|d| d.complete()).count();
+        let (h, t) = c.shown();
+        dc += complete;
+        dt += c.decisions.len();
+        ch += h;
+        ct += t;
+        s.push_str(&format!(
+            "{:w$}  {:>9}  {:>10}  {}:{}\n",
+            c.at.name,
+            format!("{complete}/{}", c.decisions.len()),
+            format!("{h}/{t}"),
+            c.at.file.rsplit('/').next().unwrap_or(&c.at.file),
+            c.at.start
+        ));
+    }
+    s.push_str(&format!(
+        "{:w$}  {:>9}  {:>10}\n",
+        "total",
+        format!("{dc}/{dt}"),
+        format!("{ch}/{ct}")
+    ));
+    let mut missed = vec![];
+    for c in cov {
+        let f = c.at.file.rsplit('/').next().unwrap_or(&c.at.file);
+        for d in c.decisions.iter().filter(|d| !d.complete()) {
+            let not: Vec<String> = d
+                .conditions
+                .iter()
+                .filter(|c| !c.shown)
+                .map(|c| format!("`{}`", c.text))
+                .collect();
+            missed.push(format!(
+                "  {}: {f}:{} `{}`: not shown {}\n",
+                c.at.name,
+                d.line,
+                d.text,
+                not.join(", ")
+            ));
+        }
+    }
+    if !missed.is_empty() {
+        s.push_str("\nconditions not shown (function: file:line `decision`):\n");
+        s.extend(missed);
+    }
+    if let Some(html) = html {
+        s.push_str(&format!(
+            "\nHTML report: {}\n",
+            html.join("index.html").display()
+        ));
+    }
+    s
+}
+
+/// Draws the HTML report (`llvm-cov show -format=html -show-mcdc`) of the
+/// upstream files in scope into `out`.
+pub fn html(world: &BuiltWorld, profile: &Path, out: &Path) -> Result<()> {
+    let tool = cworld::build::llvm_tool("llvm-cov");
+    let mut sources: Vec<PathBuf> = scope_functions(&world.tree)?
+        .iter()
+        .map(|e| world.tree.path(&e.file))
+        .collect();
+    sources.push(world.dir.join("upstream_extract.c"));
+    sources.sort();
+    sources.dedup();
+    let o = Command::new(&tool)
+        .args(["show", "-format=html", "-show-mcdc", "-show-branches=count"])
+        .arg("-instr-profile")
+        .arg(profile)
+        .arg("-output-dir")
+        .arg(out)
+        .arg(&world.so)
+        .arg("-sources")
+        .args(&sources)
+        .output()
+        .with_context(|| format!("running {}", tool.display()))?;
+    if !o.status.success() {
+        bail!(
+            "{} show failed: {}",
+            tool.display(),
+            String::from_utf8_lossy(&o.stderr).trim_end()
+        );
+    }
+    Ok(())
+}
