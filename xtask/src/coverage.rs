@@ -66,5 +66,14 @@ fn mcdc(series: &str) -> Result<u8> {
         "{}",
         harness::judge::mcdc::render(&m.tree, &m.cov, Some(html.as_path()))
     );
-    Ok(0)
+    let explained = coverage::mcdc::explain(&m.tree, &m.cov, &corpus::corpus_dir())?;
+    match explained.agreed() {
+        Some(line) => println!("{line}"),
+        None => {
+            for line in explained.disagreements() {
+                eprintln!("{line}");
+            }
+        }
+    }
+    Ok(explained.exit_code())
 }

@@ -688,7 +688,15 @@ report: html/index.html).
 Every line or branch arc the corpus misses must be explained in
 vectors/unreached.toml (function, line text, arcs, reason), and every entry
 there must still be missed: the command exits 1 on any disagreement, naming
-the upstream file:line or the manifest line.";
+the upstream file:line or the manifest line.
+
+--mcdc measures MC/DC instead, in a world built with clang 19 (clang-19, or
+$HFI1_MEASURE_CC; apt-get install clang-19 llvm-19 libclang-rt-19-dev): for
+each decision (conditions joined by && or ||) of the functions in scope,
+which conditions the corpus shows flipping the decision on their own. HTML:
+target/coverage/SERIES/mcdc-html/index.html. Every condition not shown must
+be listed in vectors/mcdc.toml with its reason, and every listed one must
+still be not shown (exit 1 otherwise).";
 
 #[derive(Args)]
 pub struct Bench {

@@ -13,8 +13,8 @@ pub fn corpus_dir() -> PathBuf {
 }
 
 /// The files of a corpus directory that are not vector files: the named
-/// worlds and the two manifests (coverage, mutants).
-pub const NOT_VECTORS: [&str; 3] = ["worlds.toml", "unreached.toml", "mutants.toml"];
+/// worlds and the manifests (coverage, mutants, MC/DC).
+pub const NOT_VECTORS: [&str; 4] = ["worlds.toml", "unreached.toml", "mutants.toml", "mcdc.toml"];
 
 /// Loads every `*.toml` of a corpus directory but [`NOT_VECTORS`], sorted
 /// by file name.

@@ -147,11 +147,17 @@ pub fn merge_profiles(world: &BuiltWorld) -> Result<PathBuf> {
         );
     }
     let out = world.dir.join("mcdc.profdata");
+    merge(&raw, &out)?;
+    Ok(out)
+}
+
+/// `llvm-profdata merge -sparse` of `raw` profiles into `out`.
+fn merge(raw: &[PathBuf], out: &Path) -> Result<()> {
     let tool = cworld::build::llvm_tool("llvm-profdata");
     let o = Command::new(&tool)
         .args(["merge", "-sparse", "-o"])
-        .arg(&out)
-        .args(&raw)
+        .arg(out)
+        .args(raw)
         .output()
         .with_context(|| format!("running {} (apt-get install llvm-19)", tool.display()))?;
     if !o.status.success() {
@@ -161,16 +167,16 @@ pub fn merge_profiles(world: &BuiltWorld) -> Result<PathBuf> {
             String::from_utf8_lossy(&o.stderr).trim_end()
         );
     }
-    Ok(out)
+    Ok(())
 }
 
-/// `llvm-cov export` of the world's shared object with `profile`, as JSON.
-fn export(world: &BuiltWorld, profile: &Path) -> Result<Vec<u8>> {
+/// `llvm-cov export` of the shared object `so` with `profile`, as JSON.
+fn export(so: &Path, profile: &Path) -> Result<Vec<u8>> {
     let tool = cworld::build::llvm_tool("llvm-cov");
     let o = Command::new(&tool)
         .args(["export", "-format=text", "-instr-profile"])
         .arg(profile)
-        .arg(&world.so)
+        .arg(so)
         .output()
         .with_context(|| format!("running {} (apt-get install llvm-19)", tool.display()))?;
     if !o.status.success() {
@@ -181,6 +187,18 @@ fn export(world: &BuiltWorld, profile: &Path) -> Result<Vec<u8>> {
         );
     }
     Ok(o.stdout)
+}
+
+/// Every decision of the mappings in `llvm-cov export`'s JSON.
+fn read_export(json: &[u8]) -> Result<Vec<RawDecision>> {
+    let doc: Export = serde_json::from_slice(json)
+        .context("reading the JSON of `llvm-cov export` (LLVM 19 writes mcdc_records)")?;
+    Ok(doc
+        .data
+        .iter()
+        .flat_map(|d| &d.functions)
+        .flat_map(decisions_of)
+        .collect())
 }
 
 /// The part of `llvm-cov export`'s JSON this reads.
@@ -363,38 +381,46 @@ fn span_text(src: &[&str], (ls, cs, le, ce): (i64, i64, i64, i64)) -> Option<Str
 
 /// Reads the world's profile back per upstream function in scope.
 pub fn report(world: &BuiltWorld, profile: &Path) -> Result<Vec<FuncMcdc>> {
-    let json = export(world, profile)?;
-    let doc: Export = serde_json::from_slice(&json)
-        .context("reading the JSON of `llvm-cov export` (LLVM 19 writes mcdc_records)")?;
-    let raw: Vec<RawDecision> = doc
-        .data
-        .iter()
-        .flat_map(|d| &d.functions)
-        .flat_map(decisions_of)
-        .collect();
-    place(&world.tree, raw)
+    let raw = read_export(&export(&world.so, profile)?)?;
+    let placed = place(raw);
+    let root = world.tree.root.display().to_string();
+    let mut out = vec![];
+    for at in scope_functions(&world.tree)? {
+        let path = format!("{root}/{}", at.file);
+        let decisions: Vec<Decision> = placed
+            .iter()
+            .filter(|((f, l, _, _), _)| {
+                crate::judge::coverage::same_file(f, &path) && (at.start..=at.end).contains(l)
+            })
+            .map(|(_, d)| d.clone())
+            .collect();
+        out.push(FuncMcdc { at, decisions });
+    }
+    Ok(out)
 }
 
-/// The decisions placed upstream, per function in scope. A decision
-/// compiled more than once (an inline helper of a header, in every unit
-/// that calls it) is one decision, a condition shown when any copy
-/// shows it.
-fn place(tree: &KernelTree, raw: Vec<RawDecision>) -> Result<Vec<FuncMcdc>> {
-    let mut texts: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut merged: BTreeMap<(String, usize, i64, usize), Decision> = BTreeMap::new();
+/// A decision's place upstream: (file, line, column where clang has it,
+/// conditions).
+type Place = (String, usize, i64, usize);
+
+/// The decisions placed upstream. A decision compiled more than once (an
+/// inline helper of a header, in every unit that calls it) is one
+/// decision, a condition shown when any copy shows it.
+fn place(raw: Vec<RawDecision>) -> BTreeMap<Place, Decision> {
+    let mut texts: BTreeMap<String, (Vec<String>, LineMap)> = BTreeMap::new();
+    let mut merged: BTreeMap<Place, Decision> = BTreeMap::new();
     for r in raw {
-        if !texts.contains_key(&r.file) {
+        let (lines, map) = texts.entry(r.file.clone()).or_insert_with(|| {
             let t = std::fs::read_to_string(&r.file).unwrap_or_default();
-            texts.insert(r.file.clone(), t.lines().map(str::to_owned).collect());
-        }
-        let src: Vec<&str> = texts[&r.file].iter().map(String::as_str).collect();
-        let map = LineMap::of(&src.join("\n"));
+            (t.lines().map(str::to_owned).collect(), LineMap::of(&t))
+        });
+        let src: Vec<&str> = lines.iter().map(String::as_str).collect();
         let (file, line) = map.place(&r.file, r.line as usize);
         let text = src
-            .get(r.line as usize - 1)
+            .get((r.line as usize).wrapping_sub(1))
             .map(|l| l.trim().to_owned())
             .unwrap_or_default();
-        let conditions = r
+        let conditions: Vec<Condition> = r
             .shown
             .iter()
             .enumerate()
@@ -407,7 +433,7 @@ fn place(tree: &KernelTree, raw: Vec<RawDecision>) -> Result<Vec<FuncMcdc>> {
                     .unwrap_or_else(|| format!("C{}", i + 1)),
                 shown: *shown,
             })
-            .collect::<Vec<_>>();
+            .collect();
         let key = (file, line, r.col, conditions.len());
         match merged.get_mut(&key) {
             Some(d) => {
@@ -427,20 +453,7 @@ fn place(tree: &KernelTree, raw: Vec<RawDecision>) -> Result<Vec<FuncMcdc>> {
             }
         }
     }
-    let root = tree.root.display().to_string();
-    let mut out = vec![];
-    for at in scope_functions(tree)? {
-        let path = format!("{root}/{}", at.file);
-        let decisions: Vec<Decision> = merged
-            .iter()
-            .filter(|((f, l, _, _), _)| {
-                crate::judge::coverage::same_file(f, &path) && (at.start..=at.end).contains(l)
-            })
-            .map(|(_, d)| d.clone())
-            .collect();
-        out.push(FuncMcdc { at, decisions });
-    }
-    Ok(out)
+    merged
 }
 
 /// The per-function table and the conditions not shown; `html`, the HTML
@@ -542,4 +555,132 @@ pub fn html(world: &BuiltWorld, profile: &Path, out: &Path) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit whose `f` comes from `orig.c` line 40 on (`#line`), with a
+    /// decision in its own text and one in a macro's argument.
+    const PROGRAM: &str = "\
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#line 40 \"ORIG\"
+int f(int a, int b, int c)
+{
+\tif ((a > 5 && b) || c)
+\t\treturn 1;
+\tif (unlikely(a == 3 || b == 2))
+\t\treturn 2;
+\treturn 0;
+}
+int main(void)
+{
+\treturn (f(6, 1, 0) + f(1, 1, 0) + f(3, 0, 0)) & 0;
+}
+";
+
+    /// Compiles PROGRAM with the measuring world's flags, runs it once and
+    /// reads its decisions back; `None` without clang 19.
+    fn measured() -> Option<BTreeMap<Place, Decision>> {
+        if cworld::build::measuring_cc_major() < 19 {
+            assert!(
+                std::env::var_os("HFI1_REQUIRE_CLANG19").is_none(),
+                "HFI1_REQUIRE_CLANG19 is set but there is no clang 19 (apt-get install clang-19)"
+            );
+            eprintln!("note: no clang 19; the MC/DC reading test measures nothing");
+            return None;
+        }
+        let dir = std::env::temp_dir().join(format!("hfi1-mcdc-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let orig = dir.join("orig.c");
+        std::fs::write(&orig, "").unwrap();
+        let src = dir.join("t.c");
+        std::fs::write(&src, PROGRAM.replace("ORIG", &orig.display().to_string())).unwrap();
+        let bin = dir.join("t");
+        let run = |c: &mut Command| {
+            let o = c.output().unwrap();
+            assert!(o.status.success(), "{c:?}: {o:?}");
+        };
+        run(Command::new(cworld::build::measuring_cc())
+            .args(["-O0", "-fprofile-instr-generate", "-fcoverage-mapping"])
+            .arg("-fcoverage-mcdc")
+            .arg(&src)
+            .arg("-o")
+            .arg(&bin));
+        run(Command::new(&bin).env("LLVM_PROFILE_FILE", dir.join("t.profraw")));
+        let profile = dir.join("t.profdata");
+        merge(&[dir.join("t.profraw")], &profile).unwrap();
+        let raw = read_export(&export(&bin, &profile).unwrap()).unwrap();
+        let placed = place(raw);
+        let _ = std::fs::remove_dir_all(&dir);
+        Some(
+            placed
+                .into_iter()
+                .map(|((f, l, c, n), d)| {
+                    (
+                        (f.replace(&orig.display().to_string(), "orig.c"), l, c, n),
+                        d,
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn decisions_are_placed_upstream_with_their_conditions() {
+        let Some(placed) = measured() else { return };
+        type Seen<'a> = (&'a str, usize, &'a str, Vec<(&'a str, bool)>);
+        let got: Vec<Seen> = placed
+            .iter()
+            .map(|((f, l, _, _), d)| {
+                let conds = d
+                    .conditions
+                    .iter()
+                    .map(|c| (c.text.as_str(), c.shown))
+                    .collect();
+                (f.as_str(), *l, d.text.as_str(), conds)
+            })
+            .collect();
+        // f(6,1,0) takes the first decision true, f(1,1,0) and f(3,0,0)
+        // false with `a > 5` alone changed: only it is shown. The macro's
+        // decision ran false (1, 1) and true (3, 0): its first condition
+        // alone flipped it.
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "orig.c",
+                    42,
+                    "if ((a > 5 && b) || c)",
+                    vec![("a > 5", true), ("b", false), ("c", false)]
+                ),
+                (
+                    "orig.c",
+                    44,
+                    "if (unlikely(a == 3 || b == 2))",
+                    vec![("C1", true), ("C2", false)]
+                ),
+            ]
+        );
+        assert!(!placed.values().next().unwrap().complete());
+    }
+
+    #[test]
+    fn line_directives_map_lines_back() {
+        let m = LineMap::of("a\n#line 10 \"x.c\"\nb\nc\n#line 3 \"y.c\"\nd\n");
+        assert_eq!(m.place("u.c", 1), ("u.c".into(), 1));
+        assert_eq!(m.place("u.c", 3), ("x.c".into(), 10));
+        assert_eq!(m.place("u.c", 4), ("x.c".into(), 11));
+        assert_eq!(m.place("u.c", 6), ("y.c".into(), 3));
+    }
+
+    #[test]
+    fn span_text_reads_one_or_several_lines() {
+        let src = ["\tif (a &&", "\t    b)"];
+        assert_eq!(span_text(&src, (1, 6, 1, 7)).as_deref(), Some("a"));
+        assert_eq!(span_text(&src, (1, 6, 2, 7)).as_deref(), Some("a && b"));
+        assert_eq!(span_text(&src, (3, 1, 3, 2)), None);
+    }
 }

@@ -22,9 +22,11 @@ use anyhow::{Context, Result};
 
 use crate::corpus;
 use crate::judge::coverage::{self as measure, FuncCoverage, Tracefile};
-use crate::judge::mcdc;
+use crate::judge::mcdc as clang;
 use crate::kernel::{self, KernelTree};
 use crate::report::exit_code;
+
+pub mod mcdc;
 
 /// The committed corpus measured on a series' tree.
 #[derive(Debug)]
@@ -54,7 +56,7 @@ pub struct MeasuredMcdc {
     /// The tree measured.
     pub tree: KernelTree,
     /// MC/DC per upstream function in scope.
-    pub cov: Vec<mcdc::FuncMcdc>,
+    pub cov: Vec<clang::FuncMcdc>,
     /// The measuring world.
     pub world: crate::cworld::BuiltWorld,
     /// Its merged profile.
@@ -64,12 +66,12 @@ pub struct MeasuredMcdc {
 /// Fetches `series`, builds its measuring world (clang 19, MC/DC), runs
 /// the committed corpus in it and reads MC/DC back per function in scope.
 pub fn measure_mcdc(series: &str) -> Result<MeasuredMcdc> {
-    mcdc::require_clang()?;
+    clang::require_clang()?;
     let tree = kernel::fetch(series)?;
     let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
-    let world = mcdc::collect(&tree, &vectors, None)?;
-    let profile = mcdc::merge_profiles(&world)?;
-    let cov = mcdc::report(&world, &profile)?;
+    let world = clang::collect(&tree, &vectors, None)?;
+    let profile = clang::merge_profiles(&world)?;
+    let cov = clang::report(&world, &profile)?;
     Ok(MeasuredMcdc {
         tree,
         cov,
@@ -117,7 +119,7 @@ pub struct Problem {
     pub msg: String,
 }
 
-fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
+pub(crate) fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
     span.map_or(1, |s| {
         text[..s.start.min(text.len())]
             .bytes()
