@@ -46,6 +46,8 @@ pub struct Decision {
     /// The upstream line it starts on (the macro's call for one inside a
     /// macro).
     pub line: usize,
+    /// The upstream line it ends on (its first for one inside a macro).
+    pub end: usize,
     /// That line's text, trimmed (how `vectors/mcdc.toml` names it).
     pub text: String,
     /// Its conditions in clang's order (left to right).
@@ -248,6 +250,8 @@ struct RawDecision {
     file: String,
     line: i64,
     col: i64,
+    /// The line it ends on there.
+    end: i64,
     /// The conditions' spans in that file, when the decision is written
     /// there (not inside a macro).
     spans: Option<Vec<(i64, i64, i64, i64)>>,
@@ -310,6 +314,7 @@ fn decisions_of(f: &Function) -> Vec<RawDecision> {
             file: name.clone(),
             line: at.1,
             col: at.2,
+            end: if file == 0 { *le } else { at.1 },
             spans,
             shown: shown.clone(),
         });
@@ -416,6 +421,7 @@ fn place(raw: Vec<RawDecision>) -> BTreeMap<Place, Decision> {
         });
         let src: Vec<&str> = lines.iter().map(String::as_str).collect();
         let (file, line) = map.place(&r.file, r.line as usize);
+        let end = line + (r.end.max(r.line) - r.line) as usize;
         let text = src
             .get((r.line as usize).wrapping_sub(1))
             .map(|l| l.trim().to_owned())
@@ -446,6 +452,7 @@ fn place(raw: Vec<RawDecision>) -> BTreeMap<Place, Decision> {
                     key,
                     Decision {
                         line,
+                        end,
                         text,
                         conditions,
                     },
@@ -568,7 +575,8 @@ mod tests {
 #line 40 \"ORIG\"
 int f(int a, int b, int c)
 {
-\tif ((a > 5 && b) || c)
+\tif ((a > 5 && b) ||
+\t    c)
 \t\treturn 1;
 \tif (unlikely(a == 3 || b == 2))
 \t\treturn 2;
@@ -631,7 +639,7 @@ int main(void)
     #[test]
     fn decisions_are_placed_upstream_with_their_conditions() {
         let Some(placed) = measured() else { return };
-        type Seen<'a> = (&'a str, usize, &'a str, Vec<(&'a str, bool)>);
+        type Seen<'a> = (&'a str, (usize, usize), &'a str, Vec<(&'a str, bool)>);
         let got: Vec<Seen> = placed
             .iter()
             .map(|((f, l, _, _), d)| {
@@ -640,7 +648,8 @@ int main(void)
                     .iter()
                     .map(|c| (c.text.as_str(), c.shown))
                     .collect();
-                (f.as_str(), *l, d.text.as_str(), conds)
+                assert_eq!(*l, d.line);
+                (f.as_str(), (d.line, d.end), d.text.as_str(), conds)
             })
             .collect();
         // f(6,1,0) takes the first decision true, f(1,1,0) and f(3,0,0)
@@ -652,13 +661,13 @@ int main(void)
             vec![
                 (
                     "orig.c",
-                    42,
-                    "if ((a > 5 && b) || c)",
+                    (42, 43),
+                    "if ((a > 5 && b) ||",
                     vec![("a > 5", true), ("b", false), ("c", false)]
                 ),
                 (
                     "orig.c",
-                    44,
+                    (45, 45),
                     "if (unlikely(a == 3 || b == 2))",
                     vec![("C1", true), ("C2", false)]
                 ),

@@ -203,6 +203,7 @@ mod tests {
             },
             decisions: vec![Decision {
                 line: 3,
+                end: 3,
                 text: "if (a && b)".into(),
                 conditions: conds
                     .iter()
