@@ -42,6 +42,9 @@ pub fn human(r: &Report) -> String {
                 }
             );
         }
+        if let Some(m) = &suite.patch_mcdc {
+            let _ = writeln!(s, "DEPTH [{}] {}", suite.name, m.line());
+        }
         if let Some(e) = &suite.error {
             let _ = writeln!(s, "ERROR [{}] could not run: {e}", suite.name);
         }

@@ -87,6 +87,7 @@ fn testsuite(w: &mut Xml, s: &Suite) {
     st.push_attribute(("skipped", suite_skipped(s).to_string().as_str()));
     st.push_attribute(("time", time(s.seconds).as_str()));
     ev(w, Event::Start(st));
+    properties(w, s);
     if let Some(e) = &s.error {
         let mut tc = BytesStart::new("testcase");
         tc.push_attribute(("classname", name.as_str()));
@@ -116,6 +117,35 @@ fn testsuite(w: &mut Xml, s: &Suite) {
         testcase(w, &name, c);
     }
     ev(w, Event::End(BytesEnd::new("testsuite")));
+}
+
+/// A gate suite's `<properties>`: its verdict and how deeply the vectors
+/// test the changed code (patch coverage, MC/DC of changed decisions).
+fn properties(w: &mut Xml, s: &Suite) {
+    let mut props: Vec<(&str, String)> = vec![];
+    if let Some(v) = &s.verdict {
+        props.push(("verdict", v.clone()));
+    }
+    if let Some(pc) = &s.patch_coverage {
+        props.push((
+            "patch-coverage",
+            format!("{} of {} changed lines executed", pc.executed, pc.changed),
+        ));
+    }
+    if let Some(m) = &s.patch_mcdc {
+        props.push(("mcdc", m.line()));
+    }
+    if props.is_empty() {
+        return;
+    }
+    ev(w, Event::Start(BytesStart::new("properties")));
+    for (name, value) in props {
+        let mut p = BytesStart::new("property");
+        p.push_attribute(("name", name));
+        p.push_attribute(("value", xml_text(&value).as_str()));
+        ev(w, Event::Empty(p));
+    }
+    ev(w, Event::End(BytesEnd::new("properties")));
 }
 
 /// A `<testcase>` (class: the suite and the case's family), empty when it

@@ -307,6 +307,12 @@ impl Objects<'_> {
         if let Some(b) = at.baseline {
             m.insert("baseline_build_id".into(), b.into());
         }
+        if let Some(pc) = &at.suite.patch_coverage {
+            m.insert("patch_coverage".into(), json!(pc));
+        }
+        if let Some(pm) = &at.suite.patch_mcdc {
+            m.insert("mcdc".into(), text(&pm.line()).into());
+        }
         if !message.is_empty() {
             m.insert("message".into(), text(message).into());
         }

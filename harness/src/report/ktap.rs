@@ -64,6 +64,9 @@ pub fn ktap(r: &Report) -> String {
                 ktap_diag(&pc.missed.join(", "))
             );
         }
+        if let Some(m) = &suite.patch_mcdc {
+            let _ = writeln!(s, "    # {}", ktap_diag(&m.line()));
+        }
         if let Some(e) = &suite.error {
             for l in e.lines() {
                 let _ = writeln!(s, "    # could not run: {}", ktap_diag(l));

@@ -91,6 +91,10 @@ pub struct Suite {
     /// For a `gate` report: how many of the changed lines inside functions
     /// in scope the corpus and the generated vectors executed.
     pub patch_coverage: Option<PatchCoverage>,
+    /// For a `gate` report: MC/DC of the decisions on the changed lines
+    /// (absent when none was measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch_mcdc: Option<PatchMcdc>,
     /// Why the suite was skipped (a `gate` patch that is `not-judged`: no
     /// changed function runs in a world); absent when it was not. A
     /// skipped suite has no cases and counts as passed.
@@ -271,6 +275,42 @@ pub struct PatchCoverage {
     pub executed: usize,
     /// `file:line` of every changed line no vector ran.
     pub missed: Vec<String>,
+}
+
+/// MC/DC of the decisions on a patch's changed lines (clang 19): which of
+/// their conditions the vectors show flipping the decision on their own.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PatchMcdc {
+    /// The decisions that touch a changed line.
+    pub decisions: usize,
+    /// Their conditions.
+    pub conditions: usize,
+    /// Of those, the ones shown.
+    pub shown: usize,
+    /// Every condition not shown: `` `COND` of `DECISION` at FILE:LINE ``.
+    pub not_shown: Vec<String>,
+    /// Why nothing was measured (no clang 19), when it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmeasured: Option<String>,
+}
+
+impl PatchMcdc {
+    /// The line reports print: `MC/DC of changed decisions: 3 of 4
+    /// conditions shown; not shown: …`.
+    pub fn line(&self) -> String {
+        if let Some(why) = &self.unmeasured {
+            return format!("MC/DC of changed decisions: not measured ({why})");
+        }
+        let mut s = format!(
+            "MC/DC of changed decisions: {} of {} conditions shown",
+            self.shown, self.conditions
+        );
+        if !self.not_shown.is_empty() {
+            s.push_str("; not shown: ");
+            s.push_str(&self.not_shown.join(", "));
+        }
+        s
+    }
 }
 
 /// One test: a vector, a snapshot file, or (for `--random` and `diff`) a
@@ -611,6 +651,45 @@ mod tests {
                 },
             ],
         )
+    }
+
+    /// MC/DC of a patch's changed decisions is in every format, and so is
+    /// why it was not measured; a report without it is as before.
+    #[test]
+    fn mcdc_of_changed_decisions_is_in_every_format() {
+        let mut r = gate_report();
+        let before = json(&r);
+        assert!(!before.contains("patch_mcdc"), "absent when unmeasured");
+        r.suites[1].patch_mcdc = Some(PatchMcdc {
+            decisions: 1,
+            conditions: 4,
+            shown: 3,
+            not_shown: vec!["`qp->s_flags & RVT_S_BUSY` of `if (a &&` at qp.c:849".into()],
+            unmeasured: None,
+        });
+        let line = "MC/DC of changed decisions: 3 of 4 conditions shown; not shown: \
+                    `qp->s_flags & RVT_S_BUSY` of `if (a &&` at qp.c:849";
+        assert!(human(&r).contains(&format!("DEPTH [6.12: qp and sdma] {line}\n")));
+        assert!(
+            ktap(&r).contains(&format!("    # {line}\n")),
+            "{}",
+            ktap(&r)
+        );
+        let j = junit(&r);
+        assert!(
+            j.contains("<property name=\"mcdc\" value=\"MC/DC of changed decisions: 3 of 4"),
+            "{j}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&json(&r)).expect("JSON");
+        assert_eq!(v["suites"][1]["patch_mcdc"]["shown"], 3);
+        assert_eq!(v["suites"][1]["patch_mcdc"]["conditions"], 4);
+        r.suites[1].patch_mcdc = Some(PatchMcdc {
+            unmeasured: Some("MC/DC needs clang 19".into()),
+            ..Default::default()
+        });
+        assert!(
+            human(&r).contains("MC/DC of changed decisions: not measured (MC/DC needs clang 19)")
+        );
     }
 
     /// A skipped suite counts as passed: a report of it alone exits 0.

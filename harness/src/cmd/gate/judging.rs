@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::coverage::{patch_coverage, prebuild, stable_copy};
+use super::decisions::patch_mcdc;
 use super::patch::{apply, Patch};
 use super::record;
 use super::scope::classify;
@@ -282,6 +283,7 @@ impl Series<'_> {
             new_warnings,
             timings: vec![],
             coverage: None,
+            mcdc: None,
             model: None,
             trees: vec![],
         }
@@ -369,6 +371,9 @@ impl Series<'_> {
                 let placed = placed.unwrap_or(tree);
                 j.coverage = self.coverage(&placed, &scope.lines, &not_run, progress)?;
                 times.push(("coverage", t.elapsed().as_secs_f64()));
+                let t = Instant::now();
+                j.mcdc = self.mcdc(&placed, &scope.lines, &not_run, progress)?;
+                times.push(("mcdc", t.elapsed().as_secs_f64()));
                 j
             }
             Err(j) => j,
@@ -488,6 +493,34 @@ impl Series<'_> {
             Err(e) if HarnessFault::in_chain(&e) => Err(e),
             Err(e) => {
                 progress(&format!("patch coverage not measured: {e:#}"));
+                Ok(None)
+            }
+        }
+    }
+
+    /// MC/DC of the decisions on a patch's changed `lines` in the patched
+    /// tree, `placed`, run by the functions the comparison ran; `None`
+    /// when no changed line holds a decision, or (said through
+    /// `progress`) when it could not be measured.
+    fn mcdc(
+        &self,
+        placed: &KernelTree,
+        lines: &[(String, usize)],
+        not_run: &[crate::model::types::Func],
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Option<crate::report::PatchMcdc>> {
+        let funcs: Vec<_> = self
+            .opts
+            .funcs
+            .iter()
+            .copied()
+            .filter(|f| !not_run.contains(f))
+            .collect();
+        match patch_mcdc(placed, lines, self.vectors, self.opts, &funcs) {
+            Ok(m) => Ok(m),
+            Err(e) if HarnessFault::in_chain(&e) => Err(e),
+            Err(e) => {
+                progress(&format!("MC/DC of changed decisions not measured: {e:#}"));
                 Ok(None)
             }
         }

@@ -22,6 +22,7 @@
 //! report.
 
 mod coverage;
+mod decisions;
 mod diff;
 mod judging;
 mod patch;
@@ -65,6 +66,8 @@ pub struct Judged {
     /// Of the changed lines inside functions in scope, those the vectors
     /// ran.
     pub coverage: Option<PatchCoverage>,
+    /// MC/DC of the decisions on those lines.
+    pub mcdc: Option<crate::report::PatchMcdc>,
     /// The corpus vectors where the tree parts from the Rust model, before
     /// and after the patch (reported apart from the verdict: a patch can
     /// move upstream away from the model, or toward it).

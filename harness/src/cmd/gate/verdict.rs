@@ -227,6 +227,7 @@ fn suite(j: &Judged) -> Suite {
     suite.not_judged = j.not_judged.clone();
     suite.warnings = j.new_warnings.clone();
     suite.patch_coverage = j.coverage.clone();
+    suite.patch_mcdc = j.mcdc.clone();
     suite.trees = j.trees.clone();
     if j.verdict == PatchVerdict::NotJudged {
         suite.skipped = Some(NOT_JUDGED_REASON.to_owned());
@@ -311,6 +312,7 @@ mod tests {
             new_warnings: vec![],
             timings: vec![],
             coverage: None,
+            mcdc: None,
             model: None,
             trees: vec![],
         }
