@@ -28,7 +28,9 @@ pub(super) fn patch_mcdc(
     opts: &Options,
     funcs: &[Func],
 ) -> Result<Option<PatchMcdc>> {
-    if lines.is_empty() {
+    // The same code before and after, or nothing that returns: nothing
+    // runs the changed decisions' new code to measure.
+    if lines.is_empty() || funcs.is_empty() {
         return Ok(None);
     }
     if let Err(e) = mcdc::require_clang() {
