@@ -518,6 +518,14 @@ pub struct Gate {
     /// on stderr
     #[arg(long)]
     pub timings: bool,
+    /// Skip the depth line: the mutants of the changed lines, judged
+    /// against the patched tree
+    #[arg(long)]
+    pub no_depth: bool,
+    /// Generated vectors per function tried for each surviving mutant of
+    /// the changed lines, for a vector that kills it (0: none)
+    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    pub suggest: u64,
 }
 
 const GATE_AFTER: &str = "\
@@ -640,6 +648,20 @@ pub struct Mutants {
     /// (slower; the check that schemata change no verdict)
     #[arg(long)]
     pub alone: bool,
+    /// Apply PATCH (repeatable, in order; format-patch files, an mbox, plain
+    /// diffs) to the tree and judge only the mutants on the lines it adds,
+    /// against the patched tree (cargo-mutants' --in-diff)
+    #[arg(long, value_name = "PATCH")]
+    pub in_diff: Vec<String>,
+    /// Only the mutant of this id, as --list and reports print it
+    /// (repeatable): to reproduce one
+    #[arg(long, value_name = "ID")]
+    pub id: Vec<String>,
+    /// Generated vectors per function tried for each survivor that
+    /// vectors/mutants.toml does not list, for a vector that kills it
+    /// (0: none)
+    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    pub suggest: u64,
     #[command(flatten)]
     pub sanitize: Sanitize,
     #[command(flatten)]
@@ -649,17 +671,21 @@ pub struct Mutants {
 }
 
 const MUTANTS_AFTER: &str = "\
-Each mutant is its own world, compiled and judged in turn, so a full run
-takes minutes (measured: docs/benchmarks.md); --sample N judges a
-reproducible sample. Survivors that no vector can kill are accepted by id,
-with their reason, in vectors/mutants.toml; the run is checked against
-that list both ways.
+Every mutant is compiled into one world and judged with its switch on in
+turn (measured: docs/benchmarks.md); --sample N judges a reproducible
+sample. Survivors that no vector can kill are accepted by id, with their
+reason, in vectors/mutants.toml; the run is checked against that list
+both ways. Each survivor it does not list is tried on --suggest generated
+vectors: the one that kills it, minimised, is printed as a [[case]] to
+add, else \"equivalent?\" with what to check.
 
 EXAMPLES:
     cargo xtask mutants --sample 20 --seed 1
     cargo xtask mutants --function hfi1_setup_wqe --random 2000
     cargo xtask mutants --function sdma_select_engine_vl --list
     cargo xtask mutants --format json > mutants.json
+    cargo xtask mutants --in-diff 0001-fix.patch       # the lines it adds
+    cargo xtask mutants --in-diff 0001-fix.patch --id 'ID'
 
 EXIT STATUS:
     0  every survivor is accepted in vectors/mutants.toml

@@ -30,6 +30,8 @@ pub fn run(a: flags::Gate) -> Result<u8> {
         seed: a.generated.seed,
         funcs: Func::ALL.to_vec(),
         expect: a.expect_change.clone(),
+        depth: !a.no_depth,
+        suggest: a.suggest,
     };
     let vectors = corpus::load_corpus(&corpus::corpus_dir())?;
     // The units: each patch on each base, base by base.
@@ -109,7 +111,7 @@ pub fn run(a: flags::Gate) -> Result<u8> {
 /// The patches of one argument: a file, or `-` for stdin. A cover
 /// letter (b4's `.cover`, or the `[PATCH 0/N]` of an mbox) names the
 /// series and is not judged.
-fn read_patches(p: &str) -> Result<Vec<Patch>> {
+pub(crate) fn read_patches(p: &str) -> Result<Vec<Patch>> {
     let (text, name) = if p == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
@@ -136,5 +138,9 @@ fn read_patches(p: &str) -> Result<Vec<Patch>> {
              or b4 am's .mbx and .cover)"
         );
     }
-    Ok(found.patches)
+    let mut patches = found.patches;
+    for x in &mut patches {
+        x.source = p.to_owned();
+    }
+    Ok(patches)
 }

@@ -5,7 +5,9 @@
 use anyhow::Result;
 use harness::cmd::mutants;
 use harness::corpus;
+use harness::kernel::patch;
 use harness::kernel::select::KernelArg;
+use harness::kernel::KernelTree;
 use harness::report::exit_code;
 
 use crate::flags;
@@ -15,9 +17,53 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         Some(p) => KernelArg::Path(p.clone()),
         None => KernelArg::Series(a.kernel.kernel.clone()),
     };
-    let tree = sel.open()?;
+    let base = sel.open()?;
+    // With --in-diff: the tree patched, and the lines the patches add.
+    let (tree, in_diff, scratch) = if a.in_diff.is_empty() {
+        (base, None, None)
+    } else {
+        let mut patches = vec![];
+        for p in &a.in_diff {
+            patches.extend(crate::gate::read_patches(p)?);
+        }
+        let dir = std::env::temp_dir().join(format!("hfi1-in-diff-{}", std::process::id()));
+        let tree = patch::patched_copy(&base, &patches, &dir)?;
+        let mut added: Vec<(String, Vec<usize>)> = vec![];
+        for p in &patches {
+            for (path, lines) in patch::added_lines(&p.text) {
+                match added.iter_mut().find(|(q, _)| *q == path) {
+                    Some((_, ls)) => ls.extend(lines),
+                    None => added.push((path, lines)),
+                }
+            }
+        }
+        (tree, Some(added), Some(Scratch(dir)))
+    };
+    let result = judge(&a, &sel, &tree, in_diff);
+    drop(scratch);
+    result
+}
+
+/// A patched copy of the tree, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn judge(
+    a: &flags::Mutants,
+    sel: &KernelArg,
+    tree: &KernelTree,
+    in_diff: Option<Vec<(String, Vec<usize>)>>,
+) -> Result<u8> {
     if a.list {
-        let all = mutants::list(&tree, &a.function.function)?;
+        let all = match &in_diff {
+            Some(added) => mutants::in_diff(tree, &a.function.function, added)?,
+            None => mutants::list(tree, &a.function.function)?,
+        };
         for m in &all {
             println!("{}", m.location());
         }
@@ -33,21 +79,27 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         sanitize: a.sanitize.sanitize,
         shard: a.sharding.shard,
         alone: a.alone,
+        in_diff,
+        ids: a.id.clone(),
+        suggest: a.suggest,
     };
     let mut listed = mutants::listed_for_run(&mutants::read_manifest()?, &opts.functions);
     let units = match a.sharding.shard {
         Some(spec) => {
-            let (_, units) = mutants::planned(&tree, &opts)?;
+            let (_, units) = mutants::planned(tree, &opts)?;
             listed = mutants::listed_for_shard(&listed, &units, spec);
             units.len()
         }
         None => 0,
     };
     let started = std::time::Instant::now();
-    let results = mutants::run(&tree, &vectors, &opts, &mut |m| eprintln!("[mutants] {m}"))?;
-    let report = mutants::report(&tree.version.series(), &results, &listed);
-    let mut report = mutants::with_tree(report, &sel.label(), &tree, &opts);
-    let tally = mutants::tally(&listed, &results, &opts);
+    let run = mutants::run_suggesting(tree, &vectors, &opts, &listed, &mut |m| {
+        eprintln!("[mutants] {m}")
+    })?;
+    let results = &run.results;
+    let report = mutants::report(&tree.version.series(), &run, &listed);
+    let mut report = mutants::with_tree(report, &sel.label(), tree, &opts);
+    let tally = mutants::tally(&listed, results, &opts);
     let inputs = serde_json::json!({
         "command": "mutants",
         "kernel": tree.version.to_string(),
@@ -56,6 +108,9 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         "seed": opts.seed,
         "random": opts.random,
         "sanitize": opts.sanitize,
+        "in_diff": a.in_diff,
+        "ids": opts.ids,
+        "suggest": opts.suggest,
     });
     let shared = report.suites.iter().map(|s| s.name.clone()).collect();
     a.sharding

@@ -19,9 +19,14 @@ use crate::model::types::Func;
 /// The digests of vectors `0..n`: `None` for a vector that did not return.
 pub type Digests = Vec<Option<u64>>;
 
-/// Where the digests of `f`'s vectors `0..n` from `seed` are kept.
+/// Where the digests of `f`'s vectors `0..n` from `seed` are kept; none
+/// for a world with a switch set (a mutant schemata world's mutant: the
+/// world's place is every mutant's).
 fn path(world: &BuiltWorld, f: Func, seed: u64, n: u64) -> Option<PathBuf> {
     use std::os::unix::fs::MetadataExt;
+    if world.switch.is_some() {
+        return None;
+    }
     let me = std::fs::metadata("/proc/self/exe").ok()?;
     let exe = format!(
         "{:x}-{:x}-{:x}-{:x}",

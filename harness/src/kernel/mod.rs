@@ -32,6 +32,7 @@ mod fetch;
 pub mod git;
 pub mod kbuild;
 pub mod overlay;
+pub mod patch;
 pub mod pins;
 pub mod select;
 mod spec;

@@ -45,6 +45,12 @@ pub fn human(r: &Report) -> String {
         if let Some(m) = &suite.patch_mcdc {
             let _ = writeln!(s, "DEPTH [{}] {}", suite.name, m.line());
         }
+        if let Some(d) = &suite.depth {
+            let _ = writeln!(s, "DEPTH [{}] {}", suite.name, d.line());
+            for l in d.detail().lines() {
+                let _ = writeln!(s, "DEPTH [{}]   {l}", suite.name);
+            }
+        }
         if let Some(e) = &suite.error {
             let _ = writeln!(s, "ERROR [{}] could not run: {e}", suite.name);
         }

@@ -116,11 +116,19 @@ fn testsuite(w: &mut Xml, s: &Suite) {
     for c in &s.cases {
         testcase(w, &name, c);
     }
+    if let Some(d) = s.depth.as_ref().filter(|d| !d.survivors.is_empty()) {
+        // ... and its output last.
+        ev(w, Event::Start(BytesStart::new("system-out")));
+        let text = format!("{}\n{}", d.line(), d.detail());
+        ev(w, Event::Text(BytesText::new(&xml_text(&text))));
+        ev(w, Event::End(BytesEnd::new("system-out")));
+    }
     ev(w, Event::End(BytesEnd::new("testsuite")));
 }
 
-/// A gate suite's `<properties>`: its verdict and how deeply the vectors
-/// test the changed code (patch coverage, MC/DC of changed decisions).
+/// A gate suite's `<properties>` (junit-10.xsd: before its test cases):
+/// its verdict and how deeply the vectors test the changed code (patch
+/// coverage, MC/DC of changed decisions, mutants of changed lines).
 fn properties(w: &mut Xml, s: &Suite) {
     let mut props: Vec<(&str, String)> = vec![];
     if let Some(v) = &s.verdict {
@@ -134,6 +142,9 @@ fn properties(w: &mut Xml, s: &Suite) {
     }
     if let Some(m) = &s.patch_mcdc {
         props.push(("mcdc", m.line()));
+    }
+    if let Some(d) = &s.depth {
+        props.push(("depth", d.line()));
     }
     if props.is_empty() {
         return;

@@ -296,13 +296,18 @@ impl Objects<'_> {
     }
 
     /// What KCIDB has no field for: the case as the harness names it, its
-    /// status word, its message, the comparison's baseline.
+    /// status word, its message, the comparison's baseline, the patch's
+    /// depth line.
     fn test_misc(&self, at: &Place, c: Option<&Case>, message: &str) -> Value {
         let mut m = Fields::new();
         m.insert("kind".into(), self.kind.into());
         m.insert("suite".into(), text(&at.suite.name).into());
         if let Some(v) = &at.suite.verdict {
             m.insert("verdict".into(), v.as_str().into());
+        }
+        // Depth qualifies the patch, never its tests' statuses.
+        if let Some(d) = &at.suite.depth {
+            m.insert("depth".into(), text(&d.line()).into());
         }
         if let Some(b) = at.baseline {
             m.insert("baseline_build_id".into(), b.into());

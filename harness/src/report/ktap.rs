@@ -65,7 +65,13 @@ pub fn ktap(r: &Report) -> String {
             );
         }
         if let Some(m) = &suite.patch_mcdc {
-            let _ = writeln!(s, "    # {}", ktap_diag(&m.line()));
+            let _ = writeln!(s, "    # depth: {}", ktap_diag(&m.line()));
+        }
+        if let Some(d) = &suite.depth {
+            let _ = writeln!(s, "    # depth: {}", ktap_diag(&d.line()));
+            for l in d.detail().lines() {
+                let _ = writeln!(s, "    # depth:   {}", ktap_diag(l));
+            }
         }
         if let Some(e) = &suite.error {
             for l in e.lines() {

@@ -95,6 +95,11 @@ pub struct Suite {
     /// (absent when none was measured).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch_mcdc: Option<PatchMcdc>,
+    /// For a `gate` report: the mutants of the lines the patch adds,
+    /// judged against the patched tree; absent when not measured
+    /// (`--no-depth`, a patch not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<Depth>,
     /// Why the suite was skipped (a `gate` patch that is `not-judged`: no
     /// changed function runs in a world); absent when it was not. A
     /// skipped suite has no cases and counts as passed.
@@ -308,6 +313,85 @@ impl PatchMcdc {
         if !self.not_shown.is_empty() {
             s.push_str("; not shown: ");
             s.push_str(&self.not_shown.join(", "));
+        }
+        s
+    }
+}
+
+/// How well a patch's changed lines are tested: the mutants of the lines
+/// it adds (cargo-mutants' `--in-diff`), each judged against the patched
+/// tree on the corpus and the gate's generated vectors.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Depth {
+    /// The mutants judged (those that compiled and could be judged).
+    pub mutants: usize,
+    /// Of those, the ones some vector killed.
+    pub killed: usize,
+    /// Mutants that did not compile or could not be judged.
+    pub not_judged: usize,
+    /// Every survivor.
+    pub survivors: Vec<Survivor>,
+    /// Wall time of the measure, in seconds.
+    pub seconds: f64,
+}
+
+/// A mutant of a changed line that no vector killed.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Survivor {
+    /// `FILE:LINE` in the patched tree (hfi1's files by name).
+    pub at: String,
+    /// What it changes (`` `<` → `<=` ``, `statement deleted`).
+    pub change: String,
+    /// Its stable id (`cargo xtask mutants --id`).
+    pub id: String,
+    /// The command that judges it again.
+    pub reproduce: String,
+    /// A vector that kills it (minimised, a `[[case]]`), or
+    /// `equivalent? …` with what to check.
+    pub suggestion: String,
+}
+
+impl Depth {
+    /// The one line: `mutants of changed lines: 11 of 12 killed; survivor:
+    /// qp.c:LINE `<` → `<=``.
+    pub fn line(&self) -> String {
+        let mut s = String::from("mutants of changed lines: ");
+        if self.mutants == 0 && self.not_judged == 0 {
+            s.push_str("none (no changed line has a mutation site)");
+            return s;
+        }
+        s.push_str(&format!("{} of {} killed", self.killed, self.mutants));
+        if self.not_judged > 0 {
+            s.push_str(&format!(" ({} did not compile)", self.not_judged));
+        }
+        if !self.survivors.is_empty() {
+            let each: Vec<String> = self
+                .survivors
+                .iter()
+                .map(|x| format!("{} {}", x.at, x.change))
+                .collect();
+            let word = if each.len() == 1 {
+                "survivor"
+            } else {
+                "survivors"
+            };
+            s.push_str(&format!("; {word}: {}", each.join(", ")));
+        }
+        s
+    }
+
+    /// Each survivor in a few lines: where, what, the command that
+    /// reproduces it and the suggestion. Empty when none survived.
+    pub fn detail(&self) -> String {
+        let mut s = String::new();
+        for x in &self.survivors {
+            s.push_str(&format!(
+                "survivor {} {}: {}\n  reproduce: {}\n",
+                x.at, x.change, x.id, x.reproduce
+            ));
+            for l in x.suggestion.lines() {
+                s.push_str(&format!("  {l}\n"));
+            }
         }
         s
     }
@@ -671,7 +755,7 @@ mod tests {
                     `qp->s_flags & RVT_S_BUSY` of `if (a &&` at qp.c:849";
         assert!(human(&r).contains(&format!("DEPTH [6.12: qp and sdma] {line}\n")));
         assert!(
-            ktap(&r).contains(&format!("    # {line}\n")),
+            ktap(&r).contains(&format!("    # depth: {line}\n")),
             "{}",
             ktap(&r)
         );

@@ -84,6 +84,8 @@ impl<'a> Gate<'a> {
                 seed: 1,
                 funcs: Func::ALL.to_vec(),
                 expect: vec![],
+                depth: false,
+                suggest: 0,
             },
         })
     }

@@ -462,6 +462,7 @@ pub fn mutants_of_an_extracted_function(tree: &KernelTree) -> Result<(), Failed>
         sanitize: false,
         shard: None,
         alone: false,
+        ..Default::default()
     };
     let results = m::run(tree, &vectors, &opts, &mut |_| {}).map_err(|e| format!("{e:#}"))?;
     let files: Vec<(&str, &str)> = results
@@ -530,6 +531,7 @@ fn sample_options(alone: bool) -> harness::cmd::mutants::Options {
         sanitize: false,
         shard: None,
         alone,
+        ..Default::default()
     }
 }
 

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use super::coverage::{patch_coverage, prebuild, stable_copy};
 use super::decisions::patch_mcdc;
-use super::patch::{apply, Patch};
+use super::depth::{depth, Origin};
 use super::record;
 use super::scope::classify;
 use super::verdict::PatchVerdict;
@@ -17,6 +17,7 @@ use super::{Judged, ModelDrift, Options};
 use crate::corpus::Vector;
 use crate::cworld::{self, build::CannotJudge, BuildOptions, BuiltWorld, HarnessFault};
 use crate::judge::compare::{self, Comparison};
+use crate::kernel::patch::{apply, Patch};
 use crate::kernel::{self, KernelTree};
 use crate::report::Tree;
 use crate::sandbox::Sandbox;
@@ -62,6 +63,7 @@ pub fn judge_part(
         base_name,
         vectors,
         opts,
+        patches,
         dir: &dir,
         tmp: &tmp,
     }
@@ -97,6 +99,8 @@ struct Series<'a> {
     base_name: &'a str,
     vectors: &'a [Vector],
     opts: &'a Options,
+    /// The series.
+    patches: &'a [Patch],
     /// A copy of the base, each patch applied to it in turn.
     dir: &'a Path,
     /// Scratch space for the patch file.
@@ -284,6 +288,7 @@ impl Series<'_> {
             timings: vec![],
             coverage: None,
             mcdc: None,
+            depth: None,
             model: None,
             trees: vec![],
         }
@@ -371,9 +376,12 @@ impl Series<'_> {
                 let placed = placed.unwrap_or(tree);
                 j.coverage = self.coverage(&placed, &scope.lines, &not_run, progress)?;
                 times.push(("coverage", t.elapsed().as_secs_f64()));
-                let t = Instant::now();
-                j.mcdc = self.mcdc(&placed, &scope.lines, &not_run, progress)?;
-                times.push(("mcdc", t.elapsed().as_secs_f64()));
+                if self.opts.depth {
+                    let t = Instant::now();
+                    j.mcdc = self.mcdc(&placed, &scope.lines, &not_run, progress)?;
+                    times.push(("mcdc", t.elapsed().as_secs_f64()));
+                }
+                j.depth = self.depth(k, (&placed, &world), times, progress)?;
                 j
             }
             Err(j) => j,
@@ -474,6 +482,40 @@ impl Series<'_> {
             PatchVerdict::ChangesAsDeclared
         } else {
             PatchVerdict::Changes
+        }
+    }
+
+    /// The depth of patch `k` ([`depth`]) in `tree`, the tree it left,
+    /// whose world is `world`; `None` with `--no-depth`, or (said through
+    /// `progress`) when it could not be measured.
+    fn depth(
+        &self,
+        k: usize,
+        (tree, world): (&KernelTree, &BuiltWorld),
+        times: &mut Timings,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Option<crate::report::Depth>> {
+        if !self.opts.depth {
+            return Ok(None);
+        }
+        let t = Instant::now();
+        let origin = Origin {
+            base: self.base,
+            patches: &self.patches[..=k],
+        };
+        let p = &self.patches[k];
+        let d = depth((tree, world), p, &origin, self.vectors, self.opts, progress);
+        times.push(("depth", t.elapsed().as_secs_f64()));
+        match d {
+            Ok(d) => {
+                progress(&format!("{}: {}: {}", self.base_name, p.subject, d.line()));
+                Ok(Some(d))
+            }
+            Err(e) if HarnessFault::in_chain(&e) => Err(e),
+            Err(e) => {
+                progress(&format!("depth not measured: {e:#}"));
+                Ok(None)
+            }
         }
     }
 

@@ -17,21 +17,20 @@
 //! (its cover letter names it, never a patch) and applies a patch (`diff` cuts it into file sections), `scope` says which
 //! of its edits and changed functions are judged, `judging`
 //! runs a series on one base, `coverage` measures the changed lines the
-//! vectors ran, `record` says what became of each tree and its build, and
+//! vectors ran, `depth` the mutants of the lines it adds, `record` says what became of each tree and its build, and
 //! `verdict` turns judgements into the verdict, the exit code and the
 //! report.
 
 mod coverage;
 mod decisions;
-mod diff;
+mod depth;
 mod judging;
-mod patch;
 mod record;
 mod scope;
 mod verdict;
 
+pub use crate::kernel::patch::{parse, read, Patch, Series};
 pub use judging::{added_warnings, judge, judge_part};
-pub use patch::{parse, read, Patch, Series};
 pub use verdict::{
     exit_code, exit_code_of, patchwork_line, patchwork_line_of, patchwork_state, report,
     verdicts_of, PatchVerdict, Weighed, NOT_JUDGED_REASON,
@@ -39,7 +38,7 @@ pub use verdict::{
 
 use crate::judge::compare::Comparison;
 use crate::model::types::Func;
-use crate::report::PatchCoverage;
+use crate::report::{Depth, PatchCoverage};
 
 /// One patch judged on one base.
 #[derive(Debug, Clone)]
@@ -68,6 +67,9 @@ pub struct Judged {
     pub coverage: Option<PatchCoverage>,
     /// MC/DC of the decisions on those lines.
     pub mcdc: Option<crate::report::PatchMcdc>,
+    /// The mutants of the lines the patch adds, judged against the
+    /// patched tree (not measured: `None`).
+    pub depth: Option<Depth>,
     /// The corpus vectors where the tree parts from the Rust model, before
     /// and after the patch (reported apart from the verdict: a patch can
     /// move upstream away from the model, or toward it).
@@ -135,4 +137,10 @@ pub struct Options {
     pub funcs: Vec<Func>,
     /// Functions every patch may change (`--expect-change`).
     pub expect: Vec<String>,
+    /// Measure depth: the mutants of the lines each judged patch adds
+    /// (`--no-depth` clears it).
+    pub depth: bool,
+    /// Generated vectors per function tried for each surviving mutant, for
+    /// a vector that kills it (0: none).
+    pub suggest: u64,
 }

@@ -4,10 +4,10 @@
 //! build: built, failed (`breaks-build`), not built (`not-judged` without
 //! a build, or the harness could not), or not tried.
 
-use super::patch::Patch;
 use super::verdict::PatchVerdict;
 use super::Judged;
 use crate::cworld::{build::recipe, BuildOptions, BuiltWorld};
+use crate::kernel::patch::Patch;
 use crate::kernel::KernelTree;
 use crate::report::{BuildStatus, PatchFile, Tree};
 

@@ -5,12 +5,12 @@
 
 use std::path::Path;
 
-use super::diff::touched_lines;
-use super::patch::Patch;
 use super::ChangedFunctions;
 use crate::cworld::build::Manifest;
 use crate::judge::scope::{Reason, Runs, Unjudged};
 use crate::kernel::cscan::{self, Definition};
+use crate::kernel::patch::touched_lines;
+use crate::kernel::patch::Patch;
 
 /// Where a patch's edits fall.
 #[derive(Debug, Clone, Default)]

@@ -228,6 +228,7 @@ fn suite(j: &Judged) -> Suite {
     suite.warnings = j.new_warnings.clone();
     suite.patch_coverage = j.coverage.clone();
     suite.patch_mcdc = j.mcdc.clone();
+    suite.depth = j.depth.clone();
     suite.trees = j.trees.clone();
     if j.verdict == PatchVerdict::NotJudged {
         suite.skipped = Some(NOT_JUDGED_REASON.to_owned());
@@ -313,6 +314,7 @@ mod tests {
             timings: vec![],
             coverage: None,
             mcdc: None,
+            depth: None,
             model: None,
             trees: vec![],
         }

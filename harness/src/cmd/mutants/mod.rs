@@ -1,52 +1,24 @@
-//! `cargo xtask mutants`: classic single-point mutants of the upstream
-//! functions in scope, each judged as base world against mutant world (the
-//! gate's C-against-C comparison) on the corpus and, optionally, generated
-//! vectors. A mutant that changes no outcome *survived*: an effect the
-//! harness does not observe, a branch no vector drives, or an equivalent
-//! mutant.
-//!
-//! Mutants are made from the tree at run time (nothing of upstream is
-//! committed). A function is looked for in the files the worlds take from
-//! the tree, as `c-shim/boundary.toml` says: the files compiled whole
-//! (qp.c, iowait.c) by any of their definitions, the files definitions are
-//! extracted from (sdma.c, pio.c, …) by the names listed for them; by
-//! default the functions mutated are those of the call schema. A mutant
-//! mutates that one file of a copy of the tree. The operators: a
-//! relational operator moved across its boundary or negated (`<` → `<=`,
-//! `==` → `!=`, …), `&&` ↔ `||`, a logical `!` dropped, an integer literal
-//! plus one, and a call or assignment statement deleted; a variable (a
-//! table such as `hfi1_post_parms`) has none. A mutant's id is stable
-//! across line shifts and series: the function, the trimmed text of its
-//! line, the operator and which of the line's sites it is.
-//!
-//! Every mutant of a run is compiled into one world, the *mutant
-//! schemata* ([`schemata`]): each mutated function's original, a copy per
-//! mutant and a dispatcher that picks one by a switch the worker sets
-//! after loading the world. Each mutant is judged by that world with its
-//! switch on against the base world, on the functions whose calls can
-//! reach its function's switch ([`cworld::reach::reaching`]; the others
-//! run the same code). A copy that does not compile is left out of the
-//! schemata and its mutant built alone, as its own world (the base tree
-//! with its one file mutated), where it does not compile either; `alone`
-//! builds every mutant so, the slow check that schemata change no
-//! verdict.
-use std::collections::BTreeMap;
-use std::path::Path;
-
-use anyhow::{Context, Result};
+//! `cargo xtask mutants`: single-point mutants of the upstream functions
+//! in scope, each judged as base world against mutant world on the corpus
+//! and, optionally, generated vectors (made and judged by
+//! [`judge::mutate`](crate::judge::mutate), which says how); the report
+//! and the check against `vectors/mutants.toml` ([`survivors`]). By
+//! default the functions mutated are those of the call schema; with
+//! `in_diff`, only the mutants on the lines a patch adds, in the patched
+//! tree (cargo-mutants' `--in-diff`).
+use anyhow::Result;
 
 use crate::corpus::Vector;
-use crate::cworld::{self, BuildOptions, BuiltWorld};
-use crate::judge::compare;
-use crate::kernel::{self, KernelTree};
+use crate::cworld::{self, BuildOptions};
+use crate::judge::mutate::{self, Judging};
+use crate::kernel::KernelTree;
 use crate::model::types::Func;
 use crate::report::{Case, Report, ShardSpec, Status, Suite};
 
-mod make;
-pub mod schemata;
 mod survivors;
 
-pub use make::{generate, searched, Mutant, Searched};
+pub use crate::judge::mutate::suggest::{suggest, Suggestion};
+pub use crate::judge::mutate::{generate, in_diff, schemata, searched, Fate, Mutant, Searched};
 pub use survivors::{
     check_manifest, manifest_path, parse_manifest, read_manifest, tally, Listed, Problem, Tally,
 };
@@ -83,33 +55,8 @@ pub fn list(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
     generate(tree, &named_or_all(functions))
 }
 
-/// What became of a mutant.
-#[derive(Debug, Clone)]
-pub enum Fate {
-    /// Some vector's outcome changed: the harness sees it.
-    Killed {
-        /// How many calls' outcomes changed.
-        calls: u64,
-    },
-    /// Every outcome the same.
-    Survived,
-    /// It does not compile, or cannot be judged (a call of its world did
-    /// not behave the same twice): not counted.
-    Stillborn(String),
-}
-
-impl std::fmt::Display for Fate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fate::Killed { calls } => write!(f, "killed ({calls} calls differ)"),
-            Fate::Survived => write!(f, "survived"),
-            Fate::Stillborn(why) => write!(f, "not judged ({why})"),
-        }
-    }
-}
-
 /// Options of a mutants run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// C names of the functions to mutate, each defined in a file the
     /// worlds take from the tree (default: every function of the call
@@ -129,6 +76,16 @@ pub struct Options {
     /// Build every mutant as its own world instead of in the schemata
     /// (slower: what schemata must agree with).
     pub alone: bool,
+    /// Only the mutants on these lines of the tree (`(path, lines)`: the
+    /// lines patches add, the tree patched): cargo-mutants' `--in-diff`.
+    /// The functions mutated are then those holding such a line, unless
+    /// named.
+    pub in_diff: Option<Vec<(String, Vec<usize>)>>,
+    /// Only the mutants of these ids (to reproduce one).
+    pub ids: Vec<String>,
+    /// Generated vectors per reaching function tried, for each survivor
+    /// the manifest does not list, for a vector that kills it (0: none).
+    pub suggest: u64,
 }
 
 impl Options {
@@ -141,10 +98,23 @@ impl Options {
     }
 
     /// Whether the run judges every mutant of the tree (no sample, no
-    /// function named): only then is a listed mutant the tree does not
-    /// have a problem.
+    /// function, diff or id named): only then is a listed mutant the tree
+    /// does not have a problem.
     pub fn every_mutant(&self) -> bool {
-        self.sample == 0 && self.functions.is_empty()
+        self.sample == 0
+            && self.functions.is_empty()
+            && self.in_diff.is_none()
+            && self.ids.is_empty()
+    }
+
+    /// How the mutants are judged.
+    fn judging(&self) -> Judging {
+        Judging {
+            random: self.random,
+            seed: self.seed,
+            build: self.build_options(),
+            alone: self.alone,
+        }
     }
 }
 
@@ -152,7 +122,27 @@ impl Options {
 /// the sample; of those, the shard's), and the run's units: the functions
 /// with a mutant, in order, whole runs and every shard alike.
 pub fn planned(tree: &KernelTree, opts: &Options) -> Result<(Vec<Mutant>, Vec<String>)> {
-    let mut all = list(tree, &opts.functions)?;
+    let mut all = match &opts.in_diff {
+        Some(added) => in_diff(tree, &opts.functions, added)?,
+        None => list(tree, &opts.functions)?,
+    };
+    if !opts.ids.is_empty() {
+        for id in &opts.ids {
+            if !all.iter().any(|m| m.id() == *id) {
+                anyhow::bail!(
+                    "no mutant `{id}` in {}{}: `cargo xtask mutants --list` lists them \
+                     (with the same --function, --in-diff)",
+                    tree.root.display(),
+                    if opts.in_diff.is_some() {
+                        " on the lines the patch adds"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+        all.retain(|m| opts.ids.contains(&m.id()));
+    }
     if opts.sample > 0 && opts.sample < all.len() {
         let mut rng = crate::generate::SplitMix64::new(opts.seed);
         let mut left: Vec<usize> = (0..all.len()).collect();
@@ -193,6 +183,17 @@ pub fn listed_for_shard(listed: &[Listed], units: &[String], spec: ShardSpec) ->
         .collect()
 }
 
+/// A run's mutants, each with its fate, and the suggestions for its
+/// survivors.
+#[derive(Debug, Clone, Default)]
+pub struct Run {
+    /// Each mutant judged, and what became of it.
+    pub results: Vec<(Mutant, Fate)>,
+    /// For each survivor the manifest does not list (by id), what a
+    /// reviewer is told: the vector that kills it, or "equivalent?".
+    pub suggestions: Vec<(String, Suggestion)>,
+}
+
 /// Makes, builds and judges the mutants ([`planned`]): all in one
 /// schemata world, each with its switch on in turn; those that do not
 /// compile there (or every one, with `opts.alone`) each in its own world.
@@ -202,175 +203,39 @@ pub fn run(
     opts: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<(Mutant, Fate)>> {
+    Ok(run_suggesting(tree, vectors, opts, &[], progress)?.results)
+}
+
+/// [`run`], then for each survivor `listed` does not accept, with
+/// `opts.suggest` vectors, a [`Suggestion`].
+pub fn run_suggesting(
+    tree: &KernelTree,
+    vectors: &[Vector],
+    opts: &Options,
+    listed: &[Listed],
+    progress: &mut dyn FnMut(&str),
+) -> Result<Run> {
     let (all, _) = planned(tree, opts)?;
-    let build = opts.build_options();
-    let base = cworld::build(tree, &build)?;
-    let (world, values) = if opts.alone || all.is_empty() {
-        (None, vec![None; all.len()])
-    } else {
-        schemata::build(tree, &all, &build, progress)?
-    };
-    let funcs: Vec<Func> = Func::ALL.to_vec();
-    // Which functions' calls can run each function's mutants.
-    let mut reach: BTreeMap<String, cworld::reach::Reach> = BTreeMap::new();
-    if let Some(w) = &world {
-        let mut names: Vec<String> = all.iter().map(|m| m.function.clone()).collect();
-        names.dedup();
-        let symbols: Vec<String> = names.iter().map(|f| schemata::switch_of(f)).collect();
-        let found = cworld::reach::reaching(w, &symbols, &funcs);
-        reach.extend(names.into_iter().zip(found));
+    let how = opts.judging();
+    let base = cworld::build(tree, &how.build)?;
+    let (results, schemata) = mutate::judge(tree, &base, all, vectors, &how, progress)?;
+    let mut suggestions = vec![];
+    for (k, (m, fate)) in results.iter().enumerate() {
+        let id = m.id();
+        if opts.suggest == 0 || !matches!(fate, Fate::Survived) || listed.iter().any(|l| l.id == id)
+        {
+            continue;
+        }
+        let s = suggest(&base, &schemata, (k, m), vectors, (opts.suggest, opts.seed))?;
+        progress(&format!("{id}: {}", s.text().lines().next().unwrap_or("")));
+        suggestions.push((id, s));
     }
-    let mut alone = Alone::new(tree);
-    let mut out = vec![];
-    let total = all.len();
-    for (k, (m, value)) in all.into_iter().zip(values).enumerate() {
-        let judged = match (&world, value) {
-            (Some(w), Some(v)) => {
-                let w = w.switched(&schemata::switch_of(&m.function), v);
-                let r = reach[&m.function].clone();
-                compare::count_differences_reaching(
-                    (&base, &w),
-                    vectors,
-                    (&funcs, r),
-                    (opts.random, opts.seed),
-                )
-                .map(|c| c.per_func.iter().map(|p| p.2).sum())
-                .map_err(|e| unreproducible(e, &w))
-            }
-            _ => alone.judge(&m, &base, vectors, opts, &build),
-        };
-        let fate = match judged {
-            Ok(0) => Fate::Survived,
-            Ok(n) => Fate::Killed { calls: n },
-            // A call of the mutant's own world that did not behave the
-            // same twice (an uninitialised read, say): neither killed nor
-            // a survivor, not counted, with the reason. Every other
-            // harness fault (the base world's, a stalled worker) stops
-            // the run.
-            Err(e) if e.downcast_ref::<Unreproducible>().is_some() => {
-                let why = format!("{e:#}").lines().next().unwrap_or("").to_owned();
-                eprintln!("[mutants] not judged: {}: {why}", m.id());
-                Fate::Stillborn(why)
-            }
-            Err(e) if cworld::HarnessFault::in_chain(&e) => return Err(e),
-            Err(e) => Fate::Stillborn(format!("{e:#}").lines().next().unwrap_or("").to_owned()),
-        };
-        progress(&format!("[{}/{total}] {}: {fate}", k + 1, m.id()));
-        out.push((m, fate));
-    }
-    drop(alone);
     // Mutant worlds are one-offs: keep the cache under its cap.
     cworld::build::evict(cworld::build::worlds_cap());
-    Ok(out)
-}
-
-/// Mutants judged each in its own world: a copy of the tree (made on
-/// first use, removed on drop) with the mutant's one file mutated.
-struct Alone<'a> {
-    tree: &'a KernelTree,
-    dir: Option<std::path::PathBuf>,
-    /// The files mutated, as the tree has them.
-    sources: BTreeMap<String, String>,
-}
-
-impl<'a> Alone<'a> {
-    fn new(tree: &'a KernelTree) -> Alone<'a> {
-        Alone {
-            tree,
-            dir: None,
-            sources: BTreeMap::new(),
-        }
-    }
-
-    /// The differing calls of `m`'s own world against `base`.
-    fn judge(
-        &mut self,
-        m: &Mutant,
-        base: &BuiltWorld,
-        vectors: &[Vector],
-        opts: &Options,
-        build: &BuildOptions,
-    ) -> Result<u64> {
-        let dir = match &self.dir {
-            Some(d) => d.clone(),
-            None => {
-                let d =
-                    std::env::temp_dir().join(format!("hfi1-mutant-tree-{}", std::process::id()));
-                let _ = std::fs::remove_dir_all(&d);
-                kernel::copy_tree(&self.tree.root, &d).context("copying the tree")?;
-                self.dir.insert(d).clone()
-            }
-        };
-        if !self.sources.contains_key(&m.file) {
-            let src = self.tree.read_to_string(&self.tree.path(&m.file))?;
-            self.sources.insert(m.file.clone(), src);
-        }
-        let src = &self.sources[&m.file];
-        let mut text = src.clone();
-        text.replace_range(m.at.clone(), &m.replacement);
-        // The base tree with this one file mutated; put back after.
-        let at = dir.join(&m.file);
-        std::fs::write(&at, &text)?;
-        let judged = judge(base, &dir, vectors, Func::ALL, opts, build);
-        std::fs::write(&at, src)?;
-        judged
-    }
-}
-
-impl Drop for Alone<'_> {
-    fn drop(&mut self) {
-        if let Some(d) = &self.dir {
-            let _ = std::fs::remove_dir_all(d);
-        }
-    }
-}
-
-fn judge(
-    base: &BuiltWorld,
-    dir: &Path,
-    vectors: &[Vector],
-    funcs: &[Func],
-    opts: &Options,
-    build: &BuildOptions,
-) -> Result<u64> {
-    let tree = KernelTree::open(dir)?;
-    let world = cworld::build(&tree, build)?;
-    let c = compare::count_differences(
-        base,
-        &world,
-        vectors,
-        funcs,
-        (opts.random, opts.seed),
-        compare::Selection::Reached,
-    )
-    .map_err(|e| unreproducible(e, &world))?;
-    Ok(c.per_func.iter().map(|p| p.2).sum())
-}
-
-/// A mutant world whose call did not behave the same twice.
-#[derive(Debug)]
-struct Unreproducible(String);
-
-impl std::fmt::Display for Unreproducible {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "not reproducible in the mutant's world: {}", self.0)
-    }
-}
-
-impl std::error::Error for Unreproducible {}
-
-/// `e`, or [`Unreproducible`] when it is the harness fault of a call of
-/// the mutant's world (`world`, named in the fault) that did not fault
-/// the same way when run again alone (blame.rs's "first run, in a
-/// batch").
-fn unreproducible(e: anyhow::Error, world: &BuiltWorld) -> anyhow::Error {
-    let text = format!("{e:#}");
-    let mine = text.contains(&world.so.display().to_string());
-    if cworld::HarnessFault::in_chain(&e) && mine && text.contains("first run, in a batch") {
-        anyhow::Error::new(Unreproducible(text.lines().next().unwrap_or("").to_owned()))
-    } else {
-        e
-    }
+    Ok(Run {
+        results,
+        suggestions,
+    })
 }
 
 /// `r` with the base tree (`label`) and its world recorded in its suite:
@@ -386,8 +251,10 @@ pub fn with_tree(mut r: Report, label: &str, tree: &KernelTree, opts: &Options) 
 
 /// The report: a case per function (its mutants as vectors, the survivors
 /// the manifest does not accept as failures, each named with file:line
-/// and the mutation; accepted ones in the detail with their reason).
-pub fn report(kernel: &str, results: &[(Mutant, Fate)], listed: &[Listed]) -> Report {
+/// and the mutation, and its suggestion; accepted ones in the detail with
+/// their reason).
+pub fn report(kernel: &str, run: &Run, listed: &[Listed]) -> Report {
+    let results = &run.results;
     let mut names: Vec<&str> = vec![];
     for (m, _) in results {
         if !names.contains(&m.function.as_str()) {
@@ -420,7 +287,18 @@ pub fn report(kernel: &str, results: &[(Mutant, Fate)], listed: &[Listed]) -> Re
                             l.reason,
                             m.id()
                         ),
-                        None => format!("{}:{}: survived: {}\n", m.file, m.line, m.id()),
+                        None => {
+                            let id = m.id();
+                            let hint: String = run
+                                .suggestions
+                                .iter()
+                                .find(|(i, _)| *i == id)
+                                .map(|(_, s)| {
+                                    s.text().lines().map(|l| format!("    {l}\n")).collect()
+                                })
+                                .unwrap_or_default();
+                            format!("{}:{}: survived: {id}\n{hint}", m.file, m.line)
+                        }
                     })
                     .collect::<String>()
             });
@@ -470,7 +348,7 @@ mod tests {
                 format!("[[survivor]]\nid = \"{f}: `x` [delete statement#0]\"\nreason = \"r\"\n")
             })
             .collect();
-        parse_manifest(Path::new("m.toml"), &text).expect("parses")
+        parse_manifest(std::path::Path::new("m.toml"), &text).expect("parses")
     }
 
     fn functions(l: &[Listed]) -> Vec<&str> {
@@ -504,33 +382,5 @@ mod tests {
             functions(&default).is_empty(),
             "a, b, c, helper are no Func"
         );
-    }
-
-    /// Only a call of the mutant's own world that did not behave the same
-    /// twice is the mutant's (not judged); the base world's faults and a
-    /// worker that stalled between calls stay harness faults (exit 2).
-    #[test]
-    fn only_the_mutants_unreproducible_call_is_the_mutants() {
-        let mutant = BuiltWorld::unbuilt(Path::new("/w/mutant"));
-        let fault = |text: String| anyhow::Error::new(cworld::HarnessFault(text));
-        let twice = |so: &str| {
-            fault(format!(
-                "call 6 of a batch (sdma_desc_avail) in {so}: first run, in a batch: hang; \
-                 run again alone in a fresh worker: it returned"
-            ))
-        };
-        let e = unreproducible(twice("/w/mutant/libhfi1world.so"), &mutant);
-        assert!(e.downcast_ref::<Unreproducible>().is_some(), "{e:#}");
-        assert!(!cworld::HarnessFault::in_chain(&e));
-        let e = unreproducible(twice("/w/base/libhfi1world.so"), &mutant);
-        assert!(cworld::HarnessFault::in_chain(&e), "{e:#}");
-        let stalled = fault(
-            "the worker for /w/mutant/libhfi1world.so stopped outside any call during a batch"
-                .into(),
-        );
-        let e = unreproducible(stalled, &mutant);
-        assert!(cworld::HarnessFault::in_chain(&e), "{e:#}");
-        let other = unreproducible(anyhow::anyhow!("does not compile"), &mutant);
-        assert!(other.downcast_ref::<Unreproducible>().is_none());
     }
 }

@@ -324,6 +324,7 @@ mod tests {
             sanitize: false,
             shard: None,
             alone: false,
+            ..Default::default()
         };
         let mut results = vec![
             (mutant("a <= b", "<= -> <"), Fate::Survived),

@@ -536,17 +536,19 @@ pub fn count_differences(
     compare_calls((a, b), vectors, (funcs, None), (n, seed), how, &mut |_| {})
 }
 
-/// [`count_differences`] running the functions of `funcs` `reach` found
-/// affected: for worlds whose difference is known without comparing their
-/// objects, as a mutant schemata world's switch is ([`reach::reaching`]).
-pub fn count_differences_reaching(
+/// [`count_differences`] (or, `explain`, [`compare`]) running the
+/// functions of `funcs` `reach` found affected: for worlds whose
+/// difference is known without comparing their objects, as a mutant
+/// schemata world's switch is ([`reach::reaching`]).
+pub fn compare_reaching(
     (a, b): (&BuiltWorld, &BuiltWorld),
     vectors: &[Vector],
     (funcs, reach): (&[Func], reach::Reach),
     (n, seed): (u64, u64),
+    explain: bool,
 ) -> Result<Comparison> {
     let how = How {
-        explain: false,
+        explain,
         selection: Selection::Reached,
     };
     let given = (funcs, Some(reach));

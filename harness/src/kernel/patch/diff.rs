@@ -142,7 +142,7 @@ fn hunk_line(l: &str, left: &mut (usize, usize)) -> Option<char> {
 
 /// The lines of the new file each section touches (added lines, and the
 /// line where a removal was): `(path, lines)`.
-pub(super) fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
+pub fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
     sections(text)
         .into_iter()
         .map(|(path, body)| {
@@ -178,6 +178,41 @@ fn changed_lines(body: &str) -> Vec<usize> {
     }
     lines.dedup();
     lines
+}
+
+/// The lines of the new file each section adds (`+` lines: a changed line
+/// is removed and added), as cargo-mutants' `--in-diff` reads a diff: the
+/// new side only, never a context line or where a removal was. `(path,
+/// lines)`, sections adding nothing left out.
+pub fn added_lines(text: &str) -> Vec<(String, Vec<usize>)> {
+    sections(text)
+        .into_iter()
+        .filter_map(|(path, body)| {
+            let mut lines = vec![];
+            let mut new = 0usize;
+            let mut left = (0usize, 0usize);
+            for l in body.split_inclusive('\n') {
+                if left == (0, 0) {
+                    if let Some((_, old, start, count)) =
+                        l.strip_prefix("@@ ").and_then(hunk_header)
+                    {
+                        (new, left) = (start, (old, count));
+                    }
+                    continue;
+                }
+                match hunk_line(l, &mut left) {
+                    Some('+') => {
+                        lines.push(new);
+                        new += 1;
+                    }
+                    Some(' ') => new += 1,
+                    Some(_) => {}
+                    None => left = (0, 0),
+                }
+            }
+            (!lines.is_empty()).then_some((path, lines))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -277,6 +312,19 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         for (p, _) in sections(d) {
             assert!(!p.is_empty());
         }
+    }
+
+    /// Only the new side's added lines: context and removed lines are
+    /// not, and lines are numbered in the new file (an addition above
+    /// shifts the hunks below).
+    #[test]
+    fn added_lines_are_the_new_sides_plus_lines() {
+        let d = "--- a/x.c\n+++ b/x.c\n@@ -1,3 +1,4 @@\n ctx\n+new\n old\n ctx\n\
+                 @@ -10,4 +11,3 @@\n ctx\n-gone\n-was\n+now\n ctx\n\
+                 --- a/y.c\n+++ b/y.c\n@@ -5,2 +5,1 @@\n ctx\n-removed only\n";
+        assert_eq!(added_lines(d), [("x.c".to_owned(), vec![2, 12])]);
+        // touched_lines also has where the removal was (y.c:6).
+        assert_eq!(touched_lines(d)[1], ("y.c".to_owned(), vec![6]));
     }
 
     #[test]

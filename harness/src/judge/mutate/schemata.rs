@@ -21,8 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
-use super::make::located;
-use super::Mutant;
+use super::make::{located, Mutant};
 use crate::cworld::build::{BuildOptions, BuiltWorld, Replaced};
 use crate::kernel::KernelTree;
 

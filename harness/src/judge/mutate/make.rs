@@ -444,6 +444,54 @@ fn generate_in(tree: &KernelTree, files: &[Searched], functions: &[String]) -> R
     Ok(out)
 }
 
+/// The functions a diff adds lines to (`added`: `(path, lines)` of the
+/// new file, [`added_lines`](crate::kernel::patch::added_lines)) in
+/// `tree`, the patched tree: each definition of a function the worlds
+/// take from a file ([`searched`]) that holds an added line, by file in
+/// `files`' order, in file order within each.
+pub fn functions_on_lines(
+    tree: &KernelTree,
+    files: &[Searched],
+    added: &[(String, Vec<usize>)],
+) -> Result<Vec<String>> {
+    let mut out = vec![];
+    for f in files {
+        let Some((_, lines)) = added.iter().find(|(p, _)| *p == f.file) else {
+            continue;
+        };
+        let path = tree.path(&f.file);
+        let src = tree.read_to_string(&path)?;
+        let defs =
+            cscan::definitions(&src).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        for d in defs {
+            let last = d.line + d.text.matches('\n').count();
+            let taken = f.only.as_ref().is_none_or(|only| only.contains(&d.name));
+            if taken
+                && is_definition(&d.text)
+                && is_function(&d.text)
+                && lines.iter().any(|l| (d.line..=last).contains(l))
+                && !out.contains(&d.name)
+            {
+                out.push(d.name);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The mutants of `all` whose site is on a line `added` holds for its
+/// file (cargo-mutants' `--in-diff`: mutants overlapping the new side of
+/// the diff; a context line or a removed one has none).
+pub fn on_lines(all: Vec<Mutant>, added: &[(String, Vec<usize>)]) -> Vec<Mutant> {
+    all.into_iter()
+        .filter(|m| {
+            added
+                .iter()
+                .any(|(p, ls)| *p == m.file && ls.contains(&m.line))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -478,6 +526,46 @@ mod tests {
             m.location(),
             "pick.c:4: pick: `if (a <= b && !b)` [<= -> <#0]"
         );
+    }
+
+    /// `--in-diff` takes the mutants of the lines the diff adds, in the
+    /// new file: the changed line's and the added line's, not those of a
+    /// context line (shifted down by the addition above it, its text the
+    /// same) nor of a removed line.
+    #[test]
+    fn in_diff_takes_the_mutants_of_added_lines_only() {
+        // Made-up kernel-style C (not upstream code), after the patch.
+        let new = "int pick(int a, int b)\n{\n\tif (a < 1)\n\t\treturn 0;\n\
+                   \tif (a <= b)\n\t\treturn 1;\n\tif (b == 2)\n\t\treturn 2;\n\treturn 3;\n}\n";
+        // Line 3 added; `if (a < b)` (old line 4) changed to line 5; old
+        // `if (b != 7)` removed; `if (b == 2)` context, now line 7.
+        let diff = "--- a/pick.c\n+++ b/pick.c\n@@ -1,9 +1,9 @@\n int pick(int a, int b)\n {\n\
+                    +\tif (a < 1)\n+\t\treturn 0;\n-\tif (a < b)\n+\tif (a <= b)\n \t\treturn 1;\n\
+                    -\tif (b != 7)\n-\t\treturn 7;\n \tif (b == 2)\n \t\treturn 2;\n \treturn 3;\n }\n";
+        let added = crate::kernel::patch::added_lines(diff);
+        assert_eq!(added, [("pick.c".to_owned(), vec![3, 4, 5])]);
+        let all = mutants_of(("pick.c", "pick"), new, 0, 1);
+        assert!(
+            all.iter().any(|m| m.line == 7),
+            "a context line has mutants"
+        );
+        let chosen: Vec<(usize, String)> = on_lines(all.clone(), &added)
+            .into_iter()
+            .map(|m| (m.line, m.operator))
+            .collect();
+        let want = [
+            (3, "< -> <="),
+            (3, "literal + 1"),
+            (4, "literal + 1"),
+            (5, "<= -> <"),
+        ];
+        assert_eq!(
+            chosen,
+            want.map(|(l, o)| (l, o.to_owned())),
+            "context line 7 and the removed `b != 7` have none"
+        );
+        // Another file's added lines choose nothing here.
+        assert_eq!(on_lines(all, &[("other.c".to_owned(), vec![3, 5])]), []);
     }
 
     /// A scratch tree with every file a tree must have, `files` holding

@@ -1,13 +1,19 @@
 //! A patch read and applied: a series split into its patches, and
 //! `patch -p1` run in the sandbox on the file sections (`diff`) inside
-//! the tree the harness extracts.
+//! the tree the harness extracts. What the gate and `mutants --in-diff`
+//! share.
+
+mod diff;
+
+pub use diff::{added_lines, touched_lines};
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::diff::sections;
+use crate::kernel::KernelTree;
 use crate::sandbox::{Limits, Sandbox, Spec};
+use diff::sections;
 
 /// One patch of a series.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +26,9 @@ pub struct Patch {
     pub files: Vec<String>,
     /// The whole text, message and diff.
     pub text: String,
+    /// The file it was read from, as the command line named it (for the
+    /// commands that reproduce a finding); empty when not known.
+    pub source: String,
 }
 
 /// A series as read: its patches, and the subject of its cover letter
@@ -56,6 +65,7 @@ pub fn read(input: &str, name: &str) -> Series {
             declared,
             files: files(&m),
             text: m,
+            source: String::new(),
         });
     }
     series
@@ -269,12 +279,7 @@ fn files(m: &str) -> Vec<String> {
 /// a dry run first, so that a patch that does not apply changes nothing.
 /// File sections outside the tree the harness extracts are left out.
 /// The inner error is `patch`'s own words.
-pub(super) fn apply(
-    sb: &Sandbox,
-    dir: &Path,
-    patch: &Patch,
-    tmp: &Path,
-) -> Result<Result<(), String>> {
+pub fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Result<(), String>> {
     let file = tmp.join("patch.diff");
     let kept: String = sections(&patch.text)
         .into_iter()
@@ -312,6 +317,31 @@ pub(super) fn apply(
         }
     }
     Ok(Ok(()))
+}
+
+/// A copy of `base` at `dir` (replaced if there) with `patches` applied in
+/// order ([`apply`]), as the gate applies a series; an error naming the
+/// patch that does not apply, with `patch`'s words.
+pub fn patched_copy(base: &KernelTree, patches: &[Patch], dir: &Path) -> Result<KernelTree> {
+    let sb = Sandbox::get()?;
+    let tmp = dir.with_extension("patch-tmp");
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    crate::kernel::copy_tree(&base.root, dir).context("copying the base tree")?;
+    for (k, p) in patches.iter().enumerate() {
+        if let Err(why) = apply(sb, dir, p, &tmp)? {
+            let _ = std::fs::remove_dir_all(&tmp);
+            anyhow::bail!(
+                "patch {} ({}) does not apply to {}: {why}",
+                k + 1,
+                p.subject,
+                base.root.display()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    KernelTree::open(dir)
 }
 
 #[cfg(test)]
