@@ -13,10 +13,12 @@
 //! conformance suite.
 //!
 //! Each kind of test has its file under `upstream/`: `smoke`, `isolation`,
-//! `gate`, `mutants` (hand-made ones, `cargo xtask mutants`' and `diff`'s),
-//! `vendor`.
+//! `gate`, `depth` (the gate's depth line), `mutants` (hand-made ones,
+//! `cargo xtask mutants`' and `diff`'s), `vendor`.
 
 mod common;
+#[path = "upstream/depth.rs"]
+mod depth;
 #[path = "upstream/gate.rs"]
 mod gate;
 #[path = "upstream/isolation.rs"]
@@ -127,6 +129,12 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
         let get = get.clone();
         trials.push(Trial::test(format!("{s}::gate::verdicts"), move || {
             gate::gate_verdicts(&get()?.tree)
+        }));
+    }
+    {
+        let get = get.clone();
+        trials.push(Trial::test(format!("{s}::gate::depth"), move || {
+            depth::depth_of_changed_lines(&get()?.tree)
         }));
     }
     {

@@ -42,7 +42,7 @@ fn diff_of(tree: &KernelTree, file: &str, from: &str, to: &str) -> String {
 
 /// A patch of `file` in `tree` that replaces `from` by `to` (a unified
 /// diff made by diff(1), as a reviewer would get it).
-fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
+pub fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
     let out = diff_of(tree, file, from, to);
     format!("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] {subject}\n\n---\n{out}")
 }

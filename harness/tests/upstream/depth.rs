@@ -1,0 +1,157 @@
+//! The gate's depth line on a patch made for the test: a changed line the
+//! corpus does not test has a surviving mutant, named with the command
+//! that reproduces it and a suggested vector; with that vector added to
+//! the corpus, the mutant is killed. Judged on the corpus alone (the
+//! question is whether the committed vectors test the line).
+
+use harness::cmd::gate;
+use harness::corpus::{self, Vector};
+use harness::kernel::KernelTree;
+use harness::model::types::Func;
+use harness::report::{self, Depth};
+use libtest_mimic::Failed;
+
+use super::gate::make_patch;
+
+const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
+const LE: &str = "if (wqe->length <= piothreshold)";
+/// The line the patch writes: a send of 511 bytes also sets call_send. No
+/// corpus vector sends 511 or 512 bytes, so `511` → `512` goes unseen.
+const ODD: &str = "if (wqe->length <= piothreshold || wqe->length == 511)";
+
+/// The gate on `tree`, the corpus alone, depth measured with 2,000
+/// suggestion vectors a function.
+fn judge(tree: &KernelTree, patch: &str, vectors: &[Vector]) -> Result<gate::Judged, Failed> {
+    let opts = gate::Options {
+        random: 0,
+        seed: 1,
+        funcs: Func::ALL.to_vec(),
+        expect: vec![],
+        depth: true,
+        suggest: 2000,
+    };
+    let patches = gate::parse(patch, "depth.patch");
+    let mut j = gate::judge(tree, "base", &patches, vectors, &opts, &mut |_| {})
+        .map_err(|e| format!("{e:#}"))?;
+    j.pop().ok_or_else(|| "no judgement".into())
+}
+
+/// The patch's survivor is named, reproducible and explained; the
+/// suggested vector, added, kills it; every report format says so.
+pub fn depth_of_changed_lines(tree: &KernelTree) -> Result<(), Failed> {
+    let text = std::fs::read_to_string(tree.path(QP)).map_err(|e| e.to_string())?;
+    let Some(at) = text.find(LE) else {
+        return Err(format!("{QP} has no `{LE}`").into());
+    };
+    let line = text[..at].matches('\n').count() + 1;
+    let patch = make_patch(tree, QP, LE, ODD, "IB/hfi1: a 511-byte send sets call_send");
+    let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
+    let j = judge(tree, &patch, &vectors)?;
+    let d = j.depth.clone().ok_or("no depth measured")?;
+    let [s] = d.survivors.as_slice() else {
+        return Err(format!("survivors: {d:#?}").into());
+    };
+    let at = format!("qp.c:{line}");
+    if s.at != at || s.change != "literal + 1" || d.killed + 1 != d.mutants || d.mutants < 3 {
+        return Err(format!("depth: {d:#?}").into());
+    }
+    if !(s.reproduce.starts_with("cargo xtask mutants ")
+        && s.reproduce.contains(" --in-diff ")
+        && s.reproduce.contains(&format!("--id '{}'", s.id)))
+    {
+        return Err(format!("reproduce: {}", s.reproduce).into());
+    }
+    // The suggestion: a minimised case of setup_wqe.toml sending 511 or
+    // 512 bytes (either tells the two apart).
+    let sends = ["wqe.length = 511", "wqe.length = 512"];
+    if !(s.suggestion.contains("vectors/setup_wqe.toml")
+        && s.suggestion.contains("[[case]]")
+        && sends.iter().any(|l| s.suggestion.lines().any(|x| x == *l)))
+    {
+        return Err(format!("suggestion: {}", s.suggestion).into());
+    }
+    in_every_format(&j, &d, &at)?;
+    // The verdict is the gate's without depth.
+    let mut without = judge(tree, &patch, &vectors)?;
+    without.depth = None;
+    if without.verdict.word() != j.verdict.word() {
+        return Err("depth changed the verdict".into());
+    }
+    // The suggested vector added to (a copy of) the corpus kills it.
+    let killed = with_case(&s.suggestion, |dir| {
+        let more = corpus::load_corpus(dir).map_err(|e| e.to_string())?;
+        Ok(judge(tree, &patch, &more)?.depth)
+    })?;
+    match killed {
+        Some(k) if k.survivors.is_empty() && k.killed == k.mutants && k.mutants == d.mutants => {
+            Ok(())
+        }
+        other => Err(format!("with the suggested vector: {other:#?}").into()),
+    }
+}
+
+/// Runs `f` on a copy of the corpus with the `[[case]]` of `suggestion`
+/// appended to setup_wqe.toml.
+fn with_case<T>(
+    suggestion: &str,
+    f: impl FnOnce(&std::path::Path) -> Result<T, Failed>,
+) -> Result<T, Failed> {
+    let case: String = suggestion
+        .lines()
+        .skip_while(|l| !l.starts_with("[[case]]"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = std::env::temp_dir().join(format!("hfi1-depth-corpus-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    for e in std::fs::read_dir(corpus::corpus_dir()).map_err(|e| e.to_string())? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            let name = p.file_name().ok_or("a file name")?;
+            let mut text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+            if name == "setup_wqe.toml" {
+                text.push_str(&format!("\n{case}"));
+            }
+            std::fs::write(dir.join(name), text).map_err(|e| e.to_string())?;
+        }
+    }
+    let r = f(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+/// The depth line, with the survivor at `at`, in the human, KTAP, JUnit
+/// and JSON reports; the reproduce command in the human one.
+fn in_every_format(j: &gate::Judged, d: &Depth, at: &str) -> Result<(), Failed> {
+    let r = gate::report(std::slice::from_ref(j));
+    let line = format!(
+        "mutants of changed lines: {} of {} killed; survivor: {at} literal + 1",
+        d.killed, d.mutants
+    );
+    let human = report::human(&r);
+    let formats = [
+        ("human", human.clone()),
+        ("ktap", report::ktap(&r)),
+        ("junit", report::junit(&r)),
+    ];
+    for (name, text) in formats {
+        if !text.contains(&line) {
+            return Err(format!("{name} has no `{line}`:\n{text}").into());
+        }
+    }
+    // JSON carries the same, as fields.
+    let json = report::json(&r);
+    let v: serde_json::Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+    let jd = &v["suites"][0]["depth"];
+    if jd["killed"] != d.killed
+        || jd["mutants"] != d.mutants
+        || jd["survivors"][0]["at"] != at
+        || jd["survivors"][0]["change"] != "literal + 1"
+    {
+        return Err(format!("json depth: {jd}").into());
+    }
+    if !human.contains(&d.survivors[0].reproduce) {
+        return Err(format!("human has no reproduce command:\n{human}").into());
+    }
+    Ok(())
+}
