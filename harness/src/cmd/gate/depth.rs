@@ -27,8 +27,10 @@ pub(super) struct Origin<'a> {
 }
 
 impl Origin<'_> {
-    /// `cargo xtask mutants --kernel 6.12 --in-diff PATCH --id 'ID'`.
-    fn reproduce(&self, id: &str) -> String {
+    /// `cargo xtask mutants --kernel 6.12 --in-diff PATCH --id 'ID'`, with
+    /// the gate's generated vectors (`--random N --seed S`) when it ran
+    /// any.
+    fn reproduce(&self, id: &str, opts: &Options) -> String {
         let kernel = if self.base.package.is_some() && self.base.overlay.is_none() {
             format!("--kernel {}", self.base.version.series())
         } else {
@@ -48,7 +50,15 @@ impl Origin<'_> {
             }
         }
         let diffs: String = files.iter().map(|f| format!(" --in-diff {f}")).collect();
-        format!("cargo xtask mutants {kernel}{diffs} --id {}", quoted(id))
+        let random = if opts.random > 0 {
+            format!(" --random {} --seed {}", opts.random, opts.seed)
+        } else {
+            String::new()
+        };
+        format!(
+            "cargo xtask mutants {kernel}{diffs}{random} --id {}",
+            quoted(id)
+        )
     }
 }
 
@@ -103,7 +113,7 @@ pub(super) fn depth(
                     at: format!("{}:{}", short(&m.file), m.line),
                     change: suggest::change_of(&m.operator),
                     id: m.id(),
-                    reproduce: origin.reproduce(&m.id()),
+                    reproduce: origin.reproduce(&m.id(), opts),
                     suggestion: s,
                 });
             }
