@@ -1,8 +1,11 @@
-//! The gate's depth line on a patch made for the test: a changed line the
+//! The gate's depth lines on a patch made for the test: a changed line the
 //! corpus does not test has a surviving mutant, named with the command
-//! that reproduces it and a suggested vector; with that vector added to
-//! the corpus, the mutant is killed. Judged on the corpus alone (the
-//! question is whether the committed vectors test the line).
+//! that reproduces it and a suggested vector, and a condition MC/DC does
+//! not show; with a vector that sends 511 bytes added to the corpus, the
+//! mutant is killed and the condition shown. Judged on the corpus alone
+//! (the question is whether the committed vectors test the line). MC/DC
+//! needs clang 19: without it the trial checks that the gate says it was
+//! not measured (and fails if `HFI1_REQUIRE_CLANG19` is set).
 
 use harness::cmd::gate;
 use harness::corpus::{self, Vector};
@@ -71,23 +74,73 @@ pub fn depth_of_changed_lines(tree: &KernelTree) -> Result<(), Failed> {
         return Err(format!("suggestion: {}", s.suggestion).into());
     }
     in_every_format(&j, &d, &at)?;
+    let measured = mcdc_not_shown(&j, &format!("`wqe->length == 511` of `{ODD}` at {at}"))?;
     // The verdict is the gate's without depth.
     let mut without = judge(tree, &patch, &vectors)?;
     without.depth = None;
     if without.verdict.word() != j.verdict.word() {
         return Err("depth changed the verdict".into());
     }
-    // The suggested vector added to (a copy of) the corpus kills it.
-    let killed = with_case(&s.suggestion, |dir| {
+    // The suggested vector, sending 511 bytes (512 also kills the mutant
+    // but leaves the condition false), added to (a copy of) the corpus
+    // kills the mutant and shows the condition.
+    let odd: String = s
+        .suggestion
+        .lines()
+        .map(|l| match l.starts_with("wqe.length = ") {
+            true => "wqe.length = 511\n".to_owned(),
+            false => format!("{l}\n"),
+        })
+        .collect();
+    let after = with_case(&odd, |dir| {
         let more = corpus::load_corpus(dir).map_err(|e| e.to_string())?;
-        Ok(judge(tree, &patch, &more)?.depth)
+        judge(tree, &patch, &more)
     })?;
-    match killed {
-        Some(k) if k.survivors.is_empty() && k.killed == k.mutants && k.mutants == d.mutants => {
-            Ok(())
-        }
-        other => Err(format!("with the suggested vector: {other:#?}").into()),
+    match &after.depth {
+        Some(k) if k.survivors.is_empty() && k.killed == k.mutants && k.mutants == d.mutants => {}
+        other => return Err(format!("with the suggested vector: {other:#?}").into()),
     }
+    match (&after.mcdc, measured) {
+        (Some(m), true) if m.not_shown.is_empty() && m.shown == m.conditions => Ok(()),
+        (_, false) => Ok(()),
+        (other, true) => Err(format!("MC/DC with the vector: {other:#?}").into()),
+    }
+}
+
+/// MC/DC of the changed decision names `condition` as not shown, in
+/// every format; `false` when it could not be measured (no clang 19).
+fn mcdc_not_shown(j: &gate::Judged, condition: &str) -> Result<bool, Failed> {
+    let m = j.mcdc.clone().ok_or("no MC/DC of the changed decision")?;
+    if let Some(why) = &m.unmeasured {
+        if std::env::var_os("HFI1_REQUIRE_CLANG19").is_some() {
+            return Err(format!("MC/DC not measured: {why}").into());
+        }
+        eprintln!("note: MC/DC of changed decisions not measured: {why}");
+        return Ok(false);
+    }
+    // `wqe->length <= piothreshold` is shown (the corpus sends on both
+    // sides of the threshold); the added condition is never true.
+    if (m.decisions, m.conditions, m.shown) != (1, 2, 1) || m.not_shown != [condition] {
+        return Err(format!("MC/DC: {m:#?}").into());
+    }
+    let r = gate::report(std::slice::from_ref(j));
+    let line = m.line();
+    for (name, text) in [
+        ("human", report::human(&r)),
+        ("ktap", report::ktap(&r)),
+        ("junit", report::junit(&r)),
+    ] {
+        // JUnit escapes the backquotes' neighbours (`>`), not the line's start.
+        if !text.contains("MC/DC of changed decisions: 1 of 2 conditions shown") {
+            return Err(format!("{name} has no `{line}`:\n{text}").into());
+        }
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&report::json(&r)).map_err(|e| e.to_string())?;
+    if v["suites"][0]["patch_mcdc"]["not_shown"][0] != condition {
+        return Err(format!("json: {}", v["suites"][0]["patch_mcdc"]).into());
+    }
+    Ok(true)
 }
 
 /// Runs `f` on a copy of the corpus with the `[[case]]` of `suggestion`

@@ -72,7 +72,12 @@ impl Worker {
             spec.read_only(&self.world_dir)
         };
         if self.opts.measure {
-            let profile = self.world_dir.join("profiles/%p.profraw");
+            // In the sandbox's PID namespace every worker is the same pid:
+            // a name of its own, or each would overwrite the last's.
+            static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let name = format!("profiles/{}-{n}-%p.profraw", std::process::id());
+            let profile = self.world_dir.join(name);
             spec = spec.env("LLVM_PROFILE_FILE", profile.display().to_string());
         }
         if sb.is_on() {
