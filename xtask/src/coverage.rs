@@ -75,5 +75,7 @@ fn mcdc(series: &str) -> Result<u8> {
             }
         }
     }
+    let b = harness::judge::boundaries::report(&m.world)?;
+    print!("\n{}", harness::judge::boundaries::render(&m.tree, &b));
     Ok(explained.exit_code())
 }

@@ -3,6 +3,7 @@
 //! (`coverage`), mutants made and judged (`mutate`), and the one shrink
 //! loop findings are minimised with.
 
+pub mod boundaries;
 pub mod check;
 pub mod compare;
 pub mod coverage;

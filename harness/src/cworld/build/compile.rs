@@ -13,7 +13,7 @@ use super::boundary::{check_boundary, name_is_upstream};
 use super::manifest::{cshim_dir, Manifest};
 use super::objcache;
 use super::tools::{compiler, compiler_include_dir, program_path, sandboxed};
-use super::{BuildOptions, Replaced};
+use super::{BuildOptions, Replaced, TRACE_CMP_FLAGS};
 use crate::kernel::{cscan, KernelTree};
 use crate::sandbox::{Limits, Sandbox, Spec};
 
@@ -30,7 +30,10 @@ pub(super) fn compile_into(
     let stage = stage_includes(tree, dir)?;
     let extract_unit = write_extract_unit(tree, manifest, &opts.replaced, dir)?;
     let replaced = replaced_files(tree, opts, dir)?;
-    let units = units(tree, manifest, extract_unit, &replaced);
+    let mut units = units(tree, manifest, extract_unit, &replaced);
+    if opts.measure {
+        units.extend(measure_units());
+    }
     let mut b = cc_build(tree, opts, dir, &stage)?;
     add_option_flags(&mut b, tree, opts);
     let warn = supported_flags(sb, &spec, &b, dir, tree.warning_cflags()?)?;
@@ -41,6 +44,7 @@ pub(super) fn compile_into(
         places: objcache::Places::new(&tree.root, dir, &cshim_dir()),
         instrumented: instrumented(tree, manifest, opts, &units),
         counters: instrument_flags(opts),
+        upstream_counters: if opts.measure { &TRACE_CMP_FLAGS } else { &[] },
         replaced,
     };
     let objects = compile_units(sb, &spec, &b, &plan, &units, (&dir.join("obj"), &tree.root))?;
@@ -383,6 +387,8 @@ struct Plan {
     instrumented: Vec<PathBuf>,
     /// The flags that add them.
     counters: &'static [&'static str],
+    /// The flags an instrumented upstream unit adds to those.
+    upstream_counters: &'static [&'static str],
     /// The files compiled whole from a copy with definitions replaced:
     /// `(tree file, copy)`.
     replaced: Vec<(PathBuf, PathBuf)>,
@@ -404,6 +410,16 @@ const MEASURE_FLAGS: [&str; 4] = [
     "-fcoverage-mapping",
     "-fcoverage-mcdc",
 ];
+
+/// The project's sources only a measuring world compiles (the callbacks
+/// of `TRACE_CMP_FLAGS`; a fuzz world's come from the fuzz binary), as
+/// `units` names them.
+fn measure_units() -> Vec<(PathBuf, String)> {
+    ["measure/cmp.c"]
+        .into_iter()
+        .map(|f| (cshim_dir().join(f), unit_name("shim", f)))
+        .collect()
+}
 
 /// The flags of an instrumented unit of a world built with `opts`.
 fn instrument_flags(opts: &BuildOptions) -> &'static [&'static str] {
@@ -427,7 +443,13 @@ fn instrumented(
         return vec![];
     }
     let Some(files) = &opts.instrument else {
-        return units.iter().map(|(u, _)| u.clone()).collect();
+        // The recorder of comparisons is not measured itself.
+        let recorder = measure_units();
+        return units
+            .iter()
+            .filter(|u| !recorder.contains(u))
+            .map(|(u, _)| u.clone())
+            .collect();
     };
     units
         .iter()
@@ -602,6 +624,9 @@ fn kept_objects<'a>(
         let counted = plan.instrumented.contains(u);
         if counted {
             bare.args(plan.counters);
+            if name_is_upstream(&o) {
+                bare.args(plan.upstream_counters);
+            }
         }
         // A copy finds the quoted includes its file would, in that file's
         // directory first.

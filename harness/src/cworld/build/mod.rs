@@ -100,6 +100,19 @@ pub struct Replaced {
     pub text: String,
 }
 
+/// A measuring world's instrumented upstream units also call the
+/// comparison recorder (`c-shim/measure/cmp.c`) before every integer
+/// comparison with both operands (SanitizerCoverage's trace-cmp, read by
+/// `judge::boundaries`). SanitizerCoverage instruments nothing without a
+/// kind of coverage beside it: `func,inline-bool-flag` is the cheapest
+/// (a flag per function, no callback per edge).
+pub const TRACE_CMP_FLAGS: [&str; 1] = ["-fsanitize-coverage=func,inline-bool-flag,trace-cmp"];
+
+/// Where a measuring world's workers write the comparison recorder's
+/// tables (`c-shim/measure/cmp.h`'s `CMP_DIR_ENV`): the world's
+/// `profiles/`, beside the profiles.
+pub const CMP_DIR_ENV: &str = "HFI1_CMP_DIR";
+
 impl BuildOptions {
     /// Whether some units carry counters (gcov's or clang's).
     pub fn instruments(&self) -> bool {

@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use super::Worker;
-use crate::cworld::build::{BuildOptions, CannotJudge};
+use crate::cworld::build::{BuildOptions, CannotJudge, CMP_DIR_ENV};
 use crate::cworld::channel::{self, Channel};
 use crate::cworld::fault::Fault;
 use crate::cworld::heartbeat::{HANDOVER_ENV, HANDOVER_FD};
@@ -79,6 +79,9 @@ impl Worker {
             let name = format!("profiles/{}-{n}-%p.profraw", std::process::id());
             let profile = self.world_dir.join(name);
             spec = spec.env("LLVM_PROFILE_FILE", profile.display().to_string());
+            // And the comparison recorder's table (c-shim/measure/cmp.c).
+            let tables = self.world_dir.join("profiles");
+            spec = spec.env(CMP_DIR_ENV, tables.display().to_string());
         }
         if sb.is_on() {
             spec = spec.env(sandbox::CONFINE_ENV, "1");
