@@ -45,19 +45,12 @@ pub fn run(a: flags::Coverage) -> Result<u8> {
 
     // Every miss explained, every explanation still needed.
     let explained = coverage::explain(&m.tree, &m.cov, &corpus::corpus_dir())?;
-    match explained.agreed() {
-        Some(line) => println!("{line}"),
-        None => {
-            for line in explained.disagreements() {
-                eprintln!("{line}");
-            }
-        }
-    }
-    Ok(explained.exit_code())
+    Ok(say(&explained))
 }
 
 /// `--mcdc`: MC/DC per function, its HTML report, every condition not
-/// shown checked against vectors/mcdc.toml.
+/// shown checked against vectors/mcdc.toml; then the boundaries of every
+/// comparison, each side missed checked against vectors/boundaries.toml.
 fn mcdc(series: &str) -> Result<u8> {
     let m = coverage::measure_mcdc(series)?;
     let html = measure::out_dir(series).join("mcdc-html");
@@ -67,6 +60,17 @@ fn mcdc(series: &str) -> Result<u8> {
         harness::judge::mcdc::render(&m.tree, &m.cov, Some(html.as_path()))
     );
     let explained = coverage::mcdc::explain(&m.tree, &m.cov, &corpus::corpus_dir())?;
+    let code = say(&explained);
+    // Boundaries of every comparison, checked against vectors/boundaries.toml.
+    let (table, bounds) =
+        coverage::boundaries::measure_and_explain(&m.world, &corpus::corpus_dir())?;
+    print!("\n{table}\n");
+    Ok(code.max(say(&bounds)))
+}
+
+/// Says whether a measurement and its manifest agree (stdout) or each way
+/// they do not (stderr); the exit code.
+fn say(explained: &coverage::Explained) -> u8 {
     match explained.agreed() {
         Some(line) => println!("{line}"),
         None => {
@@ -75,7 +79,5 @@ fn mcdc(series: &str) -> Result<u8> {
             }
         }
     }
-    let b = harness::judge::boundaries::report(&m.world)?;
-    print!("\n{}", harness::judge::boundaries::render(&m.tree, &b));
-    Ok(explained.exit_code())
+    explained.exit_code()
 }

@@ -699,7 +699,9 @@ pub struct Coverage {
     #[command(flatten)]
     pub kernel: OneKernel,
     /// MC/DC of every decision instead of lines and branches (clang 19):
-    /// every condition not shown must be listed in vectors/mcdc.toml
+    /// every condition not shown must be listed in vectors/mcdc.toml, and
+    /// every comparison whose operands are never equal, one below or one
+    /// above in vectors/boundaries.toml
     #[arg(long)]
     pub mcdc: bool,
 }

@@ -13,8 +13,15 @@ pub fn corpus_dir() -> PathBuf {
 }
 
 /// The files of a corpus directory that are not vector files: the named
-/// worlds and the manifests (coverage, mutants, MC/DC).
-pub const NOT_VECTORS: [&str; 4] = ["worlds.toml", "unreached.toml", "mutants.toml", "mcdc.toml"];
+/// worlds and the manifests (coverage, mutants, MC/DC, comparison
+/// boundaries).
+pub const NOT_VECTORS: [&str; 5] = [
+    "worlds.toml",
+    "unreached.toml",
+    "mutants.toml",
+    "mcdc.toml",
+    "boundaries.toml",
+];
 
 /// Loads every `*.toml` of a corpus directory but [`NOT_VECTORS`], sorted
 /// by file name.

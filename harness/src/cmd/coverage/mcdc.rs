@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::{line_of, Explained, Problem};
+use super::{applicable, line_of, Explained, Problem};
 use crate::judge::mcdc::FuncMcdc;
 use crate::kernel::KernelTree;
 
@@ -101,14 +101,10 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
     Ok(out)
 }
 
-/// The entries that apply to a tree of `series`.
-pub fn applicable(entries: &[Entry], series: &str) -> Vec<Entry> {
-    let order = crate::kernel::series_order;
-    entries
-        .iter()
-        .filter(|e| e.since.as_deref().is_none_or(|s| order(series) >= order(s)))
-        .cloned()
-        .collect()
+impl super::Since for Entry {
+    fn since(&self) -> Option<&str> {
+        self.since.as_deref()
+    }
 }
 
 /// Compares the measurement with the manifest; every disagreement.

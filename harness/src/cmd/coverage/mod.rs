@@ -26,6 +26,7 @@ use crate::judge::mcdc as clang;
 use crate::kernel::{self, KernelTree};
 use crate::report::exit_code;
 
+pub mod boundaries;
 pub mod mcdc;
 
 /// The committed corpus measured on a series' tree.
@@ -99,12 +100,24 @@ pub struct Entry {
     pub since: Option<String>,
 }
 
+/// An entry of a manifest that may say `since = "X.Y"`.
+pub trait Since {
+    /// The oldest series the entry applies to (`None`: every series).
+    fn since(&self) -> Option<&str>;
+}
+
+impl Since for Entry {
+    fn since(&self) -> Option<&str> {
+        self.since.as_deref()
+    }
+}
+
 /// The entries that apply to a tree of `series`.
-pub fn applicable(entries: &[Entry], series: &str) -> Vec<Entry> {
+pub fn applicable<E: Since + Clone>(entries: &[E], series: &str) -> Vec<E> {
     let order = crate::kernel::series_order;
     entries
         .iter()
-        .filter(|e| e.since.as_deref().is_none_or(|s| order(series) >= order(s)))
+        .filter(|e| e.since().is_none_or(|s| order(series) >= order(s)))
         .cloned()
         .collect()
 }
