@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::{applicable, line_of, Explained, Problem};
+use super::{applicable, read_tables, Explained, Problem};
 use crate::judge::boundaries::{self, sides_text, FuncBoundaries, Side};
 use crate::kernel::KernelTree;
 
@@ -34,93 +34,50 @@ pub struct Entry {
     pub since: Option<String>,
 }
 
-const KEYS: [&str; 7] = [
-    "function", "line", "expr", "missed", "reached", "reason", "since",
-];
-
 /// Reads the list's text (`[[boundary]]` tables).
 pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
-    let doc: toml_edit::ImDocument<&str> =
-        toml_edit::ImDocument::parse(text).map_err(|e| Problem {
-            line: line_of(text, e.span()),
-            msg: e.message().to_owned(),
-        })?;
-    let Some(item) = doc.get("boundary") else {
-        return Ok(vec![]);
-    };
-    let tables = item.as_array_of_tables().ok_or_else(|| Problem {
-        line: line_of(text, item.span()),
-        msg: "expected [[boundary]] tables".into(),
-    })?;
-    let mut out = vec![];
-    for t in tables.iter() {
-        let at = line_of(text, t.span());
-        let bad = |msg: String| Problem { line: at, msg };
-        if let Some((k, _)) = t.iter().find(|(k, _)| !KEYS.contains(k)) {
-            return Err(bad(format!(
-                "unknown key {k:?} (expected {})",
-                KEYS.join(", ")
-            )));
-        }
-        let s = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-        let need = |k: &str| s(k).ok_or_else(|| bad(format!("missing {k} = \"...\"")));
-        let (function, line, expr, reason) = (
-            need("function")?,
-            need("line")?,
-            need("expr")?,
-            need("reason")?,
-        );
-        if reason.trim().is_empty() {
-            return Err(bad("an empty reason explains nothing".into()));
-        }
+    let keys = ["function", "line", "expr", "missed", "reached"];
+    read_tables(text, "boundary", &keys, |t| {
         let names = || {
             let v: Vec<&str> = Side::ALL.iter().map(|s| s.name()).collect();
             v.join(", ")
         };
-        let sides = t
-            .get("missed")
-            .and_then(|v| v.as_array())
-            .ok_or_else(|| bad(format!("missing missed = [...] (of {})", names())))?;
+        let sides =
+            t.t.get("missed")
+                .and_then(|v| v.as_array())
+                .ok_or_else(|| t.bad(format!("missing missed = [...] (of {})", names())))?;
         let mut missed = vec![];
         for v in sides.iter() {
-            let side = v
-                .as_str()
-                .and_then(Side::named)
-                .ok_or_else(|| bad(format!("missed: {v} is not a side (expected {})", names())))?;
+            let side = v.as_str().and_then(Side::named).ok_or_else(|| {
+                t.bad(format!("missed: {v} is not a side (expected {})", names()))
+            })?;
             missed.push(side);
         }
         missed.sort();
         missed.dedup();
         if missed.is_empty() {
-            return Err(bad("missed = []: an entry names the sides missed".into()));
+            return Err(t.bad("missed = []: an entry names the sides missed"));
         }
-        let reached = match t.get("reached") {
+        let reached = match t.t.get("reached") {
             None => true,
             Some(v) => v
                 .as_bool()
-                .ok_or_else(|| bad("reached: expected true or false".into()))?,
+                .ok_or_else(|| t.bad("reached: expected true or false"))?,
         };
         if !reached && missed.len() != Side::ALL.len() {
-            return Err(bad("reached = false misses every side".into()));
+            return Err(t.bad("reached = false misses every side"));
         }
-        let since = s("since");
-        if let Some(v) = &since {
-            if crate::kernel::KernelSpec::parse(v).map_or(true, |k| k.version.is_some()) {
-                return Err(bad(format!("since = {v:?}: a series such as \"6.1\"")));
-            }
-        }
-        out.push(Entry {
-            at,
-            function,
-            line: line.trim().to_owned(),
-            expr,
+        Ok(Entry {
+            at: t.at,
+            function: t.need("function")?,
+            line: t.need("line")?.trim().to_owned(),
+            expr: t.need("expr")?,
             missed,
             reached,
-            reason,
-            since,
-        });
-    }
-    Ok(out)
+            reason: t.reason.clone(),
+            since: t.since.clone(),
+        })
+    })
 }
 
 impl super::Since for Entry {

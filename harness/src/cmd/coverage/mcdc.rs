@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::{applicable, line_of, Explained, Problem};
+use super::{applicable, read_tables, Explained, Problem};
 use crate::judge::mcdc::FuncMcdc;
 use crate::kernel::KernelTree;
 
@@ -37,68 +37,27 @@ pub struct Entry {
 
 /// Reads the manifest text (`[[not_shown]]` tables).
 pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
-    let doc: toml_edit::ImDocument<&str> =
-        toml_edit::ImDocument::parse(text).map_err(|e| Problem {
-            line: line_of(text, e.span()),
-            msg: e.message().to_owned(),
-        })?;
-    let mut out = vec![];
-    let Some(item) = doc.get("not_shown") else {
-        return Ok(out);
-    };
-    let tables = item.as_array_of_tables().ok_or_else(|| Problem {
-        line: line_of(text, item.span()),
-        msg: "expected [[not_shown]] tables".into(),
-    })?;
-    for t in tables.iter() {
-        let at = line_of(text, t.span());
-        let bad = |msg: String| Problem { line: at, msg };
-        for (k, _) in t.iter() {
-            if !matches!(
-                k,
-                "function" | "decision" | "conditions" | "reason" | "since"
-            ) {
-                return Err(bad(format!(
-                    "unknown key {k:?} (expected function, decision, conditions, reason, since)"
-                )));
+    read_tables(
+        text,
+        "not_shown",
+        &["function", "decision", "conditions"],
+        |t| {
+            let conditions = t
+                .strings("conditions")?
+                .ok_or_else(|| t.bad("missing conditions = [\"...\"] (their text)"))?;
+            if conditions.is_empty() {
+                return Err(t.bad("conditions = []: list the conditions not shown"));
             }
-        }
-        let s = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-        let need = |k: &str| s(k).ok_or_else(|| bad(format!("missing {k} = \"...\"")));
-        let (function, decision, reason) = (need("function")?, need("decision")?, need("reason")?);
-        if reason.trim().is_empty() {
-            return Err(bad("an empty reason explains nothing".into()));
-        }
-        let list = t
-            .get("conditions")
-            .and_then(|v| v.as_array())
-            .ok_or_else(|| bad("missing conditions = [\"...\"] (their text)".into()))?;
-        let mut conditions = vec![];
-        for c in list.iter() {
-            let c = c
-                .as_str()
-                .ok_or_else(|| bad("conditions: expected an array of strings".into()))?;
-            conditions.push(c.trim().to_owned());
-        }
-        if conditions.is_empty() {
-            return Err(bad("conditions = []: list the conditions not shown".into()));
-        }
-        let since = s("since");
-        if let Some(v) = &since {
-            if crate::kernel::KernelSpec::parse(v).map_or(true, |k| k.version.is_some()) {
-                return Err(bad(format!("since = {v:?}: a series such as \"6.1\"")));
-            }
-        }
-        out.push(Entry {
-            at,
-            function,
-            decision: decision.trim().to_owned(),
-            conditions,
-            reason,
-            since,
-        });
-    }
-    Ok(out)
+            Ok(Entry {
+                at: t.at,
+                function: t.need("function")?,
+                decision: t.need("decision")?.trim().to_owned(),
+                conditions,
+                reason: t.reason.clone(),
+                since: t.since.clone(),
+            })
+        },
+    )
 }
 
 impl super::Since for Entry {

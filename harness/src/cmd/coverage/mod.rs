@@ -142,72 +142,93 @@ pub(crate) fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
     })
 }
 
-/// Reads the manifest text (`[[unreached]]` tables).
-pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
+/// One `[[NAME]]` table of a manifest as its entry is read: where it
+/// starts, and its `reason` (present, not empty) and `since` (a series)
+/// already checked.
+pub(crate) struct Table<'a> {
+    /// The manifest line the table starts on.
+    pub at: usize,
+    /// The table.
+    pub t: &'a toml_edit::Table,
+    /// Why.
+    pub reason: String,
+    /// The oldest series it applies to.
+    pub since: Option<String>,
+}
+
+impl Table<'_> {
+    /// A problem of this entry.
+    pub fn bad(&self, msg: impl Into<String>) -> Problem {
+        Problem {
+            line: self.at,
+            msg: msg.into(),
+        }
+    }
+
+    /// The string value of key `k`, if any.
+    pub fn str(&self, k: &str) -> Option<String> {
+        self.t.get(k).and_then(|v| v.as_str()).map(str::to_owned)
+    }
+
+    /// The string value of key `k`, which the entry must have.
+    pub fn need(&self, k: &str) -> Result<String, Problem> {
+        self.str(k)
+            .ok_or_else(|| self.bad(format!("missing {k} = \"...\"")))
+    }
+
+    /// The array of strings of key `k`, if any.
+    pub fn strings(&self, k: &str) -> Result<Option<Vec<String>>, Problem> {
+        let Some(v) = self.t.get(k) else {
+            return Ok(None);
+        };
+        let bad = || self.bad(format!("{k}: expected an array of strings"));
+        let a = v.as_array().ok_or_else(bad)?;
+        let mut out = vec![];
+        for x in a.iter() {
+            out.push(x.as_str().ok_or_else(bad)?.trim().to_owned());
+        }
+        Ok(Some(out))
+    }
+}
+
+/// Reads each `[[name]]` table of a manifest's `text` with `entry`, after
+/// checking it has only `keys` (every manifest's entries have `reason`
+/// and may have `since`, which are checked here).
+pub(crate) fn read_tables<E>(
+    text: &str,
+    name: &str,
+    keys: &[&str],
+    mut entry: impl FnMut(&Table) -> Result<E, Problem>,
+) -> Result<Vec<E>, Problem> {
     let doc: toml_edit::ImDocument<&str> =
         toml_edit::ImDocument::parse(text).map_err(|e| Problem {
             line: line_of(text, e.span()),
             msg: e.message().to_owned(),
         })?;
-    let mut out = vec![];
-    let Some(item) = doc.get("unreached") else {
-        return Ok(out);
+    let Some(item) = doc.get(name) else {
+        return Ok(vec![]);
     };
     let tables = item.as_array_of_tables().ok_or_else(|| Problem {
         line: line_of(text, item.span()),
-        msg: "expected [[unreached]] tables".into(),
+        msg: format!("expected [[{name}]] tables"),
     })?;
+    let mut out = vec![];
     for t in tables.iter() {
         let at = line_of(text, t.span());
         let bad = |msg: String| Problem { line: at, msg };
-        for (k, _) in t.iter() {
-            if !matches!(
-                k,
-                "function" | "line" | "lines" | "whole" | "branches" | "reason" | "since"
-            ) {
-                return Err(bad(format!(
-                    "unknown key {k:?} (expected function, line, lines, whole, branches, reason, \
-                     since)"
-                )));
-            }
+        if let Some((k, _)) = t
+            .iter()
+            .find(|(k, _)| !keys.contains(k) && !["reason", "since"].contains(k))
+        {
+            return Err(bad(format!(
+                "unknown key {k:?} (expected {}, reason, since)",
+                keys.join(", ")
+            )));
         }
         let s = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-        let function = s("function").ok_or_else(|| bad("missing function = \"...\"".into()))?;
         let reason = s("reason").ok_or_else(|| bad("missing reason = \"...\"".into()))?;
         if reason.trim().is_empty() {
             return Err(bad("an empty reason explains nothing".into()));
-        }
-        let whole = t.get("whole").and_then(|v| v.as_bool()).unwrap_or(false);
-        let mut lines: Vec<String> = s("line").into_iter().collect();
-        if let Some(v) = t.get("lines") {
-            let a = v
-                .as_array()
-                .ok_or_else(|| bad("lines: expected an array of strings".into()))?;
-            for x in a.iter() {
-                let x = x
-                    .as_str()
-                    .ok_or_else(|| bad("lines: expected an array of strings".into()))?;
-                lines.push(x.to_owned());
-            }
-            if t.contains_key("line") || t.contains_key("branches") {
-                return Err(bad(
-                    "lines = [...] lists never-executed lines: no line or branches with it".into(),
-                ));
-            }
-        }
-        let branches = match t.get("branches").and_then(|v| v.as_integer()) {
-            Some(n) if n >= 0 => n as usize,
-            Some(n) => return Err(bad(format!("branches = {n}: a count of arcs"))),
-            None => 0,
-        };
-        match (whole, lines.is_empty()) {
-            (true, false) => return Err(bad("whole = true names no line".into())),
-            (false, true) => {
-                return Err(bad(
-                    "needs line = \"...\", lines = [...] or whole = true".into()
-                ))
-            }
-            _ => {}
         }
         let since = s("since");
         if let Some(v) = &since {
@@ -215,16 +236,52 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
                 return Err(bad(format!("since = {v:?}: a series such as \"6.1\"")));
             }
         }
-        out.push(Entry {
+        out.push(entry(&Table {
             at,
+            t,
+            reason,
+            since,
+        })?);
+    }
+    Ok(out)
+}
+
+/// Reads the manifest text (`[[unreached]]` tables).
+pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
+    let keys = ["function", "line", "lines", "whole", "branches"];
+    read_tables(text, "unreached", &keys, |t| {
+        let function = t.need("function")?;
+        let whole = t.t.get("whole").and_then(|v| v.as_bool()).unwrap_or(false);
+        let mut lines: Vec<String> = t.str("line").into_iter().collect();
+        if let Some(more) = t.strings("lines")? {
+            if t.t.contains_key("line") || t.t.contains_key("branches") {
+                return Err(
+                    t.bad("lines = [...] lists never-executed lines: no line or branches with it")
+                );
+            }
+            lines.extend(more);
+        }
+        let branches = match t.t.get("branches").and_then(|v| v.as_integer()) {
+            Some(n) if n >= 0 => n as usize,
+            Some(n) => return Err(t.bad(format!("branches = {n}: a count of arcs"))),
+            None => 0,
+        };
+        match (whole, lines.is_empty()) {
+            (true, false) => return Err(t.bad("whole = true names no line")),
+            (false, true) => {
+                return Err(t.bad("needs line = \"...\", lines = [...] or whole = true"))
+            }
+            _ => {}
+        }
+        Ok(Entry {
+            at: t.at,
             function,
             lines: lines.iter().map(|l| l.trim().to_owned()).collect(),
             branches,
-            reason,
-            since,
-        });
-    }
-    Ok(out)
+            reason: t.reason.clone(),
+            since: t.since.clone(),
+        })
+    })
 }
 
 /// What is missed in one function: (line, its text, branch arcs never
