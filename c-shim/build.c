@@ -205,6 +205,10 @@ bool shim_check_call(const struct shim_call *c)
 	}
 	if (c->qp.wait_lock < SHIM_NONE || c->qp.wait_lock >= sw->sdma_cpus.n)
 		return false;
+	/* Other waiters are on the QP's engine's list: it has one. */
+	if (c->qp.waiters.n > SHIM_MAX_WAITERS ||
+	    (c->qp.waiters.n && c->qp.s_sde == SHIM_NONE))
+		return false;
 	/* One lock: an engine's or a send context's. */
 	if (!shim_check_sc(c->qp.wait_sc, sw) ||
 	    (c->qp.wait_sc != SHIM_NONE && c->qp.wait_lock != SHIM_NONE))
@@ -415,6 +419,72 @@ void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid,
 	rdma_ah_set_port_num(attr, port);
 }
 
+/*
+ * The wakeup of the other waiters: records, decides nothing (the waiter
+ * would be scheduled; its queue is not the world's).
+ */
+static void shim_waiter_wakeup(struct iowait *w, int reason)
+{
+	if (reason == SDMA_AVAIL_REASON)
+		journal_printf("wakeup(%s, SDMA_AVAIL_REASON)", jp(w));
+	else
+		journal_printf("wakeup(%s, %d)", jp(w), reason);
+}
+
+/*
+ * The other waiters placed before the QP on its engine's dmawait list
+ * (after: those after it), in order, each initialised by upstream's own
+ * iowait_init(): a recording wakeup, no init_priority (as user SDMA's
+ * packet queues), a tx request on its IB leg when it needs descriptors.
+ */
+static void shim_build_waiters(const struct shim_qp *q, bool after)
+{
+	unsigned int i;
+
+	shim_w.nwaiters = q->waiters.n;
+	for (i = 0; i < q->waiters.n; i++) {
+		const struct shim_waiter *sw = &q->waiters.v[i];
+		struct iowait *w = &shim_w.waiter[i];
+		struct sdma_txreq *tx = &shim_w.waiter_tx[i];
+
+		if (!!sw->after_qp != after)
+			continue;
+		memset(w, 0, sizeof(*w));
+		memset(tx, 0, sizeof(*tx));
+		iowait_init(w, 1, NULL, NULL, NULL, shim_waiter_wakeup, NULL, NULL);
+		w->priority = sw->priority;
+		w->starved_cnt = sw->starved_cnt;
+		tx->num_desc = sw->num_desc;
+		if (sw->num_desc)
+			list_add_tail(&tx->list, &w->wait[IOWAIT_IB_SE].tx_head);
+		if (sw->on_list) {
+			list_add_tail(&w->list, &shim_sde(q->s_sde)->dmawait);
+			w->lock = &shim_sde(q->s_sde)->waitlock;
+		}
+	}
+}
+
+/* The other waiters as the call left them. */
+static void shim_read_waiters(struct shim_qp *q, const struct shim_qp *in)
+{
+	unsigned int i;
+
+	q->waiters.n = in->waiters.n;
+	for (i = 0; i < SHIM_MAX_WAITERS; i++) {
+		struct shim_waiter *sw = &q->waiters.v[i];
+		struct iowait *w = &shim_w.waiter[i];
+
+		memset(sw, 0, sizeof(*sw));
+		if (i >= in->waiters.n)
+			continue;
+		sw->priority = w->priority;
+		sw->starved_cnt = w->starved_cnt;
+		sw->num_desc = shim_w.waiter_tx[i].num_desc;
+		sw->after_qp = in->waiters.v[i].after_qp;
+		sw->on_list = !list_empty(&w->list);
+	}
+}
+
 void shim_build_qp(const struct shim_call *c)
 {
 	const struct shim_qp *q = &c->qp;
@@ -554,6 +624,7 @@ void shim_build_qp(const struct shim_call *c)
 	INIT_LIST_HEAD(&shim_w.engine_wait);
 	for (i = 0; i < c->world.num_send_contexts; i++)
 		INIT_LIST_HEAD(&shim_w.sc[i].piowait);
+	shim_build_waiters(q, false);
 	if (q->on_wait_list)
 		list_add_tail(&shim_w.priv.s_iowait.list,
 			      q->wait_sc != SHIM_NONE ? &shim_sc(q->wait_sc)->piowait :
@@ -562,6 +633,7 @@ void shim_build_qp(const struct shim_call *c)
 	shim_w.priv.s_iowait.lock = q->wait_sc != SHIM_NONE ? &shim_sc(q->wait_sc)->waitlock :
 				    q->wait_lock == SHIM_NONE ? NULL :
 				    &shim_sde(q->wait_lock)->waitlock;
+	shim_build_waiters(q, true);
 
 	/* The swqe of hfi1_setup_wqe (not part of the ring). */
 	shim_w.swqe.wqe.length = c->wqe.length;
@@ -696,6 +768,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 		q->sde_head_seq = in->sde_head_seq;
 	}
 	q->port_n_dmawait = to_iport(qp->ibqp.device, qp->port_num)->rvp.n_dmawait;
+	shim_read_waiters(q, in);
 	q->alt_sl = rdma_ah_get_sl(&qp->alt_ah_attr);
 	q->alt_port = rdma_ah_get_port_num(&qp->alt_ah_attr);
 	q->alt_dlid = rdma_ah_get_dlid(&qp->alt_ah_attr);

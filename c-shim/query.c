@@ -89,6 +89,9 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	for (i = 0; i < shim_w.niter; i++)
 		if (p == &shim_w.iqp[i] || p == &shim_w.iqp[i].ibqp)
 			return snprintf(buf, len, "qp#0x%x", shim_w.iqp[i].ibqp.qp_num);
+	for (i = 0; i < shim_w.nwaiters; i++)
+		if (p == &shim_w.waiter[i])
+			return snprintf(buf, len, "waiter#%d", i);
 	if (p == &shim_w.qp.s_lock)
 		return snprintf(buf, len, "s_lock#0x%x", shim_w.qp.ibqp.qp_num);
 	if (p == &shim_w.qp.wait)

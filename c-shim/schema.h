@@ -516,6 +516,12 @@ struct shim_qp {
 	shim_u16 sde_desc_avail;
 	shim_u32 sde_head_seq;
 	/*
+	 * The other iowaits on the dmawait list of the QP's engine, in list
+	 * order, before or after the QP's (which is on it when `on_wait_list`
+	 * with `wait_lock` that engine).
+	 */
+	struct { shim_u8 n; struct shim_waiter v[24]; } __attribute__((__packed__)) waiters;
+	/*
 	 * `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of waits
 	 * for SDMA descriptors (every port of the world has it).
 	 */

@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 18
+#define SHIM_ABI_VERSION 19
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -53,6 +53,7 @@ typedef uint64_t shim_u64;
 #define SHIM_MAX_ITER_QPS 8	/* QPs rvt_qp_iter() walks */
 #define SHIM_MAX_SWQE 16	/* send queue entries (qp->s_size) */
 #define SHIM_MAX_ACK 8		/* ack queue entries */
+#define SHIM_MAX_WAITERS 24	/* other iowaits on a wait list */
 
 /* An index into the world's tables, or one of these. */
 #define SHIM_NONE (-1)		/* a NULL pointer */
@@ -101,6 +102,21 @@ struct shim_iter_qp {
 	shim_u32 state;			/* enum shim_qp_state */
 	shim_u8 remote_sl;
 	shim_u8 error_qp_ret;		/* what rvt_error_qp() returns for it */
+	shim_u8 pad[2];
+} __attribute__((__packed__));
+
+/*
+ * Another iowait on the dmawait list of the QP's engine (upstream's
+ * iowait_init(), a recording wakeup, no init_priority), before or after
+ * the QP's; its IB leg holds a tx request of num_desc descriptors when
+ * that is not 0.
+ */
+struct shim_waiter {
+	shim_u8 priority;
+	shim_u8 starved_cnt;
+	shim_u16 num_desc;
+	shim_u8 after_qp;
+	shim_u8 on_list;		/* !list_empty(&w->list) */
 	shim_u8 pad[2];
 } __attribute__((__packed__));
 

@@ -132,6 +132,10 @@ struct shim_state {
 	/* the QPs rvt_qp_iter() walks */
 	struct rvt_qp iqp[SHIM_MAX_ITER_QPS];
 	struct hfi1_qp_priv ipriv[SHIM_MAX_ITER_QPS];
+	/* the other iowaits on the QP's engine's list, and their tx requests */
+	struct iowait waiter[SHIM_MAX_WAITERS];
+	struct sdma_txreq waiter_tx[SHIM_MAX_WAITERS];
+	int nwaiters;
 	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
 	struct sdma_txreq *no_tx[1 << 16];
 	int niter;

@@ -17,6 +17,7 @@
 
 pub mod flags;
 pub mod hfi;
+pub mod iowait;
 pub mod iter;
 pub mod lifecycle;
 pub mod modify;

@@ -241,6 +241,19 @@ impl FieldText for crate::types::IterQp {
     }
 }
 
+impl FieldText for crate::types::Waiter {
+    fn text(&self) -> String {
+        format!(
+            "{{prio={} starved={} desc={} {}{}}}",
+            self.priority,
+            self.starved_cnt,
+            self.num_desc,
+            if self.after_qp { "after" } else { "before" },
+            if self.on_list { "" } else { " off" }
+        )
+    }
+}
+
 /// A table of fixed capacity: its allocated entries.
 impl<T: FieldText, const N: usize> FieldText for crate::types::Slots<T, N> {
     fn text(&self) -> String {

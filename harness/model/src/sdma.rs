@@ -2,7 +2,11 @@
 //! descriptors to the QPs waiting on an engine, flushing it.
 
 use super::hfi::sc_to_vlt;
-use super::sched::{hfi1_init_priority, iowait_wakeup, sdma_descq_freecnt, SDMA_AVAIL_REASON};
+use super::iowait::{
+    dmawait, iowait_get_all_desc, iowait_init_priority, iowait_priority_update_top, list_del_init,
+    Iowait,
+};
+use super::sched::{iowait_wakeup, sdma_descq_freecnt, SDMA_AVAIL_REASON};
 use super::types::{EngineIdx, Engines, Ptr, Qp, Sc, Vl, World};
 use super::{at, put, Journal, Undefined};
 
@@ -136,24 +140,37 @@ pub fn sdma_ahg_free(
     put(&mut e.sde_ahg_bits, i, bits, "sde_ahg_bits")
 }
 
-/// The world's QP waits on engine `sde`'s `dmawait` list: queued under
-/// that engine's lock (the shim puts its iowait on the engine's list).
-fn on_dmawait(qp: &Qp, sde: EngineIdx) -> bool {
-    qp.on_wait_list && qp.wait_lock == Some(sde)
-}
-
 /// The QP's engine (`priv->s_sde`), which these functions are given.
 fn qp_engine(qp: &Qp, who: &str) -> Result<EngineIdx, Undefined> {
     qp.s_sde
         .ok_or_else(|| Undefined(format!("{who}() is given the QP's engine, and it has none")))
 }
 
+/// `SDMA_WAIT_BATCH_SIZE` (sdma.c): the waiters one offer wakes at most.
+const SDMA_WAIT_BATCH_SIZE: usize = 20;
+
+/// An iowait's wakeup callback with `SDMA_AVAIL_REASON`: the QP's
+/// `iowait_wakeup()` (qp.c), or the shim's recording one for the other
+/// waiters.
+fn wakeup(w: &World, qp: &mut Qp, iow: Iowait, j: &mut Journal) -> Result<(), Undefined> {
+    match iow {
+        Iowait::Qp => iowait_wakeup(w, qp, SDMA_AVAIL_REASON, j),
+        Iowait::Waiter(i) => {
+            j.record(format!("wakeup(waiter#{i}, SDMA_AVAIL_REASON)"));
+            Ok(())
+        }
+    }
+}
+
 /// Mirrors the static `sdma_desc_avail()` (sdma.c) on the QP's engine with
-/// `avail` free descriptors, for the world's one waiter: its priority
-/// recomputed (`iowait_init_priority`: 0, then `hfi1_init_priority`), and
-/// unless the first tx of its two legs need more descriptors than
-/// `avail` (`iowait_get_all_desc`), it leaves the list and is woken
-/// (`iowait_wakeup`, `SDMA_AVAIL_REASON`). No waiter, nothing.
+/// `avail` free descriptors: it harvests the waiters of the engine's
+/// dmawait list in order (every one there has a wakeup), stopping at a
+/// batch of `SDMA_WAIT_BATCH_SIZE` or at the first whose first tx
+/// requests need more descriptors than are left (`iowait_get_all_desc`,
+/// after `iowait_init_priority`); each harvested one leaves the list and
+/// takes its descriptors, and the top-priority one so far is kept
+/// (`iowait_priority_update_top`, from the second on). It wakes the top
+/// one first, then the others in harvest order (`SDMA_AVAIL_REASON`).
 pub fn sdma_desc_avail(
     w: &World,
     qp: &mut Qp,
@@ -161,18 +178,34 @@ pub fn sdma_desc_avail(
     j: &mut Journal,
 ) -> Result<(), Undefined> {
     let sde = qp_engine(qp, "sdma_desc_avail")?;
-    if !on_dmawait(qp, sde) {
-        return Ok(());
+    let mut avail = avail;
+    let mut waits: Vec<Iowait> = Vec::new();
+    let mut tidx = 0;
+    for iow in dmawait(qp, sde) {
+        if waits.len() == SDMA_WAIT_BATCH_SIZE {
+            break;
+        }
+        iowait_init_priority(qp, iow);
+        let num_desc = iowait_get_all_desc(qp, iow);
+        if num_desc > avail {
+            break;
+        }
+        avail -= num_desc;
+        if !waits.is_empty() {
+            tidx = iowait_priority_update_top(qp, iow, waits[tidx], waits.len(), tidx);
+        }
+        list_del_init(qp, iow);
+        waits.push(iow);
     }
-    qp.iowait_priority = hfi1_init_priority(qp) as u8;
-    let desc = |queued: bool, n: u16| if queued { u32::from(n) } else { 0 };
-    let num_desc =
-        desc(qp.ib_tx_queued, qp.ib_tx_num_desc) + desc(qp.tid_tx_queued, qp.tid_tx_num_desc);
-    if num_desc > avail {
-        return Ok(());
+    if let Some(&top) = waits.get(tidx) {
+        wakeup(w, qp, top, j)?;
     }
-    qp.on_wait_list = false;
-    iowait_wakeup(w, qp, SDMA_AVAIL_REASON, j)
+    for (i, &iow) in waits.iter().enumerate() {
+        if i != tidx {
+            wakeup(w, qp, iow, j)?;
+        }
+    }
+    Ok(())
 }
 
 /// Mirrors the static `sdma_flush()` (sdma.c) on the QP's engine, whose tx
@@ -180,7 +213,8 @@ pub fn sdma_desc_avail(
 /// one descriptor at a time (`descq_head & sdma_mask`, the mask
 /// `descq_cnt - 1`) and, if it moved, offers the free descriptors to the
 /// waiters (`sdma_desc_avail`); the flush list is empty; then every
-/// waiter still on the engine's list (orphaned) is woken and leaves it.
+/// waiter still on the engine's list (orphaned), in order, is woken and
+/// leaves it.
 pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
     let sde = qp_engine(qp, "sdma_flush")?;
     if !qp.sde_descq_cnt.is_power_of_two() {
@@ -201,9 +235,9 @@ pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefin
     if progress {
         sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
     }
-    if on_dmawait(qp, sde) {
-        iowait_wakeup(w, qp, SDMA_AVAIL_REASON, j)?;
-        qp.on_wait_list = false;
+    for iow in dmawait(qp, sde) {
+        wakeup(w, qp, iow, j)?;
+        list_del_init(qp, iow);
     }
     Ok(())
 }

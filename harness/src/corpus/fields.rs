@@ -145,6 +145,64 @@ impl TomlField for IterQp {
     }
 }
 
+/// Another iowait on the QP's engine's wait list: `{ priority,
+/// starved_cnt, num_desc, after_qp, on_list }` (0, 0, 0, false and true
+/// when left out: a waiter of a vector is on the list unless it says not).
+impl TomlField for Waiter {
+    fn read(src: &Src, v: &Item, f: &str, cur: &mut Self) -> R<()> {
+        const KEYS: &[&str] = &["priority", "starved_cnt", "num_desc", "after_qp", "on_list"];
+        let t = v
+            .as_table_like()
+            .ok_or_else(|| src.err(v.span(), f, format!("expected {{ {} }}", KEYS.join(", "))))?;
+        check_keys(src, t, v.span(), f, KEYS)?;
+        let n = |k: &str| -> R<i64> {
+            t.get(k)
+                .map_or(Ok(0), |x| uint(src, x, &format!("{f}.{k}")))
+        };
+        let b = |k: &str, d: bool| -> R<bool> {
+            t.get(k)
+                .map_or(Ok(d), |x| boolean(src, x, &format!("{f}.{k}")))
+        };
+        let conv = |k: &str| -> R<u16> {
+            let x = n(k)?;
+            u16::try_from(x).map_err(|_| {
+                src.err(
+                    t.get(k).and_then(|x| x.span()),
+                    f,
+                    format!("{x} is out of range"),
+                )
+            })
+        };
+        let small = |k: &str| -> R<u8> {
+            let x = conv(k)?;
+            u8::try_from(x).map_err(|_| {
+                src.err(
+                    t.get(k).and_then(|x| x.span()),
+                    f,
+                    format!("{x} is out of range"),
+                )
+            })
+        };
+        *cur = Waiter {
+            priority: small("priority")?,
+            starved_cnt: small("starved_cnt")?,
+            num_desc: conv("num_desc")?,
+            after_qp: b("after_qp", false)?,
+            on_list: b("on_list", true)?,
+        };
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        inline_table([
+            ("priority", Value::from(i64::from(self.priority))),
+            ("starved_cnt", Value::from(i64::from(self.starved_cnt))),
+            ("num_desc", Value::from(i64::from(self.num_desc))),
+            ("after_qp", Value::from(self.after_qp)),
+            ("on_list", Value::from(self.on_list)),
+        ])
+    }
+}
+
 /// A table of fixed capacity: an array of its entries, or a table
 /// patching the first entry (`world.sl_to_sc = { 3 = 15 }`: port 1).
 impl<T: TomlField + Copy + Default, const N: usize> TomlField for Slots<T, N> {

@@ -232,6 +232,18 @@ fn check_function(c: &Call) -> Result<(), String> {
             ));
         }
     }
+    // The other waiters sit on the dmawait list of the QP's engine
+    // (priv->s_sde, which the shim dereferences to place them). They are
+    // world state for the wakeups that harvest that list, sdma_desc_avail()
+    // and sdma_flush(); a sleeper's place among them (iowait_queue()'s head
+    // or tail) is not modelled yet, so no other function is given them.
+    if !q.waiters.is_empty()
+        && (q.s_sde.is_none() || !matches!(c.func(), Func::SdmaDescAvail | Func::SdmaFlush))
+    {
+        return Err(
+            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and sdma_flush are given them".into(),
+        );
+    }
     // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
     // SL indexes sl_to_sc.
     if c.func() == Func::MigrateQp

@@ -638,3 +638,37 @@ pub fn mr_refs<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> Option
         None
     }
 }
+
+/// Other iowaits on the QP's engine's list, for the wakeups that harvest
+/// them (`sdma_desc_avail`, `sdma_flush`; `corpus::invariants` says why
+/// only they): none half the time, mostly a few, now and then more than
+/// a batch of `SDMA_WAIT_BATCH_SIZE` (20).
+pub fn waiters<S: Source>(
+    u: &mut Draw<S>,
+    _: &World,
+    func: Func,
+    q: &Qp,
+) -> Slots<Waiter, MAX_WAITERS> {
+    let mut s = Slots::new();
+    if !matches!(func, Func::SdmaDescAvail | Func::SdmaFlush) || q.s_sde.is_none() {
+        return s;
+    }
+    if u.arbitrary() {
+        return s;
+    }
+    let n = if u.ratio(1, 8) {
+        u.int_in_range(18..=MAX_WAITERS as u8)
+    } else {
+        u.int_in_range(1..=4)
+    };
+    for _ in 0..n {
+        let _ = s.push(Waiter {
+            priority: u.int_in_range(0..=3),
+            starved_cnt: u.arbitrary(),
+            num_desc: u.int_in_range(0..=8),
+            after_qp: u.arbitrary(),
+            on_list: u.ratio(7, 8),
+        });
+    }
+    s
+}

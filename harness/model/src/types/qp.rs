@@ -32,6 +32,28 @@ impl SendQueueEntry {
     };
 }
 
+/// Another iowait on the dmawait list of the QP's engine (`priv->s_sde`):
+/// upstream's own `iowait_init()` with a wakeup (that the shim records) and
+/// no `init_priority` callback, as user SDMA's packet queues have; its IB
+/// leg holds one tx request of `num_desc` descriptors when that is not 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Waiter {
+    /// `w->priority` (u8).
+    pub priority: u8,
+    /// `w->starved_cnt` (u8).
+    pub starved_cnt: u8,
+    /// `num_desc` of the first tx request on its IB leg (0: none queued).
+    pub num_desc: u16,
+    /// Its place on the list: after the QP (else before it).
+    pub after_qp: bool,
+    /// It is on the list (`!list_empty(&w->list)`).
+    pub on_list: bool,
+}
+
+/// Other iowaits on a wait list: at most `SHIM_MAX_WAITERS`, a batch of
+/// `SDMA_WAIT_BATCH_SIZE` (20) and more.
+pub const MAX_WAITERS: usize = 24;
+
 /// The QP's schema (see [`crate::schema`]): hands every field of [`Qp`],
 /// one declaration each, to the macro `$cb` after `[$args]`.
 #[macro_export]
@@ -142,6 +164,10 @@ macro_rules! qp_schema {
             "sde_descq_tail" sde_descq_tail: u32 [ring_tail] = 0,
             "sde_desc_avail" sde_desc_avail: u16 = 0,
             "sde_head_seq" sde_head_seq: u32 [0..=3] = 0,
+            /// The other iowaits on the dmawait list of the QP's engine, in
+            /// list order, before or after the QP's (which is on it when
+            /// `on_wait_list` with `wait_lock` that engine).
+            "waiters" waiters: Slots<Waiter, MAX_WAITERS> [waiters] = Slots::new(),
             /// `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of
             /// waits for SDMA descriptors (every port of the world has it).
             "port_n_dmawait" port_n_dmawait: u64 = 0,

@@ -167,6 +167,35 @@ impl Abi for Option<[AckEntry; 8]> {
     }
 }
 
+/// Another iowait on the QP's engine's wait list, field by field.
+impl Abi for Waiter {
+    type C = shim_waiter;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_waiter {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_waiter) {
+        *out = shim_waiter {
+            priority: self.priority,
+            starved_cnt: self.starved_cnt,
+            num_desc: self.num_desc,
+            after_qp: u8::from(self.after_qp),
+            on_list: u8::from(self.on_list),
+            pad: [0; 2],
+        };
+    }
+    #[inline]
+    fn read(c: &shim_waiter) -> Option<Waiter> {
+        Some(Waiter {
+            priority: c.priority,
+            starved_cnt: c.starved_cnt,
+            num_desc: c.num_desc,
+            after_qp: c.after_qp != 0,
+            on_list: c.on_list != 0,
+        })
+    }
+}
+
 impl Abi for [SendQueueEntry; 16] {
     type C = [shim_swqe; 16];
     fn c_decl(name: &str) -> String {
