@@ -209,6 +209,10 @@ bool shim_check_call(const struct shim_call *c)
 	if (c->qp.waiters.n > SHIM_MAX_WAITERS ||
 	    (c->qp.waiters.n && c->qp.s_sde == SHIM_NONE))
 		return false;
+	/* Other QPs are on the QP's send context's list: it has one. */
+	if (c->qp.pio_waiters.n > SHIM_MAX_PIO_WAITERS ||
+	    (c->qp.pio_waiters.n && c->qp.s_sendcontext == SHIM_NONE))
+		return false;
 	/* One lock: an engine's or a send context's. */
 	if (!shim_check_sc(c->qp.wait_sc, sw) ||
 	    (c->qp.wait_sc != SHIM_NONE && c->qp.wait_lock != SHIM_NONE))
@@ -464,6 +468,81 @@ static void shim_build_waiters(const struct shim_qp *q, bool after)
 	}
 }
 
+/*
+ * The other QPs placed before the QP on its send context's piowait list
+ * (after: those after it), in order: each its own rvt_qp on the QP's
+ * port and private data, its iowait from upstream's iowait_init() with
+ * qp.c's callbacks, no engine, no queued tx request.
+ */
+static void shim_build_pio_waiters(const struct shim_qp *q, bool after)
+{
+	unsigned int i, k;
+
+	shim_w.npio = q->pio_waiters.n;
+	for (i = 0; i < q->pio_waiters.n; i++) {
+		const struct shim_pio_waiter *pw = &q->pio_waiters.v[i];
+		struct rvt_qp *qp = &shim_w.pqp[i];
+		struct hfi1_qp_priv *priv = &shim_w.ppriv[i];
+
+		if (!!pw->after_qp != after)
+			continue;
+		memset(qp, 0, sizeof(*qp));
+		memset(priv, 0, sizeof(*priv));
+		qp->ibqp.device = &shim_w.dd.verbs_dev.rdi.ibdev;
+		qp->ibqp.qp_type = IB_QPT_RC;
+		qp->ibqp.qp_num = pw->num;
+		qp->port_num = q->port;
+		qp->s_flags = tree_bits(pw->s_flags, &shim_s_flags);
+		qp->priv = priv;
+		atomic_set(&qp->refcount, pw->refcount);
+		init_waitqueue_head(&qp->wait);
+		spin_lock_init(&qp->s_lock);
+		priv->owner = qp;
+		iowait_init(&priv->s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
+			    shim_w.cb.sleep, shim_w.cb.wakeup, shim_w.cb.sdma_drained,
+			    shim_w.cb.init_priority);
+		priv->s_iowait.priority = pw->priority;
+		priv->s_iowait.starved_cnt = pw->starved_cnt;
+		priv->s_flags = tree_bits(pw->priv_flags, &shim_priv_flags);
+		for (k = 0; k < SHIM_IOWAIT_FLAG_COUNT; k++)
+			if (pw->iowait_flags & (1u << k))
+				set_bit(iowait_flag_bits[k], &priv->s_iowait.flags);
+		if (pw->on_list) {
+			list_add_tail(&priv->s_iowait.list,
+				      &shim_sc(q->s_sendcontext)->piowait);
+			priv->s_iowait.lock = &shim_sc(q->s_sendcontext)->waitlock;
+		}
+	}
+}
+
+/* The other QPs on the piowait list as the call left them. */
+static void shim_read_pio_waiters(struct shim_qp *q, const struct shim_qp *in)
+{
+	unsigned int i, k;
+
+	q->pio_waiters.n = in->pio_waiters.n;
+	for (i = 0; i < SHIM_MAX_PIO_WAITERS; i++) {
+		struct shim_pio_waiter *pw = &q->pio_waiters.v[i];
+		struct rvt_qp *qp = &shim_w.pqp[i];
+		struct hfi1_qp_priv *priv = &shim_w.ppriv[i];
+
+		memset(pw, 0, sizeof(*pw));
+		if (i >= in->pio_waiters.n)
+			continue;
+		pw->num = qp->ibqp.qp_num;
+		pw->s_flags = symbolic_bits(qp->s_flags, &shim_s_flags, NULL);
+		pw->priv_flags = symbolic_bits(priv->s_flags, &shim_priv_flags, NULL);
+		for (k = 0; k < SHIM_IOWAIT_FLAG_COUNT; k++)
+			if (test_bit(iowait_flag_bits[k], &priv->s_iowait.flags))
+				pw->iowait_flags |= 1u << k;
+		pw->refcount = atomic_read(&qp->refcount);
+		pw->priority = priv->s_iowait.priority;
+		pw->starved_cnt = priv->s_iowait.starved_cnt;
+		pw->after_qp = in->pio_waiters.v[i].after_qp;
+		pw->on_list = !list_empty(&priv->s_iowait.list);
+	}
+}
+
 /* The other waiters as the call left them. */
 static void shim_read_waiters(struct shim_qp *q, const struct shim_qp *in)
 {
@@ -625,6 +704,7 @@ void shim_build_qp(const struct shim_call *c)
 	for (i = 0; i < c->world.num_send_contexts; i++)
 		INIT_LIST_HEAD(&shim_w.sc[i].piowait);
 	shim_build_waiters(q, false);
+	shim_build_pio_waiters(q, false);
 	if (q->on_wait_list)
 		list_add_tail(&shim_w.priv.s_iowait.list,
 			      q->wait_sc != SHIM_NONE ? &shim_sc(q->wait_sc)->piowait :
@@ -634,6 +714,7 @@ void shim_build_qp(const struct shim_call *c)
 				    q->wait_lock == SHIM_NONE ? NULL :
 				    &shim_sde(q->wait_lock)->waitlock;
 	shim_build_waiters(q, true);
+	shim_build_pio_waiters(q, true);
 
 	/* The swqe of hfi1_setup_wqe (not part of the ring). */
 	shim_w.swqe.wqe.length = c->wqe.length;
@@ -769,6 +850,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	}
 	q->port_n_dmawait = to_iport(qp->ibqp.device, qp->port_num)->rvp.n_dmawait;
 	shim_read_waiters(q, in);
+	shim_read_pio_waiters(q, in);
 	q->alt_sl = rdma_ah_get_sl(&qp->alt_ah_attr);
 	q->alt_port = rdma_ah_get_port_num(&qp->alt_ah_attr);
 	q->alt_dlid = rdma_ah_get_dlid(&qp->alt_ah_attr);

@@ -92,6 +92,27 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	for (i = 0; i < shim_w.nwaiters; i++)
 		if (p == &shim_w.waiter[i])
 			return snprintf(buf, len, "waiter#%d", i);
+	/*
+	 * The other QPs of a piowait list, named as the QP's members are
+	 * (their work "iowork:IB" as its: the journal's qp# before says whose).
+	 */
+	for (i = 0; i < shim_w.npio; i++) {
+		const struct rvt_qp *pq = &shim_w.pqp[i];
+		const struct hfi1_qp_priv *pp = &shim_w.ppriv[i];
+
+		if (p == pq || p == &pq->ibqp)
+			return snprintf(buf, len, "qp#0x%x", pq->ibqp.qp_num);
+		if (p == &pq->s_lock)
+			return snprintf(buf, len, "s_lock#0x%x", pq->ibqp.qp_num);
+		if (p == &pq->wait)
+			return snprintf(buf, len, "qp-wait#0x%x", pq->ibqp.qp_num);
+		if (p == &pp->s_iowait)
+			return snprintf(buf, len, "iowait#0x%x", pq->ibqp.qp_num);
+		if (p == &pp->s_iowait.wait[IOWAIT_IB_SE].iowork)
+			return snprintf(buf, len, "iowork:IB");
+		if (p == &pp->s_iowait.wait[IOWAIT_TID_SE].iowork)
+			return snprintf(buf, len, "iowork:TID");
+	}
 	if (p == &shim_w.qp.s_lock)
 		return snprintf(buf, len, "s_lock#0x%x", shim_w.qp.ibqp.qp_num);
 	if (p == &shim_w.qp.wait)

@@ -522,6 +522,12 @@ struct shim_qp {
 	 */
 	struct { shim_u8 n; struct shim_waiter v[24]; } __attribute__((__packed__)) waiters;
 	/*
+	 * The other QPs on the piowait list of the QP's send context, in list
+	 * order, before or after the QP (which is on it when `on_wait_list`
+	 * with `wait_sc` that context).
+	 */
+	struct { shim_u8 n; struct shim_pio_waiter v[8]; } __attribute__((__packed__)) pio_waiters;
+	/*
 	 * `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of waits
 	 * for SDMA descriptors (every port of the world has it).
 	 */

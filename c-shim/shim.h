@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 19
+#define SHIM_ABI_VERSION 20
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -54,6 +54,7 @@ typedef uint64_t shim_u64;
 #define SHIM_MAX_SWQE 16	/* send queue entries (qp->s_size) */
 #define SHIM_MAX_ACK 8		/* ack queue entries */
 #define SHIM_MAX_WAITERS 24	/* other iowaits on a wait list */
+#define SHIM_MAX_PIO_WAITERS 8	/* other QPs on a piowait list */
 
 /* An index into the world's tables, or one of these. */
 #define SHIM_NONE (-1)		/* a NULL pointer */
@@ -118,6 +119,22 @@ struct shim_waiter {
 	shim_u8 after_qp;
 	shim_u8 on_list;		/* !list_empty(&w->list) */
 	shim_u8 pad[2];
+} __attribute__((__packed__));
+
+/*
+ * Another QP on the piowait list of the QP's send context (its own rvt_qp
+ * and private data, qp.c's iowait callbacks), before or after the QP.
+ */
+struct shim_pio_waiter {
+	shim_u32 num;
+	shim_u32 s_flags;		/* enum shim_s_flag bits */
+	shim_u32 priv_flags;		/* enum shim_priv_flag bits */
+	shim_u32 iowait_flags;		/* enum shim_iowait_flag bits */
+	shim_i32 refcount;
+	shim_u8 priority;
+	shim_u8 starved_cnt;
+	shim_u8 after_qp;
+	shim_u8 on_list;		/* !list_empty(&priv->s_iowait.list) */
 } __attribute__((__packed__));
 
 /*

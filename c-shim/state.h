@@ -136,6 +136,10 @@ struct shim_state {
 	struct iowait waiter[SHIM_MAX_WAITERS];
 	struct sdma_txreq waiter_tx[SHIM_MAX_WAITERS];
 	int nwaiters;
+	/* the other QPs on the QP's send context's piowait list */
+	struct rvt_qp pqp[SHIM_MAX_PIO_WAITERS];
+	struct hfi1_qp_priv ppriv[SHIM_MAX_PIO_WAITERS];
+	int npio;
 	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
 	struct sdma_txreq *no_tx[1 << 16];
 	int niter;

@@ -3,7 +3,7 @@
 //! other waiters of the world (`Qp::waiters`).
 
 use super::sched::hfi1_init_priority;
-use super::types::{EngineIdx, Qp};
+use super::types::{EngineIdx, Qp, SendCtxIdx};
 
 /// `IOWAIT_PRIORITY_STARVE_SHIFT` (iowait.c).
 const IOWAIT_PRIORITY_STARVE_SHIFT: u32 = 4;
@@ -16,6 +16,8 @@ pub enum Iowait {
     Qp,
     /// `Qp::waiters[i]`.
     Waiter(usize),
+    /// The iowait of `Qp::pio_waiters[i]`, another QP.
+    Pio(usize),
 }
 
 /// The dmawait list of engine `sde`, in order, as the shim builds it: the
@@ -39,13 +41,73 @@ pub fn dmawait(qp: &Qp, sde: EngineIdx) -> Vec<Iowait> {
 }
 
 /// Mirrors `iowait_init_priority()` (iowait.h): the priority to 0, then
-/// the iowait's `init_priority` callback, the QP's `hfi1_init_priority()`
-/// (qp.c); the other waiters have none.
+/// the iowait's `init_priority` callback, a QP's `hfi1_init_priority()`
+/// (qp.c); the other waiters of an engine have none.
 pub fn iowait_init_priority(qp: &mut Qp, w: Iowait) {
     match w {
         Iowait::Qp => qp.iowait_priority = hfi1_init_priority(qp) as u8,
         Iowait::Waiter(i) => qp.waiters[i].priority = 0,
+        Iowait::Pio(i) => {
+            qp.pio_waiters[i].priority = hfi1_init_priority(&pio_qp(qp, i)) as u8;
+        }
     }
+}
+
+/// The other QP `pio_waiters[i]` as the model's QP: its own fields, the
+/// QP's port, no engine, no tx request, the rest blank (what the shim
+/// gives it).
+pub fn pio_qp(qp: &Qp, i: usize) -> Qp {
+    let p = &qp.pio_waiters[i];
+    Qp {
+        num: p.num,
+        port: qp.port,
+        s_flags: p.s_flags,
+        priv_flags: p.priv_flags,
+        iowait_flags: p.iowait_flags,
+        refcount: p.refcount,
+        iowait_priority: p.priority,
+        starved_cnt: p.starved_cnt,
+        ..Qp::blank()
+    }
+}
+
+/// What a function changed of the other QP `pio_waiters[i]`, given as
+/// [`pio_qp`].
+pub fn pio_qp_back(qp: &mut Qp, i: usize, o: &Qp) {
+    let p = &mut qp.pio_waiters[i];
+    p.s_flags = o.s_flags;
+    p.priv_flags = o.priv_flags;
+    p.iowait_flags = o.iowait_flags;
+    p.refcount = o.refcount;
+    p.priority = o.iowait_priority;
+    p.starved_cnt = o.starved_cnt;
+}
+
+/// Mirrors `iowait_get_priority()` (iowait.h): `iowait_init_priority`,
+/// then one step for each leg whose first tx request is
+/// `SDMA_TXREQ_F_VIP` (no request of the world is).
+pub fn iowait_get_priority(qp: &mut Qp, w: Iowait) {
+    iowait_init_priority(qp, w);
+}
+
+/// The piowait list of send context `sc`, in order, as the shim builds
+/// it: the other QPs before the QP, the QP when it waits on that list,
+/// the QPs after it. The other QPs wait on the QP's send context.
+pub fn piowait(qp: &Qp, sc: SendCtxIdx) -> Vec<Iowait> {
+    let ours = qp.s_sendcontext == Some(sc);
+    let on = |after: bool| {
+        qp.pio_waiters
+            .iter()
+            .enumerate()
+            .filter(move |(_, w)| ours && w.on_list && w.after_qp == after)
+            .map(|(i, _)| Iowait::Pio(i))
+    };
+    let mut list: Vec<Iowait> = on(false).collect();
+    if qp.on_wait_list && qp.wait_sc == Some(sc) {
+        list.push(Iowait::Qp);
+    }
+    list.extend(on(true));
+    list
 }
 
 /// Mirrors `iowait_get_all_desc()` (iowait.h): the descriptors of the
@@ -58,6 +120,7 @@ pub fn iowait_get_all_desc(qp: &Qp, w: Iowait) -> u32 {
             desc(qp.ib_tx_queued, qp.ib_tx_num_desc) + desc(qp.tid_tx_queued, qp.tid_tx_num_desc)
         }
         Iowait::Waiter(i) => u32::from(qp.waiters[i].num_desc),
+        Iowait::Pio(_) => 0,
     }
 }
 
@@ -66,6 +129,7 @@ fn priority(qp: &Qp, w: Iowait) -> (u8, u8) {
     match w {
         Iowait::Qp => (qp.iowait_priority, qp.starved_cnt),
         Iowait::Waiter(i) => (qp.waiters[i].priority, qp.waiters[i].starved_cnt),
+        Iowait::Pio(i) => (qp.pio_waiters[i].priority, qp.pio_waiters[i].starved_cnt),
     }
 }
 
@@ -98,5 +162,6 @@ pub fn list_del_init(qp: &mut Qp, w: Iowait) {
     match w {
         Iowait::Qp => qp.on_wait_list = false,
         Iowait::Waiter(i) => qp.waiters[i].on_list = false,
+        Iowait::Pio(i) => qp.pio_waiters[i].on_list = false,
     }
 }

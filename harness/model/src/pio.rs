@@ -2,7 +2,11 @@
 //! stopping, and waking the QPs waiting for buffers.
 
 use super::hfi::sc_to_vlt;
-use super::sched::{hfi1_init_priority, hfi1_qp_wakeup};
+use super::iowait::{
+    iowait_get_priority, iowait_priority_update_top, list_del_init, pio_qp, pio_qp_back, piowait,
+    Iowait,
+};
+use super::sched::hfi1_qp_wakeup;
 use super::types::{Engines, Flags, Ptr, Qp, SFlag, Sc, ScFlag, ScType, SendCtxIdx, Vl, World};
 use super::{at, null_or, put, Journal, Undefined};
 
@@ -235,14 +239,35 @@ impl crate::Mirror for super::types::args::ScWantPiobufIntr {
     }
 }
 
-/// Mirrors the static `sc_piobufavail()` (pio.c) on send context `sc`,
-/// for the world's one waiter: nothing unless the context is a kernel or
-/// VL15 one (`dd->send_contexts[sc->sw_index].type`); a QP on its piowait
-/// list gets its priority recomputed (`iowait_get_priority`: 0, then
-/// `hfi1_init_priority`), leaves the list with its lock cleared, the
+/// `PIO_WAIT_BATCH_SIZE` (pio.c): the QPs one wakeup takes at most.
+const PIO_WAIT_BATCH_SIZE: usize = 5;
+
+/// `hfi1_qp_wakeup()` from `RVT_S_WAIT_PIO | HFI1_S_WAIT_PIO_DRAIN` on the
+/// QP or another QP of the list.
+fn pio_wakeup(w: &World, qp: &mut Qp, iow: Iowait, j: &mut Journal) -> Result<(), Undefined> {
+    let flag = [SFlag::WaitPio, SFlag::WaitPioDrain];
+    match iow {
+        Iowait::Pio(i) => {
+            let mut other = pio_qp(qp, i);
+            hfi1_qp_wakeup(w, &mut other, &flag, j)?;
+            pio_qp_back(qp, i, &other);
+            Ok(())
+        }
+        _ => hfi1_qp_wakeup(w, qp, &flag, j),
+    }
+}
+
+/// Mirrors the static `sc_piobufavail()` (pio.c) on send context `sc`:
+/// nothing unless the context is a kernel or VL15 one
+/// (`dd->send_contexts[sc->sw_index].type`); otherwise it takes the QPs
+/// of its piowait list from the front, a batch of `PIO_WAIT_BATCH_SIZE`
+/// at most, each with its priority recomputed (`iowait_get_priority`),
+/// off the list with its lock cleared, the top-priority one so far kept
+/// (`iowait_priority_update_top`, from the second on). If it took any, the
 /// context stops wanting buffer interrupts (`hfi1_sc_wantpiobuf_intr(sc,
-/// 0)`, the list now empty), and the QP is woken from `RVT_S_WAIT_PIO |
-/// HFI1_S_WAIT_PIO_DRAIN` (`hfi1_qp_wakeup`). No waiter, nothing.
+/// 0)`) and wants them again when QPs are left on the list; then the top
+/// one is woken first, the others in list order (`hfi1_qp_wakeup` from
+/// `RVT_S_WAIT_PIO | HFI1_S_WAIT_PIO_DRAIN`).
 pub fn sc_piobufavail(
     w: &World,
     e: &mut Engines,
@@ -254,14 +279,38 @@ pub fn sc_piobufavail(
     if ty != ScType::Kernel && ty != ScType::Vl15 {
         return Ok(());
     }
-    if !(qp.on_wait_list && qp.wait_sc == Some(sc)) {
-        return Ok(());
+    let list = piowait(qp, sc);
+    let mut qps: Vec<Iowait> = Vec::new();
+    let mut top_idx = 0;
+    for &iow in &list {
+        if qps.len() == PIO_WAIT_BATCH_SIZE {
+            break;
+        }
+        iowait_get_priority(qp, iow);
+        list_del_init(qp, iow);
+        if iow == Iowait::Qp {
+            qp.wait_sc = None;
+        }
+        if !qps.is_empty() {
+            top_idx = iowait_priority_update_top(qp, iow, qps[top_idx], qps.len(), top_idx);
+        }
+        qps.push(iow);
     }
-    qp.iowait_priority = hfi1_init_priority(qp) as u8;
-    qp.on_wait_list = false;
-    qp.wait_sc = None;
-    hfi1_sc_wantpiobuf_intr(w, e, sc, 0, j)?;
-    hfi1_qp_wakeup(w, qp, &[SFlag::WaitPio, SFlag::WaitPioDrain], j)
+    if !qps.is_empty() {
+        hfi1_sc_wantpiobuf_intr(w, e, sc, 0, j)?;
+        if list.len() > qps.len() {
+            hfi1_sc_wantpiobuf_intr(w, e, sc, 1, j)?;
+        }
+    }
+    if let Some(&top) = qps.get(top_idx) {
+        pio_wakeup(w, qp, top, j)?;
+    }
+    for (i, &iow) in qps.iter().enumerate() {
+        if i != top_idx {
+            pio_wakeup(w, qp, iow, j)?;
+        }
+    }
+    Ok(())
 }
 
 impl crate::Mirror for super::types::args::ScPiobufavail {

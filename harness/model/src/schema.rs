@@ -254,6 +254,23 @@ impl FieldText for crate::types::Waiter {
     }
 }
 
+impl FieldText for crate::types::PioWaiter {
+    fn text(&self) -> String {
+        format!(
+            "{{qp#0x{:x} s={} priv={} iowait={} refcount={} prio={} starved={} {}{}}}",
+            self.num,
+            self.s_flags.text(),
+            self.priv_flags.text(),
+            self.iowait_flags.text(),
+            self.refcount,
+            self.priority,
+            self.starved_cnt,
+            if self.after_qp { "after" } else { "before" },
+            if self.on_list { "" } else { " off" }
+        )
+    }
+}
+
 /// A table of fixed capacity: its allocated entries.
 impl<T: FieldText, const N: usize> FieldText for crate::types::Slots<T, N> {
     fn text(&self) -> String {

@@ -154,11 +154,12 @@ const SDMA_WAIT_BATCH_SIZE: usize = 20;
 /// waiters.
 fn wakeup(w: &World, qp: &mut Qp, iow: Iowait, j: &mut Journal) -> Result<(), Undefined> {
     match iow {
-        Iowait::Qp => iowait_wakeup(w, qp, SDMA_AVAIL_REASON, j),
         Iowait::Waiter(i) => {
             j.record(format!("wakeup(waiter#{i}, SDMA_AVAIL_REASON)"));
             Ok(())
         }
+        // The QP: only it and the engine's waiters are on a dmawait list.
+        _ => iowait_wakeup(w, qp, SDMA_AVAIL_REASON, j),
     }
 }
 

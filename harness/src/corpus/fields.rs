@@ -203,6 +203,71 @@ impl TomlField for Waiter {
     }
 }
 
+/// Another QP on the QP's send context's piowait list: `{ num, s_flags,
+/// priv_flags, iowait_flags, refcount, priority, starved_cnt, after_qp,
+/// on_list }` (refcount 1 and on_list true when left out, the rest 0,
+/// empty or false).
+impl TomlField for PioWaiter {
+    fn read(src: &Src, v: &Item, f: &str, cur: &mut Self) -> R<()> {
+        const KEYS: &[&str] = &[
+            "num",
+            "s_flags",
+            "priv_flags",
+            "iowait_flags",
+            "refcount",
+            "priority",
+            "starved_cnt",
+            "after_qp",
+            "on_list",
+        ];
+        let t = v
+            .as_table_like()
+            .ok_or_else(|| src.err(v.span(), f, format!("expected {{ {} }}", KEYS.join(", "))))?;
+        check_keys(src, t, v.span(), f, KEYS)?;
+        let mut p = PioWaiter {
+            refcount: 1,
+            on_list: true,
+            ..PioWaiter::default()
+        };
+        fn get<T: TomlField>(
+            src: &Src,
+            t: &dyn toml_edit::TableLike,
+            f: &str,
+            k: &str,
+            cur: &mut T,
+        ) -> R<()> {
+            match t.get(k) {
+                Some(x) => T::read(src, x, &format!("{f}.{k}"), cur),
+                None => Ok(()),
+            }
+        }
+        get(src, t, f, "num", &mut p.num)?;
+        get(src, t, f, "s_flags", &mut p.s_flags)?;
+        get(src, t, f, "priv_flags", &mut p.priv_flags)?;
+        get(src, t, f, "iowait_flags", &mut p.iowait_flags)?;
+        get(src, t, f, "refcount", &mut p.refcount)?;
+        get(src, t, f, "priority", &mut p.priority)?;
+        get(src, t, f, "starved_cnt", &mut p.starved_cnt)?;
+        get(src, t, f, "after_qp", &mut p.after_qp)?;
+        get(src, t, f, "on_list", &mut p.on_list)?;
+        *cur = p;
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        inline_table([
+            ("num", self.num.write()),
+            ("s_flags", self.s_flags.write()),
+            ("priv_flags", self.priv_flags.write()),
+            ("iowait_flags", self.iowait_flags.write()),
+            ("refcount", self.refcount.write()),
+            ("priority", self.priority.write()),
+            ("starved_cnt", self.starved_cnt.write()),
+            ("after_qp", self.after_qp.write()),
+            ("on_list", self.on_list.write()),
+        ])
+    }
+}
+
 /// A table of fixed capacity: an array of its entries, or a table
 /// patching the first entry (`world.sl_to_sc = { 3 = 15 }`: port 1).
 impl<T: TomlField + Copy + Default, const N: usize> TomlField for Slots<T, N> {

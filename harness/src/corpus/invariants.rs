@@ -244,6 +244,14 @@ fn check_function(c: &Call) -> Result<(), String> {
             "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and sdma_flush are given them".into(),
         );
     }
+    // The other QPs on the piowait list of the QP's send context
+    // (priv->s_sendcontext): world state for sc_piobufavail(), which
+    // harvests that list; a sleeper's place among them is not modelled yet.
+    if !q.pio_waiters.is_empty() && (q.s_sendcontext.is_none() || c.func() != Func::ScPiobufavail) {
+        return Err(
+            "qp.pio_waiters: other QPs on the QP's send context's piowait list need qp.s_sendcontext, and only sc_piobufavail is given them".into(),
+        );
+    }
     // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
     // SL indexes sl_to_sc.
     if c.func() == Func::MigrateQp

@@ -672,3 +672,34 @@ pub fn waiters<S: Source>(
     }
     s
 }
+
+/// Other QPs on the QP's send context's piowait list, for the wakeup
+/// that harvests it (`sc_piobufavail`; `corpus::invariants` says why
+/// only it): none half the time, mostly a few, now and then more than a
+/// batch of `PIO_WAIT_BATCH_SIZE` (5).
+pub fn pio_waiters<S: Source>(
+    u: &mut Draw<S>,
+    _: &World,
+    func: Func,
+    q: &Qp,
+) -> Slots<PioWaiter, MAX_PIO_WAITERS> {
+    let mut s = Slots::new();
+    if func != Func::ScPiobufavail || q.s_sendcontext.is_none() || u.arbitrary() {
+        return s;
+    }
+    let n = u.int_in_range(1..=MAX_PIO_WAITERS as u8);
+    for i in 0..n {
+        let _ = s.push(PioWaiter {
+            num: q.num.wrapping_add(1 + u32::from(i)),
+            s_flags: flags(u),
+            priv_flags: flags(u),
+            iowait_flags: flags(u),
+            refcount: u.int_in_range(1..=3),
+            priority: u.int_in_range(0..=3),
+            starved_cnt: u.arbitrary(),
+            after_qp: u.arbitrary(),
+            on_list: u.ratio(7, 8),
+        });
+    }
+    s
+}

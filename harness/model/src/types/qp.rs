@@ -54,6 +54,36 @@ pub struct Waiter {
 /// `SDMA_WAIT_BATCH_SIZE` (20) and more.
 pub const MAX_WAITERS: usize = 24;
 
+/// Another QP on the piowait list of the QP's send context
+/// (`priv->s_sendcontext`): its own `rvt_qp` and private data, its iowait
+/// from upstream's `iowait_init()` with qp.c's callbacks, on the QP's
+/// port, no engine, no queued tx request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct PioWaiter {
+    /// `qp->ibqp.qp_num`.
+    pub num: u32,
+    /// `qp->s_flags`.
+    pub s_flags: Flags<SFlag>,
+    /// `priv->s_flags`.
+    pub priv_flags: Flags<PrivFlag>,
+    /// `priv->s_iowait.flags`.
+    pub iowait_flags: Flags<IowaitFlag>,
+    /// `qp->refcount`.
+    pub refcount: i32,
+    /// `priv->s_iowait.priority`.
+    pub priority: u8,
+    /// `priv->s_iowait.starved_cnt`.
+    pub starved_cnt: u8,
+    /// Its place on the list: after the QP (else before it).
+    pub after_qp: bool,
+    /// It is on the list.
+    pub on_list: bool,
+}
+
+/// Other QPs on a piowait list: more than a batch of
+/// `PIO_WAIT_BATCH_SIZE` (5).
+pub const MAX_PIO_WAITERS: usize = 8;
+
 /// The QP's schema (see [`crate::schema`]): hands every field of [`Qp`],
 /// one declaration each, to the macro `$cb` after `[$args]`.
 #[macro_export]
@@ -168,6 +198,10 @@ macro_rules! qp_schema {
             /// list order, before or after the QP's (which is on it when
             /// `on_wait_list` with `wait_lock` that engine).
             "waiters" waiters: Slots<Waiter, MAX_WAITERS> [waiters] = Slots::new(),
+            /// The other QPs on the piowait list of the QP's send context, in
+            /// list order, before or after the QP (which is on it when
+            /// `on_wait_list` with `wait_sc` that context).
+            "pio_waiters" pio_waiters: Slots<PioWaiter, MAX_PIO_WAITERS> [pio_waiters] = Slots::new(),
             /// `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of
             /// waits for SDMA descriptors (every port of the world has it).
             "port_n_dmawait" port_n_dmawait: u64 = 0,

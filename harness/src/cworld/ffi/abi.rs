@@ -196,6 +196,48 @@ impl Abi for Waiter {
     }
 }
 
+/// Another QP on the QP's send context's piowait list, field by field
+/// (flag sets as [`Flags`] cross).
+impl Abi for PioWaiter {
+    type C = shim_pio_waiter;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_pio_waiter {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_pio_waiter) {
+        let mut c = shim_pio_waiter {
+            num: self.num,
+            refcount: self.refcount,
+            priority: self.priority,
+            starved_cnt: self.starved_cnt,
+            after_qp: u8::from(self.after_qp),
+            on_list: u8::from(self.on_list),
+            ..Default::default()
+        };
+        let (mut a, mut b, mut d) = (0, 0, 0);
+        self.s_flags.fill(&mut a);
+        self.priv_flags.fill(&mut b);
+        self.iowait_flags.fill(&mut d);
+        (c.s_flags, c.priv_flags, c.iowait_flags) = (a, b, d);
+        *out = c;
+    }
+    #[inline]
+    fn read(c: &shim_pio_waiter) -> Option<PioWaiter> {
+        let (a, b, d) = (c.s_flags, c.priv_flags, c.iowait_flags);
+        Some(PioWaiter {
+            num: c.num,
+            s_flags: Abi::read(&a)?,
+            priv_flags: Abi::read(&b)?,
+            iowait_flags: Abi::read(&d)?,
+            refcount: c.refcount,
+            priority: c.priority,
+            starved_cnt: c.starved_cnt,
+            after_qp: c.after_qp != 0,
+            on_list: c.on_list != 0,
+        })
+    }
+}
+
 impl Abi for [SendQueueEntry; 16] {
     type C = [shim_swqe; 16];
     fn c_decl(name: &str) -> String {
