@@ -34,9 +34,25 @@ fn judge(tree: &KernelTree, patch: &str, vectors: &[Vector]) -> Result<gate::Jud
         suggest: 2000,
     };
     let patches = gate::parse(patch, "depth.patch");
-    let mut j = gate::judge(tree, "base", &patches, vectors, &opts, &mut |_| {})
-        .map_err(|e| format!("{e:#}"))?;
-    j.pop().ok_or_else(|| "no judgement".into())
+    let mut said = vec![];
+    let mut j = gate::judge(tree, "base", &patches, vectors, &opts, &mut |m| {
+        said.push(m.to_owned())
+    })
+    .map_err(|e| format!("{e:#}"))?;
+    let j = j.pop().ok_or("no judgement")?;
+    // What the gate said of a measure it could not make is the failure's
+    // explanation.
+    let missing = |what: &str| {
+        let notes: Vec<&String> = said.iter().filter(|m| m.contains("not measured")).collect();
+        format!("no {what} measured; the gate said: {notes:?}")
+    };
+    if j.depth.is_none() {
+        return Err(missing("depth").into());
+    }
+    if j.mcdc.is_none() {
+        return Err(missing("MC/DC").into());
+    }
+    Ok(j)
 }
 
 /// The patch's survivor is named, reproducible and explained; the
@@ -154,7 +170,11 @@ fn with_case<T>(
         .skip_while(|l| !l.starts_with("[[case]]"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let dir = std::env::temp_dir().join(format!("hfi1-depth-corpus-{}", std::process::id()));
+    // Trials of several series run at once in this process: a directory
+    // each.
+    static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("hfi1-depth-corpus-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     for e in std::fs::read_dir(corpus::corpus_dir()).map_err(|e| e.to_string())? {
