@@ -11,6 +11,7 @@ struct shim_state shim_w;
 
 /* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
 static char hfi1_wq_token;
+static char link_wq_token;
 
 /* Sixteen entries of an element at once (GCC/Clang vector extensions). */
 typedef u8 shim_v16u8 __attribute__((vector_size(SHIM_ELEM_MAX_ENTRIES)));
@@ -99,11 +100,18 @@ bool shim_check_call(const struct shim_call *c)
 		if (sw->sc_type.idx[i] >= sw->num_send_contexts ||
 		    sw->sc_type.val[i] >= SHIM_SC_TYPE_COUNT)
 			return false;
-	if (sw->sc_hw_context.n > ARRAY_SIZE(sw->sc_hw_context.idx))
-		return false;
-	for (i = 0; i < sw->sc_hw_context.n; i++)
-		if (sw->sc_hw_context.idx[i] >= sw->num_send_contexts)
-			return false;
+#define SHIM_CHECK_PER_SC(f) do {					\
+	if (sw->f.n > ARRAY_SIZE(sw->f.idx))				\
+		return false;						\
+	for (i = 0; i < sw->f.n; i++)					\
+		if (sw->f.idx[i] >= sw->num_send_contexts)		\
+			return false;					\
+} while (0)
+	SHIM_CHECK_PER_SC(sc_hw_context);
+	SHIM_CHECK_PER_SC(sc_ctrl_csr);
+	SHIM_CHECK_PER_SC(sc_status_csr);
+	SHIM_CHECK_PER_SC(sc_egress_csr);
+#undef SHIM_CHECK_PER_SC
 	if (!shim_check_map(&sw->sdma_map, sw->sdma_cpus.n) ||
 	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
 		return false;
@@ -162,6 +170,18 @@ bool shim_check_call(const struct shim_call *c)
 		break;
 	case SHIM_FN_SC_STOP:
 		if (!shim_check_sc(c->args.sc_stop.sc, sw))
+			return false;
+		break;
+	case SHIM_FN_SC_DISABLE:
+		if (!shim_check_sc(c->args.sc_disable.sc, sw))
+			return false;
+		break;
+	case SHIM_FN_SC_FLUSH:
+		if (!shim_check_sc(c->args.sc_flush.sc, sw))
+			return false;
+		break;
+	case SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS:
+		if (!shim_check_sc(c->args.sc_wait_for_packet_egress.sc, sw))
 			return false;
 		break;
 	case SHIM_FN_SDMA_AHG_ALLOC: {
@@ -353,6 +373,7 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.pport[i].dd = &shim_w.dd;
 		shim_w.pport[i].port = i + 1;
 		shim_w.pport[i].hfi1_wq = shim_w.wq;
+		shim_w.pport[i].link_wq = (struct workqueue_struct *)&link_wq_token;
 		memcpy(shim_w.pport[i].ibport_data.sl_to_sc, sw->sl_to_sc.v[i],
 		       sizeof(sw->sl_to_sc.v[i]));
 		shim_w.pport[i].ibmtu = sw->port_ibmtu.v[i];
@@ -366,6 +387,7 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.alloc_fail = sw->alloc_fail;
 	shim_w.nalloc = 0;
 	shim_w.dd.verbs_dev.rdi.dparms.node = sw->node;
+	shim_w.sw = sw;
 	shim_w.queue_work_ret = sw->queue_work_ret;
 	shim_w.tid_send_ret = sw->tid_send_ret;
 	shim_w.cancel_work_ret = sw->cancel_work_ret;

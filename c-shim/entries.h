@@ -14,5 +14,6 @@ struct sdma_engine;
 extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
 extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
 extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
+extern void (*const shim_static_sc_wait_for_packet_egress)(struct send_context *sc, int pause);
 
 #endif

@@ -135,6 +135,10 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "wqe");
 	if (p == shim_w.wq)
 		return snprintf(buf, len, "wq:hfi1");
+	if (p == shim_w.pport[0].link_wq)
+		return snprintf(buf, len, "wq:link");
+	if (p == &shim_w.pport[0].link_bounce_work)
+		return snprintf(buf, len, "link-bounce-work");
 	if (p == &shim_w.dd)
 		return snprintf(buf, len, "dd");
 	if (p == &shim_w.priv.s_iowait.wait[IOWAIT_IB_SE].iowork)
@@ -149,6 +153,54 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 const struct cpumask *shim_node_mask(int node)
 {
 	return node == shim_w.dd.node ? &shim_w.node_mask : NULL;
+}
+
+/* Entry i of a per-send-context field of the world (0 when not set). */
+#define SHIM_PER_SC(f, i) ({						\
+	u64 __v = 0;							\
+	unsigned int __k;						\
+	for (__k = 0; __k < shim_w.sw->f.n; __k++)			\
+		if (shim_w.sw->f.idx[__k] == (i))			\
+			__v = shim_w.sw->f.val[__k];			\
+	__v;								\
+})
+
+/* The lowest send context of the world on hardware context hw, or -1. */
+static int shim_sc_of_hw(u32 hw)
+{
+	unsigned int i;
+
+	for (i = 0; i < shim_w.nsc; i++)
+		if (shim_w.sc[i].hw_context == hw)
+			return i;
+	return -1;
+}
+
+/*
+ * The per-context registers the world sets: the context's at its
+ * hw_context (0x100 apart, chip.h's *_kctxt_csr(); the egress status 8
+ * apart); contexts sharing a hardware context read the lowest's.
+ */
+u64 shim_csr_value(u32 offset)
+{
+	int sc;
+
+	if (offset >= SEND_EGRESS_CTXT_STATUS && (offset - SEND_EGRESS_CTXT_STATUS) % 8 == 0 &&
+	    (offset - SEND_EGRESS_CTXT_STATUS) / 8 < 256) {
+		sc = shim_sc_of_hw((offset - SEND_EGRESS_CTXT_STATUS) / 8);
+		return sc < 0 ? 0 : SHIM_PER_SC(sc_egress_csr, sc);
+	}
+	if (offset >= SEND_CTXT_CTRL && (offset - SEND_CTXT_CTRL) % 0x100 == 0 &&
+	    (offset - SEND_CTXT_CTRL) / 0x100 < 256) {
+		sc = shim_sc_of_hw((offset - SEND_CTXT_CTRL) / 0x100);
+		return sc < 0 ? 0 : SHIM_PER_SC(sc_ctrl_csr, sc);
+	}
+	if (offset >= SEND_CTXT_STATUS && (offset - SEND_CTXT_STATUS) % 0x100 == 0 &&
+	    (offset - SEND_CTXT_STATUS) / 0x100 < 256) {
+		sc = shim_sc_of_hw((offset - SEND_CTXT_STATUS) / 0x100);
+		return sc < 0 ? 0 : SHIM_PER_SC(sc_status_csr, sc);
+	}
+	return 0;
 }
 
 bool shim_alloc_fails(void)

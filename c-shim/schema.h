@@ -273,6 +273,9 @@ enum shim_fn {
 	SHIM_FN_HFI1_SC_WANTPIOBUF_INTR,
 	SHIM_FN_SC_RETURN_CREDITS,
 	SHIM_FN_SC_STOP,
+	SHIM_FN_SC_DISABLE,
+	SHIM_FN_SC_FLUSH,
+	SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS,
 	SHIM_FN_SC_PIOBUFAVAIL,
 	SHIM_FN_SDMA_AHG_ALLOC,
 	SHIM_FN_SDMA_DESC_AVAIL,
@@ -320,6 +323,9 @@ enum shim_fn {
 	X(hfi1_sc_wantpiobuf_intr) \
 	X(sc_return_credits) \
 	X(sc_stop) \
+	X(sc_disable) \
+	X(sc_flush) \
+	X(sc_wait_for_packet_egress) \
 	X(sc_piobufavail) \
 	X(sdma_ahg_alloc) \
 	X(sdma_desc_avail) \
@@ -356,6 +362,22 @@ struct shim_world {
 	 * send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u8 val[8]; } __attribute__((__packed__)) sc_hw_context;
+	/*
+	 * What send context `i`'s `SEND_CTXT_CTRL` reads (chip.h's
+	 * `read_kctxt_csr` at its `hw_context`; contexts sharing a hardware
+	 * context read the lowest index's registers).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_ctrl_csr;
+	/*
+	 * What send context `i`'s `SEND_CTXT_STATUS` reads (bit 0: the
+	 * context halted).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_status_csr;
+	/*
+	 * What send context `i`'s `SEND_EGRESS_CTXT_STATUS` reads (bits 0-13:
+	 * packets in the egress; bit 16: egress halted).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_egress_csr;
 	/*
 	 * `dd->send_contexts[i].type` of send context `i` (absent:
 	 * `SC_KERNEL`, 0).
@@ -757,6 +779,33 @@ struct shim_args_sc_stop {
 	shim_u32 flag;
 } __attribute__((__packed__));
 
+/*
+ * `sc_disable(sc)` (pio.c): the context disabled (its
+ * `SEND_CTXT_CTRL` written without the enable bit once its packets
+ * have left), the QPs of its piowait list woken.
+ */
+struct shim_args_sc_disable {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
+ * `sc_flush(sc)` (pio.c): waits for the context's packets to leave,
+ * then for its credits to return.
+ */
+struct shim_args_sc_flush {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
+ * The static `sc_wait_for_packet_egress(sc, int pause)` (pio.c):
+ * polls the context's egress status until no packet is left, a halt,
+ * or a timeout that bounces the link.
+ */
+struct shim_args_sc_wait_for_packet_egress {
+	shim_i16 sc;
+	shim_i32 pause;
+} __attribute__((__packed__));
+
 /* `sdma_ahg_alloc(sde)` (sdma.c). */
 struct shim_args_sdma_ahg_alloc {
 	/* An engine of the world, or NULL. */
@@ -807,6 +856,9 @@ struct shim_args {
 	struct shim_args_hfi1_sc_wantpiobuf_intr hfi1_sc_wantpiobuf_intr;
 	struct shim_args_sc_return_credits sc_return_credits;
 	struct shim_args_sc_stop sc_stop;
+	struct shim_args_sc_disable sc_disable;
+	struct shim_args_sc_flush sc_flush;
+	struct shim_args_sc_wait_for_packet_egress sc_wait_for_packet_egress;
 	struct shim_args_sdma_ahg_alloc sdma_ahg_alloc;
 	struct shim_args_sdma_desc_avail sdma_desc_avail;
 	struct shim_args_sdma_ahg_free sdma_ahg_free;

@@ -20,6 +20,7 @@ uint num_vls;
 unsigned short piothreshold;
 /* kcompat linux/lockdep.h: open locks and RCU read sections. */
 int shim_lockdep_depth;
+u64 shim_delay_ns;
 int shim_rcu_depth;
 
 /*
@@ -88,12 +89,16 @@ shim_u64 shim_abi_sizes(void)
 }
 
 /*
- * A call returns with every lock it took released and every RCU read
- * section closed (its caller's are the shim's, balanced around it): what
- * is left open is journalled, as lockdep would complain.
+ * What a call leaves besides its effects: the time it waited (journalled,
+ * as time does not pass here), and every lock it took released and every
+ * RCU read section closed (its caller's are the shim's, balanced around
+ * it): what is left open is journalled, as lockdep would complain.
  */
 static void shim_check_balance(void)
 {
+	if (shim_delay_ns)
+		journal_printf("delay(%llu ns)", (unsigned long long)shim_delay_ns);
+	shim_delay_ns = 0;
 	if (shim_lockdep_depth || shim_rcu_depth) {
 		journal_printf("UNBALANCED(locks %+d, rcu %+d)", shim_lockdep_depth,
 			       shim_rcu_depth);
@@ -118,6 +123,7 @@ static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 	shim_build_qp(c);
 	shim_lockdep_depth = 0;
 	shim_rcu_depth = 0;
+	shim_delay_ns = 0;
 	journal_begin(out);
 }
 
@@ -558,6 +564,32 @@ SHIM_CALL(sc_stop)
 
 	shim_begin(c, out);
 	sc_stop(shim_sc(a->sc), tree_bits(a->flag, &shim_sc_flags));
+	return 0;
+}
+
+SHIM_CALL(sc_disable)
+{
+	/* The QP and the other QPs on a piowait list are woken through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sc_disable(shim_sc(c->args.sc_disable.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_flush)
+{
+	shim_begin(c, out);
+	sc_flush(shim_sc(c->args.sc_flush.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_wait_for_packet_egress)
+{
+	const struct shim_args_sc_wait_for_packet_egress *a = &c->args.sc_wait_for_packet_egress;
+
+	shim_begin(c, out);
+	shim_static_sc_wait_for_packet_egress(shim_sc(a->sc), a->pause);
 	return 0;
 }
 

@@ -148,6 +148,7 @@ struct shim_state {
 	u64 sc_type_set;	/* the contexts whose type is not SC_KERNEL (0) */
 	bool locks_held;	/* a call returned holding a lock */
 	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
+	const struct shim_world *sw;	/* the call's world: what its registers read */
 	bool queue_work_ret;
 	bool tid_send_ret;
 	bool cancel_work_ret;

@@ -24,6 +24,9 @@ const struct cpumask *shim_node_mask(int node);
 bool shim_queue_work_ret(void);
 bool shim_tid_send_ret(void);
 bool shim_cancel_work_ret(void);
+/* What the register at a chip offset reads (0 for one the world does not
+ * set). */
+u64 shim_csr_value(u32 offset);
 /* Whether the next allocation of the call fails. */
 bool shim_alloc_fails(void);
 /* The QPs rvt_qp_iter() walks, and what rvt_error_qp() returns for each. */

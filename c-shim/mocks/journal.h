@@ -19,6 +19,8 @@ void journal_begin(struct shim_outcome *out);
 /* Appends to `out` again after journal_end(), keeping what it holds. */
 void journal_resume(struct shim_outcome *out);
 void journal_end(void);
+/* Which call is being journalled: changes at every journal_begin(). */
+unsigned long journal_call(void);
 /* Appends one line; the format is printf's, without the newline. */
 void journal_printf(const char *fmt, ...) __printf(1, 2);
 /* The symbolic name of a pointer, valid until the next few calls. */

@@ -26,6 +26,7 @@ pub mod outcome;
 pub mod pio;
 pub mod print;
 pub mod qp;
+pub mod sc_state;
 pub mod sched;
 pub mod schema;
 pub mod sdma;
@@ -66,19 +67,49 @@ pub struct Undefined(pub String);
 
 /// What the model records of boundary calls, in the C journal's words.
 #[derive(Debug, Default)]
-pub struct Journal(pub Vec<String>);
+pub struct Journal {
+    lines: Vec<String>,
+    /// The time the call waited (`udelay` and kin), in ns.
+    delay_ns: u64,
+}
 
 impl Journal {
     /// Appends one line.
     pub fn record(&mut self, line: String) {
-        self.0.push(line);
+        self.lines.push(line);
+    }
+
+    /// `udelay(us)` (kcompat linux/delay.h): time does not pass in a C
+    /// world; what a call waits is added up and journalled after it.
+    pub fn udelay(&mut self, us: u64) {
+        self.delay_ns = self.delay_ns.wrapping_add(us.wrapping_mul(1000));
+    }
+
+    /// The lines, and then the time the call waited as the shim journals
+    /// it after the call (`delay(N ns)`, c-shim/shim.c), when it waited.
+    pub fn finish(mut self) -> Vec<String> {
+        if self.delay_ns != 0 {
+            self.lines.push(format!("delay({} ns)", self.delay_ns));
+        }
+        self.lines
     }
 
     /// A tracepoint hit, as the C world journals it (kcompat
     /// linux/tracepoint.h): `trace NAME(arg, arg)`, pointers by their
     /// world names, integers in hex (`0x{:x}`); one allocation.
     pub fn trace(&mut self, name: &str, args: std::fmt::Arguments<'_>) {
-        self.0.push(format!("trace {name}({args})"));
+        self.lines.push(format!("trace {name}({args})"));
+    }
+
+    /// A register read (chip.c's `read_csr`, a boundary): journalled the
+    /// first time a call reads that register, as the C mock does
+    /// (c-shim/mocks/chip.c); a poll's further reads of it are not (what
+    /// they return is the world's, the same every time).
+    pub fn read_csr(&mut self, name: std::fmt::Arguments<'_>) {
+        let line = format!("read_csr({name})");
+        if !self.lines.contains(&line) {
+            self.lines.push(line);
+        }
     }
 }
 
@@ -146,7 +177,7 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
     } = cx;
     out.qp = qp.into_owned();
     out.engines = engines.into_owned();
-    out.journal = j.0;
+    out.journal = j.finish();
     Ok(out)
 }
 

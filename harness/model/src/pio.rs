@@ -67,22 +67,38 @@ pub fn pio_select_send_context_sc(
 
 /// `write_kctxt_csr(dd, sc->hw_context, csr, value)` (chip.h): the
 /// boundary `write_csr` journals the register by name and context.
-fn write_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, value: u64, j: &mut Journal) {
+pub(crate) fn write_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, value: u64, j: &mut Journal) {
     let hw = w.sc_hw_context.get(usize::from(sc.0));
     j.record(format!("write_csr({csr}[{hw}], 0x{value:x})"));
 }
 
-/// `read_kctxt_csr(dd, sc->hw_context, csr)` (chip.h): journalled; the
-/// value read is 0.
-fn read_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, j: &mut Journal) -> u64 {
+/// The send context whose registers `sc`'s hardware context reads: the
+/// lowest index sharing its `hw_context` (the world's rule for contexts
+/// that share one).
+pub(crate) fn csr_owner(w: &World, sc: SendCtxIdx) -> usize {
     let hw = w.sc_hw_context.get(usize::from(sc.0));
-    j.record(format!("read_csr({csr}[{hw}])"));
-    0
+    (0..usize::from(w.num_send_contexts))
+        .find(|&i| w.sc_hw_context.get(i) == hw)
+        .unwrap_or(usize::from(sc.0))
+}
+
+/// `read_kctxt_csr(dd, sc->hw_context, csr)` (chip.h): journalled (once
+/// a call, [`Journal::read_csr`]); the value is what the world says the
+/// register reads (`sc_ctrl_csr`, `sc_status_csr`; any other 0).
+pub(crate) fn read_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, j: &mut Journal) -> u64 {
+    let hw = w.sc_hw_context.get(usize::from(sc.0));
+    j.read_csr(format_args!("{csr}[{hw}]"));
+    let owner = csr_owner(w, sc);
+    match csr {
+        "SEND_CTXT_CTRL" => w.sc_ctrl_csr.get(owner),
+        "SEND_CTXT_STATUS" => w.sc_status_csr.get(owner),
+        _ => 0,
+    }
 }
 
 /// The send context a pointer argument names: NULL, or a context of the
 /// world (dereferenced by the functions without a NULL check).
-fn deref(sc: Option<SendCtxIdx>, who: &str) -> Result<SendCtxIdx, Undefined> {
+pub(crate) fn deref(sc: Option<SendCtxIdx>, who: &str) -> Result<SendCtxIdx, Undefined> {
     sc.ok_or_else(|| Undefined(format!("{who}() dereferences a NULL send context")))
 }
 
@@ -244,7 +260,12 @@ const PIO_WAIT_BATCH_SIZE: usize = 5;
 
 /// `hfi1_qp_wakeup()` from `RVT_S_WAIT_PIO | HFI1_S_WAIT_PIO_DRAIN` on the
 /// QP or another QP of the list.
-fn pio_wakeup(w: &World, qp: &mut Qp, iow: Iowait, j: &mut Journal) -> Result<(), Undefined> {
+pub(crate) fn pio_wakeup(
+    w: &World,
+    qp: &mut Qp,
+    iow: Iowait,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
     let flag = [SFlag::WaitPio, SFlag::WaitPioDrain];
     match iow {
         Iowait::Pio(i) => {

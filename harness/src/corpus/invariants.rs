@@ -214,6 +214,36 @@ fn check_qp(q: &Qp, w: &World) -> Result<(), String> {
     Ok(())
 }
 
+/// The other waiters on the QP's engine's and send context's wait lists
+/// are world state only for the calls that empty those lists.
+fn check_wait_lists(c: &Call) -> Result<(), String> {
+    let q = &c.qp;
+    // The other waiters sit on the dmawait list of the QP's engine
+    // (priv->s_sde, which the shim dereferences to place them). They are
+    // world state for the wakeups that harvest that list, sdma_desc_avail()
+    // and sdma_flush(); a sleeper's place among them (iowait_queue()'s head
+    // or tail) is not modelled yet, so no other function is given them.
+    if !q.waiters.is_empty()
+        && (q.s_sde.is_none() || !matches!(c.func(), Func::SdmaDescAvail | Func::SdmaFlush))
+    {
+        return Err(
+            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and sdma_flush are given them".into(),
+        );
+    }
+    // The other QPs on the piowait list of the QP's send context
+    // (priv->s_sendcontext): world state for the calls that empty that
+    // list, sc_piobufavail() and sc_disable(); a sleeper's place among them
+    // is not modelled yet.
+    if !q.pio_waiters.is_empty()
+        && (q.s_sendcontext.is_none() || !matches!(c.func(), Func::ScPiobufavail | Func::ScDisable))
+    {
+        return Err(
+            "qp.pio_waiters: other QPs on the QP's send context's piowait list need qp.s_sendcontext, and only sc_piobufavail and sc_disable are given them".into(),
+        );
+    }
+    Ok(())
+}
+
 /// What one function reads of its arguments, or of the QP only it reads.
 fn check_function(c: &Call) -> Result<(), String> {
     let w = &c.world;
@@ -232,26 +262,7 @@ fn check_function(c: &Call) -> Result<(), String> {
             ));
         }
     }
-    // The other waiters sit on the dmawait list of the QP's engine
-    // (priv->s_sde, which the shim dereferences to place them). They are
-    // world state for the wakeups that harvest that list, sdma_desc_avail()
-    // and sdma_flush(); a sleeper's place among them (iowait_queue()'s head
-    // or tail) is not modelled yet, so no other function is given them.
-    if !q.waiters.is_empty()
-        && (q.s_sde.is_none() || !matches!(c.func(), Func::SdmaDescAvail | Func::SdmaFlush))
-    {
-        return Err(
-            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and sdma_flush are given them".into(),
-        );
-    }
-    // The other QPs on the piowait list of the QP's send context
-    // (priv->s_sendcontext): world state for sc_piobufavail(), which
-    // harvests that list; a sleeper's place among them is not modelled yet.
-    if !q.pio_waiters.is_empty() && (q.s_sendcontext.is_none() || c.func() != Func::ScPiobufavail) {
-        return Err(
-            "qp.pio_waiters: other QPs on the QP's send context's piowait list need qp.s_sendcontext, and only sc_piobufavail is given them".into(),
-        );
-    }
+    check_wait_lists(c)?;
     // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
     // SL indexes sl_to_sc.
     if c.func() == Func::MigrateQp
@@ -358,8 +369,8 @@ fn objects(kind: &str, w: &World) -> usize {
 }
 
 /// The send-context and engine arguments point into the world's tables;
-/// sc_add/del_credit_return_intr(), hfi1_sc_wantpiobuf_intr() and
-/// sc_stop() dereference theirs unchecked.
+/// sc_add/del_credit_return_intr(), hfi1_sc_wantpiobuf_intr(), sc_stop()
+/// and sc_wait_for_packet_egress() dereference theirs unchecked.
 fn check_engine_args(c: &Call) -> Result<(), String> {
     let w = &c.world;
     engines_room(&c.engines, w)?;
@@ -368,7 +379,10 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
         Args::ScDelCreditReturnIntr(a) => (Some(a.sc), true),
         Args::ScWantPiobufIntr(a) => (Some(a.sc), true),
         Args::ScStop(a) => (Some(a.sc), true),
+        Args::ScWaitForPacketEgress(a) => (Some(a.sc), true),
         Args::ScReturnCredits(a) => (Some(a.sc), false),
+        Args::ScDisable(a) => (Some(a.sc), false),
+        Args::ScFlush(a) => (Some(a.sc), false),
         _ => (None, false),
     };
     match sc {

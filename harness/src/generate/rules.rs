@@ -422,6 +422,34 @@ pub fn sc_hw_context<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u8, 64> 
     per_index(u, usize::from(w.num_send_contexts), |u| u.arbitrary())
 }
 
+/// What a few send contexts' control or status register reads: mostly
+/// 0 or bit 0 (enabled, halted), now and then any value.
+pub fn sc_csr<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u64, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| {
+        if u.ratio(3, 4) {
+            u.int_in_range(0..=1)
+        } else {
+            u.arbitrary()
+        }
+    })
+}
+
+/// What a few send contexts' egress status reads: mostly none left;
+/// packets left (one, a few, all 14 occupancy bits) with the egress halt
+/// (bit 16) one time in four; packets that never leave (the wait polls
+/// 50001 times: 50 ms of a C world's time) one time in sixteen.
+pub fn sc_egress_csr<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u64, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| {
+        let occupancy: u64 = pick(u, &[1, 2, 0x3fff]);
+        match u.int_in_range(0..=15u8) {
+            0 => occupancy,
+            1..=4 => occupancy | 0x10000,
+            5 => u.arbitrary::<u64>() | 0x10000,
+            _ => 0,
+        }
+    })
+}
+
 /// A few send contexts' types (the rest the kernel's).
 pub fn sc_type<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<ScType, 64> {
     per_index(u, usize::from(w.num_send_contexts), |u| {
@@ -476,6 +504,24 @@ pub fn sde_ahg_bits<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIn
 pub fn sc_ptr<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> Option<SendCtxIdx> {
     let n = usize::from(w.num_send_contexts);
     (n > 0 && !u.ratio(1, 8)).then(|| SendCtxIdx(low_index(u, n)))
+}
+
+/// The context whose piowait list holds the QP's other waiters (the QP's
+/// send context) half the time, else as [`sc_ptr`].
+pub fn sc_of_qp<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, r: &R) -> Option<SendCtxIdx> {
+    match q.s_sendcontext {
+        Some(sc) if u.arbitrary() => Some(sc),
+        _ => sc_ptr(u, w, q, r),
+    }
+}
+
+/// `pause`: mostly 0 or 1, now and then any value.
+pub fn pause<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> i32 {
+    if u.ratio(3, 4) {
+        u.int_in_range(0..=1)
+    } else {
+        u.arbitrary()
+    }
 }
 
 /// An engine of the world (mostly one of the first four), or NULL one
@@ -673,9 +719,9 @@ pub fn waiters<S: Source>(
     s
 }
 
-/// Other QPs on the QP's send context's piowait list, for the wakeup
-/// that harvests it (`sc_piobufavail`; `corpus::invariants` says why
-/// only it): none half the time, mostly a few, now and then more than a
+/// Other QPs on the QP's send context's piowait list, for the calls
+/// that empty it (`sc_piobufavail`, `sc_disable`; `corpus::invariants`
+/// says why only they): none half the time, mostly a few, now and then more than a
 /// batch of `PIO_WAIT_BATCH_SIZE` (5).
 pub fn pio_waiters<S: Source>(
     u: &mut Draw<S>,
@@ -684,7 +730,10 @@ pub fn pio_waiters<S: Source>(
     q: &Qp,
 ) -> Slots<PioWaiter, MAX_PIO_WAITERS> {
     let mut s = Slots::new();
-    if func != Func::ScPiobufavail || q.s_sendcontext.is_none() || u.arbitrary() {
+    if !matches!(func, Func::ScPiobufavail | Func::ScDisable)
+        || q.s_sendcontext.is_none()
+        || u.arbitrary()
+    {
         return s;
     }
     let n = u.int_in_range(1..=MAX_PIO_WAITERS as u8);

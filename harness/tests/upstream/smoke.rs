@@ -52,6 +52,10 @@ fn small_world() -> World {
         },
         // Every context the kernel's.
         sc_type: PerIndex::new(),
+        // No register set: each reads 0.
+        sc_ctrl_csr: PerIndex::new(),
+        sc_status_csr: PerIndex::new(),
+        sc_egress_csr: PerIndex::new(),
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,
         sdma_map: Some(VlMap {

@@ -5,11 +5,17 @@
 
 #include <linux/kernel.h>
 
-/* Time does not pass in a C world. */
-#define udelay(n)	do { (void)(n); } while (0)
-#define ndelay(n)	do { (void)(n); } while (0)
-#define mdelay(n)	do { (void)(n); } while (0)
-#define msleep(n)	do { (void)(n); } while (0)
-#define usleep_range(a, b) do { (void)(a); (void)(b); } while (0)
+/*
+ * Time does not pass in a C world: what a call would wait is added up
+ * (the shim journals it after the call, "delay(N ns)"); usleep_range()
+ * counts its minimum.
+ */
+extern u64 shim_delay_ns;
+
+#define ndelay(n)	do { shim_delay_ns += (u64)(n); } while (0)
+#define udelay(n)	do { shim_delay_ns += (u64)(n) * 1000; } while (0)
+#define mdelay(n)	do { shim_delay_ns += (u64)(n) * 1000000; } while (0)
+#define msleep(n)	mdelay(n)
+#define usleep_range(a, b) do { (void)(b); udelay(a); } while (0)
 
 #endif

@@ -170,6 +170,24 @@ macro_rules! call_schema {
                 /// The flags to set (`SCF_HALTED`, `SCF_FROZEN`, ...).
                 "flag" flag: Flags<ScFlag> = Flags::default(),
             }
+            /// `sc_disable(sc)` (pio.c): the context disabled (its
+            /// `SEND_CTXT_CTRL` written without the enable bit once its
+            /// packets have left), the QPs of its piowait list woken.
+            ScDisable sc_disable {
+                "sc" sc: Option<SendCtxIdx> [sc_of_qp] = Some(SendCtxIdx(0)),
+            }
+            /// `sc_flush(sc)` (pio.c): waits for the context's packets to
+            /// leave, then for its credits to return.
+            ScFlush sc_flush {
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+            }
+            /// The static `sc_wait_for_packet_egress(sc, int pause)`
+            /// (pio.c): polls the context's egress status until no packet
+            /// is left, a halt, or a timeout that bounces the link.
+            ScWaitForPacketEgress sc_wait_for_packet_egress {
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+                "pause" pause: i32 [pause] = 0,
+            }
             /// The static `sc_piobufavail(sc)` (pio.c) on the QP's send
             /// context (`priv->s_sendcontext`): PIO buffers are free, the
             /// QPs waiting on the context's piowait list woken.

@@ -35,6 +35,16 @@ macro_rules! world_schema {
             /// `sc->hw_context` of send context `i` (a u8 in `struct
             /// send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
             "sc_hw_context" sc_hw_context: PerIndex<u8, 64> [sc_hw_context] = PerIndex::new(),
+            /// What send context `i`'s `SEND_CTXT_CTRL` reads (chip.h's
+            /// `read_kctxt_csr` at its `hw_context`; contexts sharing a
+            /// hardware context read the lowest index's registers).
+            "sc_ctrl_csr" sc_ctrl_csr: PerIndex<u64, 64> [sc_csr] = PerIndex::new(),
+            /// What send context `i`'s `SEND_CTXT_STATUS` reads (bit 0:
+            /// the context halted).
+            "sc_status_csr" sc_status_csr: PerIndex<u64, 64> [sc_csr] = PerIndex::new(),
+            /// What send context `i`'s `SEND_EGRESS_CTXT_STATUS` reads
+            /// (bits 0-13: packets in the egress; bit 16: egress halted).
+            "sc_egress_csr" sc_egress_csr: PerIndex<u64, 64> [sc_egress_csr] = PerIndex::new(),
             /// `dd->send_contexts[i].type` of send context `i` (absent:
             /// `SC_KERNEL`, 0).
             "sc_type" sc_type: PerIndex<ScType, 64> [sc_type] = PerIndex::new(),

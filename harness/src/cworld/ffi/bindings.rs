@@ -135,12 +135,15 @@ pub const SHIM_FN_SC_DEL_CREDIT_RETURN_INTR: shim_fn = 33;
 pub const SHIM_FN_HFI1_SC_WANTPIOBUF_INTR: shim_fn = 34;
 pub const SHIM_FN_SC_RETURN_CREDITS: shim_fn = 35;
 pub const SHIM_FN_SC_STOP: shim_fn = 36;
-pub const SHIM_FN_SC_PIOBUFAVAIL: shim_fn = 37;
-pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 38;
-pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 39;
-pub const SHIM_FN_SDMA_FLUSH: shim_fn = 40;
-pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 41;
-pub const SHIM_FN_COUNT: shim_fn = 42;
+pub const SHIM_FN_SC_DISABLE: shim_fn = 37;
+pub const SHIM_FN_SC_FLUSH: shim_fn = 38;
+pub const SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS: shim_fn = 39;
+pub const SHIM_FN_SC_PIOBUFAVAIL: shim_fn = 40;
+pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 41;
+pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 42;
+pub const SHIM_FN_SDMA_FLUSH: shim_fn = 43;
+pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 44;
+pub const SHIM_FN_COUNT: shim_fn = 45;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -154,47 +157,68 @@ pub struct shim_world__bindgen_ty_1 {
 pub struct shim_world__bindgen_ty_2 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u32; 8usize],
+    pub val: [shim_u64; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_3 {
     pub n: shim_u8,
-    pub v: [shim_i32; 16usize],
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_4 {
     pub n: shim_u8,
-    pub v: [[shim_u8; 32usize]; 2usize],
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_5 {
     pub n: shim_u8,
-    pub v: [shim_u32; 2usize],
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_6 {
     pub n: shim_u8,
-    pub v: [shim_u32; 2usize],
+    pub v: [shim_i32; 16usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_7 {
     pub n: shim_u8,
-    pub v: [shim_u64; 2usize],
+    pub v: [[shim_u8; 32usize]; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_8 {
     pub n: shim_u8,
-    pub v: [shim_u8; 2usize],
+    pub v: [shim_u32; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_9 {
+    pub n: shim_u8,
+    pub v: [shim_u32; 2usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_10 {
+    pub n: shim_u8,
+    pub v: [shim_u64; 2usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_11 {
+    pub n: shim_u8,
+    pub v: [shim_u8; 2usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_12 {
     pub n: shim_u8,
     pub v: [shim_u8; 2usize],
 }
@@ -263,7 +287,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 3usize],
+    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

@@ -1,0 +1,168 @@
+//! A send context's states (pio.c): disabled, flushed, and the
+//! wait for its packets to leave the egress that the first two make.
+
+use super::iowait::{list_del_init, piowait, Iowait};
+use super::pio::{csr_owner, deref, pio_wakeup, read_kctxt_csr, write_kctxt_csr};
+use super::types::{Engines, Flags, Qp, ScFlag, SendCtxIdx, World};
+use super::{put, Journal, Undefined};
+
+/// `SEND_CTXT_CTRL_CTXT_ENABLE_SMASK` (chip_registers.h).
+const CTXT_ENABLE_SMASK: u64 = 0x1;
+/// `SEND_CTXT_STATUS_CTXT_HALTED_SMASK` (chip_registers.h).
+const CTXT_HALTED_SMASK: u64 = 0x1;
+/// `SEND_EGRESS_CTXT_STATUS_CTXT_EGRESS_HALT_STATUS_SMASK`
+/// (chip_registers.h).
+const EGRESS_HALT_STATUS_SMASK: u64 = 0x10000;
+/// `SEND_EGRESS_CTXT_STATUS_CTXT_EGRESS_PACKET_OCCUPANCY_SMASK` (its
+/// shift is 0).
+const EGRESS_PACKET_OCCUPANCY_SMASK: u64 = 0x3fff;
+/// `PACKET_EGRESS_TIMEOUT` (hfi.h): the cclocks `pause_for_credit_return`
+/// converts.
+const PACKET_EGRESS_TIMEOUT: u32 = 350;
+/// The polls without a change of occupancy after which the wait gives up
+/// (`loop > 50000` in `sc_wait_for_packet_egress`).
+const EGRESS_POLLS: u32 = 50000;
+
+/// `read_csr(dd, sc->hw_context * 8 + SEND_EGRESS_CTXT_STATUS)`: the
+/// egress status registers are 8 bytes apart, not 0x100.
+fn read_egress_status(w: &World, sc: SendCtxIdx, j: &mut Journal) -> u64 {
+    let hw = w.sc_hw_context.get(usize::from(sc.0));
+    j.read_csr(format_args!("SEND_EGRESS_CTXT_STATUS[{hw}]"));
+    w.sc_egress_csr.get(csr_owner(w, sc))
+}
+
+/// Mirrors `is_sc_halted()` (pio.c): the context's status register says
+/// halted.
+fn is_sc_halted(w: &World, sc: SendCtxIdx, j: &mut Journal) -> bool {
+    read_kctxt_csr(w, sc, "SEND_CTXT_STATUS", j) & CTXT_HALTED_SMASK != 0
+}
+
+/// Mirrors `egress_halted()` (pio.c).
+fn egress_halted(reg: u64) -> bool {
+    reg & EGRESS_HALT_STATUS_SMASK != 0
+}
+
+/// Mirrors `packet_occupancy()` (pio.c).
+fn packet_occupancy(reg: u64) -> u64 {
+    reg & EGRESS_PACKET_OCCUPANCY_SMASK
+}
+
+/// Mirrors `pause_for_credit_return()` (hfi.h): `udelay` of
+/// `cclock_to_ns(dd, PACKET_EGRESS_TIMEOUT) / 1000` µs, at least 1
+/// (`cclock_to_ns` is chip.c's, a boundary that journals its call and
+/// answers 0).
+fn pause_for_credit_return(j: &mut Journal) {
+    j.record(format!("cclock_to_ns({PACKET_EGRESS_TIMEOUT})"));
+    let usec = 0;
+    j.udelay(if usec != 0 { usec } else { 1 });
+}
+
+/// Mirrors the static `sc_wait_for_packet_egress()` (pio.c): polls the
+/// egress status until the context is halted (its `SCF_HALTED` flag, then
+/// its status register, then the egress's halt bit, in that order) or no
+/// packet is left, waiting 1 µs between polls; an occupancy that stays
+/// the same for more than 50000 polls bounces the link (`queue_work(ppd->link_wq,
+/// &ppd->link_bounce_work)` on the first port) and gives up. A `pause`
+/// then waits for the credits (`pause_for_credit_return`).
+pub fn sc_wait_for_packet_egress(
+    w: &World,
+    e: &Engines,
+    sc: SendCtxIdx,
+    pause: i32,
+    j: &mut Journal,
+) {
+    // The world gives a register one value a call: the first poll reads
+    // (and journals) each, the later polls see the same values.
+    let (mut egress, mut hw_halted) = (None, None);
+    let mut reg = 0;
+    let mut polls = 0u32;
+    loop {
+        let reg_prev = reg;
+        reg = *egress.get_or_insert_with(|| read_egress_status(w, sc, j));
+        if e.sc_flags.get(usize::from(sc.0)).contains(&ScFlag::Halted)
+            || *hw_halted.get_or_insert_with(|| is_sc_halted(w, sc, j))
+            || egress_halted(reg)
+        {
+            break;
+        }
+        reg = packet_occupancy(reg);
+        if reg == 0 {
+            break;
+        }
+        if reg != reg_prev {
+            polls = 0;
+        }
+        if polls > EGRESS_POLLS {
+            j.record("queue_work_on(64, wq:link, link-bounce-work)".into());
+            break;
+        }
+        polls += 1;
+        j.udelay(1);
+    }
+    if pause != 0 {
+        pause_for_credit_return(j);
+    }
+}
+
+/// Mirrors `sc_disable()` (pio.c): nothing for NULL; otherwise the
+/// context's control register read, `SCF_ENABLED` cleared, its packets
+/// waited for (with the pause), the register written back without the
+/// enable bit, 1 µs for interrupts in flight; the shadow ring's callbacks (the world's contexts have no
+/// ring); then every QP of its piowait list taken off, its lock cleared,
+/// and woken in list order (`hfi1_qp_wakeup` from `RVT_S_WAIT_PIO |
+/// HFI1_S_WAIT_PIO_DRAIN`).
+pub fn sc_disable(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    sc: Option<SendCtxIdx>,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let Some(sc) = sc else { return Ok(()) };
+    let i = usize::from(sc.0);
+    let reg = read_kctxt_csr(w, sc, "SEND_CTXT_CTRL", j) & !CTXT_ENABLE_SMASK;
+    let mut f: Flags<ScFlag> = e.sc_flags.get(i);
+    f.remove_all(&[ScFlag::Enabled]);
+    put(&mut e.sc_flags, i, f, "sc_flags")?;
+    sc_wait_for_packet_egress(w, e, sc, 1, j);
+    write_kctxt_csr(w, sc, "SEND_CTXT_CTRL", reg, j);
+    j.udelay(1);
+    for iow in piowait(qp, sc) {
+        list_del_init(qp, iow);
+        if iow == Iowait::Qp {
+            qp.wait_sc = None;
+        }
+        pio_wakeup(w, qp, iow, j)?;
+    }
+    Ok(())
+}
+
+/// Mirrors `sc_flush()` (pio.c): nothing for NULL; otherwise its packets
+/// waited for, with the pause.
+pub fn sc_flush(w: &World, e: &Engines, sc: Option<SendCtxIdx>, j: &mut Journal) {
+    if let Some(sc) = sc {
+        sc_wait_for_packet_egress(w, e, sc, 1, j);
+    }
+}
+
+impl crate::Mirror for super::types::args::ScDisable {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        sc_disable(cx.w, e, qp, self.sc, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::ScFlush {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sc_flush(cx.w, &cx.engines, self.sc, &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::ScWaitForPacketEgress {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let sc = deref(self.sc, "sc_wait_for_packet_egress")?;
+        sc_wait_for_packet_egress(cx.w, &cx.engines, sc, self.pause, &mut cx.j);
+        Ok(())
+    }
+}
