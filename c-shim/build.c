@@ -75,6 +75,8 @@ static bool shim_takes_callbacks(u32 fn)
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_FLUSH:
 	case SHIM_FN_SC_PIOBUFAVAIL:
+	case SHIM_FN_SC_DISABLE:
+	case SHIM_FN_SC_RELEASE_UPDATE:
 		return true;
 	default:
 		return false;
@@ -180,6 +182,10 @@ bool shim_check_call(const struct shim_call *c)
 		if (!shim_check_sc(c->args.sc_flush.sc, sw))
 			return false;
 		break;
+	case SHIM_FN_SC_RELEASE_UPDATE:
+		if (!shim_check_sc(c->args.sc_release_update.sc, sw))
+			return false;
+		break;
 	case SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS:
 		if (!shim_check_sc(c->args.sc_wait_for_packet_egress.sc, sw))
 			return false;
@@ -232,6 +238,8 @@ bool shim_check_call(const struct shim_call *c)
 	/* Other QPs are on the QP's send context's list: it has one. */
 	if (c->qp.pio_waiters.n > SHIM_MAX_PIO_WAITERS ||
 	    (c->qp.pio_waiters.n && c->qp.s_sendcontext == SHIM_NONE))
+		return false;
+	if (!shim_check_ring(&c->qp))
 		return false;
 	/* One lock: an engine's or a send context's. */
 	if (!shim_check_sc(c->qp.wait_sc, sw) ||
@@ -324,10 +332,12 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.sc_of[i + 1] = &shim_w.sc[i];
 			shim_w.sc[i].dd = &shim_w.dd;
 			shim_w.sc[i].sw_index = i;
+			shim_w.sc[i].hw_free = &shim_w.hw_free_none;
 			seqlock_init(&shim_w.sc[i].waitlock);
 		}
 		shim_w.dd.send_contexts = shim_sci;
 		shim_build_inverse();
+		shim_w.sr_sc = SHIM_NONE;
 		shim_w.initialised = true;
 	}
 
@@ -737,6 +747,7 @@ void shim_build_qp(const struct shim_call *c)
 				    &shim_sde(q->wait_lock)->waitlock;
 	shim_build_waiters(q, true);
 	shim_build_pio_waiters(q, true);
+	shim_build_ring(q);
 
 	/* The swqe of hfi1_setup_wqe (not part of the ring). */
 	shim_w.swqe.wqe.length = c->wqe.length;
@@ -873,6 +884,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	q->port_n_dmawait = to_iport(qp->ibqp.device, qp->port_num)->rvp.n_dmawait;
 	shim_read_waiters(q, in);
 	shim_read_pio_waiters(q, in);
+	shim_read_ring(q, in);
 	q->alt_sl = rdma_ah_get_sl(&qp->alt_ah_attr);
 	q->alt_port = rdma_ah_get_port_num(&qp->alt_ah_attr);
 	q->alt_dlid = rdma_ah_get_dlid(&qp->alt_ah_attr);

@@ -15,5 +15,6 @@ extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint a
 extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
 extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
 extern void (*const shim_static_sc_wait_for_packet_egress)(struct send_context *sc, int pause);
+extern void (*const shim_static_verbs_pio_complete)(void *arg, int code);
 
 #endif

@@ -135,6 +135,9 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "wqe");
 	if (p == shim_w.wq)
 		return snprintf(buf, len, "wq:hfi1");
+	for (i = 0; i < SHIM_MAX_SR; i++)
+		if (p == &shim_w.sr[i])
+			return snprintf(buf, len, "sr#%d", i);
 	if (p == shim_w.pport[0].link_wq)
 		return snprintf(buf, len, "wq:link");
 	if (p == &shim_w.pport[0].link_bounce_work)

@@ -275,6 +275,7 @@ enum shim_fn {
 	SHIM_FN_SC_STOP,
 	SHIM_FN_SC_DISABLE,
 	SHIM_FN_SC_FLUSH,
+	SHIM_FN_SC_RELEASE_UPDATE,
 	SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS,
 	SHIM_FN_SC_PIOBUFAVAIL,
 	SHIM_FN_SDMA_AHG_ALLOC,
@@ -325,6 +326,7 @@ enum shim_fn {
 	X(sc_stop) \
 	X(sc_disable) \
 	X(sc_flush) \
+	X(sc_release_update) \
 	X(sc_wait_for_packet_egress) \
 	X(sc_piobufavail) \
 	X(sdma_ahg_alloc) \
@@ -549,6 +551,29 @@ struct shim_qp {
 	 * with `wait_sc` that context).
 	 */
 	struct { shim_u8 n; struct shim_pio_waiter v[8]; } __attribute__((__packed__)) pio_waiters;
+	/*
+	 * The shadow ring of the QP's send context (`sc->sr`, the PIO buffers
+	 * handed out and not yet released): each slot's `pbuf->sent_at` (the
+	 * fill count at which its credits are back); its length is
+	 * `sc->sr_size` (none: `sc->sr` is NULL). The world's other contexts
+	 * have no ring.
+	 */
+	struct { shim_u8 n; shim_u64 v[8]; } __attribute__((__packed__)) sc_sr_sent_at;
+	/* Each slot's `pbuf->cb`. */
+	shim_u32 sc_sr_cb[8];
+	/*
+	 * `sc->sr_head` and `sc->sr_tail` (u32): the slots from the tail up
+	 * to the head are in flight.
+	 */
+	shim_u32 sc_sr_head;
+	shim_u32 sc_sr_tail;
+	/* `sc->free` (unsigned long): the credits seen returned. */
+	shim_u64 sc_free;
+	/*
+	 * `*sc->hw_free`: the credit return the chip wrote (its counter in
+	 * bits 0-10, status and reason bits 11-15).
+	 */
+	shim_u64 sc_hw_free;
 	/*
 	 * `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of waits
 	 * for SDMA descriptors (every port of the world has it).
@@ -797,6 +822,14 @@ struct shim_args_sc_flush {
 } __attribute__((__packed__));
 
 /*
+ * `sc_release_update(sc)` (pio.c): the credits the chip returned
+ * counted, the buffers they free released, the waiters woken.
+ */
+struct shim_args_sc_release_update {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
  * The static `sc_wait_for_packet_egress(sc, int pause)` (pio.c):
  * polls the context's egress status until no packet is left, a halt,
  * or a timeout that bounces the link.
@@ -858,6 +891,7 @@ struct shim_args {
 	struct shim_args_sc_stop sc_stop;
 	struct shim_args_sc_disable sc_disable;
 	struct shim_args_sc_flush sc_flush;
+	struct shim_args_sc_release_update sc_release_update;
 	struct shim_args_sc_wait_for_packet_egress sc_wait_for_packet_egress;
 	struct shim_args_sdma_ahg_alloc sdma_ahg_alloc;
 	struct shim_args_sdma_desc_avail sdma_desc_avail;

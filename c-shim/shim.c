@@ -584,6 +584,16 @@ SHIM_CALL(sc_flush)
 	return 0;
 }
 
+SHIM_CALL(sc_release_update)
+{
+	/* It wakes the QPs waiting on the context through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sc_release_update(shim_sc(c->args.sc_release_update.sc));
+	return 0;
+}
+
 SHIM_CALL(sc_wait_for_packet_egress)
 {
 	const struct shim_args_sc_wait_for_packet_egress *a = &c->args.sc_wait_for_packet_egress;

@@ -9,6 +9,7 @@
  *   build.c     checks a flat call and builds the world from it
  *   query.c     answers the mocks (world.h) and names pointers
  *   engines.c   builds and reads back the send engines' state
+ *   ring.c      the QP's send context's shadow ring and credit counters
  *   describe.c  the text of the state some functions leave
  *   shim.c      the ABI entry points: runs one call, the benchmark
  */
@@ -140,6 +141,12 @@ struct shim_state {
 	struct rvt_qp pqp[SHIM_MAX_PIO_WAITERS];
 	struct hfi1_qp_priv ppriv[SHIM_MAX_PIO_WAITERS];
 	int npio;
+	/* the shadow ring of the QP's send context, the credits the chip wrote */
+	union pio_shadow_ring sr[SHIM_MAX_SR];
+	__le64 hw_free;
+	__le64 hw_free_none;	/* what every other context's hw_free reads: 0 */
+	int sr_sc;		/* the context given the ring, or SHIM_NONE */
+	unsigned int sr_used;	/* the slots the last call's ring had */
 	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
 	struct sdma_txreq *no_tx[1 << 16];
 	int niter;
@@ -209,6 +216,11 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 struct sdma_engine *shim_sde(int idx);
 struct send_context *shim_sc(int idx);
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
+
+/* ring.c */
+bool shim_check_ring(const struct shim_qp *q);
+void shim_build_ring(const struct shim_qp *q);
+void shim_read_ring(struct shim_qp *q, const struct shim_qp *in);
 
 /* engines.c */
 bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);

@@ -24,6 +24,7 @@ pub mod modify;
 pub mod mtu;
 pub mod outcome;
 pub mod pio;
+pub mod pio_ring;
 pub mod print;
 pub mod qp;
 pub mod sc_state;

@@ -3,6 +3,7 @@
 
 use super::iowait::{list_del_init, piowait, Iowait};
 use super::pio::{csr_owner, deref, pio_wakeup, read_kctxt_csr, write_kctxt_csr};
+use super::pio_ring::{next_slot, release, PRC_SC_DISABLE};
 use super::types::{Engines, Flags, Qp, ScFlag, SendCtxIdx, World};
 use super::{put, Journal, Undefined};
 
@@ -107,8 +108,10 @@ pub fn sc_wait_for_packet_egress(
 /// Mirrors `sc_disable()` (pio.c): nothing for NULL; otherwise the
 /// context's control register read, `SCF_ENABLED` cleared, its packets
 /// waited for (with the pause), the register written back without the
-/// enable bit, 1 µs for interrupts in flight; the shadow ring's callbacks (the world's contexts have no
-/// ring); then every QP of its piowait list taken off, its lock cleared,
+/// enable bit, 1 µs for interrupts in flight; every slot of its shadow
+/// ring from the tail to the head released with `PRC_SC_DISABLE` (only
+/// the QP's send context has a ring); then every QP of its piowait list
+/// taken off, its lock cleared,
 /// and woken in list order (`hfi1_qp_wakeup` from `RVT_S_WAIT_PIO |
 /// HFI1_S_WAIT_PIO_DRAIN`).
 pub fn sc_disable(
@@ -127,6 +130,12 @@ pub fn sc_disable(
     sc_wait_for_packet_egress(w, e, sc, 1, j);
     write_kctxt_csr(w, sc, "SEND_CTXT_CTRL", reg, j);
     j.udelay(1);
+    if qp.s_sendcontext == Some(sc) && !qp.sc_sr_sent_at.is_empty() {
+        while qp.sc_sr_tail != qp.sc_sr_head {
+            release(w, qp, qp.sc_sr_tail as usize, PRC_SC_DISABLE, j)?;
+            qp.sc_sr_tail = next_slot(qp, qp.sc_sr_tail);
+        }
+    }
     for iow in piowait(qp, sc) {
         list_del_init(qp, iow);
         if iow == Iowait::Qp {

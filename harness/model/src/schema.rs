@@ -198,7 +198,8 @@ text_symbols!(
     crate::types::MigState,
     crate::types::WrOpcode,
     crate::types::Leg,
-    crate::types::ScType
+    crate::types::ScType,
+    crate::types::PioCb
 );
 
 impl FieldText for crate::types::Sc {

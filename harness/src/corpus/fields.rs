@@ -74,7 +74,7 @@ macro_rules! toml_symbols {
         }
     )*};
 }
-toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType);
+toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType, PioCb);
 
 /// A byte newtype argument.
 macro_rules! toml_bytes {

@@ -244,6 +244,28 @@ fn check_wait_lists(c: &Call) -> Result<(), String> {
     Ok(())
 }
 
+/// The shadow ring is the QP's send context's (the shim places it there):
+/// its head and tail are slots of it (both 0 without one), the slots past
+/// it have no callback (a ring of `sr_size` slots has no more).
+fn check_ring(q: &Qp) -> Result<(), String> {
+    let n = q.sc_sr_sent_at.len();
+    if n > 0 && q.s_sendcontext.is_none() {
+        return Err("qp.sc_sr_sent_at: the shadow ring is the QP's send context's, and it has none (qp.s_sendcontext)".into());
+    }
+    if q.sc_sr_head as usize >= n.max(1) || q.sc_sr_tail as usize >= n.max(1) {
+        return Err(format!(
+            "qp.sc_sr_head {} / sc_sr_tail {} is not a slot of the {n}-slot shadow ring (sc->sr[] is indexed by both)",
+            q.sc_sr_head, q.sc_sr_tail
+        ));
+    }
+    if q.sc_sr_cb[n..].iter().any(|&c| c != PioCb::Null) {
+        return Err(format!(
+            "qp.sc_sr_cb: a callback past the {n}-slot shadow ring (it has no such slot)"
+        ));
+    }
+    Ok(())
+}
+
 /// What one function reads of its arguments, or of the QP only it reads.
 fn check_function(c: &Call) -> Result<(), String> {
     let w = &c.world;
@@ -263,6 +285,7 @@ fn check_function(c: &Call) -> Result<(), String> {
         }
     }
     check_wait_lists(c)?;
+    check_ring(q)?;
     // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
     // SL indexes sl_to_sc.
     if c.func() == Func::MigrateQp

@@ -636,6 +636,81 @@ pub fn pio_busy<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> i3
     }
 }
 
+/// The shadow ring of the QP's send context, for the calls that walk it
+/// (`sc_release_update`, `sc_disable`): none half the time; else 1 to
+/// `MAX_SR` slots whose `sent_at` rise by 0 to 4 from near 0 or from just
+/// below the top of the range (so the counts wrap).
+pub fn sr_sent_at<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> Slots<u64, MAX_SR> {
+    let mut s = Slots::new();
+    if !matches!(func, Func::ScReleaseUpdate | Func::ScDisable)
+        || q.s_sendcontext.is_none()
+        || u.arbitrary()
+    {
+        return s;
+    }
+    let n = u.int_in_range(1..=MAX_SR as u8);
+    let mut at: u64 = if u.ratio(1, 4) {
+        u64::MAX - 8
+    } else {
+        u.int_in_range(0..=64)
+    };
+    for _ in 0..n {
+        at = at.wrapping_add(u.int_in_range(0..=4));
+        let _ = s.push(at);
+    }
+    s
+}
+
+/// Each slot's callback: `verbs_pio_complete` or the recording one
+/// mostly, none one time in four; none past the ring (corpus::invariants).
+pub fn sr_cb<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> [PioCb; MAX_SR] {
+    let mut cbs = [PioCb::Null; MAX_SR];
+    for c in cbs.iter_mut().take(q.sc_sr_sent_at.len()) {
+        *c = match u.int_in_range(0..=3u8) {
+            0 => PioCb::Null,
+            1 => PioCb::Verbs,
+            _ => PioCb::Record,
+        };
+    }
+    cbs
+}
+
+/// A slot of the QP's send context's ring (0 without one).
+pub fn sr_index<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
+    match q.sc_sr_sent_at.len() as u32 {
+        0 => 0,
+        n => u.int_in_range(0..=n - 1),
+    }
+}
+
+/// `sc->free`: a slot's `sent_at`, one below or one above it (where
+/// `sent_before` turns), now and then any count.
+pub fn sc_free<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+    let sent: Vec<u64> = q.sc_sr_sent_at.iter().copied().collect();
+    if sent.is_empty() || u.ratio(1, 8) {
+        return u.arbitrary();
+    }
+    pick(u, &sent).wrapping_add(pick(u, &[0, 1, u64::MAX]))
+}
+
+/// `*sc->hw_free`: mostly a counter 0 to 8 credits past `free`'s (11
+/// bits, so it wraps), now and then any; each status and reason bit
+/// (11-15) one time in two; now and then bits above them.
+pub fn hw_free<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+    let counter = if u.ratio(7, 8) {
+        q.sc_free.wrapping_add(u.int_in_range(0..=8))
+    } else {
+        u.arbitrary()
+    } & 0x7ff;
+    let reasons = u64::from(u.arbitrary::<u8>() & 0x1f) << 11;
+    let high = if u.ratio(1, 8) {
+        u.arbitrary::<u64>() & !0xffff
+    } else {
+        0
+    };
+    counter | reasons | high
+}
+
 pub fn lid<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
     u32_near(u, &[0xc000, 0xffff, 0xf000_0000, 0xffff_ffff])
 }

@@ -181,6 +181,11 @@ macro_rules! call_schema {
             ScFlush sc_flush {
                 "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
             }
+            /// `sc_release_update(sc)` (pio.c): the credits the chip returned
+            /// counted, the buffers they free released, the waiters woken.
+            ScReleaseUpdate sc_release_update {
+                "sc" sc: Option<SendCtxIdx> [sc_of_qp] = Some(SendCtxIdx(0)),
+            }
             /// The static `sc_wait_for_packet_egress(sc, int pause)`
             /// (pio.c): polls the context's egress status until no packet
             /// is left, a halt, or a timeout that bounces the link.

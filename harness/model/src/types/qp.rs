@@ -80,6 +80,9 @@ pub struct PioWaiter {
     pub on_list: bool,
 }
 
+/// The slots of the QP's send context's shadow ring at most.
+pub const MAX_SR: usize = 8;
+
 /// Other QPs on a piowait list: more than a batch of
 /// `PIO_WAIT_BATCH_SIZE` (5).
 pub const MAX_PIO_WAITERS: usize = 8;
@@ -202,6 +205,23 @@ macro_rules! qp_schema {
             /// list order, before or after the QP (which is on it when
             /// `on_wait_list` with `wait_sc` that context).
             "pio_waiters" pio_waiters: Slots<PioWaiter, MAX_PIO_WAITERS> [pio_waiters] = Slots::new(),
+            /// The shadow ring of the QP's send context (`sc->sr`, the PIO
+            /// buffers handed out and not yet released): each slot's
+            /// `pbuf->sent_at` (the fill count at which its credits are
+            /// back); its length is `sc->sr_size` (none: `sc->sr` is NULL).
+            /// The world's other contexts have no ring.
+            "sc_sr_sent_at" sc_sr_sent_at: Slots<u64, MAX_SR> [sr_sent_at] = Slots::new(),
+            /// Each slot's `pbuf->cb`.
+            "sc_sr_cb" sc_sr_cb: [PioCb; MAX_SR] [sr_cb] = [PioCb::Null; MAX_SR],
+            /// `sc->sr_head` and `sc->sr_tail` (u32): the slots from the
+            /// tail up to the head are in flight.
+            "sc_sr_head" sc_sr_head: u32 [sr_index] = 0,
+            "sc_sr_tail" sc_sr_tail: u32 [sr_index] = 0,
+            /// `sc->free` (unsigned long): the credits seen returned.
+            "sc_free" sc_free: u64 [sc_free] = 0,
+            /// `*sc->hw_free`: the credit return the chip wrote (its counter
+            /// in bits 0-10, status and reason bits 11-15).
+            "sc_hw_free" sc_hw_free: u64 [hw_free] = 0,
             /// `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of
             /// waits for SDMA descriptors (every port of the world has it).
             "port_n_dmawait" port_n_dmawait: u64 = 0,

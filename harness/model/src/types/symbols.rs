@@ -127,6 +127,21 @@ symbolic! {
 }
 
 symbolic! {
+    /// What a PIO buffer calls back when its credits return (`pbuf->cb`,
+    /// a `pio_release_cb`): the world's choices.
+    #[derive(Default)]
+    PioCb {
+        /// No callback.
+        #[default]
+        Null = "NULL",
+        /// verbs.c's `verbs_pio_complete`, with the QP as its argument.
+        Verbs = "verbs_pio_complete",
+        /// The shim's recording callback (`pio_release(sr#i, code)`).
+        Record = "shim_pio_release",
+    }
+}
+
+symbolic! {
     /// `enum ib_mig_state`.
     MigState {
         Migrated = "IB_MIG_MIGRATED",

@@ -137,13 +137,14 @@ pub const SHIM_FN_SC_RETURN_CREDITS: shim_fn = 35;
 pub const SHIM_FN_SC_STOP: shim_fn = 36;
 pub const SHIM_FN_SC_DISABLE: shim_fn = 37;
 pub const SHIM_FN_SC_FLUSH: shim_fn = 38;
-pub const SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS: shim_fn = 39;
-pub const SHIM_FN_SC_PIOBUFAVAIL: shim_fn = 40;
-pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 41;
-pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 42;
-pub const SHIM_FN_SDMA_FLUSH: shim_fn = 43;
-pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 44;
-pub const SHIM_FN_COUNT: shim_fn = 45;
+pub const SHIM_FN_SC_RELEASE_UPDATE: shim_fn = 39;
+pub const SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS: shim_fn = 40;
+pub const SHIM_FN_SC_PIOBUFAVAIL: shim_fn = 41;
+pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 42;
+pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 43;
+pub const SHIM_FN_SDMA_FLUSH: shim_fn = 44;
+pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 45;
+pub const SHIM_FN_COUNT: shim_fn = 46;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -252,6 +253,12 @@ impl Default for shim_qp__bindgen_ty_2 {
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_qp__bindgen_ty_3 {
+    pub n: shim_u8,
+    pub v: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_engines__bindgen_ty_1 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
@@ -287,7 +294,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 2usize],
+    pub __bindgen_padding_0: [u8; 3usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -310,6 +317,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
+    pub __bindgen_padding_2: [u8; 3usize],
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

@@ -1,0 +1,138 @@
+//! A send context's shadow ring (pio.c): the PIO buffers handed out, and
+//! their release when the chip returns their credits.
+
+use super::pio::sc_piobufavail;
+use super::sched::iowait_sdma_drained;
+use super::types::{Engines, PioCb, Qp, SendCtxIdx, World};
+use super::{Journal, Undefined};
+
+/// `CR_COUNTER_MASK` (chip.h; its shift is 0): the credit counter of a
+/// credit return.
+const CR_COUNTER_MASK: u64 = 0x7ff;
+/// `CR_STATUS_SMASK` and the `CR_CREDIT_RETURN_DUE_TO_*_SMASK`s (chip.h),
+/// each with the code `fill_code` gives it (pio.h's `PRC_*`): a forced
+/// return reads as a disable.
+const FILL_CODES: [(u64, i32); 5] = [
+    (1 << 11, PRC_STATUS_ERR),
+    (1 << 12, 0x02),
+    (1 << 13, 0x04),
+    (1 << 14, 0x08),
+    (1 << 15, PRC_SC_DISABLE),
+];
+/// `PRC_STATUS_ERR` (pio.h).
+const PRC_STATUS_ERR: i32 = 0x01;
+/// `PRC_SC_DISABLE` (pio.h): the code `sc_disable` releases buffers with.
+pub(crate) const PRC_SC_DISABLE: i32 = 0x20;
+
+/// Mirrors the static `fill_code()` (pio.c): the `PRC_*` code of a
+/// credit return's status and reason bits.
+fn fill_code(hw_free: u64) -> i32 {
+    FILL_CODES
+        .iter()
+        .filter(|(bit, _)| hw_free & bit != 0)
+        .fold(0, |code, (_, c)| code | c)
+}
+
+/// `sent_before(a, b)` (pio.c): `time_before`, a wrapping `a < b`.
+fn sent_before(a: u64, b: u64) -> bool {
+    (a.wrapping_sub(b) as i64) < 0
+}
+
+/// Mirrors the static `verbs_pio_complete()` (verbs.c) on the QP: its PIO
+/// count dropped (`iowait_pio_dec`) and, at 0, its drain waiters woken
+/// (`iowait_drain_wakeup`: both wait queues, then the iowait's
+/// `sdma_drained` callback, qp.c's `iowait_sdma_drained`).
+fn verbs_pio_complete(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
+    qp.pio_busy = qp.pio_busy.wrapping_sub(1);
+    if qp.pio_busy == 0 {
+        j.record("wake_up(wait_dma)".into());
+        j.record("wake_up(wait_pio)".into());
+        iowait_sdma_drained(w, qp, j)?;
+    }
+    Ok(())
+}
+
+/// `(*pbuf->cb)(pbuf->arg, code)` of the QP's send context's ring slot
+/// `slot`.
+pub(crate) fn release(
+    w: &World,
+    qp: &mut Qp,
+    slot: usize,
+    code: i32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    match qp.sc_sr_cb[slot] {
+        PioCb::Null => Ok(()),
+        PioCb::Verbs => verbs_pio_complete(w, qp, j),
+        PioCb::Record => {
+            j.record(format!("pio_release(sr#{slot}, 0x{code:x})"));
+            Ok(())
+        }
+    }
+}
+
+/// The tail one slot on (`if (++tail >= sr_size) tail = 0`).
+pub(crate) fn next_slot(qp: &Qp, tail: u32) -> u32 {
+    let t = tail + 1;
+    if t >= qp.sc_sr_sent_at.len() as u32 {
+        0
+    } else {
+        t
+    }
+}
+
+/// Mirrors `sc_release_update()` (pio.c): nothing for NULL; otherwise the
+/// credits the chip returned since `free` was last updated (the counter's
+/// 11 bits, wrapping) are added to it (tracepoint `hfi1_piofree(sc,
+/// extra)`), the ring's slots from the tail whose credits are back
+/// (`sent_at` not after the new `free`) released with the return's code
+/// (`fill_code`, worked out for the first callback), the tail moved past
+/// them; then the QPs waiting for buffers woken (`sc_piobufavail`). Only
+/// the QP's send context has a ring and a credit return; any other's adds
+/// nothing.
+pub fn sc_release_update(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    sc: Option<SendCtxIdx>,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let Some(sc) = sc else { return Ok(()) };
+    let ours = qp.s_sendcontext == Some(sc);
+    let (hw_free, old_free) = if ours {
+        (qp.sc_hw_free, qp.sc_free)
+    } else {
+        (0, 0)
+    };
+    let extra =
+        ((hw_free & CR_COUNTER_MASK).wrapping_sub(old_free & CR_COUNTER_MASK)) & CR_COUNTER_MASK;
+    let free = old_free.wrapping_add(extra);
+    j.trace("hfi1_piofree", format_args!("sc#{}, 0x{extra:x}", sc.0));
+    if ours {
+        let mut code = -1;
+        let head = qp.sc_sr_head;
+        let mut tail = qp.sc_sr_tail;
+        while head != tail {
+            if sent_before(free, qp.sc_sr_sent_at[tail as usize]) {
+                break;
+            }
+            if qp.sc_sr_cb[tail as usize] != PioCb::Null {
+                if code < 0 {
+                    code = fill_code(hw_free);
+                }
+                release(w, qp, tail as usize, code, j)?;
+            }
+            tail = next_slot(qp, tail);
+        }
+        qp.sc_sr_tail = tail;
+        qp.sc_free = free;
+    }
+    sc_piobufavail(w, e, qp, sc, j)
+}
+
+impl crate::Mirror for super::types::args::ScReleaseUpdate {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        sc_release_update(cx.w, e, qp, self.sc, &mut cx.j)
+    }
+}
