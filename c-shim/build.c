@@ -77,6 +77,7 @@ static bool shim_takes_callbacks(u32 fn)
 	case SHIM_FN_SC_PIOBUFAVAIL:
 	case SHIM_FN_SC_DISABLE:
 	case SHIM_FN_SC_RELEASE_UPDATE:
+	case SHIM_FN_SC_BUFFER_ALLOC:
 		return true;
 	default:
 		return false;
@@ -219,6 +220,11 @@ bool shim_check_call(const struct shim_call *c)
 	case SHIM_FN_SC_PIOBUFAVAIL:
 		/* The QP's send context. */
 		if (c->qp.s_sendcontext == SHIM_NONE)
+			return false;
+		break;
+	case SHIM_FN_SC_BUFFER_ALLOC:
+		/* The QP's send context, which has the ring. */
+		if (!c->qp.sc_sr_sent_at.n || c->args.sc_buffer_alloc.cb > 2)
 			return false;
 		break;
 	case SHIM_FN_SDMA_FLUSH:

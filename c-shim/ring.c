@@ -6,7 +6,10 @@
  * seen returned (free) and the credit return the chip wrote (*hw_free),
  * built from the QP's fields before a call and read back after it.  The
  * world's other contexts have no ring, nothing free and a chip that
- * returned nothing.
+ * returned nothing.  The allocator's counts (credits, fill, alloc_free,
+ * fill_wrap, size, buffers allocated) are the QP's context's too; a slot
+ * of the ring holds what its last packet left (a QW written, a carry
+ * byte) and no back pointer, as sc_alloc()'s zeroed ring does not.
  */
 #include "state.h"
 
@@ -19,8 +22,11 @@ static void shim_pio_release(void *arg, int code)
 	journal_printf("pio_release(%s, 0x%x)", jp(arg), code);
 }
 
+/* Where the world's PIO memory starts (an address nothing dereferences). */
+#define SHIM_PIO_BASE ((void __iomem *)0x10000000UL)
+
 /* The callbacks a slot may hold, by the model's index (types::PioCb). */
-static pio_release_cb shim_pio_cb(u32 i)
+pio_release_cb shim_pio_cb(u32 i)
 {
 	switch (i) {
 	case 1:
@@ -61,6 +67,13 @@ void shim_build_ring(const struct shim_qp *q)
 		sc->sr_tail = 0;
 		sc->free = 0;
 		sc->hw_free = &shim_w.hw_free_none;
+		sc->credits = 0;
+		sc->fill = 0;
+		sc->alloc_free = 0;
+		sc->fill_wrap = 0;
+		sc->size = 0;
+		sc->base_addr = NULL;
+		sc->buffers_allocated = NULL;
 		shim_w.sr_sc = SHIM_NONE;
 	}
 	shim_w.hw_free_none = 0;
@@ -76,8 +89,10 @@ void shim_build_ring(const struct shim_qp *q)
 		struct pio_buf *pbuf = &shim_w.sr[i].pbuf;
 		pio_release_cb cb = shim_pio_cb(q->sc_sr_cb[i]);
 
-		pbuf->sc = sc;
 		pbuf->sent_at = q->sc_sr_sent_at.v[i];
+		pbuf->qw_written = 1;
+		pbuf->carry_bytes = 1;
+		pbuf->carry.val64 = 1;
 		pbuf->cb = cb;
 		pbuf->arg = cb == shim_static_verbs_pio_complete ? (void *)&shim_w.qp :
 			    cb ? (void *)&shim_w.sr[i] : NULL;
@@ -89,6 +104,14 @@ void shim_build_ring(const struct shim_qp *q)
 	sc->free = q->sc_free;
 	shim_w.hw_free = cpu_to_le64(q->sc_hw_free);
 	sc->hw_free = &shim_w.hw_free;
+	sc->credits = q->sc_credits;
+	sc->fill = q->sc_fill;
+	sc->alloc_free = q->sc_alloc_free;
+	sc->fill_wrap = q->sc_fill_wrap;
+	sc->size = q->sc_size;
+	sc->base_addr = SHIM_PIO_BASE;
+	shim_w.buffers_allocated = q->sc_buffers_allocated;
+	sc->buffers_allocated = &shim_w.buffers_allocated;
 	SHIM_POISON_TAIL(shim_w.sr, q->sc_sr_sent_at.n, SHIM_MAX_SR);
 }
 
@@ -105,6 +128,12 @@ void shim_read_ring(struct shim_qp *q, const struct shim_qp *in)
 		q->sc_sr_tail = in->sc_sr_tail;
 		q->sc_free = in->sc_free;
 		q->sc_hw_free = in->sc_hw_free;
+		q->sc_credits = in->sc_credits;
+		q->sc_fill = in->sc_fill;
+		q->sc_alloc_free = in->sc_alloc_free;
+		q->sc_fill_wrap = in->sc_fill_wrap;
+		q->sc_size = in->sc_size;
+		q->sc_buffers_allocated = in->sc_buffers_allocated;
 		return;
 	}
 	sc = shim_sc(in->s_sendcontext);
@@ -120,4 +149,35 @@ void shim_read_ring(struct shim_qp *q, const struct shim_qp *in)
 	q->sc_sr_tail = sc->sr_tail;
 	q->sc_free = sc->free;
 	q->sc_hw_free = le64_to_cpu(shim_w.hw_free);
+	q->sc_credits = sc->credits;
+	q->sc_fill = sc->fill;
+	q->sc_alloc_free = sc->alloc_free;
+	q->sc_fill_wrap = sc->fill_wrap;
+	q->sc_size = sc->size;
+	q->sc_buffers_allocated = shim_w.buffers_allocated;
+}
+
+/*
+ * What sc_buffer_alloc() returned: an error, NULL, or a slot of the ring
+ * with what it filled in (addresses from the context's PIO base).
+ */
+void shim_describe_pbuf(struct shim_outcome *out, const struct pio_buf *pbuf)
+{
+	int n;
+
+	if (IS_ERR(pbuf))
+		n = snprintf(out->text, sizeof(out->text), "pbuf=ERR_PTR(%ld)", PTR_ERR(pbuf));
+	else if (!pbuf)
+		n = snprintf(out->text, sizeof(out->text), "pbuf=NULL");
+	else
+		n = snprintf(out->text, sizeof(out->text),
+			     "pbuf=%s sc=%s arg=%s start=+0x%lx end=+0x%lx qw_written=%u carry_bytes=%u carry=0x%llx",
+			     jp(pbuf), jp(pbuf->sc), jp(pbuf->arg),
+			     (unsigned long)((const char __iomem *)pbuf->start -
+					     (const char __iomem *)SHIM_PIO_BASE),
+			     (unsigned long)((const char __iomem *)pbuf->end -
+					     (const char __iomem *)SHIM_PIO_BASE),
+			     pbuf->qw_written, pbuf->carry_bytes,
+			     (unsigned long long)pbuf->carry.val64);
+	out->text_len = n < (int)sizeof(out->text) ? n : sizeof(out->text) - 1;
 }

@@ -275,6 +275,7 @@ enum shim_fn {
 	SHIM_FN_SC_STOP,
 	SHIM_FN_SC_DISABLE,
 	SHIM_FN_SC_FLUSH,
+	SHIM_FN_SC_BUFFER_ALLOC,
 	SHIM_FN_SC_RELEASE_UPDATE,
 	SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS,
 	SHIM_FN_SC_PIOBUFAVAIL,
@@ -326,6 +327,7 @@ enum shim_fn {
 	X(sc_stop) \
 	X(sc_disable) \
 	X(sc_flush) \
+	X(sc_buffer_alloc) \
 	X(sc_release_update) \
 	X(sc_wait_for_packet_egress) \
 	X(sc_piobufavail) \
@@ -575,6 +577,20 @@ struct shim_qp {
 	 */
 	shim_u64 sc_hw_free;
 	/*
+	 * The allocator of the QP's send context (`sc_buffer_alloc`):
+	 * `credits` (u32, blocks of 64 bytes the context has), `fill`
+	 * (unsigned long, blocks handed out), `alloc_free` (the allocator's
+	 * copy of `free`), `fill_wrap` (u32, `fill` within the context),
+	 * `size` (u32, bytes) and the count of buffers allocated
+	 * (`*buffers_allocated`, u32, one CPU).
+	 */
+	shim_u32 sc_credits;
+	shim_u64 sc_fill;
+	shim_u64 sc_alloc_free;
+	shim_u32 sc_fill_wrap;
+	shim_u32 sc_size;
+	shim_u32 sc_buffers_allocated;
+	/*
 	 * `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of waits
 	 * for SDMA descriptors (every port of the world has it).
 	 */
@@ -822,6 +838,21 @@ struct shim_args_sc_flush {
 } __attribute__((__packed__));
 
 /*
+ * `sc_buffer_alloc(sc, u32 dw_len, cb, arg)` (pio.c) on the QP's send
+ * context (the one with a ring): a PIO buffer of `dw_len` dwords from
+ * its credits, its ring slot filled; the returned buffer in the
+ * outcome's text.
+ */
+struct shim_args_sc_buffer_alloc {
+	shim_u32 dw_len;
+	/*
+	 * What the buffer calls back (`verbs_pio_complete` with the QP; the
+	 * recording callback with its slot).
+	 */
+	shim_u32 cb;
+} __attribute__((__packed__));
+
+/*
  * `sc_release_update(sc)` (pio.c): the credits the chip returned
  * counted, the buffers they free released, the waiters woken.
  */
@@ -891,6 +922,7 @@ struct shim_args {
 	struct shim_args_sc_stop sc_stop;
 	struct shim_args_sc_disable sc_disable;
 	struct shim_args_sc_flush sc_flush;
+	struct shim_args_sc_buffer_alloc sc_buffer_alloc;
 	struct shim_args_sc_release_update sc_release_update;
 	struct shim_args_sc_wait_for_packet_egress sc_wait_for_packet_egress;
 	struct shim_args_sdma_ahg_alloc sdma_ahg_alloc;

@@ -21,6 +21,7 @@ unsigned short piothreshold;
 /* kcompat linux/lockdep.h: open locks and RCU read sections. */
 int shim_lockdep_depth;
 u64 shim_delay_ns;
+int shim_preempt_depth;
 int shim_rcu_depth;
 
 /*
@@ -99,6 +100,10 @@ static void shim_check_balance(void)
 	if (shim_delay_ns)
 		journal_printf("delay(%llu ns)", (unsigned long long)shim_delay_ns);
 	shim_delay_ns = 0;
+	/* sc_buffer_alloc() leaves it disabled for pio_copy() by design. */
+	if (shim_preempt_depth)
+		journal_printf("preempt %+d", shim_preempt_depth);
+	shim_preempt_depth = 0;
 	if (shim_lockdep_depth || shim_rcu_depth) {
 		journal_printf("UNBALANCED(locks %+d, rcu %+d)", shim_lockdep_depth,
 			       shim_rcu_depth);
@@ -124,6 +129,7 @@ static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 	shim_lockdep_depth = 0;
 	shim_rcu_depth = 0;
 	shim_delay_ns = 0;
+	shim_preempt_depth = 0;
 	journal_begin(out);
 }
 
@@ -581,6 +587,24 @@ SHIM_CALL(sc_flush)
 {
 	shim_begin(c, out);
 	sc_flush(shim_sc(c->args.sc_flush.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_buffer_alloc)
+{
+	const struct shim_args_sc_buffer_alloc *a = &c->args.sc_buffer_alloc;
+	struct pio_buf *pbuf;
+
+	/*
+	 * Short of credits it calls sc_release_update(), which wakes QPs; the
+	 * buffer's argument is the QP, as a verbs send's.
+	 */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	pbuf = sc_buffer_alloc(shim_w.priv.s_sendcontext, a->dw_len, shim_pio_cb(a->cb),
+			       &shim_w.qp);
+	shim_describe_pbuf(out, pbuf);
 	return 0;
 }
 

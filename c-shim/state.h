@@ -147,6 +147,7 @@ struct shim_state {
 	__le64 hw_free_none;	/* what every other context's hw_free reads: 0 */
 	int sr_sc;		/* the context given the ring, or SHIM_NONE */
 	unsigned int sr_used;	/* the slots the last call's ring had */
+	u32 buffers_allocated;	/* the QP's context's count (one CPU) */
 	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
 	struct sdma_txreq *no_tx[1 << 16];
 	int niter;
@@ -221,6 +222,8 @@ void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
 bool shim_check_ring(const struct shim_qp *q);
 void shim_build_ring(const struct shim_qp *q);
 void shim_read_ring(struct shim_qp *q, const struct shim_qp *in);
+pio_release_cb shim_pio_cb(u32 i);
+void shim_describe_pbuf(struct shim_outcome *out, const struct pio_buf *pbuf);
 
 /* engines.c */
 bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);

@@ -72,6 +72,8 @@ pub struct Journal {
     lines: Vec<String>,
     /// The time the call waited (`udelay` and kin), in ns.
     delay_ns: u64,
+    /// What the call left of preemption disabled.
+    preempt: i32,
 }
 
 impl Journal {
@@ -86,11 +88,21 @@ impl Journal {
         self.delay_ns = self.delay_ns.wrapping_add(us.wrapping_mul(1000));
     }
 
-    /// The lines, and then the time the call waited as the shim journals
-    /// it after the call (`delay(N ns)`, c-shim/shim.c), when it waited.
+    /// `preempt_disable()` (kcompat linux/preempt.h): counted, and what
+    /// a call leaves journalled after it.
+    pub fn preempt_disable(&mut self) {
+        self.preempt += 1;
+    }
+
+    /// The lines, and then what the shim journals after the call
+    /// (c-shim/shim.c): the time it waited (`delay(N ns)`) and the
+    /// preemption it left disabled (`preempt +N`), each when there is any.
     pub fn finish(mut self) -> Vec<String> {
         if self.delay_ns != 0 {
             self.lines.push(format!("delay({} ns)", self.delay_ns));
+        }
+        if self.preempt != 0 {
+            self.lines.push(format!("preempt {:+}", self.preempt));
         }
         self.lines
     }

@@ -3,8 +3,8 @@
 
 use super::pio::sc_piobufavail;
 use super::sched::iowait_sdma_drained;
-use super::types::{Engines, PioCb, Qp, SendCtxIdx, World};
-use super::{Journal, Undefined};
+use super::types::{Engines, PioCb, Qp, ScFlag, SendCtxIdx, World};
+use super::{qp_name, Journal, Undefined};
 
 /// `CR_COUNTER_MASK` (chip.h; its shift is 0): the credit counter of a
 /// credit return.
@@ -128,6 +128,87 @@ pub fn sc_release_update(
         qp.sc_free = free;
     }
     sc_piobufavail(w, e, qp, sc, j)
+}
+
+/// `PIO_BLOCK_SIZE` (chip.h): bytes a credit is.
+const PIO_BLOCK_SIZE: u32 = 64;
+/// `-ECOMM`: a context not enabled.
+const ECOMM: i32 = 70;
+
+/// Mirrors `sc_buffer_alloc()` (pio.c) on the QP's send context, whose
+/// ring it is: a context not `SCF_ENABLED` gives `ERR_PTR(-ECOMM)`;
+/// otherwise `dw_len` dwords take `DIV_ROUND_UP(dw_len, 16)` blocks of
+/// the credits not yet handed out (`credits - (fill - alloc_free)`, in
+/// unsigned long), when short first with a fresh copy of `free`, then
+/// after `sc_release_update`, a second shortage giving NULL. The buffer
+/// is the ring's head slot: its `sent_at` the new `fill`, its callback,
+/// the head moved on (wrapping), `fill_wrap` moved on (less `credits` at
+/// or past them), the buffers allocated counted, preemption left disabled
+/// (for `pio_copy`, which enables it); it starts at the old
+/// `fill_wrap` block of the context's PIO memory and ends at its size,
+/// nothing written. Returns the outcome's text, as the C world
+/// describes the buffer.
+pub fn sc_buffer_alloc(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    sc: SendCtxIdx,
+    dw_len: u32,
+    cb: PioCb,
+    j: &mut Journal,
+) -> Result<String, Undefined> {
+    if !e.sc_flags.get(usize::from(sc.0)).contains(&ScFlag::Enabled) {
+        return Ok(format!("pbuf=ERR_PTR(-{ECOMM})"));
+    }
+    let blocks = u64::from(dw_len).div_ceil(u64::from(PIO_BLOCK_SIZE / 4));
+    let avail =
+        |qp: &Qp| u64::from(qp.sc_credits).wrapping_sub(qp.sc_fill.wrapping_sub(qp.sc_alloc_free));
+    let mut tried = false;
+    while blocks > avail(qp) {
+        if tried {
+            return Ok("pbuf=NULL".into());
+        }
+        qp.sc_alloc_free = qp.sc_free;
+        if blocks <= avail(qp) {
+            break;
+        }
+        sc_release_update(w, e, qp, Some(sc), j)?;
+        qp.sc_alloc_free = qp.sc_free;
+        tried = true;
+    }
+    // Preemption stays disabled until pio_copy() has filled the buffer.
+    j.preempt_disable();
+    qp.sc_buffers_allocated = qp.sc_buffers_allocated.wrapping_add(1);
+    let head = qp.sc_sr_head;
+    qp.sc_fill = qp.sc_fill.wrapping_add(blocks);
+    let fill_wrap = qp.sc_fill_wrap;
+    // `sc->fill_wrap += blocks`: a u32 plus an unsigned long, stored back.
+    qp.sc_fill_wrap = (u64::from(fill_wrap).wrapping_add(blocks)) as u32;
+    if qp.sc_fill_wrap >= qp.sc_credits {
+        qp.sc_fill_wrap = qp.sc_fill_wrap.wrapping_sub(qp.sc_credits);
+    }
+    let slot = head as usize;
+    qp.sc_sr_sent_at[slot] = qp.sc_fill;
+    qp.sc_sr_cb[slot] = cb;
+    qp.sc_sr_head = next_slot(qp, head);
+    Ok(format!(
+        "pbuf=sr#{slot} sc=sc#{} arg={} start=+0x{:x} end=+0x{:x} qw_written=0 carry_bytes=0 carry=0x0",
+        sc.0,
+        qp_name(qp),
+        fill_wrap.wrapping_mul(PIO_BLOCK_SIZE),
+        qp.sc_size
+    ))
+}
+
+impl crate::Mirror for super::types::args::ScBufferAlloc {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let sc = cx.qp.s_sendcontext.ok_or_else(|| {
+            Undefined("sc_buffer_alloc() is given the QP's send context, and it has none".into())
+        })?;
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        cx.out.text = sc_buffer_alloc(cx.w, e, qp, sc, self.dw_len, self.cb, &mut cx.j)?;
+        Ok(())
+    }
 }
 
 impl crate::Mirror for super::types::args::ScReleaseUpdate {

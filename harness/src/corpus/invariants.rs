@@ -316,6 +316,14 @@ fn check_function(c: &Call) -> Result<(), String> {
             c.func()
         ));
     }
+    // sc_buffer_alloc(): on the QP's send context, the one with a ring
+    // (sc->sr[head] is written).
+    if c.func() == Func::ScBufferAlloc && q.sc_sr_sent_at.is_empty() {
+        return Err(
+            "sc_buffer_alloc needs the QP's send context's shadow ring (qp.sc_sr_sent_at): it fills sc->sr[sr_head]"
+                .into(),
+        );
+    }
     // sc_piobufavail(): the shim calls it on the QP's send context.
     if c.func() == Func::ScPiobufavail && q.s_sendcontext.is_none() {
         return Err(

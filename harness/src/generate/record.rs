@@ -41,7 +41,7 @@ macro_rules! drawn_symbols {
         }
     )*};
 }
-drawn_symbols!(QpType, QpState, MigState, WrOpcode, Leg);
+drawn_symbols!(QpType, QpState, MigState, WrOpcode, Leg, PioCb);
 
 impl<T: Symbol> Drawn for Flags<T> {
     #[inline]

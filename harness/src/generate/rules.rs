@@ -568,8 +568,8 @@ pub fn avail<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
 }
 
 /// A send context of the world, or NULL.
-/// A send context of the world, or NULL; sc_piobufavail runs on the
-/// QP's, never without one.
+/// A send context of the world, or NULL; sc_piobufavail and
+/// sc_buffer_alloc run on the QP's, never without one.
 pub fn send_context<S: Source>(
     u: &mut Draw<S>,
     w: &World,
@@ -577,7 +577,7 @@ pub fn send_context<S: Source>(
     _: &Qp,
 ) -> Option<SendCtxIdx> {
     let n = w.num_send_contexts;
-    if func == Func::ScPiobufavail && n > 0 {
+    if matches!(func, Func::ScPiobufavail | Func::ScBufferAlloc) && n > 0 {
         return Some(SendCtxIdx(u.int_in_range(0..=n - 1)));
     }
     opt_idx(u, usize::from(n), SendCtxIdx)
@@ -637,15 +637,14 @@ pub fn pio_busy<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> i3
 }
 
 /// The shadow ring of the QP's send context, for the calls that walk it
-/// (`sc_release_update`, `sc_disable`): none half the time; else 1 to
-/// `MAX_SR` slots whose `sent_at` rise by 0 to 4 from near 0 or from just
-/// below the top of the range (so the counts wrap).
+/// (`sc_release_update`, `sc_disable`: none half the time) or fill it
+/// (`sc_buffer_alloc`: always): 1 to `MAX_SR` slots whose `sent_at` rise
+/// by 0 to 4 from near 0 or from just below the top of the range (so the
+/// counts wrap).
 pub fn sr_sent_at<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> Slots<u64, MAX_SR> {
     let mut s = Slots::new();
-    if !matches!(func, Func::ScReleaseUpdate | Func::ScDisable)
-        || q.s_sendcontext.is_none()
-        || u.arbitrary()
-    {
+    let walks = matches!(func, Func::ScReleaseUpdate | Func::ScDisable) && u.arbitrary();
+    if !(walks || func == Func::ScBufferAlloc) || q.s_sendcontext.is_none() {
         return s;
     }
     let n = u.int_in_range(1..=MAX_SR as u8);
@@ -709,6 +708,50 @@ pub fn hw_free<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
         0
     };
     counter | reasons | high
+}
+
+/// The context's credits: mostly a few (so a buffer runs short), now
+/// and then any.
+pub fn sc_credits<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=16)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// `fill`: at `free` or a few blocks past it (the buffers in flight),
+/// now and then any count.
+pub fn sc_fill<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+    if u.ratio(7, 8) {
+        q.sc_free
+            .wrapping_add(u.int_in_range(0..=u64::from(q.sc_credits.min(32))))
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// `alloc_free`: `free` or a few blocks behind it (a stale copy).
+pub fn sc_alloc_free<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
+    q.sc_free.wrapping_sub(u.int_in_range(0..=4))
+}
+
+/// `fill_wrap`: within the credits mostly, now and then at or past them.
+pub fn sc_fill_wrap<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
+    if u.ratio(7, 8) && q.sc_credits > 0 {
+        u.int_in_range(0..=q.sc_credits - 1)
+    } else {
+        u32_near(u, &[q.sc_credits])
+    }
+}
+
+/// `dw_len`: a few dwords around a block (16), now and then any length.
+pub fn dw_len<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=80)
+    } else {
+        u32_near(u, &[16, 0xffff_fff0])
+    }
 }
 
 pub fn lid<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {

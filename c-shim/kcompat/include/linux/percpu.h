@@ -5,5 +5,6 @@
 
 /* The world has one CPU: a per-CPU object is the object. */
 #define this_cpu_ptr(ptr)	(ptr)
+#define this_cpu_inc(pcp)	((pcp)++)
 
 #endif

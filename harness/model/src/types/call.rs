@@ -181,6 +181,16 @@ macro_rules! call_schema {
             ScFlush sc_flush {
                 "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
             }
+            /// `sc_buffer_alloc(sc, u32 dw_len, cb, arg)` (pio.c) on the QP's
+            /// send context (the one with a ring): a PIO buffer of `dw_len`
+            /// dwords from its credits, its ring slot filled; the returned
+            /// buffer in the outcome's text.
+            ScBufferAlloc sc_buffer_alloc {
+                "dw_len" dw_len: u32 [dw_len] = 0,
+                /// What the buffer calls back (`verbs_pio_complete` with the
+                /// QP; the recording callback with its slot).
+                "cb" cb: PioCb = PioCb::Null,
+            }
             /// `sc_release_update(sc)` (pio.c): the credits the chip returned
             /// counted, the buffers they free released, the waiters woken.
             ScReleaseUpdate sc_release_update {

@@ -222,6 +222,18 @@ macro_rules! qp_schema {
             /// `*sc->hw_free`: the credit return the chip wrote (its counter
             /// in bits 0-10, status and reason bits 11-15).
             "sc_hw_free" sc_hw_free: u64 [hw_free] = 0,
+            /// The allocator of the QP's send context (`sc_buffer_alloc`):
+            /// `credits` (u32, blocks of 64 bytes the context has), `fill`
+            /// (unsigned long, blocks handed out), `alloc_free` (the
+            /// allocator's copy of `free`), `fill_wrap` (u32, `fill`
+            /// within the context), `size` (u32, bytes) and the count of
+            /// buffers allocated (`*buffers_allocated`, u32, one CPU).
+            "sc_credits" sc_credits: u32 [sc_credits] = 0,
+            "sc_fill" sc_fill: u64 [sc_fill] = 0,
+            "sc_alloc_free" sc_alloc_free: u64 [sc_alloc_free] = 0,
+            "sc_fill_wrap" sc_fill_wrap: u32 [sc_fill_wrap] = 0,
+            "sc_size" sc_size: u32 = 0,
+            "sc_buffers_allocated" sc_buffers_allocated: u32 = 0,
             /// `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of
             /// waits for SDMA descriptors (every port of the world has it).
             "port_n_dmawait" port_n_dmawait: u64 = 0,

@@ -33,6 +33,7 @@
 #define ECONNRESET	104
 #define ENOTCONN	107
 #define ENODATA		61
+#define ECOMM		70
 #define ETIME		62
 #define EOVERFLOW	75
 #define EOPNOTSUPP	95
