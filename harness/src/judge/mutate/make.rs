@@ -253,7 +253,9 @@ impl Sites<'_> {
     }
 
     /// Statements from byte `from` on: a call or an assignment on a line
-    /// of its own, deleted.
+    /// of its own, deleted: replaced by an empty block, so that the body of
+    /// an unbraced `if`, `else` or loop is emptied (an empty line there
+    /// would make the next statement the body, another mutant).
     fn statements(&mut self, from: usize) {
         let mut pos = from;
         for line in self.def[from..].split_inclusive('\n') {
@@ -262,7 +264,7 @@ impl Sites<'_> {
             pos += line.len();
             let first_code = self.code.get(start).copied().unwrap_or(false);
             if first_code && deletable(t) {
-                self.push(start, t.len(), "delete statement", "");
+                self.push(start, t.len(), "delete statement", "{}");
             }
         }
     }
@@ -499,6 +501,21 @@ mod tests {
 
     // A made-up function in kernel style (not upstream code).
     const SRC: &str = "int pick(int a, int b)\n{\n\t/* a < b in a comment */\n\tif (a <= b && !b)\n\t\treturn a->x;\n\tcount(a, \"<=\");\n\tb = 16;\n\treturn 0;\n}\n";
+
+    #[test]
+    fn a_deleted_statement_empties_an_unbraced_body() {
+        // Made up: the sole statement of an unbraced `if`, then another.
+        let src = "int f(int a)\n{\n\tif (a)\n\t\tg(a);\n\th(a);\n\treturn 0;\n}\n";
+        let ms = mutants_of(("f.c", "f"), src, 0, 1);
+        let m = ms
+            .iter()
+            .find(|m| m.line == 4 && m.operator == "delete statement")
+            .expect("g(a); is deletable");
+        let mut t = src.to_owned();
+        t.replace_range(m.at.clone(), &m.replacement);
+        // h(a) stays unconditional: only g(a) is gone.
+        assert!(t.contains("\tif (a)\n\t\t{}\n\th(a);\n"), "{t}");
+    }
 
     #[test]
     fn operators_outside_comments_and_strings() {
