@@ -78,6 +78,7 @@ static bool shim_takes_callbacks(u32 fn)
 	case SHIM_FN_SC_DISABLE:
 	case SHIM_FN_SC_RELEASE_UPDATE:
 	case SHIM_FN_SC_BUFFER_ALLOC:
+	case SHIM_FN_PIO_FREEZE:
 		return true;
 	default:
 		return false;
@@ -342,6 +343,8 @@ void shim_build_world(const struct shim_world *sw)
 			seqlock_init(&shim_w.sc[i].waitlock);
 		}
 		shim_w.dd.send_contexts = shim_sci;
+		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)
+			shim_sci[i].sc = &shim_w.sc[i];
 		shim_build_inverse();
 		shim_w.sr_sc = SHIM_NONE;
 		shim_w.initialised = true;
@@ -358,6 +361,7 @@ void shim_build_world(const struct shim_world *sw)
 	memcpy(shim_w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
 	/* The entries off 0 (the last world's back to 0 first). */
 	shim_w.nsc = sw->num_send_contexts;
+	shim_w.dd.num_send_contexts = sw->num_send_contexts;
 	for (; shim_w.hw_context_set; shim_w.hw_context_set &= shim_w.hw_context_set - 1)
 		shim_w.sc[__builtin_ctzll(shim_w.hw_context_set)].hw_context = 0;
 	for (i = 0; i < sw->sc_hw_context.n; i++) {
@@ -365,9 +369,11 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.hw_context_set |= BIT_ULL(sw->sc_hw_context.idx[i]);
 	}
 	for (; shim_w.sc_type_set; shim_w.sc_type_set &= shim_w.sc_type_set - 1)
-		shim_sci[__builtin_ctzll(shim_w.sc_type_set)].type = SC_KERNEL;
+		shim_sci[__builtin_ctzll(shim_w.sc_type_set)].type =
+			shim_w.sc[__builtin_ctzll(shim_w.sc_type_set)].type = SC_KERNEL;
 	for (i = 0; i < sw->sc_type.n; i++) {
-		shim_sci[sw->sc_type.idx[i]].type = sc_type_values[sw->sc_type.val[i]];
+		shim_sci[sw->sc_type.idx[i]].type = shim_w.sc[sw->sc_type.idx[i]].type =
+			sc_type_values[sw->sc_type.val[i]];
 		shim_w.sc_type_set |= BIT_ULL(sw->sc_type.idx[i]);
 	}
 	for (i = 0; i < SHIM_NUM_VLD; i++) {

@@ -275,6 +275,8 @@ enum shim_fn {
 	SHIM_FN_SC_STOP,
 	SHIM_FN_SC_DISABLE,
 	SHIM_FN_SC_FLUSH,
+	SHIM_FN_SC_WAIT,
+	SHIM_FN_PIO_FREEZE,
 	SHIM_FN_SC_BUFFER_ALLOC,
 	SHIM_FN_SC_RELEASE_UPDATE,
 	SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS,
@@ -327,6 +329,8 @@ enum shim_fn {
 	X(sc_stop) \
 	X(sc_disable) \
 	X(sc_flush) \
+	X(sc_wait) \
+	X(pio_freeze) \
 	X(sc_buffer_alloc) \
 	X(sc_release_update) \
 	X(sc_wait_for_packet_egress) \

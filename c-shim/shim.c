@@ -590,6 +590,23 @@ SHIM_CALL(sc_flush)
 	return 0;
 }
 
+SHIM_CALL(sc_wait)
+{
+	shim_begin(c, out);
+	sc_wait(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(pio_freeze)
+{
+	/* sc_disable() wakes the QPs waiting on a context through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	pio_freeze(&shim_w.dd);
+	return 0;
+}
+
 SHIM_CALL(sc_buffer_alloc)
 {
 	const struct shim_args_sc_buffer_alloc *a = &c->args.sc_buffer_alloc;

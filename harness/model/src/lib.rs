@@ -66,6 +66,39 @@ impl Implementation for Model {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Undefined(pub String);
 
+/// The room of the C world's journal, in bytes (`SHIM_JOURNAL_BYTES`,
+/// c-shim/shim.h; the harness holds the two equal): what a call records
+/// past it is lost, as [`Journal::finish`] writes.
+pub const JOURNAL_BYTES: usize = 2048;
+
+/// What the C journal writes where a line does not fit
+/// (c-shim/mocks/journal.c).
+const JOURNAL_OVERFLOW: &str = "journal-overflow\n";
+
+/// The lines as a journal of [`JOURNAL_BYTES`] holds them: each line and
+/// its newline while they leave room for the terminating NUL; the first
+/// that does not fit is written as far as it goes, then cut, with what is
+/// before it, to leave room for `journal-overflow` at the end
+/// (journal_vprintf(); any later line overflows at the same place).
+fn journal_room(lines: Vec<String>) -> Vec<String> {
+    let mut text: Vec<u8> = Vec::new();
+    for l in &lines {
+        if text.len() + l.len() + 2 > JOURNAL_BYTES {
+            text.extend_from_slice(l.as_bytes());
+            text.truncate(JOURNAL_BYTES - JOURNAL_OVERFLOW.len() - 1);
+            text.extend_from_slice(JOURNAL_OVERFLOW.as_bytes());
+            return String::from_utf8_lossy(&text)
+                .split('\n')
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect();
+        }
+        text.extend_from_slice(l.as_bytes());
+        text.push(b'\n');
+    }
+    lines
+}
+
 /// What the model records of boundary calls, in the C journal's words.
 #[derive(Debug, Default)]
 pub struct Journal {
@@ -96,7 +129,8 @@ impl Journal {
 
     /// The lines, and then what the shim journals after the call
     /// (c-shim/shim.c): the time it waited (`delay(N ns)`) and the
-    /// preemption it left disabled (`preempt +N`), each when there is any.
+    /// preemption it left disabled (`preempt +N`), each when there is any;
+    /// as much of them as the C journal's room holds.
     pub fn finish(mut self) -> Vec<String> {
         if self.delay_ns != 0 {
             self.lines.push(format!("delay({} ns)", self.delay_ns));
@@ -104,7 +138,7 @@ impl Journal {
         if self.preempt != 0 {
             self.lines.push(format!("preempt {:+}", self.preempt));
         }
-        self.lines
+        journal_room(self.lines)
     }
 
     /// A tracepoint hit, as the C world journals it (kcompat

@@ -1,10 +1,11 @@
 //! A send context's states (pio.c): disabled, flushed, and the
-//! wait for its packets to leave the egress that the first two make.
+//! wait for its packets to leave the egress that the first two make; the
+//! device's contexts waited for and frozen.
 
 use super::iowait::{list_del_init, piowait, Iowait};
 use super::pio::{csr_owner, deref, pio_wakeup, read_kctxt_csr, write_kctxt_csr};
 use super::pio_ring::{next_slot, release, PRC_SC_DISABLE};
-use super::types::{Engines, Flags, Qp, ScFlag, SendCtxIdx, World};
+use super::types::{Engines, Flags, Qp, ScFlag, ScType, SendCtxIdx, World};
 use super::{put, Journal, Undefined};
 
 /// `SEND_CTXT_CTRL_CTXT_ENABLE_SMASK` (chip_registers.h).
@@ -151,6 +152,48 @@ pub fn sc_disable(
 pub fn sc_flush(w: &World, e: &Engines, sc: Option<SendCtxIdx>, j: &mut Journal) {
     if let Some(sc) = sc {
         sc_wait_for_packet_egress(w, e, sc, 1, j);
+    }
+}
+
+/// Mirrors `sc_wait()` (pio.c): every context of the device (all of the
+/// world's are allocated) waited for, without the pause.
+pub fn sc_wait(w: &World, e: &Engines, j: &mut Journal) {
+    for i in 0..w.num_send_contexts {
+        sc_wait_for_packet_egress(w, e, SendCtxIdx(i), 0, j);
+    }
+}
+
+/// Mirrors `pio_freeze()` (pio.c): every context that is `SCF_FROZEN` and
+/// not a user context (`sc->type`) disabled, in index order.
+pub fn pio_freeze(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    for i in 0..w.num_send_contexts {
+        let sc = SendCtxIdx(i);
+        if !e.sc_flags.get(usize::from(i)).contains(&ScFlag::Frozen)
+            || w.sc_type.get(usize::from(i)) == ScType::User
+        {
+            continue;
+        }
+        sc_disable(w, e, qp, Some(sc), j)?;
+    }
+    Ok(())
+}
+
+impl crate::Mirror for super::types::args::ScWait {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sc_wait(cx.w, &cx.engines, &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::PioFreeze {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        pio_freeze(cx.w, e, qp, &mut cx.j)
     }
 }
 

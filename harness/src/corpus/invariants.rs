@@ -232,13 +232,17 @@ fn check_wait_lists(c: &Call) -> Result<(), String> {
     }
     // The other QPs on the piowait list of the QP's send context
     // (priv->s_sendcontext): world state for the calls that empty that
-    // list, sc_piobufavail() and sc_disable(); a sleeper's place among them
+    // list, sc_piobufavail() and sc_disable() (pio_freeze()'s); a sleeper's place among them
     // is not modelled yet.
     if !q.pio_waiters.is_empty()
-        && (q.s_sendcontext.is_none() || !matches!(c.func(), Func::ScPiobufavail | Func::ScDisable))
+        && (q.s_sendcontext.is_none()
+            || !matches!(
+                c.func(),
+                Func::ScPiobufavail | Func::ScDisable | Func::PioFreeze
+            ))
     {
         return Err(
-            "qp.pio_waiters: other QPs on the QP's send context's piowait list need qp.s_sendcontext, and only sc_piobufavail and sc_disable are given them".into(),
+            "qp.pio_waiters: other QPs on the QP's send context's piowait list need qp.s_sendcontext, and only sc_piobufavail, sc_disable and pio_freeze are given them".into(),
         );
     }
     Ok(())

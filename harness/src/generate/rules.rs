@@ -643,7 +643,10 @@ pub fn pio_busy<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> i3
 /// counts wrap).
 pub fn sr_sent_at<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> Slots<u64, MAX_SR> {
     let mut s = Slots::new();
-    let walks = matches!(func, Func::ScReleaseUpdate | Func::ScDisable) && u.arbitrary();
+    let walks = matches!(
+        func,
+        Func::ScReleaseUpdate | Func::ScDisable | Func::PioFreeze
+    ) && u.arbitrary();
     if !(walks || func == Func::ScBufferAlloc) || q.s_sendcontext.is_none() {
         return s;
     }
@@ -848,8 +851,10 @@ pub fn pio_waiters<S: Source>(
     q: &Qp,
 ) -> Slots<PioWaiter, MAX_PIO_WAITERS> {
     let mut s = Slots::new();
-    if !matches!(func, Func::ScPiobufavail | Func::ScDisable)
-        || q.s_sendcontext.is_none()
+    if !matches!(
+        func,
+        Func::ScPiobufavail | Func::ScDisable | Func::PioFreeze
+    ) || q.s_sendcontext.is_none()
         || u.arbitrary()
     {
         return s;

@@ -181,6 +181,12 @@ macro_rules! call_schema {
             ScFlush sc_flush {
                 "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
             }
+            /// `sc_wait(dd)` (pio.c): every context's packets waited for
+            /// (no pause).
+            ScWait sc_wait {}
+            /// `pio_freeze(dd)` (pio.c): every frozen kernel context
+            /// disabled (`sc_disable`).
+            PioFreeze pio_freeze {}
             /// `sc_buffer_alloc(sc, u32 dw_len, cb, arg)` (pio.c) on the QP's
             /// send context (the one with a ring): a PIO buffer of `dw_len`
             /// dwords from its credits, its ring slot filled; the returned

@@ -731,6 +731,15 @@ pub use header::schema_header;
 mod tests {
     use super::*;
 
+    /// The model cuts its journal where the C world's ends.
+    #[test]
+    fn the_models_journal_room_is_the_abis() {
+        assert_eq!(
+            crate::model::JOURNAL_BYTES,
+            crate::cworld::ffi::types::SHIM_JOURNAL_BYTES as usize
+        );
+    }
+
     /// What fills a field reads back equal, for every field of generated
     /// QPs; a value with no name (an unknown symbol, a foreign engine, a
     /// flag bit past the names) reads back as `unnamed`, by key, and the

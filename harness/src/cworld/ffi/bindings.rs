@@ -137,15 +137,17 @@ pub const SHIM_FN_SC_RETURN_CREDITS: shim_fn = 35;
 pub const SHIM_FN_SC_STOP: shim_fn = 36;
 pub const SHIM_FN_SC_DISABLE: shim_fn = 37;
 pub const SHIM_FN_SC_FLUSH: shim_fn = 38;
-pub const SHIM_FN_SC_BUFFER_ALLOC: shim_fn = 39;
-pub const SHIM_FN_SC_RELEASE_UPDATE: shim_fn = 40;
-pub const SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS: shim_fn = 41;
-pub const SHIM_FN_SC_PIOBUFAVAIL: shim_fn = 42;
-pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 43;
-pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 44;
-pub const SHIM_FN_SDMA_FLUSH: shim_fn = 45;
-pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 46;
-pub const SHIM_FN_COUNT: shim_fn = 47;
+pub const SHIM_FN_SC_WAIT: shim_fn = 39;
+pub const SHIM_FN_PIO_FREEZE: shim_fn = 40;
+pub const SHIM_FN_SC_BUFFER_ALLOC: shim_fn = 41;
+pub const SHIM_FN_SC_RELEASE_UPDATE: shim_fn = 42;
+pub const SHIM_FN_SC_WAIT_FOR_PACKET_EGRESS: shim_fn = 43;
+pub const SHIM_FN_SC_PIOBUFAVAIL: shim_fn = 44;
+pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 45;
+pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 46;
+pub const SHIM_FN_SDMA_FLUSH: shim_fn = 47;
+pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 48;
+pub const SHIM_FN_COUNT: shim_fn = 49;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
