@@ -39,12 +39,16 @@ static void csr_name(u32 offset, char *buf, size_t len)
 	snprintf(buf, len, "0x%x", offset);
 }
 
-/* The registers read in the call being journalled, and their values. */
+/*
+ * The registers read in the call being journalled, and their values: room
+ * for every per-context register above of every context of a world, so a
+ * register is journalled once whatever a call reads (as the model does).
+ */
 static struct {
 	unsigned long call;
 	unsigned int n;
-	u32 offset[16];
-	u64 value[16];
+	u32 offset[5 * SHIM_MAX_SEND_CONTEXTS];
+	u64 value[5 * SHIM_MAX_SEND_CONTEXTS];
 } reads;
 
 u64 read_csr(const struct hfi1_devdata *dd, u32 offset)

@@ -44,12 +44,24 @@ pub fn validate_world(w: &World) -> Result<(), String> {
         return Err("world.sdma_cpus: the device needs at least engine 0 (the selectors fall back to &dd->per_sdma[0])".into());
     }
     // The per-context fields name contexts of the world.
-    let per_context: [(&str, Vec<usize>); 2] = [
+    let per_context: [(&str, Vec<usize>); 5] = [
         (
             "sc_hw_context",
             w.sc_hw_context.iter().map(|(i, _)| i).collect(),
         ),
         ("sc_type", w.sc_type.iter().map(|(i, _)| i).collect()),
+        (
+            "sc_ctrl_csr",
+            w.sc_ctrl_csr.iter().map(|(i, _)| i).collect(),
+        ),
+        (
+            "sc_status_csr",
+            w.sc_status_csr.iter().map(|(i, _)| i).collect(),
+        ),
+        (
+            "sc_egress_csr",
+            w.sc_egress_csr.iter().map(|(i, _)| i).collect(),
+        ),
     ];
     for (field, indices) in per_context {
         if let Some(i) = indices
@@ -417,6 +429,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
         Args::ScWaitForPacketEgress(a) => (Some(a.sc), true),
         Args::ScReturnCredits(a) => (Some(a.sc), false),
         Args::ScDisable(a) => (Some(a.sc), false),
+        Args::ScReleaseUpdate(a) => (Some(a.sc), false),
         Args::ScFlush(a) => (Some(a.sc), false),
         _ => (None, false),
     };
