@@ -512,14 +512,17 @@ pub fn mutants_of_an_extracted_function(tree: &KernelTree) -> Result<(), Failed>
 
 /// The functions of the schemata trials: a global function extracted from
 /// sdma.c whose survivor reads an uninitialised variable (its fate is the
-/// compiler's), static ones of qp.c with mutants that do not compile,
-/// a `void` one, and one of qp.c called by many.
-const SCHEMATA_SAMPLE: [&str; 5] = [
+/// compiler's), static ones of qp.c, a `void` one, one of qp.c called by
+/// many, and `_hfi1_schedule_send`, whose one mutant (a deleted call whose
+/// value initialises a declaration) does not compile, so the schemata
+/// finds it and builds it alone.
+const SCHEMATA_SAMPLE: [&str; 6] = [
     "sdma_select_engine_vl",
     "mtu_from_qp",
     "hfi1_sc_wantpiobuf_intr",
     "iowait_wakeup",
     "qp_to_send_context",
+    "_hfi1_schedule_send",
 ];
 
 fn sample_options(alone: bool) -> harness::cmd::mutants::Options {
