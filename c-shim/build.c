@@ -223,11 +223,6 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->qp.s_sendcontext == SHIM_NONE)
 			return false;
 		break;
-	case SHIM_FN_SC_BUFFER_ALLOC:
-		/* The QP's send context, which has the ring. */
-		if (!c->qp.sc_sr_sent_at.n || c->args.sc_buffer_alloc.cb > 2)
-			return false;
-		break;
 	case SHIM_FN_SDMA_FLUSH:
 		/* The QP's engine, its ring a power of two (a bounded walk). */
 		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt))
@@ -246,7 +241,7 @@ bool shim_check_call(const struct shim_call *c)
 	if (c->qp.pio_waiters.n > SHIM_MAX_PIO_WAITERS ||
 	    (c->qp.pio_waiters.n && c->qp.s_sendcontext == SHIM_NONE))
 		return false;
-	if (!shim_check_ring(&c->qp))
+	if (!shim_check_ring(c))
 		return false;
 	/* One lock: an engine's or a send context's. */
 	if (!shim_check_sc(c->qp.wait_sc, sw) ||

@@ -38,11 +38,17 @@ pio_release_cb shim_pio_cb(u32 i)
 	}
 }
 
-/* A ring needs the QP's send context; head and tail index it. */
-bool shim_check_ring(const struct shim_qp *q)
+/*
+ * A ring needs the QP's send context, head and tail index it, and
+ * sc_buffer_alloc() fills it (its callback one the world names).
+ */
+bool shim_check_ring(const struct shim_call *c)
 {
+	const struct shim_qp *q = &c->qp;
 	u32 n = q->sc_sr_sent_at.n, i;
 
+	if (c->fn == SHIM_FN_SC_BUFFER_ALLOC && (!n || c->args.sc_buffer_alloc.cb > 2))
+		return false;
 	if (n > SHIM_MAX_SR || (n && q->s_sendcontext == SHIM_NONE))
 		return false;
 	if (q->sc_sr_head >= (n ? n : 1) || q->sc_sr_tail >= (n ? n : 1))

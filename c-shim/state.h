@@ -219,7 +219,7 @@ struct send_context *shim_sc(int idx);
 void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
 
 /* ring.c */
-bool shim_check_ring(const struct shim_qp *q);
+bool shim_check_ring(const struct shim_call *c);
 void shim_build_ring(const struct shim_qp *q);
 void shim_read_ring(struct shim_qp *q, const struct shim_qp *in);
 pio_release_cb shim_pio_cb(u32 i);
