@@ -462,147 +462,6 @@ void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid,
 	rdma_ah_set_port_num(attr, port);
 }
 
-/*
- * The wakeup of the other waiters: records, decides nothing (the waiter
- * would be scheduled; its queue is not the world's).
- */
-static void shim_waiter_wakeup(struct iowait *w, int reason)
-{
-	if (reason == SDMA_AVAIL_REASON)
-		journal_printf("wakeup(%s, SDMA_AVAIL_REASON)", jp(w));
-	else
-		journal_printf("wakeup(%s, %d)", jp(w), reason);
-}
-
-/*
- * The other waiters placed before the QP on its engine's dmawait list
- * (after: those after it), in order, each initialised by upstream's own
- * iowait_init(): a recording wakeup, no init_priority (as user SDMA's
- * packet queues), a tx request on its IB leg when it needs descriptors.
- */
-static void shim_build_waiters(const struct shim_qp *q, bool after)
-{
-	unsigned int i;
-
-	shim_w.nwaiters = q->waiters.n;
-	for (i = 0; i < q->waiters.n; i++) {
-		const struct shim_waiter *sw = &q->waiters.v[i];
-		struct iowait *w = &shim_w.waiter[i];
-		struct sdma_txreq *tx = &shim_w.waiter_tx[i];
-
-		if (!!sw->after_qp != after)
-			continue;
-		memset(w, 0, sizeof(*w));
-		memset(tx, 0, sizeof(*tx));
-		iowait_init(w, 1, NULL, NULL, NULL, shim_waiter_wakeup, NULL, NULL);
-		w->priority = sw->priority;
-		w->starved_cnt = sw->starved_cnt;
-		tx->num_desc = sw->num_desc;
-		if (sw->num_desc)
-			list_add_tail(&tx->list, &w->wait[IOWAIT_IB_SE].tx_head);
-		if (sw->on_list) {
-			list_add_tail(&w->list, &shim_sde(q->s_sde)->dmawait);
-			w->lock = &shim_sde(q->s_sde)->waitlock;
-		}
-	}
-}
-
-/*
- * The other QPs placed before the QP on its send context's piowait list
- * (after: those after it), in order: each its own rvt_qp on the QP's
- * port and private data, its iowait from upstream's iowait_init() with
- * qp.c's callbacks, no engine, no queued tx request.
- */
-static void shim_build_pio_waiters(const struct shim_qp *q, bool after)
-{
-	unsigned int i, k;
-
-	shim_w.npio = q->pio_waiters.n;
-	for (i = 0; i < q->pio_waiters.n; i++) {
-		const struct shim_pio_waiter *pw = &q->pio_waiters.v[i];
-		struct rvt_qp *qp = &shim_w.pqp[i];
-		struct hfi1_qp_priv *priv = &shim_w.ppriv[i];
-
-		if (!!pw->after_qp != after)
-			continue;
-		memset(qp, 0, sizeof(*qp));
-		memset(priv, 0, sizeof(*priv));
-		qp->ibqp.device = &shim_w.dd.verbs_dev.rdi.ibdev;
-		qp->ibqp.qp_type = IB_QPT_RC;
-		qp->ibqp.qp_num = pw->num;
-		qp->port_num = q->port;
-		qp->s_flags = tree_bits(pw->s_flags, &shim_s_flags);
-		qp->priv = priv;
-		atomic_set(&qp->refcount, pw->refcount);
-		init_waitqueue_head(&qp->wait);
-		spin_lock_init(&qp->s_lock);
-		priv->owner = qp;
-		iowait_init(&priv->s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
-			    shim_w.cb.sleep, shim_w.cb.wakeup, shim_w.cb.sdma_drained,
-			    shim_w.cb.init_priority);
-		priv->s_iowait.priority = pw->priority;
-		priv->s_iowait.starved_cnt = pw->starved_cnt;
-		priv->s_flags = tree_bits(pw->priv_flags, &shim_priv_flags);
-		for (k = 0; k < SHIM_IOWAIT_FLAG_COUNT; k++)
-			if (pw->iowait_flags & (1u << k))
-				set_bit(iowait_flag_bits[k], &priv->s_iowait.flags);
-		if (pw->on_list) {
-			list_add_tail(&priv->s_iowait.list,
-				      &shim_sc(q->s_sendcontext)->piowait);
-			priv->s_iowait.lock = &shim_sc(q->s_sendcontext)->waitlock;
-		}
-	}
-}
-
-/* The other QPs on the piowait list as the call left them. */
-static void shim_read_pio_waiters(struct shim_qp *q, const struct shim_qp *in)
-{
-	unsigned int i, k;
-
-	q->pio_waiters.n = in->pio_waiters.n;
-	for (i = 0; i < SHIM_MAX_PIO_WAITERS; i++) {
-		struct shim_pio_waiter *pw = &q->pio_waiters.v[i];
-		struct rvt_qp *qp = &shim_w.pqp[i];
-		struct hfi1_qp_priv *priv = &shim_w.ppriv[i];
-
-		memset(pw, 0, sizeof(*pw));
-		if (i >= in->pio_waiters.n)
-			continue;
-		pw->num = qp->ibqp.qp_num;
-		pw->s_flags = symbolic_bits(qp->s_flags, &shim_s_flags, NULL);
-		pw->priv_flags = symbolic_bits(priv->s_flags, &shim_priv_flags, NULL);
-		for (k = 0; k < SHIM_IOWAIT_FLAG_COUNT; k++)
-			if (test_bit(iowait_flag_bits[k], &priv->s_iowait.flags))
-				pw->iowait_flags |= 1u << k;
-		pw->refcount = atomic_read(&qp->refcount);
-		pw->priority = priv->s_iowait.priority;
-		pw->starved_cnt = priv->s_iowait.starved_cnt;
-		pw->after_qp = in->pio_waiters.v[i].after_qp;
-		pw->on_list = !list_empty(&priv->s_iowait.list);
-	}
-}
-
-/* The other waiters as the call left them. */
-static void shim_read_waiters(struct shim_qp *q, const struct shim_qp *in)
-{
-	unsigned int i;
-
-	q->waiters.n = in->waiters.n;
-	for (i = 0; i < SHIM_MAX_WAITERS; i++) {
-		struct shim_waiter *sw = &q->waiters.v[i];
-		struct iowait *w = &shim_w.waiter[i];
-
-		memset(sw, 0, sizeof(*sw));
-		if (i >= in->waiters.n)
-			continue;
-		sw->priority = w->priority;
-		sw->starved_cnt = w->starved_cnt;
-		sw->num_desc = shim_w.waiter_tx[i].num_desc;
-		sw->after_qp = in->waiters.v[i].after_qp;
-		sw->on_list = !list_empty(&w->list);
-	}
-}
-
 void shim_build_qp(const struct shim_call *c)
 {
 	const struct shim_qp *q = &c->qp;
@@ -682,10 +541,11 @@ void shim_build_qp(const struct shim_call *c)
 	shim_w.priv.owner = &shim_w.qp;
 	/*
 	 * The callbacks qp_priv_alloc() installs, for a call of one of them
-	 * (the iowait_sleep() path reaches init_priority); NULL otherwise, as
-	 * nothing else in scope calls them.
+	 * (the iowait_sleep() path reaches init_priority) and for a scenario
+	 * (its later steps may call them); NULL otherwise, as nothing else in
+	 * scope calls them.
 	 */
-	if (shim_takes_callbacks(c->fn))
+	if (shim_takes_callbacks(c->fn) || (c->carry & SHIM_STEP_KEEP))
 		iowait_init(&shim_w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
 			    shim_w.cb.sleep, shim_w.cb.wakeup, shim_w.cb.sdma_drained,
 			    shim_w.cb.init_priority);
@@ -789,6 +649,17 @@ void shim_build_qp(const struct shim_call *c)
 }
 
 /*
+ * num_desc of the first tx queued on a leg (the one sdma_desc_avail()
+ * weighs), whichever tx it is; with none queued, as the call found it.
+ */
+static u16 shim_first_num_desc(struct iowait_work *w, u16 found)
+{
+	if (list_empty(&w->tx_head))
+		return found;
+	return list_first_entry(&w->tx_head, struct sdma_txreq, list)->num_desc;
+}
+
+/*
  * The QP as the call left it, in the shim's terms: shim_build_qp()
  * backwards, field by field (the plain copies through the same generated
  * lists).  A value the shim cannot name (a pointer out of the world, a
@@ -818,8 +689,10 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	q->s_sde = idx == SHIM_FOREIGN ? 0xff : idx;
 	idx = shim_sc_index(priv->s_sendcontext);
 	q->s_sendcontext = idx == SHIM_FOREIGN ? 0xff : idx;
-	q->ib_tx_num_desc = shim_w.ib_tx.txreq.num_desc;
-	q->tid_tx_num_desc = shim_w.tid_tx.txreq.num_desc;
+	q->ib_tx_num_desc = shim_first_num_desc(&priv->s_iowait.wait[IOWAIT_IB_SE],
+						in->ib_tx_num_desc);
+	q->tid_tx_num_desc = shim_first_num_desc(&priv->s_iowait.wait[IOWAIT_TID_SE],
+						 in->tid_tx_num_desc);
 	q->ib_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_IB_SE].tx_head);
 	q->tid_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_TID_SE].tx_head);
 	q->on_wait_list = !list_empty(&priv->s_iowait.list);

@@ -121,8 +121,11 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "txreq:IB");
 	if (p == &shim_w.tid_tx)
 		return snprintf(buf, len, "txreq:TID");
-	if (p == &shim_w.sleep_tx)
-		return snprintf(buf, len, "txreq:sleep");
+	/* A tx iowait_sleep() was given is named by the leg it was for. */
+	if (p >= (void *)shim_w.sleep_tx && p < (void *)(shim_w.sleep_tx + SHIM_MAX_SLEEP_TX))
+		return snprintf(buf, len, "txreq:%s",
+				shim_w.sleep_tid[(struct verbs_txreq *)p - shim_w.sleep_tx] ?
+				"TID" : "IB");
 	if (p == &shim_w.priv.tid_rdma.trigger_work)
 		return snprintf(buf, len, "tid-trigger-work");
 	if (p == &shim_w.priv.s_iowait)

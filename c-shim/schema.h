@@ -463,9 +463,12 @@ struct shim_qp {
 	shim_u8 ib_tx_queued;
 	/* The TID leg has a queued tx request (its `tx_head`). */
 	shim_u8 tid_tx_queued;
-	/* `num_desc` of the IB leg's queued tx request. */
+	/*
+	 * `num_desc` of the IB leg's first queued tx request (the one
+	 * `sdma_desc_avail` weighs); with none queued, as the call found it.
+	 */
 	shim_u16 ib_tx_num_desc;
-	/* `num_desc` of the TID leg's queued tx request. */
+	/* `num_desc` of the TID leg's first queued tx request, likewise. */
 	shim_u16 tid_tx_num_desc;
 	/*
 	 * `priv->s_iowait` sits on an engine's or a send context's wait list

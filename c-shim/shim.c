@@ -122,10 +122,24 @@ static int shim_refuse(struct shim_outcome *out)
 	return -1;
 }
 
+/*
+ * A scenario's state between its steps: whether the last call returned
+ * and kept its state (a later step runs only then), whether the call
+ * running is a later step (nothing is built, nothing freed), and the call
+ * before with the QP and engines it left, as read back (a later step sees
+ * them as its own: what the step before left is its pre-call state).
+ */
+static struct {
+	bool have_state;
+	bool carrying;
+	struct shim_call step;
+} shim_scenario;
+
 /* What every call does before its function: the QP, a fresh journal. */
 static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 {
-	shim_build_qp(c);
+	if (!shim_scenario.carrying)
+		shim_build_qp(c);
 	shim_lockdep_depth = 0;
 	shim_rcu_depth = 0;
 	shim_delay_ns = 0;
@@ -142,7 +156,8 @@ static bool shim_prep_callbacks(const struct shim_call *c)
 	shim_w.alloc_fail = 0;
 	shim_harvest_callbacks();
 	/* Once per worker: what it left is no part of this call. */
-	shim_alloc_reset();
+	if (!shim_scenario.carrying)
+		shim_alloc_reset();
 	shim_w.alloc_fail = c->world.alloc_fail;
 	shim_w.nalloc = 0;
 	return shim_w.cb.wakeup;
@@ -499,14 +514,18 @@ SHIM_CALL(iowait_sleep)
 	struct iowait_work *wait =
 		&shim_w.priv.s_iowait.wait[s->leg ? IOWAIT_TID_SE : IOWAIT_IB_SE];
 
-	if (!shim_prep_callbacks(c))
+	struct verbs_txreq *tx;
+
+	/* A scenario's sleeps each get their own: one may still be queued. */
+	if (shim_w.nsleep_tx == SHIM_MAX_SLEEP_TX || !shim_prep_callbacks(c))
 		return shim_refuse(out);
 	shim_begin(c, out);
-	shim_w.sleep_tx.qp = &shim_w.qp;
-	shim_w.sleep_tx.txreq.num_desc = s->num_desc;
-	INIT_LIST_HEAD(&shim_w.sleep_tx.txreq.list);
-	out->ret = shim_w.cb.sleep(shim_w.priv.s_sde, wait, &shim_w.sleep_tx.txreq,
-				   s->seq, s->pkts_sent);
+	shim_w.sleep_tid[shim_w.nsleep_tx] = s->leg;
+	tx = &shim_w.sleep_tx[shim_w.nsleep_tx++];
+	tx->qp = &shim_w.qp;
+	tx->txreq.num_desc = s->num_desc;
+	INIT_LIST_HEAD(&tx->txreq.list);
+	out->ret = shim_w.cb.sleep(shim_w.priv.s_sde, wait, &tx->txreq, s->seq, s->pkts_sent);
 	return 0;
 }
 
@@ -711,11 +730,34 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	out->journal[0] = '\0';
 	out->sdma_engine = SHIM_NONE;
 	out->send_context = SHIM_NONE;
-	if (!shim_check_call(c) || c->fn >= SHIM_FN_COUNT)
+	if (!shim_check_call(c) || c->fn >= SHIM_FN_COUNT ||
+	    ((c->carry & SHIM_STEP_CARRIED) && !shim_scenario.have_state)) {
+		shim_scenario.have_state = false;
 		return shim_refuse(out);
-	shim_alloc_reset();
-	shim_build_world(&c->world);
-	shim_build_engines(&c->engines);
+	}
+	shim_scenario.carrying = c->carry & SHIM_STEP_CARRIED;
+	if (shim_scenario.carrying) {
+		/*
+		 * The QP is where the last call left it; the engines' fields
+		 * were put back to their defaults as they were read back
+		 * (shim_read_engines()): they are set again from that read.
+		 */
+		shim_build_engines(&shim_scenario.step.engines);
+		shim_scenario.step.fn = c->fn;
+		shim_scenario.step.carry = c->carry;
+		shim_scenario.step.args = c->args;
+		c = &shim_scenario.step;
+	} else {
+		/* A scenario's QP has its callbacks (harvested outside it). */
+		if (c->carry & SHIM_STEP_KEEP) {
+			shim_w.alloc_fail = 0;
+			shim_harvest_callbacks();
+		}
+		shim_alloc_reset();
+		shim_build_world(&c->world);
+		shim_build_engines(&c->engines);
+	}
+	shim_scenario.have_state = false;
 	ret = shim_calls[c->fn](c, out);
 	if (ret) {
 		shim_read_engines(NULL);
@@ -728,6 +770,14 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	journal_end();
 	shim_read_qp(&out->qp, &c->qp, &out->s_flags_unknown);
 	shim_read_engines(&out->engines);
+	if (!(c->carry & SHIM_STEP_KEEP))
+		return 0;
+	/* The next step's pre-call state. */
+	if (c != &shim_scenario.step)
+		shim_scenario.step = *c;
+	shim_scenario.step.qp = out->qp;
+	shim_scenario.step.engines = out->engines;
+	shim_scenario.have_state = true;
 	return 0;
 }
 

@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 24
+#define SHIM_ABI_VERSION 25
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -183,9 +183,20 @@ struct shim_map {
  */
 #include "schema.h"
 
+/*
+ * A step of a scenario (struct shim_call's carry): SHIM_STEP_CARRIED, a
+ * later step, runs on the world, QP and engines the call before it left in
+ * this process, which must have returned with SHIM_STEP_KEEP set (only fn
+ * and args are read); SHIM_STEP_KEEP keeps what the call leaves for the
+ * next step.  A single call has neither.
+ */
+#define SHIM_STEP_CARRIED 1
+#define SHIM_STEP_KEEP 2
+
 /* One call: the function, its arguments, and what its pointers reach. */
 struct shim_call {
 	shim_u32 fn;			/* enum shim_fn */
+	shim_u32 carry;			/* SHIM_STEP_* */
 	struct shim_args args;		/* args.<fn's name>: its arguments */
 	struct shim_world world;
 	struct shim_qp qp;

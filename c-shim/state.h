@@ -63,6 +63,9 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
  */
 #pragma GCC visibility push(hidden)
 
+/* The iowait_sleep() calls one scenario may make (each a new tx). */
+#define SHIM_MAX_SLEEP_TX 4
+
 /*
  * What every call starts from zero: one memset of one region (the members
  * are listed once here and reached as shim_w.qp, shim_w.priv, ...; the same list
@@ -81,7 +84,10 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 	struct rvt_srq srq;						\
 	struct verbs_txreq ib_tx;					\
 	struct verbs_txreq tid_tx;					\
-	struct verbs_txreq sleep_tx;	/* the tx iowait_sleep() is given */ \
+	/* the txs iowait_sleep() is given, a new one each call */	\
+	struct verbs_txreq sleep_tx[SHIM_MAX_SLEEP_TX];			\
+	bool sleep_tid[SHIM_MAX_SLEEP_TX];	/* given for the TID leg */ \
+	int nsleep_tx;							\
 	struct hfi1_ahg_info ahg;
 
 /*
@@ -220,6 +226,10 @@ void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid, u32 port);
 
 /* ring.c */
 bool shim_check_ring(const struct shim_call *c);
+void shim_build_waiters(const struct shim_qp *q, bool after);
+void shim_build_pio_waiters(const struct shim_qp *q, bool after);
+void shim_read_waiters(struct shim_qp *q, const struct shim_qp *in);
+void shim_read_pio_waiters(struct shim_qp *q, const struct shim_qp *in);
 void shim_build_ring(const struct shim_qp *q);
 void shim_read_ring(struct shim_qp *q, const struct shim_qp *in);
 pio_release_cb shim_pio_cb(u32 i);

@@ -97,6 +97,8 @@ fn run_kernel(k: &Kernel, vectors: &[Vector], pick: Option<&dyn Fn(&Vector) -> b
                     c: None,
                     rust: Err(harness::model::Undefined("not run in this process".into())),
                     verdict: Verdict::Agree,
+                    then: vec![],
+                    step: 1,
                 })
             }
         })

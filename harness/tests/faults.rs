@@ -324,6 +324,7 @@ fn generated_corpus(n: u64) -> Vec<corpus::Vector> {
             file: PathBuf::from("generated.toml"),
             line: 1,
             call: harness::generate::seeded_call(11, harness::model::types::Func::SetupWqe, i),
+            then: vec![],
         })
         .collect()
 }

@@ -113,6 +113,13 @@ fn main() {
                 move || isolation::reused_flat_call_buffer(&get()?),
             ));
         }
+        {
+            let get = get.clone();
+            trials.push(Trial::test(
+                format!("{s}::isolation::scenario_steps_carry_only_kept_state"),
+                move || isolation::scenario_steps_carry_only_kept_state(&get()?),
+            ));
+        }
         if abilities {
             let newest = ends[1].as_deref() == Some(s.as_str());
             trials.extend(ability_trials(&s, &get, newest));
@@ -177,9 +184,14 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
             move || mutants::mutants_of_an_extracted_function(&get()?.tree),
         ));
     }
-    // Schemata against mutants built alone: a minute of builds, on the
-    // newest series only (the mechanism is the harness's, not a tree's).
+    // Schemata against mutants built alone, and the reach of mutants
+    // against their differences: a minute of builds each, on the newest
+    // series only (the mechanism is the harness's, not a tree's).
     if newest {
+        let get2 = get.clone();
+        trials.push(Trial::test(format!("{s}::reach::sound"), move || {
+            mutants::reach_is_sound(&get2()?.tree)
+        }));
         let (get, again) = (get.clone(), get.clone());
         trials.push(Trial::test(
             format!("{s}::mutants::schemata_agree_with_alone"),
@@ -190,12 +202,6 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
             format!("{s}::mutants::schemata_reach_sound"),
             move || mutants::schemata_reach_is_sound(&get()?.tree),
         ));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(format!("{s}::reach::sound"), move || {
-            mutants::reach_is_sound(&get()?.tree)
-        }));
     }
     {
         let get = get.clone();

@@ -14,14 +14,19 @@ pub fn run(a: flags::Conformance) -> Result<u8> {
         sanitize: a.sanitize.sanitize,
         ..Default::default()
     };
-    if let Some(n) = a.random {
+    if a.random.is_some() || a.scenarios.is_some() {
+        let n = a.random.unwrap_or(0);
         // The units: each function's generated vectors, in order.
-        let all = a.function.funcs();
+        let all = match a.random {
+            Some(_) => a.function.funcs(),
+            None => vec![],
+        };
         let sharding = &a.sharding;
         let funcs = sharding
             .shard
             .map_or(all.clone(), |s| all[s.range(all.len())].to_vec());
-        let runs = random::run_kernels(&kernels, &opts, &funcs, n, a.seed, &mut |m| {
+        let scenarios = a.scenarios.unwrap_or(0);
+        let runs = random::run_kernels(&kernels, &opts, &funcs, (n, scenarios), a.seed, &mut |m| {
             eprintln!("[random] {m}")
         });
         let mut report = random::report(&runs);
@@ -30,6 +35,7 @@ pub fn run(a: flags::Conformance) -> Result<u8> {
             "kernels": runs.iter().map(|k| (k.sel.label(), &k.version)).collect::<Vec<_>>(),
             "functions": all.iter().map(|f| f.name()).collect::<Vec<_>>(),
             "random": n,
+            "scenarios": scenarios,
             "seed": a.seed,
             "sanitize": opts.sanitize,
         });

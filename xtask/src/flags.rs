@@ -358,8 +358,14 @@ pub struct Conformance {
     /// target/findings/*.toml
     #[arg(long, value_name = "N")]
     pub random: Option<u64>,
-    /// Seed of --random; same seed, same vectors
-    #[arg(long, default_value_t = 1, requires = "random")]
+    /// Instead of the corpus (or besides --random): N generated scenarios,
+    /// a first call and one to three later steps on one world, judged step
+    /// by step; failing ones are minimised (steps, then keys) and written
+    /// to target/findings/random_scenario_*.toml
+    #[arg(long, value_name = "N", conflicts_with = "shard")]
+    pub scenarios: Option<u64>,
+    /// Seed of --random and --scenarios; same seed, same vectors
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// With --random: one machine's part (`--shard K/N`)
     #[command(flatten)]
@@ -399,6 +405,7 @@ EXAMPLES:
     cargo xtask conformance --kernel=6.1 --format=junit > report.xml
     cargo xtask conformance --kernel-src ~/linux --format json | jq .totals
     cargo xtask conformance --random 100000 --seed 7 --function hfi1_setup_wqe
+    cargo xtask conformance --scenarios 20000 --seed 3
 
 EXIT STATUS:
     0  C and Rust agree on every vector and every snapshot matches

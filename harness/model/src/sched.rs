@@ -69,23 +69,32 @@ pub fn iowait_sleep(
     j: &mut Journal,
 ) -> i32 {
     if !super::flags::process_recv_ok(qp.state) {
-        j.record("hfi1_put_txreq(txreq:sleep)".into());
+        // The tx given for a leg is named by its leg, as the ones queued
+        // on it are.
+        j.record(format!(
+            "hfi1_put_txreq(txreq:{})",
+            if tid_leg { "TID" } else { "IB" }
+        ));
         return 0;
     }
-    // list_add_tail(&stx->list, &wait->tx_head)
-    let queued = if tid_leg {
-        &mut qp.tid_tx_queued
+    // list_add_tail(&stx->list, &wait->tx_head): on an empty list the tx
+    // is the first, the one whose descriptors are weighed.
+    let (queued, first_desc) = if tid_leg {
+        (&mut qp.tid_tx_queued, &mut qp.tid_tx_num_desc)
     } else {
-        &mut qp.ib_tx_queued
+        (&mut qp.ib_tx_queued, &mut qp.ib_tx_num_desc)
     };
-    let was = *queued;
+    let was = (*queued, *first_desc);
+    if !*queued {
+        *first_desc = num_desc;
+    }
     *queued = true;
     if sdma_progress(qp, seq, num_desc) {
         // eagain: list_del_init(&stx->list)
         if tid_leg {
-            qp.tid_tx_queued = was;
+            (qp.tid_tx_queued, qp.tid_tx_num_desc) = was;
         } else {
-            qp.ib_tx_queued = was;
+            (qp.ib_tx_queued, qp.ib_tx_num_desc) = was;
         }
         return -EAGAIN;
     }

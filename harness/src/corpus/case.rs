@@ -15,8 +15,11 @@ use super::records::{
 };
 use super::source::{check_keys, string, symbol, uint, Src, R};
 use crate::model::types::*;
+use crate::outcome::Outcome;
 
-/// A vector: one named call with the file and line it came from.
+/// A vector: one named call with the file and line it came from, or a
+/// *scenario*: that call, then more calls (`then`) on the state each
+/// leaves (one world, built whole once, carried from step to step).
 #[derive(Debug, Clone)]
 pub struct Vector {
     /// The family (the file's stem): `setup_wqe`, `engine`, …
@@ -31,12 +34,33 @@ pub struct Vector {
     pub line: usize,
     /// What it calls, with everything the call reads.
     pub call: Call,
+    /// A scenario's later steps, in order: each runs on the world, QP and
+    /// engines the step before it left; only its function and arguments
+    /// are its own (its other fields are the first step's, unread).
+    pub then: Vec<Call>,
 }
 
 impl Vector {
     /// `FAMILY::NAME`, the trial name.
     pub fn id(&self) -> String {
         format!("{}::{}", self.family, self.name)
+    }
+
+    /// Every step's call, the first one first.
+    pub fn steps(&self) -> impl Iterator<Item = &Call> {
+        std::iter::once(&self.call).chain(&self.then)
+    }
+}
+
+/// What a scenario's step after `prev` runs on: its own function and
+/// arguments, the world of its scenario, and the QP and engines as the
+/// step before left them (every field of the post-call state is read
+/// back, so that is all a step leaves).
+pub fn carried(prev: &Outcome, next: &Call) -> Call {
+    Call {
+        qp: prev.qp,
+        engines: prev.engines,
+        ..next.clone()
     }
 }
 
@@ -71,7 +95,7 @@ fn require<'a>(src: &Src, case: &Table, it: Option<&'a Item>, field: &str) -> R<
 /// The keys of a case that are not its function's arguments (those are
 /// the argument record's keys, `call_schema!`).
 const CASE_KEYS: &[&str] = &[
-    "name", "branch", "fn", "preset", "qp", "wqe", "world", "engines",
+    "name", "branch", "fn", "preset", "qp", "wqe", "world", "engines", "then",
 ];
 
 /// Reads one `[[case]]` of a file, over the file's `[defaults]`.
@@ -117,6 +141,7 @@ fn parse_case(
         engines,
     };
     validate(&call).map_err(|m| src.err(case.span().or(name_item.span()), "", m))?;
+    let then = case_then(src, case, defaults, &call)?;
     Ok(Vector {
         family: family.to_owned(),
         name,
@@ -124,7 +149,68 @@ fn parse_case(
         file: src.file().to_owned(),
         line,
         call,
+        then,
     })
+}
+
+/// What `then` must be.
+const STEPS: &str = "expected a list of steps, each a table: then = [{ fn = \"sdma_flush\" }]";
+
+/// A scenario's later steps (`then = [{ fn = "sdma_flush" }, ...]`): each
+/// names its function and may set that function's arguments (over the
+/// file's `[defaults]`), nothing else — the state is the one the step
+/// before it left.
+fn case_then(src: &Src, case: &Table, defaults: Option<&Table>, first: &Call) -> R<Vec<Call>> {
+    let Some(item) = case.get("then") else {
+        return Ok(vec![]);
+    };
+    let steps: Vec<&dyn toml_edit::TableLike> = match (item.as_array_of_tables(), item.as_array()) {
+        (Some(a), _) => a.iter().map(|t| t as &dyn toml_edit::TableLike).collect(),
+        (None, Some(a)) => a
+            .iter()
+            .map(|v| v.as_inline_table().map(|t| t as &dyn toml_edit::TableLike))
+            .collect::<Option<_>>()
+            .ok_or_else(|| src.err(item.span(), "then", STEPS))?,
+        _ => return Err(src.err(item.span(), "then", STEPS)),
+    };
+    if steps.is_empty() {
+        return Err(src.err(
+            item.span(),
+            "then",
+            "a scenario needs at least one more step",
+        ));
+    }
+    let mut out = vec![];
+    for step in steps {
+        let f = step
+            .get("fn")
+            .ok_or_else(|| src.err(item.span(), "then.fn", "missing: each step names its fn"))?;
+        let func = symbol(src, f, "then.fn", Func::from_name, Func::names)?;
+        if let Some((k, v)) = step
+            .iter()
+            .find(|(k, _)| *k != "fn" && !arg_keys(func).contains(k))
+        {
+            return Err(src.err(
+                v.span().or(item.span()),
+                k,
+                format!(
+                    "a later step sets only its function's arguments ({func} takes: {}); the \
+                     state is the one the step before it left",
+                    arg_keys(func).join(", ")
+                ),
+            ));
+        }
+        let mut args = Args::blank(func);
+        if let Some(d) = defaults {
+            apply_args(src, d, &mut args)?;
+        }
+        apply_args(src, step, &mut args)?;
+        out.push(Call {
+            args,
+            ..first.clone()
+        });
+    }
+    Ok(out)
 }
 
 /// Refuses a key that is not a case's, nor an argument (of the case's
@@ -387,6 +473,40 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
             large < small * 30.0,
             "2,000 cases in {small:.3}s, 20,000 in {large:.3}s: not linear"
         );
+    }
+
+    #[test]
+    fn a_scenario_has_its_steps_and_nothing_else_in_them() {
+        let v = parse(&format!(
+            "{HEAD}call_send = true\n[[case]]\nname = \"s\"\nwqe.length = 7\n\
+             then = [{{ fn = \"qp_to_sdma_engine\", sc5 = 3 }}, {{ fn = \"hfi1_setup_wqe\" }}]\n"
+        ))
+        .expect("parses");
+        let then = &v[0].then;
+        assert_eq!(then.len(), 2);
+        assert_eq!(then[0].func(), Func::QpToSdmaEngine);
+        assert_eq!(then[0].args.texts(), vec![("sc5", "3".to_owned())]);
+        // The file's defaults give a step's arguments; the rest is the
+        // first step's call.
+        assert_eq!(then[1].args.texts(), vec![("call_send", "true".to_owned())]);
+        assert_eq!(then[1].wqe.length, 7);
+        assert_eq!(v[0].steps().count(), 3);
+        let err = |t: &str| {
+            parse(&format!("{HEAD}\n[[case]]\nname = \"s\"\n{t}\n"))
+                .expect_err("refused")
+                .to_string()
+        };
+        let e = err("then = [{ fn = \"hfi1_setup_wqe\", qp = { refcount = 1 } }]");
+        assert!(
+            e.contains("qp") && e.contains("only its function's arguments"),
+            "{e}"
+        );
+        let e = err("then = [{ sc5 = 1 }]");
+        assert!(e.contains("then.fn"), "{e}");
+        let e = err("then = []");
+        assert!(e.contains("at least one more step"), "{e}");
+        let e = err("then = 3");
+        assert!(e.contains("list of steps"), "{e}");
     }
 
     #[test]

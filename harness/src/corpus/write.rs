@@ -85,6 +85,44 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
     doc.to_string()
 }
 
+/// [`case_toml`] of a scenario: its first call, then `then = [{ fn = ...,
+/// ARG = ... }, ...]`, each later step's function and arguments.
+pub fn scenario_toml(first: &Call, then: &[Call], name: &str, branch: &str) -> String {
+    let text = case_toml(first, name, branch);
+    if then.is_empty() {
+        return text;
+    }
+    let mut doc: DocumentMut = match text.parse() {
+        Ok(d) => d,
+        Err(_) => return text,
+    };
+    let mut steps = toml_edit::Array::new();
+    for c in then {
+        let mut t = Table::new();
+        t["fn"] = value(c.func().to_string());
+        write_args(&c.args, &mut t);
+        steps.push(toml_edit::Value::InlineTable(t.into_inline_table()));
+    }
+    if let Some(case) = doc
+        .get_mut("case")
+        .and_then(Item::as_array_of_tables_mut)
+        .and_then(|a| a.get_mut(0))
+    {
+        // Before the dotted world, QP, swqe and engines keys.
+        case.insert("then", Item::Value(toml_edit::Value::Array(steps)));
+        case.sort_values_by(|a, _, b, _| {
+            let rank = |k: &toml_edit::Key| {
+                ["name", "branch", "fn", "preset", "then"]
+                    .iter()
+                    .position(|x| *x == k.get())
+                    .unwrap_or(5)
+            };
+            rank(a).cmp(&rank(b))
+        });
+    }
+    doc.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +147,27 @@ mod tests {
     }
 
     /// Names and branches are quoted by toml_edit: any text survives.
+    #[test]
+    fn written_scenarios_read_back_equal() {
+        let presets =
+            Presets::load(&crate::corpus::corpus_dir().join("worlds.toml")).expect("worlds.toml");
+        for i in 0..40 {
+            let first = seeded_call(7, Func::IowaitSleep, i);
+            let then: Vec<Call> = [Func::SdmaDescAvail, Func::IowaitSleep, Func::SdmaFlush]
+                .iter()
+                .map(|f| Call {
+                    args: seeded_call(7, *f, i).args,
+                    ..first.clone()
+                })
+                .collect();
+            let text = scenario_toml(&first, &then, "x", "generated");
+            let v = parse_file(Path::new("found.toml"), &text, &presets)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(v[0].call, first, "#{i}\n{text}");
+            assert_eq!(v[0].then, then, "#{i}\n{text}");
+        }
+    }
+
     #[test]
     fn any_branch_text_survives() {
         let presets =

@@ -57,6 +57,9 @@ pub enum CallResult {
     Malformed,
     /// The call did not return: the worker crashed, hung or was stopped.
     Fault(Fault),
+    /// A later step of a scenario (`shim_call.carry`) whose step before did
+    /// not return: there is no state to run it on, so it did not run.
+    NotRun,
 }
 
 /// A fault that was not the vector's: it did not happen again when the

@@ -11,6 +11,8 @@
 //!
 //! The modules, each using only those below it in this list:
 //!
+//! - `scenario`: generated scenarios ([`seeded_scenario`]): a first call,
+//!   then later steps kept while the model's state keeps the invariants.
 //! - `seeded`: the seeded entry points ([`seeded_call`], [`seeded_call_into`],
 //!   [`WORLD_RUN`]): which stream a vector and its world are drawn from.
 //! - `record`: a call drawn field by field from its schemas ([`call`],
@@ -23,11 +25,13 @@
 pub mod draw;
 mod record;
 mod rules;
+mod scenario;
 mod seeded;
 mod shapes;
 
 pub use draw::WyRand;
 pub use record::{blank, call, call_into, Rejected};
+pub use scenario::{kept_steps, seeded_scenario, MAX_LATER_STEPS, STEP_FUNCS};
 pub use seeded::{
     seeded_call, seeded_call_into, seeded_world_into, vector_seed, world_seed, SplitMix64, WorldId,
     WORLD_RUN,

@@ -3,8 +3,10 @@
 use anyhow::Result;
 
 use crate::corpus::Vector;
+use crate::cworld::ffi::{shim_call, SHIM_STEP_CARRIED, SHIM_STEP_KEEP};
 use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
 use crate::model;
+use crate::model::types::Call;
 use crate::outcome::Outcome;
 
 /// The judgement on one vector.
@@ -38,8 +40,94 @@ pub struct Checked {
     pub c: Option<Outcome>,
     /// What the model did, or why it calls the input undefined.
     pub rust: Result<Outcome, model::Undefined>,
-    /// The judgement.
+    /// The judgement: a scenario's is its first step's that is not an
+    /// agreement ([`Checked::failing_step`] says which).
     pub verdict: Verdict,
+    /// A scenario's later steps that ran, each judged alone.
+    pub then: Vec<Checked>,
+    /// The step the verdict comes from (1: the first, or a single call).
+    pub step: usize,
+}
+
+impl Checked {
+    /// The step (1: the first) the verdict comes from, when it is not an
+    /// agreement.
+    pub fn failing_step(&self) -> Option<usize> {
+        (!self.verdict.ok()).then_some(self.step)
+    }
+
+    /// The verdict of step `step` alone (1: the first), when it ran.
+    pub fn step_verdict(&self, step: usize) -> Option<&Verdict> {
+        static AGREE: Verdict = Verdict::Agree;
+        match step {
+            // A later step's verdict is the scenario's only when every
+            // step before it agreed.
+            1 if self.step == 1 => Some(&self.verdict),
+            1 => Some(&AGREE),
+            k => self.then.get(k.checked_sub(2)?).map(|c| &c.verdict),
+        }
+    }
+}
+
+/// The model's outcome of every step of `v`, each step's state carried
+/// from the step before as the model left it.
+pub fn run_model(v: &Vector) -> Vec<Result<Outcome, model::Undefined>> {
+    let imp = crate::implementation::get();
+    let mut out: Vec<Result<Outcome, model::Undefined>> = vec![imp.run(&v.call)];
+    for next in &v.then {
+        let r = match out.last() {
+            Some(Ok(prev)) => imp.run(&crate::corpus::carried(prev, next)),
+            _ => Err(model::Undefined(
+                "a step before this one is undefined upstream".to_owned(),
+            )),
+        };
+        out.push(r);
+    }
+    out
+}
+
+/// The flat calls of `vectors`, every scenario's steps in order: each but
+/// the last keeps its state for the next, each but the first carries it.
+pub fn flat_calls<'a>(vectors: impl IntoIterator<Item = &'a Vector>) -> Vec<shim_call> {
+    let mut flat = vec![];
+    for v in vectors {
+        for (i, c) in v.steps().enumerate() {
+            let mut s = call::to_shim(c);
+            if i > 0 {
+                s.carry |= SHIM_STEP_CARRIED;
+            }
+            if i < v.then.len() {
+                s.carry |= SHIM_STEP_KEEP;
+            }
+            flat.push(s);
+        }
+    }
+    flat
+}
+
+/// Judges every step of one vector: `c` holds its steps' C results (a
+/// scenario's steps after one that did not return are absent or
+/// [`CallResult::NotRun`]).
+fn judge_vector(v: &Vector, c: &[CallResult]) -> Checked {
+    let mut rust = run_model(v).into_iter();
+    let mut steps = c
+        .iter()
+        .zip(rust.by_ref())
+        .filter(|(r, _)| !matches!(r, CallResult::NotRun))
+        .map(|(r, m)| judge(r, m));
+    let Some(mut first) = steps.next() else {
+        return judge(&CallResult::NotRun, Err(model::Undefined(String::new())));
+    };
+    first.then = steps.collect();
+    for (k, c) in first.then.iter_mut().enumerate() {
+        c.step = k + 2;
+    }
+    if first.verdict.ok() {
+        if let Some(bad) = first.then.iter().find(|c| !c.verdict.ok()) {
+            (first.verdict, first.step) = (bad.verdict.clone(), bad.step);
+        }
+    }
+    first
 }
 
 /// Judges one C result against the model.
@@ -62,17 +150,23 @@ pub fn judge(c: &CallResult, rust: Result<Outcome, model::Undefined>) -> Checked
                 c: Some(c),
                 rust,
                 verdict,
+                then: vec![],
+                step: 1,
             }
         }
         CallResult::Fault(f) => Checked {
             c: None,
             rust,
             verdict: Verdict::Fault(f.clone()),
+            then: vec![],
+            step: 1,
         },
-        CallResult::Malformed => Checked {
+        CallResult::Malformed | CallResult::NotRun => Checked {
             c: None,
             rust,
             verdict: Verdict::Malformed,
+            then: vec![],
+            step: 1,
         },
     }
 }
@@ -87,12 +181,14 @@ pub fn check_all(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<Checked>>
 /// [`check_all`] in a worker the caller holds (its limits and hang
 /// proofs as the caller set them).
 pub fn check_all_with(worker: &mut Worker, vectors: &[Vector]) -> Result<Vec<Checked>> {
-    let calls: Vec<_> = vectors.iter().map(|v| call::to_shim(&v.call)).collect();
     let mut out = Vec::with_capacity(vectors.len());
-    for (vs, cs) in vectors.chunks(4096).zip(calls.chunks(4096)) {
-        let results = worker.run_batch(cs)?;
-        for (v, r) in vs.iter().zip(&results) {
-            out.push(judge(r, crate::implementation::get().run(&v.call)));
+    for vs in vectors.chunks(4096) {
+        let results = worker.run_batch(&flat_calls(vs))?;
+        let mut at = 0;
+        for v in vs {
+            let n = 1 + v.then.len();
+            out.push(judge_vector(v, &results[at..at + n]));
+            at += n;
         }
     }
     Ok(out)
@@ -108,6 +204,16 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
         if v.branch.is_empty() { "-" } else { &v.branch },
         describe_call(&v.call)
     );
+    for (i, t) in v.then.iter().enumerate() {
+        s.push_str(&format!("  then {}: {}\n", i + 2, describe_step(t)));
+    }
+    if !v.then.is_empty() && !c.verdict.ok() {
+        s.push_str(&format!("  at step {} of {}:\n", c.step, 1 + v.then.len()));
+    }
+    let c = match c.step {
+        1 => c,
+        k => c.then.get(k - 2).unwrap_or(c),
+    };
     match &c.verdict {
         Verdict::Agree => s.push_str("  C and Rust agree\n"),
         Verdict::Differ(d) => {
@@ -125,6 +231,18 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
         )),
     }
     s
+}
+
+/// A scenario's later step: its function and arguments (its state is the
+/// one the step before left).
+pub fn describe_step(c: &Call) -> String {
+    let args: Vec<String> = c
+        .args
+        .texts()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    format!("{}({})", c.func(), args.join(" "))
 }
 
 /// One line saying what a vector calls with what.

@@ -1,11 +1,13 @@
 //! The one shrink loop: a call pulled toward its simplest values while a
 //! property holds (C and the model still disagree, a fault still happens,
-//! two worlds still differ). Used by `--random`, `diff`, the gate and
+//! two worlds still differ; a scenario still fails the same way). Used by
+//! `--random`, `--scenarios`, `diff`, the gate and
 //! mutants.
 
 use anyhow::Result;
 
 use crate::corpus::invariants::validate;
+use crate::corpus::Vector;
 use crate::cworld::{call, CallResult, Fault, Worker};
 use crate::judge::check::{judge, Verdict};
 use crate::model::types::*;
@@ -154,5 +156,71 @@ pub fn shrink(
             break;
         }
     }
+    Ok(best)
+}
+
+/// What a failing scenario shows, for its minimisation to keep: the
+/// function of its first failing step and how that step fails (the fields
+/// that differ, or the kind of verdict).
+fn scenario_shape(v: &Vector, c: &crate::judge::check::Checked) -> Option<String> {
+    let step = c.failing_step()?;
+    let func = v.steps().nth(step - 1)?.func();
+    let how = match c.step_verdict(step)? {
+        Verdict::Differ(d) => d.iter().map(|x| x.0).collect::<Vec<_>>().join(","),
+        other => format!("{:?}", std::mem::discriminant(other)),
+    };
+    Some(format!("{func}: {how}"))
+}
+
+/// The shape of `v` run now, `None` when it agrees or its steps leave the
+/// invariants (such a candidate is never run in C).
+pub fn scenario_verdict(worker: &mut Worker, v: &Vector) -> Result<Option<String>> {
+    if crate::generate::kept_steps(&v.call, &v.then) < v.then.len() {
+        return Ok(None);
+    }
+    let c = crate::judge::check::check_all_with(worker, std::slice::from_ref(v))?;
+    Ok(c.first().and_then(|c| scenario_shape(v, c)))
+}
+
+/// Minimises a failing scenario while it fails the same way (the same
+/// step function, the same fields): its later steps dropped one at a
+/// time, then its first call's fields pulled toward their simplest values
+/// (each later step keeping its function and arguments), until
+/// `deadline`.
+pub fn minimise_scenario(
+    worker: &mut Worker,
+    v: &Vector,
+    deadline: std::time::Instant,
+) -> Result<Vector> {
+    let Some(want) = scenario_verdict(worker, v)? else {
+        return Ok(v.clone());
+    };
+    let mut best = v.clone();
+    let mut i = best.then.len();
+    while i > 0 && std::time::Instant::now() < deadline {
+        i -= 1;
+        let mut cand = best.clone();
+        cand.then.remove(i);
+        if scenario_verdict(worker, &cand)?.as_ref() == Some(&want) {
+            best = cand;
+        }
+    }
+    let with_first = |first: &Call, of: &Vector| Vector {
+        call: first.clone(),
+        then: of
+            .then
+            .iter()
+            .map(|s| Call {
+                args: s.args,
+                ..first.clone()
+            })
+            .collect(),
+        ..of.clone()
+    };
+    let steps = best.clone();
+    let first = shrink(&best.call, Some(deadline), |cand| {
+        Ok(scenario_verdict(worker, &with_first(cand, &steps))?.as_ref() == Some(&want))
+    })?;
+    best = with_first(&first, &best);
     Ok(best)
 }

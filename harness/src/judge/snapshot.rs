@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::corpus::Vector;
 use crate::judge::check::Checked;
+use crate::model::types::{Engines, Func, Qp};
 use crate::outcome::FLAG_KEYS;
 
 /// Where the snapshots are: `snapshots/`, a directory per series.
@@ -49,16 +50,20 @@ pub fn snapshot_series(series: &str) -> Option<String> {
 /// state, as the line under a row shows it (`refcount 2->1,
 /// sc_credit_intr_count {2=1}->{2=2}`); empty when nothing changed.
 pub fn post_line(v: &Vector, c: &Checked) -> String {
+    post_from(&v.call.qp, &v.call.engines, c)
+}
+
+/// [`post_line`] of a call whose pre-call QP and engines were `qp` and
+/// `engines` (a scenario's later step: what the step before left).
+fn post_from(qp: &Qp, engines: &Engines, c: &Checked) -> String {
     let Some(o) = &c.c else {
         return String::new();
     };
-    let mut parts: Vec<String> = v
-        .call
-        .qp
+    let mut parts: Vec<String> = qp
         .changes(&o.qp)
         .into_iter()
         .filter(|(k, _, _)| !FLAG_KEYS.contains(k))
-        .chain(v.call.engines.changes(&o.engines))
+        .chain(engines.changes(&o.engines))
         .map(|(k, a, b)| format!("{k} {a}->{b}"))
         .collect();
     if !o.qp_unnamed.is_empty() {
@@ -67,12 +72,12 @@ pub fn post_line(v: &Vector, c: &Checked) -> String {
     parts.join(", ")
 }
 
-/// The C outcome of one vector as the cells of a row.
-fn cells(v: &Vector, c: &Checked) -> [String; 8] {
+/// The C outcome of one call (`name`, of `func`) as the cells of a row.
+fn cells(name: &str, func: Func, c: &Checked) -> [String; 8] {
     match &c.c {
         Some(o) => [
-            v.name.clone(),
-            v.call.func().to_string(),
+            name.to_owned(),
+            func.to_string(),
             o.ret.to_string(),
             o.call_send.to_string(),
             o.engine_text(),
@@ -85,8 +90,8 @@ fn cells(v: &Vector, c: &Checked) -> [String; 8] {
             },
         ],
         None => [
-            v.name.clone(),
-            v.call.func().to_string(),
+            name.to_owned(),
+            func.to_string(),
             format!("{:?}", c.verdict),
             "-".into(),
             "-".into(),
@@ -108,12 +113,30 @@ const HEAD: [&str; 8] = [
     "journal",
 ];
 
+/// Every row of one vector: its cells and its `post:` line. A scenario
+/// has a row per step that ran, the later ones named `NAME#2`, …, each
+/// `post:` line against what the step before left.
+fn vector_rows(v: &Vector, c: &Checked) -> Vec<([String; 8], String)> {
+    let mut rows = vec![(cells(&v.name, v.call.func(), c), post_line(v, c))];
+    let mut before = c.c.as_ref();
+    for (i, (call, step)) in v.then.iter().zip(&c.then).enumerate() {
+        let name = format!("{}#{}", v.name, i + 2);
+        let post = before.map_or_else(String::new, |b| post_from(&b.qp, &b.engines, step));
+        rows.push((cells(&name, call.func(), step), post));
+        before = step.c.as_ref();
+    }
+    rows
+}
+
 /// The table of one family: a header, then one row per vector in file
-/// order, columns aligned; under a row whose call changed the QP beyond
-/// its flags, an indented `post:` line with the changes (the post-call
-/// state as a difference from the pre-call state).
+/// order (a scenario's steps one row each), columns aligned; under a row
+/// whose call changed the QP beyond its flags, an indented `post:` line
+/// with the changes (the post-call state as a difference from the
+/// pre-call state).
 pub fn render(rows: &[(&Vector, &Checked)]) -> String {
-    let body: Vec<[String; 8]> = rows.iter().map(|(v, c)| cells(v, c)).collect();
+    let all: Vec<([String; 8], String)> =
+        rows.iter().flat_map(|(v, c)| vector_rows(v, c)).collect();
+    let body: Vec<&[String; 8]> = all.iter().map(|(r, _)| r).collect();
     let mut w = HEAD.map(str::len);
     for r in &body {
         for (i, c) in r.iter().enumerate() {
@@ -132,9 +155,8 @@ pub fn render(rows: &[(&Vector, &Checked)]) -> String {
         s.trim_end().to_owned() + "\n"
     };
     let mut out = line(&HEAD.map(str::to_owned));
-    for (r, (v, c)) in body.iter().zip(rows) {
+    for (r, post) in &all {
         out.push_str(&line(r));
-        let post = post_line(v, c);
         if !post.is_empty() {
             out.push_str(&format!("{POST}{post}\n"));
         }

@@ -172,6 +172,7 @@ pub fn sanitize_poisons_past_declared_ports(tree: &KernelTree) -> Result<(), Fai
                     CallResult::Done(o) => format!("returned {}", o.ret),
                     CallResult::Fault(f) => format!("{f}"),
                     CallResult::Malformed => "malformed".to_owned(),
+                    CallResult::NotRun => "not run".to_owned(),
                 };
                 Err(format!(
                     "expected two ports to return and one port to be an ASan crash; got {} and {}",
@@ -216,4 +217,58 @@ pub fn reused_flat_call_buffer(world: &cworld::BuiltWorld) -> Result<(), Failed>
         }
     }
     Ok(())
+}
+
+/// A scenario's later step runs on the state the step before kept, and on
+/// nothing else: a step that crashes is confirmed with the steps before
+/// it and is its scenario's alone (the step after it is not run, the
+/// next vector runs on its own world); a later step after a call that
+/// kept nothing is refused; a batch may not begin with one.
+pub fn scenario_steps_carry_only_kept_state(world: &cworld::BuiltWorld) -> Result<(), Failed> {
+    let (c, k) = (cworld::ffi::SHIM_STEP_CARRIED, cworld::ffi::SHIM_STEP_KEEP);
+    let good = call(Func::QpToSdmaEngine, QpType::Rc, 0);
+    // The world of `crash_is_a_finding`: VL1's element of the SDMA map is
+    // NULL, which VL0's call never reads and VL1's dereferences.
+    let mut first = good.clone();
+    if let Some(m) = first.world.sdma_map.as_mut() {
+        m.elems[1] = None;
+    }
+    let mut bad = good.clone();
+    bad.args = Args::QpToSdmaEngine(args::QpToSdmaEngine { sc5: Sc(1) });
+    let step = |c: &Call, carry: u32| {
+        let mut s = call::to_shim(c);
+        s.carry = carry;
+        s
+    };
+    let e = |e: anyhow::Error| format!("{e:#}");
+    let mut w = Worker::new(world).map_err(e)?;
+    let r = w
+        .run_batch(&[
+            step(&first, k),
+            step(&good, c | k),
+            step(&bad, c | k),
+            step(&good, c),
+            step(&good, 0),
+        ])
+        .map_err(e)?;
+    match &r[..] {
+        [CallResult::Done(_), CallResult::Done(_), CallResult::Fault(cworld::Fault::Crashed(_)), CallResult::NotRun, CallResult::Done(_)] =>
+            {}
+        other => {
+            return Err(format!("expected done, done, crash, not run, done; got {other:?}").into())
+        }
+    }
+    // Alone, the crashing step runs on its own (whole) world and returns.
+    let r = w.run_batch(&[step(&bad, 0)]).map_err(e)?;
+    if !matches!(&r[..], [CallResult::Done(_)]) {
+        return Err(format!("the step alone: {r:?}").into());
+    }
+    let r = w.run_batch(&[step(&good, 0), step(&good, c)]).map_err(e)?;
+    if !matches!(&r[..], [CallResult::Done(_), CallResult::Malformed]) {
+        return Err(format!("a step after a call that kept nothing: {r:?}").into());
+    }
+    match w.run_batch(&[step(&good, c)]) {
+        Err(err) if format!("{err:#}").contains("begins with a later step") => Ok(()),
+        other => Err(format!("a batch beginning with a later step: {other:?}").into()),
+    }
 }

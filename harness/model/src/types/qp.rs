@@ -123,9 +123,11 @@ macro_rules! qp_schema {
             "ib_tx_queued" ib_tx_queued: bool = false,
             /// The TID leg has a queued tx request (its `tx_head`).
             "tid_tx_queued" tid_tx_queued: bool = false,
-            /// `num_desc` of the IB leg's queued tx request.
+            /// `num_desc` of the IB leg's first queued tx request (the one
+            /// `sdma_desc_avail` weighs); with none queued, as the call
+            /// found it.
             "ib_tx_num_desc" ib_tx_num_desc: u16 [tx_num_desc] = 0,
-            /// `num_desc` of the TID leg's queued tx request.
+            /// `num_desc` of the TID leg's first queued tx request, likewise.
             "tid_tx_num_desc" tid_tx_num_desc: u16 [tx_num_desc] = 0,
             /// `priv->s_iowait` sits on an engine's or a send context's wait
             /// list (and its lock is set).

@@ -41,7 +41,7 @@ pub(super) fn patch_coverage(
     }
     let vectors: Vec<Vector> = vectors
         .iter()
-        .filter(|v| funcs.contains(&v.call.func()))
+        .filter(|v| v.steps().any(|c| funcs.contains(&c.func())))
         .cloned()
         .collect();
     // The corpus reaches every line but those unreached.toml lists: most

@@ -41,7 +41,7 @@ pub(super) fn patch_mcdc(
     }
     let vectors: Vec<Vector> = vectors
         .iter()
-        .filter(|v| funcs.contains(&v.call.func()))
+        .filter(|v| v.steps().any(|c| funcs.contains(&c.func())))
         .cloned()
         .collect();
     let mut files: Vec<String> = lines.iter().map(|(f, _)| f.clone()).collect();

@@ -41,11 +41,24 @@ impl Worker {
     }
 
     /// [`Worker::run_batch`], a fault confirmed alone only if `confirm`.
+    ///
+    /// A call with `SHIM_STEP_CARRIED` set is a scenario's later step: it runs on the
+    /// state the call before it left in the same worker. A batch may not
+    /// begin with one; one whose step before did not return is
+    /// [`CallResult::NotRun`]; one blamed for a fault is confirmed with its
+    /// scenario's steps before it, in a fresh worker.
     fn run_batch_with(&mut self, calls: &[shim_call], confirm: bool) -> Result<Vec<CallResult>> {
+        if calls.first().is_some_and(carries) {
+            bail!("a batch of calls begins with a later step of a scenario (carry set)");
+        }
         let mut out = Vec::with_capacity(calls.len());
         while out.len() < calls.len() {
             let base = out.len();
             let rest = &calls[base..];
+            if carries(&rest[0]) && !matches!(out.last(), Some(CallResult::Done(_))) {
+                out.push(CallResult::NotRun);
+                continue;
+            }
             if let Some(f) = self.presumed_fault(rest[0].fn_) {
                 out.push(CallResult::Fault(f));
                 continue;
@@ -63,23 +76,25 @@ impl Worker {
             };
             let (index, fault) = self.blame(lost, "a batch of calls")?;
             let culprit = (index as usize).min(rest.len() - 1);
-            // Replies before the culprit may not have arrived.
+            // Replies before the culprit may not have arrived: they run
+            // again in a fresh worker, from their scenario's first step.
             let got = out.len() - base;
             if got < culprit {
-                let again = self.run_batch_with(&rest[got..culprit], confirm)?;
-                out.extend(again);
+                let from = scenario_start(rest, got);
+                let again = self.run_batch_with(&rest[from..culprit], confirm)?;
+                out.extend(again.into_iter().skip(got - from));
             }
             out.truncate(base + culprit);
             let call = &rest[culprit];
             let fault = if confirm {
                 let what = format!("call {} of a batch ({})", base + culprit, fn_name(call.fn_));
+                // Alone: with the steps of its scenario before it, if any.
+                let alone = &rest[scenario_start(rest, culprit)..=culprit];
                 self.confirm(call.fn_, fault, &what, |w| {
-                    Ok(
-                        match w.send_batch(std::slice::from_ref(call), &mut vec![])? {
-                            None => Ok(()),
-                            Some(lost) => Err(lost),
-                        },
-                    )
+                    Ok(match w.send_batch(alone, &mut vec![])? {
+                        None => Ok(()),
+                        Some(lost) => Err(lost),
+                    })
                 })?
             } else {
                 fault
@@ -90,6 +105,7 @@ impl Worker {
     }
 
     /// One request of calls; replies are appended to `out` as they arrive.
+    /// Its first call must not carry (the worker may be a fresh one).
     /// `Ok(None)`: all came back.
     fn send_batch(
         &mut self,
@@ -315,4 +331,16 @@ impl Worker {
             }
         }
     }
+}
+
+/// The index of the first step of the scenario `calls[i]` belongs to (`i`
+/// itself for a call that does not carry); a batch begins with one.
+fn scenario_start(calls: &[shim_call], i: usize) -> usize {
+    (0..=i).rev().find(|&j| !carries(&calls[j])).unwrap_or(0)
+}
+
+/// Whether `c` is a scenario's later step (it runs on the state the call
+/// before it kept).
+fn carries(c: &shim_call) -> bool {
+    c.carry & crate::cworld::ffi::SHIM_STEP_CARRIED != 0
 }

@@ -4,6 +4,8 @@
 use super::abi::{shim_args, shim_engines, shim_qp, shim_world, shim_wqe};
 use super::types::*;
 
+pub const SHIM_STEP_CARRIED: u32 = 1;
+pub const SHIM_STEP_KEEP: u32 = 2;
 pub const SHIM_HFI1_INITTED: shim_dev_flag = 0;
 pub const SHIM_HFI1_PRESENT: shim_dev_flag = 1;
 pub const SHIM_HFI1_FROZEN: shim_dev_flag = 2;
@@ -292,6 +294,7 @@ pub struct shim_engines__bindgen_ty_4 {
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub struct shim_call {
     pub fn_: shim_u32,
+    pub carry: shim_u32,
     pub args: shim_args,
     pub world: shim_world,
     pub qp: shim_qp,

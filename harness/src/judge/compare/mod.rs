@@ -11,13 +11,15 @@
 
 use anyhow::Result;
 
-use crate::corpus::{validate, Vector};
+use crate::corpus::Vector;
 use crate::cworld::{call, digests, reach, BuiltWorld, CallResult, Fault, Worker};
 use crate::generate::seeded_call;
 use crate::model::types::{Call, Func};
 use crate::outcome::Outcome;
 
+mod explain;
 mod report;
+use explain::{reads, trim};
 pub use report::report;
 
 /// What one side did with a call.
@@ -29,6 +31,8 @@ pub enum Seen {
     Fault(Fault),
     /// The shim refused the call.
     Malformed,
+    /// A scenario's later step whose step before did not return.
+    NotRun,
 }
 
 /// Two sides did the same when both returned the same outcome, or both
@@ -39,7 +43,7 @@ impl PartialEq for Seen {
         match (self, other) {
             (Seen::Done(a), Seen::Done(b)) => a == b,
             (Seen::Fault(a), Seen::Fault(b)) => a.same_kind(b),
-            (Seen::Malformed, Seen::Malformed) => true,
+            (Seen::Malformed, Seen::Malformed) | (Seen::NotRun, Seen::NotRun) => true,
             _ => false,
         }
     }
@@ -51,6 +55,7 @@ impl Seen {
             CallResult::Done(o) => Seen::Done(Box::new(call::from_shim(o))),
             CallResult::Fault(f) => Seen::Fault(f.clone()),
             CallResult::Malformed => Seen::Malformed,
+            CallResult::NotRun => Seen::NotRun,
         }
     }
 
@@ -59,6 +64,7 @@ impl Seen {
             Seen::Done(_) => "returned".into(),
             Seen::Fault(f) => f.word().into(),
             Seen::Malformed => "malformed".into(),
+            Seen::NotRun => "not run".into(),
         }
     }
 
@@ -68,6 +74,7 @@ impl Seen {
             Seen::Done(o) => o.to_string(),
             Seen::Fault(f) => f.to_string(),
             Seen::Malformed => "refused by the shim".into(),
+            Seen::NotRun => "not run: a step before it did not return".into(),
         }
     }
 }
@@ -137,6 +144,15 @@ pub enum CallOrigin {
         /// Which allocation fails, from 1.
         n: u32,
     },
+    /// Step `step` (from 2) of a scenario of the corpus, by id: the first
+    /// of its steps whose outcomes differ (the steps before it did the
+    /// same on both sides).
+    Scenario {
+        /// The scenario's id.
+        id: String,
+        /// Its step that differs, from 1.
+        step: usize,
+    },
     /// Generated vector `index` of its function from `seed`.
     Generated {
         /// The seed it was drawn from.
@@ -151,6 +167,7 @@ impl std::fmt::Display for CallOrigin {
         match self {
             CallOrigin::Corpus(id) => write!(f, "{id}"),
             CallOrigin::Failslab { id, n } => write!(f, "{id} with allocation {n} failing"),
+            CallOrigin::Scenario { id, step } => write!(f, "{id}, step {step}"),
             CallOrigin::Generated { seed, index } => write!(f, "generated #{index} (seed {seed})"),
         }
     }
@@ -181,187 +198,6 @@ pub struct Group {
     /// side (`world.KEY = VALUE`): a field is listed when giving it
     /// another value changes what A or B does.
     pub reads: Vec<String>,
-}
-
-/// A corpus file's head (its `[defaults]`, before the first case) and the
-/// presets it may name: what a case written for it is read against.
-struct Family {
-    file: std::path::PathBuf,
-    head: String,
-    presets: crate::corpus::Presets,
-}
-
-impl Family {
-    fn load(file: &std::path::Path) -> Result<Family> {
-        let text = std::fs::read_to_string(file)?;
-        let head = text.find("[[case]]").map_or(&text[..], |i| &text[..i]);
-        let dir = file.parent().unwrap_or(std::path::Path::new("."));
-        Ok(Family {
-            file: file.to_owned(),
-            head: head.to_owned(),
-            presets: crate::corpus::Presets::load(&dir.join("worlds.toml"))?,
-        })
-    }
-
-    /// The call of one `[[case]]` (its text) read as a case of this file.
-    fn parse(&self, case: &str) -> Option<Call> {
-        crate::corpus::parse_file(&self.file, &format!("{}\n{case}", self.head), &self.presets)
-            .ok()?
-            .into_iter()
-            .next()
-            .map(|v| v.call)
-    }
-}
-
-/// The `key = value` lines of a written case, without its header keys.
-fn key_lines(case: &str) -> Vec<String> {
-    case.lines()
-        .filter(|l| {
-            !l.is_empty()
-                && !l.starts_with("[[case]]")
-                && !["name ", "branch ", "fn ", "preset "]
-                    .iter()
-                    .any(|k| l.starts_with(k))
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
-/// Writes `call` as a case of the corpus file `file` holding only the keys
-/// that differ from that file's `[defaults]`, then drops each of those keys
-/// that the difference (`want`) does not need. `None` when the file's
-/// defaults cannot express the call (it is then written whole).
-fn trim(
-    a: &mut Worker,
-    b: &mut Worker,
-    call: &Call,
-    want: &[String],
-    file: &std::path::Path,
-    name: &str,
-) -> Result<Option<(Call, String)>> {
-    let family = Family::load(file)?;
-    let header = {
-        let full = crate::corpus::write::case_toml(call, name, "reproducer");
-        full.lines()
-            .filter(|l| {
-                l.starts_with("[[case]]")
-                    || ["name ", "branch ", "fn "].iter().any(|k| l.starts_with(k))
-            })
-            .map(|l| format!("{l}\n"))
-            .collect::<String>()
-    };
-    let parse = |keys: &[String]| -> Option<Call> {
-        family.parse(&format!("{header}{}\n", keys.join("\n")))
-    };
-    let Some(base) = parse(&[]) else {
-        return Ok(None);
-    };
-    let base_lines = key_lines(&crate::corpus::write::case_toml(&base, name, "reproducer"));
-    let mut kept: Vec<String> =
-        key_lines(&crate::corpus::write::case_toml(call, name, "reproducer"))
-            .into_iter()
-            .filter(|l| !base_lines.contains(l))
-            .collect();
-    if parse(&kept).as_ref() != Some(call) {
-        return Ok(None);
-    }
-    let mut i = 0;
-    while i < kept.len() {
-        let mut cand = kept.clone();
-        cand.remove(i);
-        if let Some(c) = parse(&cand) {
-            if let Some((x, y)) = run_both(a, b, std::slice::from_ref(&c))?.first() {
-                if x != y && shape(x, y) == want {
-                    kept = cand;
-                    continue;
-                }
-            }
-        }
-        i += 1;
-    }
-    let Some(c) = parse(&kept) else {
-        return Ok(None);
-    };
-    Ok(Some((c, format!("{header}{}\n", kept.join("\n")))))
-}
-
-/// The `world.*` keys of `call` whose value matters to either world:
-/// each is given, alone, the value other calls of the function have (a few
-/// generated ones, and the family's `[defaults]`), and is listed when that
-/// changes the outcome of A or of B. The world is flat plain data, so
-/// this is the dynamic answer to "which world state did the call read".
-fn reads(
-    a: &mut Worker,
-    b: &mut Worker,
-    call: &Call,
-    file: &std::path::Path,
-    seed: u64,
-    deadline: std::time::Instant,
-) -> Result<Vec<String>> {
-    let family = Family::load(file)?;
-    let full = crate::corpus::write::case_toml(call, "reads", "reads");
-    let parse = |case: &str| family.parse(case);
-    let Some(same) = parse(&full) else {
-        return Ok(vec![]);
-    };
-    let Some((x0, y0)) = run_both(a, b, std::slice::from_ref(&same))?
-        .into_iter()
-        .next()
-    else {
-        return Ok(vec![]);
-    };
-    let lines: Vec<&str> = full.lines().collect();
-    // Other values for each key: from generated calls of the function,
-    // one per world group (the vectors of a group share their world).
-    let others: Vec<String> = (0..6)
-        .map(|k| {
-            crate::corpus::write::case_toml(
-                &crate::generate::seeded_call(
-                    seed ^ 0x5eed,
-                    call.func(),
-                    k * crate::generate::WORLD_RUN,
-                ),
-                "reads",
-                "reads",
-            )
-        })
-        .collect();
-    let key = |l: &str| l.split_once(" = ").map(|(k, _)| k.trim().to_owned());
-    // Every key's variants, run in one batch: (line, variant call).
-    let mut probes: Vec<(usize, Call)> = vec![];
-    for (i, l) in lines.iter().enumerate() {
-        if std::time::Instant::now() >= deadline {
-            break;
-        }
-        let Some(k) = key(l).filter(|k| k.starts_with("world.")) else {
-            continue;
-        };
-        let mut cands: Vec<&str> = vec![];
-        for o in &others {
-            if let Some(alt) = o.lines().find(|x| key(x).as_deref() == Some(k.as_str())) {
-                if alt != *l && !cands.contains(&alt) {
-                    cands.push(alt);
-                }
-            }
-        }
-        for alt in cands {
-            let mut ls = lines.clone();
-            ls[i] = alt;
-            if let Some(c) = parse(&(ls.join("\n") + "\n")).filter(|c| validate(c).is_ok()) {
-                probes.push((i, c));
-            }
-        }
-    }
-    let calls: Vec<Call> = probes.iter().map(|(_, c)| c.clone()).collect();
-    let seen = run_both(a, b, &calls)?;
-    let mut read: Vec<usize> = probes
-        .iter()
-        .zip(&seen)
-        .filter(|(_, (x, y))| *x != x0 || *y != y0)
-        .map(|((i, _), _)| *i)
-        .collect();
-    read.dedup();
-    Ok(read.into_iter().map(|i| lines[i].to_string()).collect())
 }
 
 /// The failslab sweep of corpus vector `v` (the kernel's fault injection:
@@ -449,6 +285,21 @@ impl Comparison {
         f.dedup();
         f
     }
+}
+
+/// Both sides' outcomes of every step of `vectors`, per vector.
+fn run_both_vectors(
+    a: &mut Worker,
+    b: &mut Worker,
+    vectors: &[Vector],
+) -> Result<Vec<Vec<(Seen, Seen)>>> {
+    let flat = crate::judge::check::flat_calls(vectors);
+    let (ra, rb) = (a.run_batch(&flat)?, b.run_batch(&flat)?);
+    let mut seen = ra.iter().zip(&rb).map(|(x, y)| (Seen::of(x), Seen::of(y)));
+    Ok(vectors
+        .iter()
+        .map(|v| seen.by_ref().take(1 + v.then.len()).collect())
+        .collect())
 }
 
 /// Both sides' outcomes of `calls`.
@@ -593,16 +444,33 @@ fn compare_calls(
     };
     let vectors: Vec<Vector> = vectors
         .iter()
-        .filter(|v| reach.affected.contains(&v.call.func()))
+        .filter(|v| v.steps().any(|c| reach.affected.contains(&c.func())))
         .cloned()
         .collect();
     progress(&format!("{} corpus vectors", vectors.len()));
     let mut failslab = vec![];
     for chunk in vectors.chunks(4096) {
-        let calls: Vec<Call> = chunk.iter().map(|v| v.call.clone()).collect();
-        for (v, (x, y)) in chunk.iter().zip(sides.run(&calls)?) {
-            failslab.extend(failing_each_allocation(v, &x, &y));
-            tally.note(v.call.func(), CallOrigin::Corpus(v.id()), &v.call, &x, &y);
+        for (v, steps) in chunk.iter().zip(sides.run_vectors(chunk)?) {
+            if let [(x, y)] = &steps[..] {
+                failslab.extend(failing_each_allocation(v, x, y));
+                tally.note(v.call.func(), CallOrigin::Corpus(v.id()), &v.call, x, y);
+                continue;
+            }
+            // A scenario: its steps up to the first that differs (what
+            // follows a difference is its consequence).
+            for (i, (c, (x, y))) in v.steps().zip(&steps).enumerate() {
+                let origin = match i {
+                    0 => CallOrigin::Corpus(v.id()),
+                    _ => CallOrigin::Scenario {
+                        id: v.id(),
+                        step: i + 1,
+                    },
+                };
+                tally.note(c.func(), origin, c, x, y);
+                if x != y {
+                    break;
+                }
+            }
         }
     }
     if !failslab.is_empty() {
@@ -720,6 +588,11 @@ impl<'a> Sides<'a> {
     /// Both sides' outcomes of `calls`.
     fn run(&mut self, calls: &[Call]) -> Result<Vec<(Seen, Seen)>> {
         run_both(&mut self.wa, &mut self.wb, calls)
+    }
+
+    /// Both sides' outcomes of every step of `vectors`, per vector.
+    fn run_vectors(&mut self, vectors: &[Vector]) -> Result<Vec<Vec<(Seen, Seen)>>> {
+        run_both_vectors(&mut self.wa, &mut self.wb, vectors)
     }
 
     /// Compares `n` generated vectors of `f` from `seed` by their digests;
@@ -847,6 +720,11 @@ impl<'a> Sides<'a> {
     /// Explains group `g`: its call minimised, then trimmed to a case of
     /// its family's file, its fields again, and the world fields it reads.
     fn explain(&mut self, g: &mut Group, vectors: &[Vector], seed: u64) -> Result<()> {
+        // A scenario's step is its scenario's: it reproduces only after
+        // the steps before it, so it is reported as the corpus has it.
+        if matches!(g.first, CallOrigin::Scenario { .. }) {
+            return Ok(());
+        }
         let (wa, wb) = (&mut self.wa, &mut self.wb);
         let deadline = std::time::Instant::now() + EXPLAIN_BUDGET;
         g.minimal = minimise(wa, wb, &g.minimal, &g.shape, deadline)?;

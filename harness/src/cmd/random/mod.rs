@@ -6,6 +6,8 @@
 //! C and Rust still disagree — and written out as a vector file ready to
 //! commit; crashes are reported per vector with the signal.
 
+pub mod scenarios;
+
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -45,6 +47,8 @@ pub struct RandomRun {
     pub per_func: Vec<(Func, u64, u64, u64)>,
     /// What was found, each minimised and written out.
     pub findings: Vec<Finding>,
+    /// Generated scenarios, when asked for (`--scenarios`).
+    pub scenarios: Option<scenarios::ScenarioRun>,
     /// Wall time, in seconds.
     pub seconds: f64,
 }
@@ -360,15 +364,15 @@ pub struct KernelRandom {
     pub trees: Vec<crate::report::Tree>,
 }
 
-/// `n` generated vectors of each function in `funcs` from `seed` on each
-/// kernel in turn, each in a world built with `opts`. A kernel that cannot
-/// be run is said on stderr and kept with its error: the others still get
-/// their report.
+/// `n` generated vectors of each function in `funcs` and `scenarios`
+/// generated scenarios from `seed` on each kernel in turn, each in a world
+/// built with `opts`. A kernel that cannot be run is said on stderr and
+/// kept with its error: the others still get their report.
 pub fn run_kernels(
     kernels: &[KernelArg],
     opts: &BuildOptions,
     funcs: &[Func],
-    n: u64,
+    (n, scenarios): (u64, u64),
     seed: u64,
     progress: &mut dyn FnMut(&str),
 ) -> Vec<KernelRandom> {
@@ -383,16 +387,37 @@ pub fn run_kernels(
             ));
             let world = cworld::build(&tree, opts)?;
             let mut bar = Progress::new();
-            let run = run(&world, funcs, n, seed, &mut |f, done, total| {
+            let mut run = run(&world, funcs, n, seed, &mut |f, done, total| {
                 bar.update(f.name(), done, total)
             })?;
             let total: u64 = run.per_func.iter().map(|x| x.1).sum();
-            progress(&format!(
-                "kernel {}: {total} vectors in {:.2}s ({:.0} vectors/s)",
-                k.label(),
-                run.seconds,
-                total as f64 / run.seconds.max(1e-9)
-            ));
+            if !funcs.is_empty() {
+                progress(&format!(
+                    "kernel {}: {total} vectors in {:.2}s ({:.0} vectors/s)",
+                    k.label(),
+                    run.seconds,
+                    total as f64 / run.seconds.max(1e-9)
+                ));
+            }
+            if scenarios > 0 {
+                let mut workers = (0..jobs())
+                    .map(|_| Worker::new(&world))
+                    .collect::<Result<Vec<_>>>()?;
+                let version = tree.version.to_string();
+                let s = scenarios::run(&mut workers, scenarios, seed, &version, &mut |d, t| {
+                    bar.update("scenarios", d, t)
+                })?;
+                progress(&format!(
+                    "kernel {}: {} scenarios ({} steps) in {:.2}s ({:.0} steps/s)",
+                    k.label(),
+                    s.n,
+                    s.steps,
+                    s.seconds,
+                    s.steps as f64 / s.seconds.max(1e-9)
+                ));
+                run.seconds += s.seconds;
+                run.scenarios = Some(s);
+            }
             Ok(KernelRandom {
                 sel: k.clone(),
                 series: tree.version.series(),
@@ -429,7 +454,9 @@ pub fn report(kernels: &[KernelRandom]) -> Report {
             let (cases, error, seconds) = match &k.run {
                 Err(e) => (vec![], Some(e.clone()), 0.0),
                 Ok(run) => {
-                    let cases = run.per_func.iter().map(|x| function_case(run, x)).collect();
+                    let mut cases: Vec<Case> =
+                        run.per_func.iter().map(|x| function_case(run, x)).collect();
+                    cases.extend(run.scenarios.as_ref().map(scenarios_case));
                     (cases, None, run.seconds)
                 }
             };
@@ -446,6 +473,42 @@ pub fn report(kernels: &[KernelRandom]) -> Report {
         })
         .collect();
     Report::new("random", suites)
+}
+
+/// The case of a run's generated scenarios (`random::scenarios`).
+fn scenarios_case(s: &scenarios::ScenarioRun) -> Case {
+    let detail = (!s.findings.is_empty()).then(|| {
+        s.findings
+            .iter()
+            .map(|x| {
+                format!(
+                    "scenario {}: {}\n  minimised scenario: {}\n",
+                    x.index,
+                    x.what,
+                    x.file.as_ref().map(|p| shown_path(p)).unwrap_or_default()
+                )
+            })
+            .collect::<String>()
+    });
+    Case {
+        name: "random::scenarios".into(),
+        function: "scenarios".into(),
+        status: if s.failed > 0 {
+            Status::Fail
+        } else {
+            Status::Pass
+        },
+        message: (s.failed > 0).then(|| {
+            format!(
+                "{} of {} generated scenarios ({} steps) fail",
+                s.failed, s.n, s.steps
+            )
+        }),
+        detail,
+        vectors: s.n,
+        failed: s.failed,
+        ..Default::default()
+    }
 }
 
 /// The case of one function of a run: `(f, n, bad, faults)` as

@@ -1,0 +1,107 @@
+//! Generated scenarios: scenario `i` of a run seeded `S` is a first call,
+//! drawn as a generated vector of one of [`STEP_FUNCS`], then one to three
+//! later steps, each a function of [`STEP_FUNCS`] with the arguments
+//! drawn for one of its own generated vectors. A step is kept only while
+//! the state the model says the step before left, with the step's
+//! function and arguments, keeps the invariants
+//! ([`crate::corpus::validate`]); the first that does not ends the
+//! scenario. Deterministic in `(S, i)`.
+
+use super::seeded::{seeded_call, SplitMix64};
+use crate::corpus::{carried, validate};
+use crate::model::types::*;
+
+/// What a scenario's steps call: the functions that act on what lives
+/// between calls (the QP's place on its engine's and send context's wait
+/// lists, its tx requests, the rings and credits, its reference).
+pub const STEP_FUNCS: &[Func] = &[
+    Func::IowaitSleep,
+    Func::SdmaDescAvail,
+    Func::SdmaFlush,
+    Func::FlushQpWaiters,
+    Func::IowaitWakeup,
+    Func::IowaitSdmaDrained,
+    Func::QpWakeup,
+    Func::QpUnbusy,
+    Func::HfiScheduleSend,
+    Func::StopSendQueue,
+    Func::QuiesceQp,
+    Func::ScPiobufavail,
+    Func::ScWantPiobufIntr,
+    Func::ScReturnCredits,
+    Func::ScBufferAlloc,
+    Func::ScReleaseUpdate,
+    Func::ScDisable,
+    Func::ScStop,
+];
+
+/// The most later steps a generated scenario has.
+pub const MAX_LATER_STEPS: u64 = 3;
+
+/// Scenario `index` of a run seeded `seed`: its first call and its later
+/// steps (each step's call holds the first's world, QP and engines, as a
+/// corpus scenario's does).
+pub fn seeded_scenario(seed: u64, index: u64) -> (Call, Vec<Call>) {
+    let mut r = SplitMix64::new(seed ^ 0x7363_656e_6172_696f ^ index.wrapping_mul(0x9E37));
+    let mut pick = || STEP_FUNCS[(r.next_u64() % STEP_FUNCS.len() as u64) as usize];
+    let first = seeded_call(seed, pick(), index);
+    let later = 1 + index % MAX_LATER_STEPS;
+    let mut then = vec![];
+    for k in 0..later {
+        let f = pick();
+        then.push(Call {
+            args: seeded_call(seed ^ 0x5745_5053, f, index * MAX_LATER_STEPS + k).args,
+            ..first.clone()
+        });
+        if kept_steps(&first, &then) < then.len() {
+            then.pop();
+            break;
+        }
+    }
+    (first, then)
+}
+
+/// How many of `then` keep the invariants: each step's state, the one the
+/// model says the step before left with the step's function and
+/// arguments, is valid ([`crate::corpus::validate`]) and the model runs
+/// it. A scenario whose steps all do may run in C.
+pub fn kept_steps(first: &Call, then: &[Call]) -> usize {
+    let Ok(mut state) = crate::model::run(first) else {
+        return 0;
+    };
+    for (k, step) in then.iter().enumerate() {
+        let at = carried(&state, step);
+        if validate(&at).is_err() {
+            return k;
+        }
+        match crate::model::run(&at) {
+            Ok(next) => state = next,
+            Err(_) => return k,
+        }
+    }
+    then.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenarios_are_deterministic_and_mostly_have_steps() {
+        let all: Vec<_> = (0..300).map(|i| seeded_scenario(3, i)).collect();
+        assert_eq!(all[17], seeded_scenario(3, 17));
+        let with_steps = all.iter().filter(|(_, t)| !t.is_empty()).count();
+        let three = all.iter().filter(|(_, t)| t.len() == 3).count();
+        assert!(with_steps > 150, "{with_steps} of 300 have a later step");
+        assert!(three > 20, "{three} of 300 have three later steps");
+        // Every step's function is one of the step functions, and every
+        // later step keeps the first's world.
+        for (first, then) in &all {
+            assert!(STEP_FUNCS.contains(&first.func()));
+            for s in then {
+                assert!(STEP_FUNCS.contains(&s.func()));
+                assert_eq!(s.world, first.world);
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Explaining a group of differing calls: its minimal call written as a
+//! case of its family's file with only the keys that matter
+//! ([`trim`]), and the world fields either side reads ([`reads`]).
+
+use anyhow::Result;
+
+use super::{run_both, shape};
+use crate::corpus::validate;
+use crate::cworld::Worker;
+use crate::model::types::Call;
+
+/// A corpus file's head (its `[defaults]`, before the first case) and the
+/// presets it may name: what a case written for it is read against.
+struct Family {
+    file: std::path::PathBuf,
+    head: String,
+    presets: crate::corpus::Presets,
+}
+
+impl Family {
+    fn load(file: &std::path::Path) -> Result<Family> {
+        let text = std::fs::read_to_string(file)?;
+        let head = text.find("[[case]]").map_or(&text[..], |i| &text[..i]);
+        let dir = file.parent().unwrap_or(std::path::Path::new("."));
+        Ok(Family {
+            file: file.to_owned(),
+            head: head.to_owned(),
+            presets: crate::corpus::Presets::load(&dir.join("worlds.toml"))?,
+        })
+    }
+
+    /// The call of one `[[case]]` (its text) read as a case of this file.
+    fn parse(&self, case: &str) -> Option<Call> {
+        crate::corpus::parse_file(&self.file, &format!("{}\n{case}", self.head), &self.presets)
+            .ok()?
+            .into_iter()
+            .next()
+            .map(|v| v.call)
+    }
+}
+
+/// The `key = value` lines of a written case, without its header keys.
+fn key_lines(case: &str) -> Vec<String> {
+    case.lines()
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with("[[case]]")
+                && !["name ", "branch ", "fn ", "preset "]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Writes `call` as a case of the corpus file `file` holding only the keys
+/// that differ from that file's `[defaults]`, then drops each of those keys
+/// that the difference (`want`) does not need. `None` when the file's
+/// defaults cannot express the call (it is then written whole).
+pub(super) fn trim(
+    a: &mut Worker,
+    b: &mut Worker,
+    call: &Call,
+    want: &[String],
+    file: &std::path::Path,
+    name: &str,
+) -> Result<Option<(Call, String)>> {
+    let family = Family::load(file)?;
+    let header = {
+        let full = crate::corpus::write::case_toml(call, name, "reproducer");
+        full.lines()
+            .filter(|l| {
+                l.starts_with("[[case]]")
+                    || ["name ", "branch ", "fn "].iter().any(|k| l.starts_with(k))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    let parse = |keys: &[String]| -> Option<Call> {
+        family.parse(&format!("{header}{}\n", keys.join("\n")))
+    };
+    let Some(base) = parse(&[]) else {
+        return Ok(None);
+    };
+    let base_lines = key_lines(&crate::corpus::write::case_toml(&base, name, "reproducer"));
+    let mut kept: Vec<String> =
+        key_lines(&crate::corpus::write::case_toml(call, name, "reproducer"))
+            .into_iter()
+            .filter(|l| !base_lines.contains(l))
+            .collect();
+    if parse(&kept).as_ref() != Some(call) {
+        return Ok(None);
+    }
+    let mut i = 0;
+    while i < kept.len() {
+        let mut cand = kept.clone();
+        cand.remove(i);
+        if let Some(c) = parse(&cand) {
+            if let Some((x, y)) = run_both(a, b, std::slice::from_ref(&c))?.first() {
+                if x != y && shape(x, y) == want {
+                    kept = cand;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    let Some(c) = parse(&kept) else {
+        return Ok(None);
+    };
+    Ok(Some((c, format!("{header}{}\n", kept.join("\n")))))
+}
+
+/// The `world.*` keys of `call` whose value matters to either world:
+/// each is given, alone, the value other calls of the function have (a few
+/// generated ones, and the family's `[defaults]`), and is listed when that
+/// changes the outcome of A or of B. The world is flat plain data, so
+/// this is the dynamic answer to "which world state did the call read".
+pub(super) fn reads(
+    a: &mut Worker,
+    b: &mut Worker,
+    call: &Call,
+    file: &std::path::Path,
+    seed: u64,
+    deadline: std::time::Instant,
+) -> Result<Vec<String>> {
+    let family = Family::load(file)?;
+    let full = crate::corpus::write::case_toml(call, "reads", "reads");
+    let parse = |case: &str| family.parse(case);
+    let Some(same) = parse(&full) else {
+        return Ok(vec![]);
+    };
+    let Some((x0, y0)) = run_both(a, b, std::slice::from_ref(&same))?
+        .into_iter()
+        .next()
+    else {
+        return Ok(vec![]);
+    };
+    let lines: Vec<&str> = full.lines().collect();
+    // Other values for each key: from generated calls of the function,
+    // one per world group (the vectors of a group share their world).
+    let others: Vec<String> = (0..6)
+        .map(|k| {
+            crate::corpus::write::case_toml(
+                &crate::generate::seeded_call(
+                    seed ^ 0x5eed,
+                    call.func(),
+                    k * crate::generate::WORLD_RUN,
+                ),
+                "reads",
+                "reads",
+            )
+        })
+        .collect();
+    let key = |l: &str| l.split_once(" = ").map(|(k, _)| k.trim().to_owned());
+    // Every key's variants, run in one batch: (line, variant call).
+    let mut probes: Vec<(usize, Call)> = vec![];
+    for (i, l) in lines.iter().enumerate() {
+        if std::time::Instant::now() >= deadline {
+            break;
+        }
+        let Some(k) = key(l).filter(|k| k.starts_with("world.")) else {
+            continue;
+        };
+        let mut cands: Vec<&str> = vec![];
+        for o in &others {
+            if let Some(alt) = o.lines().find(|x| key(x).as_deref() == Some(k.as_str())) {
+                if alt != *l && !cands.contains(&alt) {
+                    cands.push(alt);
+                }
+            }
+        }
+        for alt in cands {
+            let mut ls = lines.clone();
+            ls[i] = alt;
+            if let Some(c) = parse(&(ls.join("\n") + "\n")).filter(|c| validate(c).is_ok()) {
+                probes.push((i, c));
+            }
+        }
+    }
+    let calls: Vec<Call> = probes.iter().map(|(_, c)| c.clone()).collect();
+    let seen = run_both(a, b, &calls)?;
+    let mut read: Vec<usize> = probes
+        .iter()
+        .zip(&seen)
+        .filter(|(_, (x, y))| *x != x0 || *y != y0)
+        .map(|((i, _), _)| *i)
+        .collect();
+    read.dedup();
+    Ok(read.into_iter().map(|i| lines[i].to_string()).collect())
+}
