@@ -92,7 +92,8 @@ bool shim_check_call(const struct shim_call *c)
 
 	if (c->fn >= SHIM_FN_COUNT || c->qp.qp_type >= SHIM_QP_TYPE_COUNT ||
 	    c->qp.state >= SHIM_QP_STATE_COUNT ||
-	    c->wqe.opcode >= SHIM_WR_OPCODE_COUNT)
+	    c->wqe.opcode >= SHIM_WR_OPCODE_COUNT ||
+	    c->qp.ib_tx_more > SHIM_MAX_TX_MORE || c->qp.tid_tx_more > SHIM_MAX_TX_MORE)
 		return false;
 	if (sw->sdma_cpus.n > SHIM_MAX_SDMA ||
 	    sw->num_send_contexts > SHIM_MAX_SEND_CONTEXTS ||
@@ -595,6 +596,12 @@ void shim_build_qp(const struct shim_call *c)
 	if (q->tid_tx_queued)
 		list_add_tail(&shim_w.tid_tx.txreq.list,
 			      &shim_w.priv.s_iowait.wait[IOWAIT_TID_SE].tx_head);
+	for (i = 0; i < q->ib_tx_more; i++)
+		list_add_tail(&shim_w.more_tx[0][i].txreq.list,
+			      &shim_w.priv.s_iowait.wait[IOWAIT_IB_SE].tx_head);
+	for (i = 0; i < q->tid_tx_more; i++)
+		list_add_tail(&shim_w.more_tx[1][i].txreq.list,
+			      &shim_w.priv.s_iowait.wait[IOWAIT_TID_SE].tx_head);
 	/*
 	 * Waiting under an engine's lock is waiting on its dmawait list, under
 	 * a send context's on its piowait list.
@@ -659,6 +666,17 @@ static u16 shim_first_num_desc(struct iowait_work *w, u16 found)
 	return list_first_entry(&w->tx_head, struct sdma_txreq, list)->num_desc;
 }
 
+/* The txs queued on a leg behind its first (0 with none). */
+static u8 shim_behind_first(struct iowait_work *w)
+{
+	struct list_head *p;
+	u8 n = 0;
+
+	list_for_each(p, &w->tx_head)
+		n++;
+	return n ? n - 1 : 0;
+}
+
 /*
  * The QP as the call left it, in the shim's terms: shim_build_qp()
  * backwards, field by field (the plain copies through the same generated
@@ -695,6 +713,8 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 						 in->tid_tx_num_desc);
 	q->ib_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_IB_SE].tx_head);
 	q->tid_tx_queued = !list_empty(&priv->s_iowait.wait[IOWAIT_TID_SE].tx_head);
+	q->ib_tx_more = shim_behind_first(&priv->s_iowait.wait[IOWAIT_IB_SE]);
+	q->tid_tx_more = shim_behind_first(&priv->s_iowait.wait[IOWAIT_TID_SE]);
 	q->on_wait_list = !list_empty(&priv->s_iowait.list);
 	q->wait_lock = priv->s_iowait.lock ? 0xff : SHIM_NONE;
 	q->wait_sc = SHIM_NONE;

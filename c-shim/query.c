@@ -117,8 +117,11 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "s_lock#0x%x", shim_w.qp.ibqp.qp_num);
 	if (p == &shim_w.qp.wait)
 		return snprintf(buf, len, "qp-wait#0x%x", shim_w.qp.ibqp.qp_num);
-	if (p == &shim_w.ib_tx)
+	if (p == &shim_w.ib_tx ||
+	    (p >= (void *)shim_w.more_tx[0] && p < (void *)shim_w.more_tx[1]))
 		return snprintf(buf, len, "txreq:IB");
+	if (p >= (void *)shim_w.more_tx[1] && p < (void *)(shim_w.more_tx + 2))
+		return snprintf(buf, len, "txreq:TID");
 	if (p == &shim_w.tid_tx)
 		return snprintf(buf, len, "txreq:TID");
 	/* A tx iowait_sleep() was given is named by the leg it was for. */

@@ -22,6 +22,17 @@ static void shim_pio_release(void *arg, int code)
 	journal_printf("pio_release(%s, 0x%x)", jp(arg), code);
 }
 
+/*
+ * What slot `slot` hands its callback: the slot itself for the recording
+ * callback, else the QP (a verbs send's buffer; without a callback it is
+ * never read).  A slot's argument follows from its callback, so the QP's
+ * fields (sc_sr_cb) say it whole.
+ */
+void *shim_pio_arg(pio_release_cb cb, u32 slot)
+{
+	return cb == shim_pio_release ? (void *)&shim_w.sr[slot] : (void *)&shim_w.qp;
+}
+
 /* Where the world's PIO memory starts (an address nothing dereferences). */
 #define SHIM_PIO_BASE ((void __iomem *)0x10000000UL)
 
@@ -100,8 +111,7 @@ void shim_build_ring(const struct shim_qp *q)
 		pbuf->carry_bytes = 1;
 		pbuf->carry.val64 = 1;
 		pbuf->cb = cb;
-		pbuf->arg = cb == shim_static_verbs_pio_complete ? (void *)&shim_w.qp :
-			    cb ? (void *)&shim_w.sr[i] : NULL;
+		pbuf->arg = shim_pio_arg(cb, i);
 	}
 	sc->sr = q->sc_sr_sent_at.n ? shim_w.sr : NULL;
 	sc->sr_size = q->sc_sr_sent_at.n;

@@ -471,6 +471,13 @@ struct shim_qp {
 	/* `num_desc` of the TID leg's first queued tx request, likewise. */
 	shim_u16 tid_tx_num_desc;
 	/*
+	 * The tx requests queued on the IB leg behind the first (0 with none
+	 * queued; a call is given at most 3).
+	 */
+	shim_u8 ib_tx_more;
+	/* The tx requests queued on the TID leg behind the first. */
+	shim_u8 tid_tx_more;
+	/*
 	 * `priv->s_iowait` sits on an engine's or a send context's wait list
 	 * (and its lock is set).
 	 */

@@ -631,15 +631,18 @@ SHIM_CALL(sc_buffer_alloc)
 	const struct shim_args_sc_buffer_alloc *a = &c->args.sc_buffer_alloc;
 	struct pio_buf *pbuf;
 
+	pio_release_cb cb = shim_pio_cb(a->cb);
+
 	/*
-	 * Short of credits it calls sc_release_update(), which wakes QPs; the
-	 * buffer's argument is the QP, as a verbs send's.
+	 * Short of credits it calls sc_release_update(), which wakes QPs.  The
+	 * buffer's argument is the one a slot with its callback holds (the QP
+	 * for a verbs send's), for the slot the ring's head names.
 	 */
 	if (!shim_prep_callbacks(c))
 		return shim_refuse(out);
 	shim_begin(c, out);
-	pbuf = sc_buffer_alloc(shim_w.priv.s_sendcontext, a->dw_len, shim_pio_cb(a->cb),
-			       &shim_w.qp);
+	pbuf = sc_buffer_alloc(shim_w.priv.s_sendcontext, a->dw_len, cb,
+			       shim_pio_arg(cb, shim_w.priv.s_sendcontext->sr_head));
 	shim_describe_pbuf(out, pbuf);
 	return 0;
 }

@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 25
+#define SHIM_ABI_VERSION 26
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -56,6 +56,7 @@ typedef uint64_t shim_u64;
 #define SHIM_MAX_WAITERS 24	/* other iowaits on a wait list */
 #define SHIM_MAX_PIO_WAITERS 8	/* other QPs on a piowait list */
 #define SHIM_MAX_SR 8		/* slots of a send context's shadow ring */
+#define SHIM_MAX_TX_MORE 3	/* txs a call is given behind a leg's first */
 
 /* An index into the world's tables, or one of these. */
 #define SHIM_NONE (-1)		/* a NULL pointer */

@@ -84,6 +84,8 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 	struct rvt_srq srq;						\
 	struct verbs_txreq ib_tx;					\
 	struct verbs_txreq tid_tx;					\
+	/* the txs queued behind each leg's first ([0]: IB, [1]: TID) */ \
+	struct verbs_txreq more_tx[2][SHIM_MAX_TX_MORE];		\
 	/* the txs iowait_sleep() is given, a new one each call */	\
 	struct verbs_txreq sleep_tx[SHIM_MAX_SLEEP_TX];			\
 	bool sleep_tid[SHIM_MAX_SLEEP_TX];	/* given for the TID leg */ \
@@ -233,6 +235,7 @@ void shim_read_pio_waiters(struct shim_qp *q, const struct shim_qp *in);
 void shim_build_ring(const struct shim_qp *q);
 void shim_read_ring(struct shim_qp *q, const struct shim_qp *in);
 pio_release_cb shim_pio_cb(u32 i);
+void *shim_pio_arg(pio_release_cb cb, u32 slot);
 void shim_describe_pbuf(struct shim_outcome *out, const struct pio_buf *pbuf);
 
 /* engines.c */

@@ -191,10 +191,14 @@ pub fn sc_buffer_alloc(
     qp.sc_sr_sent_at[slot] = qp.sc_fill;
     qp.sc_sr_cb[slot] = cb;
     qp.sc_sr_head = next_slot(qp, head);
+    // The argument a slot with this callback holds (the world's rule).
+    let arg = match cb {
+        PioCb::Record => format!("sr#{slot}"),
+        PioCb::Verbs | PioCb::Null => qp_name(qp),
+    };
     Ok(format!(
-        "pbuf=sr#{slot} sc=sc#{} arg={} start=+0x{:x} end=+0x{:x} qw_written=0 carry_bytes=0 carry=0x0",
+        "pbuf=sr#{slot} sc=sc#{} arg={arg} start=+0x{:x} end=+0x{:x} qw_written=0 carry_bytes=0 carry=0x0",
         sc.0,
-        qp_name(qp),
         fill_wrap.wrapping_mul(PIO_BLOCK_SIZE),
         qp.sc_size
     ))

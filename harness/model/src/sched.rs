@@ -79,22 +79,33 @@ pub fn iowait_sleep(
     }
     // list_add_tail(&stx->list, &wait->tx_head): on an empty list the tx
     // is the first, the one whose descriptors are weighed.
-    let (queued, first_desc) = if tid_leg {
-        (&mut qp.tid_tx_queued, &mut qp.tid_tx_num_desc)
+    // Behind a first, it is one more.
+    let (queued, first_desc, more) = if tid_leg {
+        (
+            &mut qp.tid_tx_queued,
+            &mut qp.tid_tx_num_desc,
+            &mut qp.tid_tx_more,
+        )
     } else {
-        (&mut qp.ib_tx_queued, &mut qp.ib_tx_num_desc)
+        (
+            &mut qp.ib_tx_queued,
+            &mut qp.ib_tx_num_desc,
+            &mut qp.ib_tx_more,
+        )
     };
-    let was = (*queued, *first_desc);
-    if !*queued {
+    let was = (*queued, *first_desc, *more);
+    if *queued {
+        *more = more.wrapping_add(1);
+    } else {
         *first_desc = num_desc;
     }
     *queued = true;
     if sdma_progress(qp, seq, num_desc) {
         // eagain: list_del_init(&stx->list)
         if tid_leg {
-            (qp.tid_tx_queued, qp.tid_tx_num_desc) = was;
+            (qp.tid_tx_queued, qp.tid_tx_num_desc, qp.tid_tx_more) = was;
         } else {
-            (qp.ib_tx_queued, qp.ib_tx_num_desc) = was;
+            (qp.ib_tx_queued, qp.ib_tx_num_desc, qp.ib_tx_more) = was;
         }
         return -EAGAIN;
     }
@@ -157,13 +168,16 @@ pub fn iowait_clear_flag(qp: &mut Qp, f: IowaitFlag, j: &mut Journal) {
 /// Mirrors the static `flush_tx_list()` (qp.c): each queued tx of the IB
 /// leg, then of the TID leg, back to its cache (`hfi1_put_txreq`).
 pub fn flush_tx_list(qp: &mut Qp, j: &mut Journal) {
-    if qp.ib_tx_queued {
-        j.record("hfi1_put_txreq(txreq:IB)".into());
-        qp.ib_tx_queued = false;
-    }
-    if qp.tid_tx_queued {
-        j.record("hfi1_put_txreq(txreq:TID)".into());
-        qp.tid_tx_queued = false;
+    for (queued, more, leg) in [
+        (&mut qp.ib_tx_queued, &mut qp.ib_tx_more, "IB"),
+        (&mut qp.tid_tx_queued, &mut qp.tid_tx_more, "TID"),
+    ] {
+        if *queued {
+            for _ in 0..=*more {
+                j.record(format!("hfi1_put_txreq(txreq:{leg})"));
+            }
+        }
+        (*queued, *more) = (false, 0);
     }
 }
 

@@ -165,6 +165,18 @@ fn check_wqe(c: &Call) -> Result<(), String> {
 
 /// The QP's own fields, in its world.
 fn check_qp(q: &Qp, w: &World) -> Result<(), String> {
+    // A leg's tx_head list: txs behind its first only when it has one;
+    // the world holds MAX_TX_MORE of them a leg.
+    for (leg, queued, more) in [
+        ("ib", q.ib_tx_queued, q.ib_tx_more),
+        ("tid", q.tid_tx_queued, q.tid_tx_more),
+    ] {
+        if more > MAX_TX_MORE || (!queued && more > 0) {
+            return Err(format!(
+                "qp.{leg}_tx_more {more}: at most {MAX_TX_MORE}, and 0 unless qp.{leg}_tx_queued"
+            ));
+        }
+    }
     // priv->s_sde and priv->s_sendcontext point into the device.
     if q.s_sde
         .is_some_and(|e| usize::from(e.0) >= w.sdma_cpus.len())

@@ -558,6 +558,24 @@ pub fn tx_num_desc<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u1
     }
 }
 
+/// The tx requests queued behind the IB leg's first: mostly none.
+pub fn ib_tx_more<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u8 {
+    tx_more(u, q.ib_tx_queued)
+}
+
+/// The tx requests queued behind the TID leg's first: mostly none.
+pub fn tid_tx_more<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u8 {
+    tx_more(u, q.tid_tx_queued)
+}
+
+fn tx_more<S: Source>(u: &mut Draw<S>, queued: bool) -> u8 {
+    if queued && u.ratio(1, 4) {
+        u.int_in_range(1..=MAX_TX_MORE)
+    } else {
+        0
+    }
+}
+
 /// Free descriptors offered to the waiters: mostly a few.
 pub fn avail<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
     if u.ratio(3, 4) {

@@ -83,6 +83,9 @@ pub struct PioWaiter {
 /// The slots of the QP's send context's shadow ring at most.
 pub const MAX_SR: usize = 8;
 
+/// The tx requests a call may be given queued behind a leg's first.
+pub const MAX_TX_MORE: u8 = 3;
+
 /// Other QPs on a piowait list: more than a batch of
 /// `PIO_WAIT_BATCH_SIZE` (5).
 pub const MAX_PIO_WAITERS: usize = 8;
@@ -129,6 +132,11 @@ macro_rules! qp_schema {
             "ib_tx_num_desc" ib_tx_num_desc: u16 [tx_num_desc] = 0,
             /// `num_desc` of the TID leg's first queued tx request, likewise.
             "tid_tx_num_desc" tid_tx_num_desc: u16 [tx_num_desc] = 0,
+            /// The tx requests queued on the IB leg behind the first (0
+            /// with none queued; a call is given at most 3).
+            "ib_tx_more" ib_tx_more: u8 [ib_tx_more] = 0,
+            /// The tx requests queued on the TID leg behind the first.
+            "tid_tx_more" tid_tx_more: u8 [tid_tx_more] = 0,
             /// `priv->s_iowait` sits on an engine's or a send context's wait
             /// list (and its lock is set).
             "on_wait_list" on_wait_list: bool [on_wait_list] = false,

@@ -740,6 +740,18 @@ mod tests {
         );
     }
 
+    /// The model's capacities are the C world's: what a vector may hold
+    /// is what the world has room for.
+    #[test]
+    fn the_models_capacities_are_the_abis() {
+        use crate::cworld::ffi::types as t;
+        use crate::model::types as m;
+        assert_eq!(m::MAX_TX_MORE, t::SHIM_MAX_TX_MORE as u8);
+        assert_eq!(m::MAX_SR, t::SHIM_MAX_SR as usize);
+        assert_eq!(m::MAX_WAITERS, t::SHIM_MAX_WAITERS as usize);
+        assert_eq!(m::MAX_PIO_WAITERS, t::SHIM_MAX_PIO_WAITERS as usize);
+    }
+
     /// What fills a field reads back equal, for every field of generated
     /// QPs; a value with no name (an unknown symbol, a foreign engine, a
     /// flag bit past the names) reads back as `unnamed`, by key, and the

@@ -300,7 +300,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 3usize],
+    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -323,7 +323,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
-    pub __bindgen_padding_2: [u8; 3usize],
+    pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,
