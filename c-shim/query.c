@@ -59,6 +59,35 @@ int shim_sc_index(const struct send_context *sc)
 	return SHIM_FOREIGN;
 }
 
+/*
+ * A lock's name for lockdep's lines: an engine's or a send context's lock
+ * by its field (several live in one object), any other as its pointer's.
+ */
+int shim_lock_name(const void *p, char *buf, size_t len)
+{
+	int i;
+
+#define SHIM_LOCK_FIELD(obj, field, fmt)				\
+	if (p == &(obj).field || p == (const void *)&(obj).field + sizeof((obj).field) - \
+					      sizeof(spinlock_t))		\
+		return snprintf(buf, len, fmt "." #field, i);
+	for (i = 0; i < SHIM_MAX_SDMA; i++) {
+		SHIM_LOCK_FIELD(shim_w.per_sdma[i], senddmactrl_lock, "sde#%d")
+		SHIM_LOCK_FIELD(shim_w.per_sdma[i], tail_lock, "sde#%d")
+		SHIM_LOCK_FIELD(shim_w.per_sdma[i], head_lock, "sde#%d")
+		SHIM_LOCK_FIELD(shim_w.per_sdma[i], waitlock, "sde#%d")
+		SHIM_LOCK_FIELD(shim_w.per_sdma[i], flushlist_lock, "sde#%d")
+	}
+	for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
+		SHIM_LOCK_FIELD(shim_w.sc[i], alloc_lock, "sc#%d")
+		SHIM_LOCK_FIELD(shim_w.sc[i], release_lock, "sc#%d")
+		SHIM_LOCK_FIELD(shim_w.sc[i], waitlock, "sc#%d")
+		SHIM_LOCK_FIELD(shim_w.sc[i], credit_ctrl_lock, "sc#%d")
+	}
+#undef SHIM_LOCK_FIELD
+	return shim_ptr_name(p, buf, len);
+}
+
 int shim_ptr_name(const void *p, char *buf, size_t len)
 {
 	int i;

@@ -757,6 +757,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 			shim_harvest_callbacks();
 		}
 		shim_alloc_reset();
+		shim_lockdep_reset();
 		shim_build_world(&c->world);
 		shim_build_engines(&c->engines);
 	}

@@ -17,6 +17,9 @@ struct cpumask;
 
 /* The symbolic name of a pointer into the world ("sde#3", "qp#0x40"). */
 int shim_ptr_name(const void *p, char *buf, size_t len);
+int shim_lock_name(const void *p, char *buf, size_t len);
+/* kcompat lockdep: a world is built, nothing held, no lock order seen. */
+void shim_lockdep_reset(void);
 /* The CPUs of a NUMA node. */
 const struct cpumask *shim_node_mask(int node);
 /* What queue_work_on(), hfi1_schedule_tid_send() and cancel_work_sync()

@@ -19,6 +19,11 @@ unsigned long journal_call(void)
 	return calls;
 }
 
+bool journal_active(void)
+{
+	return cur;
+}
+
 void journal_begin(struct shim_outcome *out)
 {
 	calls++;

@@ -19,6 +19,8 @@ void journal_begin(struct shim_outcome *out);
 /* Appends to `out` again after journal_end(), keeping what it holds. */
 void journal_resume(struct shim_outcome *out);
 void journal_end(void);
+/* Whether a call is being journalled (between begin and end). */
+bool journal_active(void);
 /* Which call is being journalled: changes at every journal_begin(). */
 unsigned long journal_call(void);
 /* Appends one line; the format is printf's, without the newline. */

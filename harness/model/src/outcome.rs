@@ -12,6 +12,15 @@ pub const FLAG_KEYS: [&str; 3] = ["s_flags", "priv_flags", "iowait_flags"];
 /// How a journal line of a tracepoint hit starts (`trace NAME(args)`).
 pub const TRACE: &str = "trace ";
 
+/// How a journal line of the lock-order check starts (`lockdep: possible
+/// ABBA deadlock: ...`): what upstream's locking did over a world's life,
+/// a finding about upstream that no model mirrors. Its own category,
+/// [`LOCKDEP_FIELD`], which a judgement against a model leaves out.
+pub const LOCKDEP: &str = "lockdep: ";
+
+/// The category of [`Outcome::diff`] that holds the lock-order lines.
+pub const LOCKDEP_FIELD: &str = "lockdep";
+
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Outcome {
@@ -161,15 +170,18 @@ impl Outcome {
                 format!("{:?}", rust.text),
             ));
         }
-        // Tracepoint hits are their own category: a change that moves
-        // only them shows as `tracepoints`, the rest of the journal as
-        // `journal`.
+        // Tracepoint hits and lock-order lines are their own categories: a
+        // change that moves only them shows as `tracepoints` or `lockdep`,
+        // the rest of the journal as `journal`.
         if self.journal != rust.journal {
-            fn part(o: &Outcome, trace: bool) -> Vec<&str> {
+            fn part<'a>(o: &'a Outcome, start: &str) -> Vec<&'a str> {
                 o.journal
                     .iter()
                     .map(String::as_str)
-                    .filter(|l| l.starts_with(TRACE) == trace)
+                    .filter(|l| match start {
+                        "" => !l.starts_with(TRACE) && !l.starts_with(LOCKDEP),
+                        s => l.starts_with(s),
+                    })
                     .collect()
             }
             let text = |v: Vec<&str>| {
@@ -179,13 +191,15 @@ impl Outcome {
                     v.join("; ")
                 }
             };
-            let (cj, rj) = (part(self, false), part(rust, false));
-            if cj != rj {
-                d.push(("journal", text(cj), text(rj)));
-            }
-            let (ct, rt) = (part(self, true), part(rust, true));
-            if ct != rt {
-                d.push(("tracepoints", text(ct), text(rt)));
+            for (field, start) in [
+                ("journal", ""),
+                ("tracepoints", TRACE),
+                (LOCKDEP_FIELD, LOCKDEP),
+            ] {
+                let (c, r) = (part(self, start), part(rust, start));
+                if c != r {
+                    d.push((field, text(c), text(r)));
+                }
             }
         }
         d

@@ -137,7 +137,7 @@ pub fn judge(c: &CallResult, rust: Result<Outcome, model::Undefined>) -> Checked
             let c = call::from_shim(o);
             let verdict = match &rust {
                 Ok(r) => {
-                    let d = c.diff(r);
+                    let d = call::model_diff(&c, r);
                     if d.is_empty() {
                         Verdict::Agree
                     } else {

@@ -8,6 +8,7 @@ use harness::model::types::Func;
 use libtest_mimic::Failed;
 
 const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
+const SDMA: &str = "drivers/infiniband/hw/hfi1/sdma.c";
 const LE: &str = "if (wqe->length <= piothreshold)";
 const LT: &str = "if (wqe->length < piothreshold)";
 
@@ -534,6 +535,47 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     ))?;
     if verdicts(&j) != ["not-judged"] {
         return Err(format!("sdma_make_progress patch: {:?}", verdicts(&j)).into());
+    }
+    Ok(())
+}
+
+/// Lock order across a scenario's steps. Upstream's sdma_flush wakes the
+/// QPs orphaned on its dmawait list holding the engine's waitlock
+/// (waitlock, then s_lock) after iowait_sleep took that waitlock holding
+/// s_lock: scenario::sleep_then_flush's snapshot has the lockdep line. A
+/// patch that wakes sdma_desc_avail's top waiter inside its waitlock adds
+/// the same inversion there: `changes`, the differing group of
+/// sdma_desc_avail is only its `lockdep` line (the first differing call:
+/// scenario::sleep_then_desc_avail, step 2), and its reproducer is the
+/// scenario up to that step.
+pub fn gate_lock_order(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate::new(tree)?;
+    let from = "\t\t\twrite_sequnlock(&sde->waitlock);\n\t\t\tbreak;\n\t\t}\n\t} while \
+                (read_seqretry(&sde->waitlock, seq));\n\n\t/* Schedule the top-priority entry \
+                first */\n\tif (n)\n\t\twaits[tidx]->wakeup(waits[tidx], SDMA_AVAIL_REASON);\n";
+    let to = "\t\t\tif (n)\n\t\t\t\twaits[tidx]->wakeup(waits[tidx], SDMA_AVAIL_REASON);\n\
+              \t\t\twrite_sequnlock(&sde->waitlock);\n\t\t\tbreak;\n\t\t}\n\t} while \
+              (read_seqretry(&sde->waitlock, seq));\n\n";
+    let j = g.run(g.patch(SDMA, from, to, "wake the top waiter under the waitlock"))?;
+    let Some(c) = j[0].comparison.as_ref() else {
+        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
+    };
+    let group = c.groups.iter().find(|x| x.func == Func::SdmaDescAvail);
+    let ok = verdicts(&j) == ["changes"]
+        && group.is_some_and(|x| {
+            x.shape == ["lockdep"]
+                && x.first.to_string() == "scenario::sleep_then_desc_avail, step 2"
+                && x.fields.iter().any(|(f, before, after)| {
+                    f == "lockdep"
+                        && before == "-"
+                        && after.starts_with("lockdep: possible ABBA deadlock: s_lock#0x42")
+                })
+                && x.case
+                    .as_deref()
+                    .is_some_and(|t| t.contains("then = [{ fn = \"sdma_desc_avail\""))
+        });
+    if !ok {
+        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
     }
     Ok(())
 }

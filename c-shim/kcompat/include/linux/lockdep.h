@@ -27,6 +27,15 @@ extern int shim_rcu_depth;
  */
 void __kcompat_assert_held(int locked, const void *lock);
 
+/*
+ * Every exclusive acquisition and release of a lock (spinlock.h, rwlock
+ * writers, seqlock writers, mutex.h), out of line in c-shim/mocks/lockdep.c:
+ * the order locks are taken in is recorded over a world's life and an
+ * ABBA order journalled, as lockdep's circular-dependency check does.
+ */
+void __kcompat_lock_acquire(const void *lock);
+void __kcompat_lock_release(const void *lock);
+
 #define lockdep_assert_held(l)	__kcompat_assert_held((l)->locked, (l))
 #define lockdep_assert_irqs_disabled()	do { } while (0)
 #define lockdep_set_class(l, k)		do { (void)(k); } while (0)

@@ -25,8 +25,20 @@ typedef struct {
 #define DEFINE_SPINLOCK(x)		spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
 
 static inline void spin_lock_init(spinlock_t *l) { l->locked = 0; }
-static inline void spin_lock(spinlock_t *l) { l->locked++; shim_lockdep_depth++; }
-static inline void spin_unlock(spinlock_t *l) { l->locked--; shim_lockdep_depth--; }
+static inline void spin_lock(spinlock_t *l)
+{
+	l->locked++;
+	shim_lockdep_depth++;
+	__kcompat_lock_acquire(l);
+}
+
+static inline void spin_unlock(spinlock_t *l)
+{
+	l->locked--;
+	shim_lockdep_depth--;
+	__kcompat_lock_release(l);
+}
+
 static inline int spin_trylock(spinlock_t *l) { spin_lock(l); return 1; }
 static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
 #define spin_lock_irq(l)		spin_lock(l)
@@ -39,7 +51,9 @@ static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
 #define rwlock_init(l)			do { (l)->locked = 0; } while (0)
 #define read_lock(l)			((l)->locked++, shim_lockdep_depth++)
 #define read_unlock(l)			((l)->locked--, shim_lockdep_depth--)
-#define write_lock_irqsave(l, f)	do { (f) = 0; (l)->locked++; shim_lockdep_depth++; } while (0)
-#define write_unlock_irqrestore(l, f)	do { (void)(f); (l)->locked--; shim_lockdep_depth--; } while (0)
+#define write_lock_irqsave(l, f)	do { (f) = 0; (l)->locked++; shim_lockdep_depth++; \
+					     __kcompat_lock_acquire(l); } while (0)
+#define write_unlock_irqrestore(l, f)	do { (void)(f); (l)->locked--; shim_lockdep_depth--; \
+					     __kcompat_lock_release(l); } while (0)
 
 #endif

@@ -721,8 +721,18 @@ impl<'a> Sides<'a> {
     /// its family's file, its fields again, and the world fields it reads.
     fn explain(&mut self, g: &mut Group, vectors: &[Vector], seed: u64) -> Result<()> {
         // A scenario's step is its scenario's: it reproduces only after
-        // the steps before it, so it is reported as the corpus has it.
-        if matches!(g.first, CallOrigin::Scenario { .. }) {
+        // the steps before it, so its reproducer is the scenario up to it,
+        // written whole, not minimised.
+        if let CallOrigin::Scenario { id, step } = &g.first {
+            if let Some(v) = vectors.iter().find(|v| v.id() == *id) {
+                let then = &v.then[..(step - 1).min(v.then.len())];
+                g.case = Some(crate::corpus::write::scenario_toml(
+                    &v.call,
+                    then,
+                    &v.name,
+                    &format!("{id}, steps 1 to {step}"),
+                ));
+            }
             return Ok(());
         }
         let (wa, wb) = (&mut self.wa, &mut self.wb);

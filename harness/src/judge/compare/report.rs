@@ -102,6 +102,8 @@ fn detail(f: Func, groups: &[&Group], a: &str, b: &str) -> String {
                 ));
                 case.clone()
             }
+            // A scenario's steps up to the one that differs, written whole.
+            (Some(case), None) => case.clone(),
             _ => crate::corpus::write::case_toml(&g.minimal, &name, &format!("{a} vs {b}")),
         };
         for l in case.lines() {

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockdep.c - lock order, as lockdep checks it (kcompat linux/spinlock.h
+ * reports every exclusive acquisition and release here).
+ *
+ * Over a world's life (one call, or every step of a scenario), each lock
+ * taken while others are held records the order "held, then taken".
+ * Taking A while holding B after B was once taken while A was held is a
+ * possible ABBA deadlock: journalled once per pair, with both orders, as
+ * lockdep's "possible circular locking dependency" is.  A lock is its own
+ * class: the world has one object of each kind that matters (one QP, its
+ * engine, its send context).  Read locks are not recorded (recursive
+ * readers do not deadlock), nor is what happens outside a call's journal.
+ */
+#include <linux/string.h>
+
+#include "journal.h"
+#include "world.h"
+
+#define SHIM_LOCKS_HELD 16
+#define SHIM_LOCK_ORDERS 64
+
+static struct {
+	const void *held[SHIM_LOCKS_HELD];
+	int nheld;
+	struct {
+		const void *first, *then;
+		bool reported;
+	} order[SHIM_LOCK_ORDERS];
+	int norder;
+} ld;
+
+/* A world is built: nothing held, no order seen. */
+void shim_lockdep_reset(void)
+{
+	ld.nheld = 0;
+	ld.norder = 0;
+}
+
+static int order_of(const void *first, const void *then)
+{
+	int i;
+
+	for (i = 0; i < ld.norder; i++)
+		if (ld.order[i].first == first && ld.order[i].then == then)
+			return i;
+	return -1;
+}
+
+void __kcompat_lock_acquire(const void *l)
+{
+	char a[64], b[64];
+	int i, k;
+
+	if (!journal_active())
+		return;
+	for (i = 0; i < ld.nheld; i++) {
+		const void *h = ld.held[i];
+
+		if (h == l)
+			continue;
+		k = order_of(l, h);
+		if (k >= 0 && !ld.order[k].reported) {
+			ld.order[k].reported = true;
+			shim_lock_name(l, a, sizeof(a));
+			shim_lock_name(h, b, sizeof(b));
+			journal_printf("lockdep: possible ABBA deadlock: %s taken holding %s, %s taken holding %s before",
+				       a, b, b, a);
+		}
+		if (order_of(h, l) < 0 && ld.norder < SHIM_LOCK_ORDERS) {
+			ld.order[ld.norder].first = h;
+			ld.order[ld.norder].then = l;
+			ld.order[ld.norder].reported = false;
+			ld.norder++;
+		}
+	}
+	if (ld.nheld < SHIM_LOCKS_HELD)
+		ld.held[ld.nheld++] = l;
+}
+
+void __kcompat_lock_release(const void *l)
+{
+	int i;
+
+	for (i = ld.nheld - 1; i >= 0; i--)
+		if (ld.held[i] == l) {
+			memmove(&ld.held[i], &ld.held[i + 1],
+				(ld.nheld - i - 1) * sizeof(ld.held[0]));
+			ld.nheld--;
+			return;
+		}
+}
