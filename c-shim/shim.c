@@ -79,6 +79,13 @@ static void shim_harvest_callbacks(void)
 	kfree(p);
 }
 
+void shim_prepare(void)
+{
+	shim_w.alloc_fail = 0;
+	shim_harvest_callbacks();
+	shim_alloc_reset();
+}
+
 shim_u32 shim_abi_version(void)
 {
 	return SHIM_ABI_VERSION;
@@ -751,10 +758,10 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		shim_scenario.step.args = c->args;
 		c = &shim_scenario.step;
 	} else {
-		/* A scenario's QP has its callbacks (harvested outside it). */
-		if (c->carry & SHIM_STEP_KEEP) {
-			shim_w.alloc_fail = 0;
-			shim_harvest_callbacks();
+		/* A scenario's QP has its callbacks (shim_prepare() took them). */
+		if ((c->carry & SHIM_STEP_KEEP) && !shim_w.cb.wakeup) {
+			shim_scenario.have_state = false;
+			return shim_refuse(out);
 		}
 		shim_alloc_reset();
 		shim_lockdep_reset();

@@ -237,6 +237,12 @@ const char *shim_kernel_version(void);
  * its own (a stale c-shim/schema.h or bindings).
  */
 shim_u64 shim_abi_sizes(void);
+/*
+ * Once, after loading and before any call: takes the callbacks
+ * qp_priv_alloc() installs in a QP's iowait (static in qp.c), which a
+ * scenario's QP has from its first step on.
+ */
+void shim_prepare(void);
 /* Runs one call; returns 0, or -1 when the call itself is malformed. */
 int shim_run(const struct shim_call *call, struct shim_outcome *out);
 /* Benchmark: the world of call built once, its function run iters times. */

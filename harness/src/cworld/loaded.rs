@@ -79,6 +79,9 @@ impl Loaded {
                 std::mem::size_of::<shim_outcome>()
             );
         }
+        // SAFETY: no argument; it runs upstream's qp_priv_alloc() once on
+        // the world's own storage, before any call.
+        unsafe { world.shim_prepare() };
         Ok(Loaded { world })
     }
 

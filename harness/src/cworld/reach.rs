@@ -30,7 +30,12 @@ use super::BuiltWorld;
 use crate::model::types::Func;
 
 /// The ABI entries a worker calls while comparing (`ffi/bindings.rs`;
-/// `shim_bench` is the benchmark's alone).
+/// `shim_bench` is the benchmark's alone). Not `shim_prepare`, run once
+/// at load: what it reaches (qp_priv_alloc and the iowait callbacks it
+/// installs) changes an outcome only through a callback a call invokes,
+/// and every function that invokes one reaches them itself (its
+/// `shim_prep_callbacks`), so a root there would make a change to any
+/// callback reach every function.
 const ENTRIES: &[&str] = &[
     "shim_run",
     "shim_abi_version",

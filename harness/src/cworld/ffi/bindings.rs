@@ -343,6 +343,7 @@ pub struct ShimWorld {
     pub shim_abi_version: unsafe extern "C" fn() -> shim_u32,
     pub shim_kernel_version: unsafe extern "C" fn() -> *const ::std::os::raw::c_char,
     pub shim_abi_sizes: unsafe extern "C" fn() -> shim_u64,
+    pub shim_prepare: unsafe extern "C" fn(),
     pub shim_run: unsafe extern "C" fn(
         call: *const shim_call,
         out: *mut shim_outcome,
@@ -365,6 +366,7 @@ impl ShimWorld {
         let shim_abi_version = __library.get(b"shim_abi_version\0").map(|sym| *sym)?;
         let shim_kernel_version = __library.get(b"shim_kernel_version\0").map(|sym| *sym)?;
         let shim_abi_sizes = __library.get(b"shim_abi_sizes\0").map(|sym| *sym)?;
+        let shim_prepare = __library.get(b"shim_prepare\0").map(|sym| *sym)?;
         let shim_run = __library.get(b"shim_run\0").map(|sym| *sym)?;
         let shim_bench = __library.get(b"shim_bench\0").map(|sym| *sym)?;
         Ok(ShimWorld {
@@ -372,6 +374,7 @@ impl ShimWorld {
             shim_abi_version,
             shim_kernel_version,
             shim_abi_sizes,
+            shim_prepare,
             shim_run,
             shim_bench,
         })
@@ -384,6 +387,9 @@ impl ShimWorld {
     }
     pub unsafe fn shim_abi_sizes(&self) -> shim_u64 {
         (self.shim_abi_sizes)()
+    }
+    pub unsafe fn shim_prepare(&self) {
+        (self.shim_prepare)()
     }
     pub unsafe fn shim_run(
         &self,
