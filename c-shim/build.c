@@ -116,6 +116,7 @@ bool shim_check_call(const struct shim_call *c)
 	SHIM_CHECK_PER_SC(sc_ctrl_csr);
 	SHIM_CHECK_PER_SC(sc_status_csr);
 	SHIM_CHECK_PER_SC(sc_egress_csr);
+	SHIM_CHECK_PER_SC(sc_freed);
 #undef SHIM_CHECK_PER_SC
 	if (!shim_check_map(&sw->sdma_map, sw->sdma_cpus.n) ||
 	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
@@ -371,6 +372,16 @@ void shim_build_world(const struct shim_world *sw)
 		shim_sci[sw->sc_type.idx[i]].type = shim_w.sc[sw->sc_type.idx[i]].type =
 			sc_type_values[sw->sc_type.val[i]];
 		shim_w.sc_type_set |= BIT_ULL(sw->sc_type.idx[i]);
+	}
+	/* A freed context's table entry is NULL (the last world's back first). */
+	for (; shim_w.sc_freed_set; shim_w.sc_freed_set &= shim_w.sc_freed_set - 1)
+		shim_sci[__builtin_ctzll(shim_w.sc_freed_set)].sc =
+			&shim_w.sc[__builtin_ctzll(shim_w.sc_freed_set)];
+	for (i = 0; i < sw->sc_freed.n; i++) {
+		if (!sw->sc_freed.val[i])
+			continue;
+		shim_sci[sw->sc_freed.idx[i]].sc = NULL;
+		shim_w.sc_freed_set |= BIT_ULL(sw->sc_freed.idx[i]);
 	}
 	for (i = 0; i < SHIM_NUM_VLD; i++) {
 		shim_w.dd.vld[i].mtu = sw->vl_mtu[i];

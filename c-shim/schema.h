@@ -427,6 +427,12 @@ struct shim_world {
 	shim_u8 cancel_work_ret;
 	/* Bit n: the n-th allocation of a call fails. */
 	shim_u32 alloc_fail;
+	/*
+	 * `dd->send_contexts[i].sc` is NULL: context `i` was freed
+	 * (`sc_free()`) or never allocated; nothing else of the world names
+	 * it. (Last: drawn after the tables that name contexts.)
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u8 val[8]; } __attribute__((__packed__)) sc_freed;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */

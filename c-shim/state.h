@@ -162,6 +162,7 @@ struct shim_state {
 	unsigned int nsc;	/* the world's send contexts */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
 	u64 sc_type_set;	/* the contexts whose type is not SC_KERNEL (0) */
+	u64 sc_freed_set;	/* the contexts whose table entry is NULL */
 	bool locks_held;	/* a call returned holding a lock */
 	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
 	const struct shim_world *sw;	/* the call's world: what its registers read */

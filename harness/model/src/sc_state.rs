@@ -155,16 +155,21 @@ pub fn sc_flush(w: &World, e: &Engines, sc: Option<SendCtxIdx>, j: &mut Journal)
     }
 }
 
-/// Mirrors `sc_wait()` (pio.c): every context of the device (all of the
-/// world's are allocated) waited for, without the pause.
+/// Mirrors `sc_wait()` (pio.c): every allocated context of the device
+/// waited for, without the pause.
 pub fn sc_wait(w: &World, e: &Engines, j: &mut Journal) {
     for i in 0..w.num_send_contexts {
+        // `if (!sc) continue;`: a freed context's entry is NULL.
+        if w.sc_freed.get(usize::from(i)) {
+            continue;
+        }
         sc_wait_for_packet_egress(w, e, SendCtxIdx(i), 0, j);
     }
 }
 
-/// Mirrors `pio_freeze()` (pio.c): every context that is `SCF_FROZEN` and
-/// not a user context (`sc->type`) disabled, in index order.
+/// Mirrors `pio_freeze()` (pio.c): every allocated context that is
+/// `SCF_FROZEN` and not a user context (`sc->type`) disabled, in index
+/// order.
 pub fn pio_freeze(
     w: &World,
     e: &mut Engines,
@@ -173,7 +178,9 @@ pub fn pio_freeze(
 ) -> Result<(), Undefined> {
     for i in 0..w.num_send_contexts {
         let sc = SendCtxIdx(i);
-        if !e.sc_flags.get(usize::from(i)).contains(&ScFlag::Frozen)
+        // `if (!sc || ...) continue;`: a freed context's entry is NULL.
+        if w.sc_freed.get(usize::from(i))
+            || !e.sc_flags.get(usize::from(i)).contains(&ScFlag::Frozen)
             || w.sc_type.get(usize::from(i)) == ScType::User
         {
             continue;

@@ -127,6 +127,7 @@ pub fn validate_call(c: &Call) -> Result<(), String> {
     }
     check_wqe(c)?;
     check_qp(&c.qp, w)?;
+    check_freed(c)?;
     check_function(c)
 }
 
@@ -417,6 +418,57 @@ macro_rules! engines_room {
 }
 crate::model::engines_schema!(engines_room []);
 
+/// Whether the world's tables name send context `i`: a VL's context
+/// (`dd->vld[].sc`) or an entry of the PIO map. A freed context
+/// (`world.sc_freed`) is named by nothing, as sc_free() leaves it.
+pub fn world_names_sc(w: &World, i: u8) -> bool {
+    w.vl_sc.iter().any(|s| s.is_some_and(|s| s.0 == i))
+        || w.pio_map.as_ref().is_some_and(|m| {
+            m.elems
+                .iter()
+                .flatten()
+                .any(|e| e.entries.iter().any(|s| s.raw() == i))
+        })
+}
+
+/// The send contexts freed (`world.sc_freed`) are named by nothing: no VL,
+/// the PIO map, the QP (its context, the piowait list it is on) nor an
+/// argument (their users would dereference a freed context).
+fn check_freed(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    let arg = match &c.args {
+        Args::ScAddCreditReturnIntr(a) => a.sc,
+        Args::ScDelCreditReturnIntr(a) => a.sc,
+        Args::ScWantPiobufIntr(a) => a.sc,
+        Args::ScStop(a) => a.sc,
+        Args::ScWaitForPacketEgress(a) => a.sc,
+        Args::ScReturnCredits(a) => a.sc,
+        Args::ScDisable(a) => a.sc,
+        Args::ScReleaseUpdate(a) => a.sc,
+        Args::ScFlush(a) => a.sc,
+        _ => None,
+    };
+    for (i, freed) in w.sc_freed.iter() {
+        if !freed {
+            continue;
+        }
+        let i = i as u8;
+        if i >= w.num_send_contexts {
+            return Err(format!("world.sc_freed names {i}, past num_send_contexts"));
+        }
+        let by_qp = [c.qp.s_sendcontext, c.qp.wait_sc, arg]
+            .iter()
+            .any(|s| s.is_some_and(|s| s.0 == i));
+        if world_names_sc(w, i) || by_qp {
+            return Err(format!(
+                "send context {i} is freed (world.sc_freed) yet named by the world, the QP or \
+                 an argument: sc_free() leaves a context nothing names"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// How many objects of a kind (`"sc"`, `"sde"`) the world has; none of a
 /// kind the schema does not name.
 fn objects(kind: &str, w: &World) -> usize {
@@ -538,6 +590,34 @@ mod tests {
     use super::*;
 
     /// A per-port field may not describe a port the device lacks.
+    /// A freed send context is named by nothing: not the QP, not an
+    /// argument, not the world's tables; one nothing names is fine.
+    #[test]
+    fn a_freed_context_is_named_by_nothing() {
+        let mut c = crate::generate::seeded_call(1, Func::ScDisable, 0);
+        c.world.num_send_contexts = 64;
+        c.args = Args::ScDisable(args::ScDisable {
+            sc: Some(SendCtxIdx(40)),
+        });
+        assert_eq!(validate(&c), Ok(()));
+        let by_call = [c.qp.s_sendcontext, c.qp.wait_sc, Some(SendCtxIdx(40))];
+        let named = |i: u8| world_names_sc(&c.world, i) || by_call.contains(&Some(SendCtxIdx(i)));
+        let free = (0..64u8)
+            .rev()
+            .find(|i| !named(*i))
+            .expect("a context nothing names");
+        let mut ok = c.clone();
+        let _ = ok.world.sc_freed.set(usize::from(free), true);
+        assert_eq!(validate(&ok), Ok(()));
+        let mut bad = c.clone();
+        let _ = bad.world.sc_freed.set(40, true);
+        let e = validate(&bad).expect_err("the argument's context freed");
+        assert!(e.contains("send context 40 is freed"), "{e}");
+        let mut bad = ok.clone();
+        bad.world.vl_sc[0] = Some(SendCtxIdx(free));
+        assert!(validate(&bad).is_err());
+    }
+
     #[test]
     fn per_port_fields_stop_at_the_declared_ports() {
         let mut c = crate::generate::seeded_call(1, Func::FreeAllQps, 0);

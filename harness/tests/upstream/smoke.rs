@@ -52,6 +52,7 @@ fn small_world() -> World {
         },
         // Every context the kernel's.
         sc_type: PerIndex::new(),
+        sc_freed: PerIndex::new(),
         // No register set: each reads 0.
         sc_ctrl_csr: PerIndex::new(),
         sc_status_csr: PerIndex::new(),

@@ -80,6 +80,10 @@ macro_rules! world_schema {
             "cancel_work_ret" cancel_work_ret: bool [cancel_work_ret] = false,
             /// Bit n: the n-th allocation of a call fails.
             "alloc_fail" alloc_fail: u32 [alloc_fail] = 0,
+            /// `dd->send_contexts[i].sc` is NULL: context `i` was freed
+            /// (`sc_free()`) or never allocated; nothing else of the world
+            /// names it. (Last: drawn after the tables that name contexts.)
+            "sc_freed" sc_freed: PerIndex<bool, 64> [sc_freed] = PerIndex::new(),
         }
     };
 }

@@ -229,6 +229,13 @@ pub struct shim_world__bindgen_ty_12 {
     pub v: [shim_u8; 2usize],
 }
 #[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_13 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u8; 8usize],
+}
+#[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_1 {
     pub n: shim_u8,
     pub v: [shim_waiter; 24usize],
@@ -300,7 +307,6 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {

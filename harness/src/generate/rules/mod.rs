@@ -10,6 +10,9 @@ use super::shapes::{
 };
 use crate::model::types::*;
 
+mod pio_ring;
+pub use pio_ring::*;
+
 /// Device flags; send DMA three times in four.
 pub fn dev_flags<S: Source>(u: &mut Draw<S>, _: &World) -> Flags<DevFlag> {
     let mut f: Flags<DevFlag> = flags(u);
@@ -457,6 +460,20 @@ pub fn sc_type<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<ScType, 64> {
     })
 }
 
+/// Send contexts whose table entry is NULL: rarely one, and only one
+/// nothing else of the world names (the invariants refuse the rest).
+pub fn sc_freed<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<bool, 64> {
+    let mut p = PerIndex::new();
+    let n = usize::from(w.num_send_contexts);
+    if n > 1 && u.ratio(1, 8) {
+        let i = u.int_in_range(0..=n - 1);
+        if !crate::corpus::invariants::world_names_sc(w, i as u8) {
+            let _ = p.set(i, true);
+        }
+    }
+    p
+}
+
 /// A few send contexts' flags.
 pub fn sc_flags<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<Flags<ScFlag>, 64> {
     per_index(u, usize::from(w.num_send_contexts), |u| flags(u))
@@ -503,7 +520,17 @@ pub fn sde_ahg_bits<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIn
 /// state is), or NULL one time in eight (an argument).
 pub fn sc_ptr<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> Option<SendCtxIdx> {
     let n = usize::from(w.num_send_contexts);
-    (n > 0 && !u.ratio(1, 8)).then(|| SendCtxIdx(low_index(u, n)))
+    (n > 0 && !u.ratio(1, 8)).then(|| live(w, SendCtxIdx(low_index(u, n))))
+}
+
+/// `s`, or when the world freed it (`world.sc_freed`), the next context
+/// it did not: what the QP and the arguments name is allocated.
+fn live(w: &World, s: SendCtxIdx) -> SendCtxIdx {
+    let n = w.num_send_contexts;
+    (0..n)
+        .map(|k| SendCtxIdx(((u16::from(s.0) + u16::from(k)) % u16::from(n)) as u8))
+        .find(|c| !w.sc_freed.get(usize::from(c.0)))
+        .unwrap_or(s)
 }
 
 /// The context whose piowait list holds the QP's other waiters (the QP's
@@ -596,9 +623,9 @@ pub fn send_context<S: Source>(
 ) -> Option<SendCtxIdx> {
     let n = w.num_send_contexts;
     if matches!(func, Func::ScPiobufavail | Func::ScBufferAlloc) && n > 0 {
-        return Some(SendCtxIdx(u.int_in_range(0..=n - 1)));
+        return Some(live(w, SendCtxIdx(u.int_in_range(0..=n - 1))));
     }
-    opt_idx(u, usize::from(n), SendCtxIdx)
+    opt_idx(u, usize::from(n), SendCtxIdx).map(|s| live(w, s))
 }
 
 /// Mostly a 5-bit SC.
@@ -640,7 +667,7 @@ pub fn wait_sc<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> Option
     }
     match q.s_sendcontext {
         Some(s) if u.ratio(3, 4) => Some(s),
-        _ => Some(SendCtxIdx(u.int_in_range(0..=n - 1))),
+        _ => Some(live(w, SendCtxIdx(u.int_in_range(0..=n - 1)))),
     }
 }
 
@@ -651,127 +678,6 @@ pub fn pio_busy<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> i3
         0
     } else {
         u.int_in_range(0..=3)
-    }
-}
-
-/// The shadow ring of the QP's send context, for the calls that walk it
-/// (`sc_release_update`, `sc_disable`: none half the time) or fill it
-/// (`sc_buffer_alloc`: always): 1 to `MAX_SR` slots whose `sent_at` rise
-/// by 0 to 4 from near 0 or from just below the top of the range (so the
-/// counts wrap).
-pub fn sr_sent_at<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> Slots<u64, MAX_SR> {
-    let mut s = Slots::new();
-    let walks = matches!(
-        func,
-        Func::ScReleaseUpdate | Func::ScDisable | Func::PioFreeze
-    ) && u.arbitrary();
-    if !(walks || func == Func::ScBufferAlloc) || q.s_sendcontext.is_none() {
-        return s;
-    }
-    let n = u.int_in_range(1..=MAX_SR as u8);
-    let mut at: u64 = if u.ratio(1, 4) {
-        u64::MAX - 8
-    } else {
-        u.int_in_range(0..=64)
-    };
-    for _ in 0..n {
-        at = at.wrapping_add(u.int_in_range(0..=4));
-        let _ = s.push(at);
-    }
-    s
-}
-
-/// Each slot's callback: `verbs_pio_complete` or the recording one
-/// mostly, none one time in four; none past the ring (corpus::invariants).
-pub fn sr_cb<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> [PioCb; MAX_SR] {
-    let mut cbs = [PioCb::Null; MAX_SR];
-    for c in cbs.iter_mut().take(q.sc_sr_sent_at.len()) {
-        *c = match u.int_in_range(0..=3u8) {
-            0 => PioCb::Null,
-            1 => PioCb::Verbs,
-            _ => PioCb::Record,
-        };
-    }
-    cbs
-}
-
-/// A slot of the QP's send context's ring (0 without one).
-pub fn sr_index<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
-    match q.sc_sr_sent_at.len() as u32 {
-        0 => 0,
-        n => u.int_in_range(0..=n - 1),
-    }
-}
-
-/// `sc->free`: a slot's `sent_at`, one below or one above it (where
-/// `sent_before` turns), now and then any count.
-pub fn sc_free<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
-    let sent: Vec<u64> = q.sc_sr_sent_at.iter().copied().collect();
-    if sent.is_empty() || u.ratio(1, 8) {
-        return u.arbitrary();
-    }
-    pick(u, &sent).wrapping_add(pick(u, &[0, 1, u64::MAX]))
-}
-
-/// `*sc->hw_free`: mostly a counter 0 to 8 credits past `free`'s (11
-/// bits, so it wraps), now and then any; each status and reason bit
-/// (11-15) one time in two; now and then bits above them.
-pub fn hw_free<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
-    let counter = if u.ratio(7, 8) {
-        q.sc_free.wrapping_add(u.int_in_range(0..=8))
-    } else {
-        u.arbitrary()
-    } & 0x7ff;
-    let reasons = u64::from(u.arbitrary::<u8>() & 0x1f) << 11;
-    let high = if u.ratio(1, 8) {
-        u.arbitrary::<u64>() & !0xffff
-    } else {
-        0
-    };
-    counter | reasons | high
-}
-
-/// The context's credits: mostly a few (so a buffer runs short), now
-/// and then any.
-pub fn sc_credits<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> u32 {
-    if u.ratio(7, 8) {
-        u.int_in_range(0..=16)
-    } else {
-        u.arbitrary()
-    }
-}
-
-/// `fill`: at `free` or a few blocks past it (the buffers in flight),
-/// now and then any count.
-pub fn sc_fill<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
-    if u.ratio(7, 8) {
-        q.sc_free
-            .wrapping_add(u.int_in_range(0..=u64::from(q.sc_credits.min(32))))
-    } else {
-        u.arbitrary()
-    }
-}
-
-/// `alloc_free`: `free` or a few blocks behind it (a stale copy).
-pub fn sc_alloc_free<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u64 {
-    q.sc_free.wrapping_sub(u.int_in_range(0..=4))
-}
-
-/// `fill_wrap`: within the credits mostly, now and then at or past them.
-pub fn sc_fill_wrap<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
-    if u.ratio(7, 8) && q.sc_credits > 0 {
-        u.int_in_range(0..=q.sc_credits - 1)
-    } else {
-        u32_near(u, &[q.sc_credits])
-    }
-}
-
-/// `dw_len`: a few dwords around a block (16), now and then any length.
-pub fn dw_len<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
-    if u.ratio(7, 8) {
-        u.int_in_range(0..=80)
-    } else {
-        u32_near(u, &[16, 0xffff_fff0])
     }
 }
 
