@@ -523,7 +523,11 @@ SHIM_CALL(iowait_sleep)
 
 	struct verbs_txreq *tx;
 
-	/* A scenario's sleeps each get their own: one may still be queued. */
+	/*
+	 * A scenario's sleeps each get their own: one may still be queued.
+	 * The count is a single call's or its scenario's (shim_run() zeroes
+	 * it when it builds a world).
+	 */
 	if (shim_w.nsleep_tx == SHIM_MAX_SLEEP_TX || !shim_prep_callbacks(c))
 		return shim_refuse(out);
 	shim_begin(c, out);
@@ -757,6 +761,8 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		shim_scenario.step.carry = c->carry;
 		shim_scenario.step.args = c->args;
 		c = &shim_scenario.step;
+		/* What the world's registers read: the kept call's world. */
+		shim_w.sw = &c->world;
 	} else {
 		/* A scenario's QP has its callbacks (shim_prepare() took them). */
 		if ((c->carry & SHIM_STEP_KEEP) && !shim_w.cb.wakeup) {
@@ -765,6 +771,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		}
 		shim_alloc_reset();
 		shim_lockdep_reset();
+		shim_w.nsleep_tx = 0;
 		shim_build_world(&c->world);
 		shim_build_engines(&c->engines);
 	}

@@ -187,8 +187,9 @@ struct shim_map {
 /*
  * A step of a scenario (struct shim_call's carry): SHIM_STEP_CARRIED, a
  * later step, runs on the world, QP and engines the call before it left in
- * this process, which must have returned with SHIM_STEP_KEEP set (only fn
- * and args are read); SHIM_STEP_KEEP keeps what the call leaves for the
+ * this process, which must have returned with SHIM_STEP_KEEP set (of the
+ * call only fn and args are read; the rest is the kept call's, its world's
+ * registers included); SHIM_STEP_KEEP keeps what the call leaves for the
  * next step.  A single call has neither.
  */
 #define SHIM_STEP_CARRIED 1

@@ -51,7 +51,7 @@ fuzz_target!(
         assert!(world().call(&call::to_shim(&c), &mut out), "the shim refused a valid call");
         if let Ok(r) = model::run(&c) {
             let cout = call::from_shim(&out);
-            let diff = cout.diff(&r);
+            let diff = call::model_diff(&cout, &r);
             assert!(
                 diff.is_empty(),
                 "C and Rust differ on {func}: {diff:?}\n{}",

@@ -15,7 +15,6 @@ use super::records::{
 };
 use super::source::{check_keys, string, symbol, uint, Src, R};
 use crate::model::types::*;
-use crate::outcome::Outcome;
 
 /// A vector: one named call with the file and line it came from, or a
 /// *scenario*: that call, then more calls (`then`) on the state each
@@ -49,18 +48,6 @@ impl Vector {
     /// Every step's call, the first one first.
     pub fn steps(&self) -> impl Iterator<Item = &Call> {
         std::iter::once(&self.call).chain(&self.then)
-    }
-}
-
-/// What a scenario's step after `prev` runs on: its own function and
-/// arguments, the world of its scenario, and the QP and engines as the
-/// step before left them (every field of the post-call state is read
-/// back, so that is all a step leaves).
-pub fn carried(prev: &Outcome, next: &Call) -> Call {
-    Call {
-        qp: prev.qp,
-        engines: prev.engines,
-        ..next.clone()
     }
 }
 
@@ -142,6 +129,15 @@ fn parse_case(
     };
     validate(&call).map_err(|m| src.err(case.span().or(name_item.span()), "", m))?;
     let then = case_then(src, case, defaults, &call)?;
+    if !then.is_empty() {
+        super::invariants::steps_keep_invariants(&call, &then).map_err(|(k, m)| {
+            src.err(
+                case.get("then").and_then(|t| t.span()).or(case.span()),
+                "then",
+                format!("step {k} leaves the invariants on the state the step before left: {m}"),
+            )
+        })?;
+    }
     Ok(Vector {
         family: family.to_owned(),
         name,
@@ -507,6 +503,10 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         assert!(e.contains("at least one more step"), "{e}");
         let e = err("then = 3");
         assert!(e.contains("list of steps"), "{e}");
+        // A later step outside the invariants on the state it runs on: the
+        // QP has no engine to flush.
+        let e = err("then = [{ fn = \"sdma_flush\" }]");
+        assert!(e.contains("step 2 leaves the invariants"), "{e}");
     }
 
     #[test]

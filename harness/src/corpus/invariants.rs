@@ -4,6 +4,7 @@
 //! a behaviour.
 
 use crate::model::types::*;
+use crate::outcome::Outcome;
 
 /// The invariants every vector keeps, each with the upstream reason. A
 /// vector outside them drives upstream code out of bounds (or into C
@@ -418,6 +419,33 @@ macro_rules! engines_room {
 }
 crate::model::engines_schema!(engines_room []);
 
+/// What a scenario's step after `prev` runs on: its own function and
+/// arguments, the world of its scenario, and the QP and engines as the
+/// step before left them (every field of the post-call state is read
+/// back, so that is all a step leaves).
+pub fn carried(prev: &Outcome, next: &Call) -> Call {
+    Call {
+        qp: prev.qp,
+        engines: prev.engines,
+        ..next.clone()
+    }
+}
+
+/// A scenario's later steps keep the invariants: each step's state, the
+/// one the model says the step before left with the step's function and
+/// arguments ([`carried`]), is valid and the model runs
+/// it. `Err((k, why))`: step `k` (from 2) does not. Only such a scenario
+/// runs in C (the corpus refuses the others, the generator ends one there).
+pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, String)> {
+    let mut state = crate::model::run(first).map_err(|u| (1, u.0))?;
+    for (k, step) in then.iter().enumerate() {
+        let at = carried(&state, step);
+        validate(&at).map_err(|m| (k + 2, m))?;
+        state = crate::model::run(&at).map_err(|u| (k + 2, u.0))?;
+    }
+    Ok(())
+}
+
 /// Whether the world's tables name send context `i`: a VL's context
 /// (`dd->vld[].sc`) or an entry of the PIO map. A freed context
 /// (`world.sc_freed`) is named by nothing, as sc_free() leaves it.
@@ -589,7 +617,6 @@ fn check_map<T: TableIdx>(name: &str, m: &Option<VlMap<T>>, n: usize) -> Result<
 mod tests {
     use super::*;
 
-    /// A per-port field may not describe a port the device lacks.
     /// A freed send context is named by nothing: not the QP, not an
     /// argument, not the world's tables; one nothing names is fine.
     #[test]
@@ -618,6 +645,7 @@ mod tests {
         assert!(validate(&bad).is_err());
     }
 
+    /// A per-port field may not describe a port the device lacks.
     #[test]
     fn per_port_fields_stop_at_the_declared_ports() {
         let mut c = crate::generate::seeded_call(1, Func::FreeAllQps, 0);

@@ -32,7 +32,8 @@ mod records;
 mod source;
 pub mod write;
 
-pub use case::{carried, parse_file, Vector};
+pub use case::{parse_file, Vector};
+pub use invariants::carried;
 pub use invariants::validate;
 pub use load::{corpus_dir, load_corpus, NOT_VECTORS};
 pub use presets::Presets;

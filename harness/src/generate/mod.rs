@@ -31,7 +31,7 @@ mod shapes;
 
 pub use draw::WyRand;
 pub use record::{blank, call, call_into, Rejected};
-pub use scenario::{kept_steps, seeded_scenario, MAX_LATER_STEPS, STEP_FUNCS};
+pub use scenario::{seeded_scenario, MAX_LATER_STEPS, STEP_FUNCS};
 pub use seeded::{
     seeded_call, seeded_call_into, seeded_world_into, vector_seed, world_seed, SplitMix64, WorldId,
     WORLD_RUN,

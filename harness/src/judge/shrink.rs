@@ -175,7 +175,7 @@ fn scenario_shape(v: &Vector, c: &crate::judge::check::Checked) -> Option<String
 /// The shape of `v` run now, `None` when it agrees or its steps leave the
 /// invariants (such a candidate is never run in C).
 pub fn scenario_verdict(worker: &mut Worker, v: &Vector) -> Result<Option<String>> {
-    if crate::generate::kept_steps(&v.call, &v.then) < v.then.len() {
+    if crate::corpus::invariants::steps_keep_invariants(&v.call, &v.then).is_err() {
         return Ok(None);
     }
     let c = crate::judge::check::check_all_with(worker, std::slice::from_ref(v))?;

@@ -125,13 +125,39 @@ pub fn run(
         failed: failing.len() as u64,
         ..Default::default()
     };
-    let mut shapes: Vec<(String, usize)> = vec![];
     let worker = workers
         .first_mut()
         .context("a scenario run needs a worker")?;
-    for index in failing {
+    out.findings = findings(worker, &failing, seed, kernel)?;
+    out.seconds = started.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// The failing scenarios of a run: the first few of each shape minimised
+/// and written; one that agrees alone written as found, said so.
+fn findings(
+    worker: &mut Worker,
+    failing: &[u64],
+    seed: u64,
+    kernel: &str,
+) -> Result<Vec<ScenarioFinding>> {
+    let mut found = vec![];
+    let mut shapes: Vec<(String, usize)> = vec![];
+    for &index in failing {
         let v = scenario(seed, index);
         let Some(shape) = scenario_verdict(worker, &v)? else {
+            // Failed in its batch, agrees alone: written as found, said so.
+            let mut f = ScenarioFinding {
+                index,
+                what: "failed in the run, but agrees when run again alone: its outcome \
+                       depends on what the worker ran before it (state that outlives a \
+                       scenario), so it is written as found, not minimised"
+                    .into(),
+                vector: v,
+                file: None,
+            };
+            f.file = Some(write(&f, seed, kernel)?);
+            found.push(f);
             continue;
         };
         match shapes.iter_mut().find(|(s, _)| *s == shape) {
@@ -152,10 +178,9 @@ pub fn run(
             file: None,
         };
         f.file = Some(write(&f, seed, kernel)?);
-        out.findings.push(f);
+        found.push(f);
     }
-    out.seconds = started.elapsed().as_secs_f64();
-    Ok(out)
+    Ok(found)
 }
 
 /// One line: the failing step, its function, and how it fails.
