@@ -243,7 +243,7 @@ bool shim_check_call(const struct shim_call *c)
 	if (c->qp.pio_waiters.n > SHIM_MAX_PIO_WAITERS ||
 	    (c->qp.pio_waiters.n && c->qp.s_sendcontext == SHIM_NONE))
 		return false;
-	if (!shim_check_ring(c))
+	if (!shim_check_ring(c) || !shim_check_dma_tx(&c->qp))
 		return false;
 	/* One lock: an engine's or a send context's. */
 	if (!shim_check_sc(c->qp.wait_sc, sw) ||
@@ -584,6 +584,7 @@ void shim_build_qp(const struct shim_call *c)
 		INIT_LIST_HEAD(&sde->flushlist);
 		spin_lock_init(&sde->flushlist_lock);
 	}
+	shim_build_dma_tx(q);
 	for (i = 0; i < c->world.sl_to_sc.n; i++)
 		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
 	shim_w.priv.s_flags = tree_bits(q->priv_flags, &shim_priv_flags);
@@ -796,6 +797,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	shim_read_waiters(q, in);
 	shim_read_pio_waiters(q, in);
 	shim_read_ring(q, in);
+	shim_read_dma_tx(q, in);
 	q->alt_sl = rdma_ah_get_sl(&qp->alt_ah_attr);
 	q->alt_port = rdma_ah_get_port_num(&qp->alt_ah_attr);
 	q->alt_dlid = rdma_ah_get_dlid(&qp->alt_ah_attr);

@@ -185,6 +185,9 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "iowork:TID");
 	if (p == &shim_w.node_mask)
 		return snprintf(buf, len, "cpumask:node%d", shim_w.dd.node);
+	i = shim_dtx_name(p, buf, len);
+	if (i >= 0)
+		return i;
 	return snprintf(buf, len, "ptr:foreign");
 }
 

@@ -562,6 +562,25 @@ struct shim_qp {
 	shim_u16 sde_desc_avail;
 	shim_u32 sde_head_seq;
 	/*
+	 * The tx ring of the QP's engine (`sde->tx_ring`, indexed by
+	 * `sdma_mask`): `tx_head` (u16), the tx requests in its slots from
+	 * the head on, in order (only a ring of at most 64 descriptors holds
+	 * any), and `tx_tail` (u16).
+	 */
+	shim_u16 sde_tx_head;
+	struct { shim_u8 n; struct shim_dma_tx v[4]; } __attribute__((__packed__)) sde_tx_ring;
+	shim_u16 sde_tx_tail;
+	/*
+	 * The tx requests on the engine's flush list (`sde->flushlist`), in
+	 * order.
+	 */
+	struct { shim_u8 n; struct shim_dma_tx v[4]; } __attribute__((__packed__)) sde_flushlist;
+	/*
+	 * Tx requests the ring or the flush list holds beyond those read back
+	 * above (past a NULL slot, past the fourth): 0 in a vector.
+	 */
+	shim_u8 sde_tx_stray;
+	/*
 	 * The other iowaits on the dmawait list of the QP's engine, in list
 	 * order, before or after the QP's (which is on it when `on_wait_list`
 	 * with `wait_lock` that engine).

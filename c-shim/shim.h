@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 27
+#define SHIM_ABI_VERSION 28
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -57,6 +57,9 @@ typedef uint64_t shim_u64;
 #define SHIM_MAX_PIO_WAITERS 8	/* other QPs on a piowait list */
 #define SHIM_MAX_SR 8		/* slots of a send context's shadow ring */
 #define SHIM_MAX_TX_MORE 3	/* txs a call is given behind a leg's first */
+#define SHIM_MAX_DMA_TX 4	/* tx requests on an engine's ring, on its flush list */
+#define SHIM_MAX_TX_RING 64	/* the largest ring (descq_cnt) that holds tx requests */
+#define SHIM_MAX_TX_DESC 8	/* descriptors of a tx request (NUM_DESC is 6) */
 
 /* An index into the world's tables, or one of these. */
 #define SHIM_NONE (-1)		/* a NULL pointer */
@@ -106,6 +109,26 @@ struct shim_iter_qp {
 	shim_u8 remote_sl;
 	shim_u8 error_qp_ret;		/* what rvt_error_qp() returns for it */
 	shim_u8 pad[2];
+} __attribute__((__packed__));
+
+/*
+ * A tx request (struct sdma_txreq) on the QP's engine's tx ring or flush
+ * list: its descriptors (each one's mapping type, SDMA_MAP_*, in 2 bits
+ * of map; a pinning context with a ctx_put callback, a bit of pinned),
+ * the AHG header mode of the first, the buffers it owns, its callback and
+ * iowait.  id names it in the journal (dtx#ID).
+ */
+struct shim_dma_tx {
+	shim_u16 next_descq_idx;
+	shim_u16 map;			/* descriptor i: bits 2i..2i+1 */
+	shim_u8 id;
+	shim_u8 num_desc;
+	shim_u8 pinned;			/* descriptor i: bit i */
+	shim_u8 mode;			/* SDMA_DESC1_HEADER_MODE of descp[0] */
+	shim_u8 coalesce;		/* coalesce_buf allocated */
+	shim_u8 ext;			/* descp allocated: desc_limit > NUM_DESC */
+	shim_u8 complete;		/* 1: the recording callback, 0: NULL */
+	shim_u8 qp_wait;		/* 1: wait is the QP's iowait, 0: NULL */
 } __attribute__((__packed__));
 
 /*

@@ -10,6 +10,7 @@
  *   query.c     answers the mocks (world.h) and names pointers
  *   engines.c   builds and reads back the send engines' state
  *   ring.c      the QP's send context's shadow ring and credit counters
+ *   dmatx.c     the QP's engine's tx requests: its tx ring and flush list
  *   describe.c  the text of the state some functions leave
  *   shim.c      the ABI entry points: runs one call, the benchmark
  */
@@ -158,6 +159,15 @@ struct shim_state {
 	u32 buffers_allocated;	/* the QP's context's count (one CPU) */
 	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
 	struct sdma_txreq *no_tx[1 << 16];
+	/*
+	 * The QP's engine's tx requests ([k]: its ring's k-th from the head,
+	 * [SHIM_MAX_DMA_TX + k]: its flush list's), their names, and the
+	 * ring's slots when it holds them (dmatx.c)
+	 */
+	struct sdma_txreq dtx[2 * SHIM_MAX_DMA_TX];
+	u8 dtx_id[2 * SHIM_MAX_DMA_TX];
+	struct sdma_txreq *tx_ring[SHIM_MAX_TX_RING];
+	bool dtx_used;		/* the last call had requests or the ring's slots */
 	int niter;
 	unsigned int nsc;	/* the world's send contexts */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
@@ -238,6 +248,12 @@ void shim_read_ring(struct shim_qp *q, const struct shim_qp *in);
 pio_release_cb shim_pio_cb(u32 i);
 void *shim_pio_arg(pio_release_cb cb, u32 slot);
 void shim_describe_pbuf(struct shim_outcome *out, const struct pio_buf *pbuf);
+
+/* dmatx.c */
+bool shim_check_dma_tx(const struct shim_qp *q);
+void shim_build_dma_tx(const struct shim_qp *q);
+void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in);
+int shim_dtx_name(const void *p, char *buf, size_t len);
 
 /* engines.c */
 bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);

@@ -2,7 +2,7 @@
 //! their release when the chip returns their credits.
 
 use super::pio::sc_piobufavail;
-use super::sched::iowait_sdma_drained;
+use super::sched::iowait_drain_wakeup;
 use super::types::{Engines, PioCb, Qp, ScFlag, SendCtxIdx, World};
 use super::{qp_name, Journal, Undefined};
 
@@ -45,9 +45,7 @@ fn sent_before(a: u64, b: u64) -> bool {
 fn verbs_pio_complete(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
     qp.pio_busy = qp.pio_busy.wrapping_sub(1);
     if qp.pio_busy == 0 {
-        j.record("wake_up(wait_dma)".into());
-        j.record("wake_up(wait_pio)".into());
-        iowait_sdma_drained(w, qp, j)?;
+        iowait_drain_wakeup(w, qp, j)?;
     }
     Ok(())
 }

@@ -343,6 +343,15 @@ pub fn iowait_sdma_drained(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<()
     Ok(())
 }
 
+/// Mirrors `iowait_drain_wakeup()` (iowait.h) on the QP's iowait: both
+/// its wait queues woken, then its `sdma_drained` callback (qp.c's
+/// [`iowait_sdma_drained`]).
+pub fn iowait_drain_wakeup(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
+    j.record("wake_up(wait_dma)".into());
+    j.record("wake_up(wait_pio)".into());
+    iowait_sdma_drained(w, qp, j)
+}
+
 /// Mirrors the static `hfi1_init_priority()` (qp.c): one step of priority
 /// for an ACK pending on each leg. Returns the priority from 0.
 pub fn hfi1_init_priority(qp: &Qp) -> i32 {

@@ -255,6 +255,33 @@ impl FieldText for crate::types::Waiter {
     }
 }
 
+impl FieldText for crate::types::DmaTx {
+    fn text(&self) -> String {
+        let descs: Vec<String> = (0..self.num_desc.min(crate::types::MAX_TX_DESC))
+            .map(|i| {
+                let map = ["none", "single", "page", "map3"][usize::from(self.map_of(i))];
+                let pin = if self.pinned & 1 << i != 0 {
+                    "+pin"
+                } else {
+                    ""
+                };
+                format!("{map}{pin}")
+            })
+            .collect();
+        format!(
+            "{{dtx#{} next={} descs=[{}] mode={}{}{}{}{}}}",
+            self.id,
+            self.next_descq_idx,
+            descs.join(" "),
+            self.mode,
+            if self.coalesce { " coalesce" } else { "" },
+            if self.ext { " ext" } else { "" },
+            if self.complete { " complete" } else { "" },
+            if self.qp_wait { " qp_wait" } else { "" },
+        )
+    }
+}
+
 impl FieldText for crate::types::PioWaiter {
     fn text(&self) -> String {
         format!(

@@ -6,7 +6,8 @@ use super::iowait::{
     dmawait, iowait_get_all_desc, iowait_init_priority, iowait_priority_update_top, list_del_init,
     Iowait,
 };
-use super::sched::{iowait_wakeup, sdma_descq_freecnt, SDMA_AVAIL_REASON};
+use super::sched::{iowait_wakeup, SDMA_AVAIL_REASON};
+use super::sdma_tx::{flush_flushlist, sdma_flush_descq};
 use super::types::{EngineIdx, Engines, Ptr, Qp, Sc, Vl, World};
 use super::{at, put, Journal, Undefined};
 
@@ -209,13 +210,10 @@ pub fn sdma_desc_avail(
     Ok(())
 }
 
-/// Mirrors the static `sdma_flush()` (sdma.c) on the QP's engine, whose tx
-/// ring holds no request: `sdma_flush_descq()` moves the head to the tail
-/// one descriptor at a time (`descq_head & sdma_mask`, the mask
-/// `descq_cnt - 1`) and, if it moved, offers the free descriptors to the
-/// waiters (`sdma_desc_avail`); the flush list is empty; then every
-/// waiter still on the engine's list (orphaned), in order, is woken and
-/// leaves it.
+/// Mirrors the static `sdma_flush()` (sdma.c) on the QP's engine: the
+/// ring flushed from head to tail ([`sdma_flush_descq`]), then the
+/// flush list ([`flush_flushlist`]), then every waiter still on the
+/// engine's list (orphaned), in order, woken and taken off it.
 pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
     let sde = qp_engine(qp, "sdma_flush")?;
     if !qp.sde_descq_cnt.is_power_of_two() {
@@ -225,17 +223,8 @@ pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefin
             qp.sde_descq_cnt
         )));
     }
-    let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
-    // head and tail are u16 in sdma_flush_descq().
-    let tail = (qp.sde_descq_tail & mask) as u16;
-    let mut progress = false;
-    while (qp.sde_descq_head & mask) as u16 != tail {
-        qp.sde_descq_head = qp.sde_descq_head.wrapping_add(1);
-        progress = true;
-    }
-    if progress {
-        sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
-    }
+    sdma_flush_descq(w, qp, sde, j)?;
+    flush_flushlist(w, qp, j)?;
     for iow in dmawait(qp, sde) {
         wakeup(w, qp, iow, j)?;
         list_del_init(qp, iow);

@@ -296,6 +296,64 @@ fn check_ring(q: &Qp) -> Result<(), String> {
     Ok(())
 }
 
+/// The QP's engine's tx requests (the shim places them on it): on a ring
+/// of at most `MAX_TX_RING` descriptors, a power of two (`tx_ring` is
+/// indexed by `sdma_mask`; the world gives a larger ring no slots of its
+/// own), no more than its descriptors, exactly the slots from `tx_head`
+/// to `tx_tail` (submit_tx() fills the tail, the completions empty the
+/// head); each request's descriptors within its array (`NUM_DESC`, 6,
+/// unless it allocated one: `_extend_sdma_tx_descs()` makes it
+/// `MAX_DESC`, 64, the world's 8), none described past them, a 3-bit
+/// header mode.
+fn check_dma_tx(q: &Qp) -> Result<(), String> {
+    let n = q.sde_tx_ring.len();
+    if (n > 0 || !q.sde_flushlist.is_empty()) && q.s_sde.is_none() {
+        return Err("qp.sde_tx_ring / sde_flushlist: tx requests of the QP's engine, and it has none (qp.s_sde)".into());
+    }
+    if n > 0 && !(q.sde_descq_cnt.is_power_of_two() && q.sde_descq_cnt <= MAX_TX_RING) {
+        return Err(format!(
+            "qp.sde_tx_ring: a ring of {} descriptors holds no tx request in a world (a power of two up to {MAX_TX_RING} does)",
+            q.sde_descq_cnt
+        ));
+    }
+    if n > usize::from(q.sde_descq_cnt) {
+        return Err(format!(
+            "qp.sde_tx_ring: {n} requests in a ring of {} slots",
+            q.sde_descq_cnt
+        ));
+    }
+    if q.sde_tx_tail != q.sde_tx_head.wrapping_add(n as u16) {
+        return Err(format!(
+            "qp.sde_tx_tail {} is not sde_tx_head {} + {n}: the ring holds exactly the requests from its head to its tail",
+            q.sde_tx_tail, q.sde_tx_head
+        ));
+    }
+    if q.sde_tx_stray != 0 {
+        return Err(
+            "qp.sde_tx_stray: a vector's requests are all on the ring or the flush list".into(),
+        );
+    }
+    for tx in q.sde_tx_ring.iter().chain(q.sde_flushlist.iter()) {
+        let most = if tx.ext { MAX_TX_DESC } else { 6 };
+        if tx.num_desc > most {
+            return Err(format!(
+                "dtx#{}: {} descriptors in an array of {most} (ext = {})",
+                tx.id, tx.num_desc, tx.ext
+            ));
+        }
+        if u32::from(tx.map) >> (2 * u32::from(tx.num_desc)) != 0
+            || u32::from(tx.pinned) >> tx.num_desc != 0
+            || tx.mode > 7
+        {
+            return Err(format!(
+                "dtx#{}: a descriptor described past its {} (or a header mode above 7)",
+                tx.id, tx.num_desc
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What one function reads of its arguments, or of the QP only it reads.
 fn check_function(c: &Call) -> Result<(), String> {
     let w = &c.world;
@@ -316,6 +374,7 @@ fn check_function(c: &Call) -> Result<(), String> {
     }
     check_wait_lists(c)?;
     check_ring(q)?;
+    check_dma_tx(q)?;
     // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
     // SL indexes sl_to_sc.
     if c.func() == Func::MigrateQp

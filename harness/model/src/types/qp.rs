@@ -80,6 +80,53 @@ pub struct PioWaiter {
     pub on_list: bool,
 }
 
+/// A tx request (`struct sdma_txreq`) on the tx ring or the flush list of
+/// the QP's engine, as far as its completion reads it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct DmaTx {
+    /// Its name in the journal (`dtx#ID`); the world's, not the kernel's.
+    pub id: u8,
+    /// `tx->next_descq_idx`: the ring index past its last descriptor.
+    pub next_descq_idx: u16,
+    /// `tx->num_desc` (at most `NUM_DESC`, 6, unless `ext`; at most 8).
+    pub num_desc: u8,
+    /// Each descriptor's mapping type (`sdma_mapping_type()`, the
+    /// generation bits of `qw[1]`: `SDMA_MAP_NONE` 0, `_SINGLE` 1,
+    /// `_PAGE` 2), descriptor i in bits 2i..2i+1.
+    pub map: u16,
+    /// The descriptors holding a pinning context with a `ctx_put`
+    /// callback (`descp->pinning_ctx`), descriptor i in bit i.
+    pub pinned: u8,
+    /// The AHG header mode of its first descriptor (`ahg_mode()`, 0..=7).
+    pub mode: u8,
+    /// `tx->coalesce_buf` is allocated.
+    pub coalesce: bool,
+    /// `tx->descp` is allocated (`desc_limit` above `NUM_DESC`), not
+    /// `tx->descs`.
+    pub ext: bool,
+    /// `tx->complete` is set (the world's recording callback).
+    pub complete: bool,
+    /// `tx->wait` is the QP's iowait (else NULL).
+    pub qp_wait: bool,
+}
+
+impl DmaTx {
+    /// Descriptor `i`'s mapping type.
+    pub fn map_of(&self, i: u8) -> u8 {
+        (self.map >> (2 * u16::from(i))) as u8 & 3
+    }
+}
+
+/// The tx requests an engine's ring, and its flush list, may hold.
+pub const MAX_DMA_TX: usize = 4;
+
+/// The largest ring (`descq_cnt`) that holds tx requests in a world.
+pub const MAX_TX_RING: u16 = 64;
+
+/// The descriptors a tx request holds at most (`NUM_DESC` is 6; more
+/// with `descp` allocated).
+pub const MAX_TX_DESC: u8 = 8;
+
 /// The slots of the QP's send context's shadow ring at most.
 pub const MAX_SR: usize = 8;
 
@@ -207,6 +254,20 @@ macro_rules! qp_schema {
             "sde_descq_tail" sde_descq_tail: u32 [ring_tail] = 0,
             "sde_desc_avail" sde_desc_avail: u16 = 0,
             "sde_head_seq" sde_head_seq: u32 [0..=3] = 0,
+            /// The tx ring of the QP's engine (`sde->tx_ring`, indexed by
+            /// `sdma_mask`): `tx_head` (u16), the tx requests in its slots
+            /// from the head on, in order (only a ring of at most 64
+            /// descriptors holds any), and `tx_tail` (u16).
+            "sde_tx_head" sde_tx_head: u16 [tx_head] = 0,
+            "sde_tx_ring" sde_tx_ring: Slots<DmaTx, MAX_DMA_TX> [tx_ring] = Slots::new(),
+            "sde_tx_tail" sde_tx_tail: u16 [tx_tail] = 0,
+            /// The tx requests on the engine's flush list (`sde->flushlist`),
+            /// in order.
+            "sde_flushlist" sde_flushlist: Slots<DmaTx, MAX_DMA_TX> [flushlist] = Slots::new(),
+            /// Tx requests the ring or the flush list holds beyond those
+            /// read back above (past a NULL slot, past the fourth): 0 in a
+            /// vector.
+            "sde_tx_stray" sde_tx_stray: u8 [0..=0] = 0,
             /// The other iowaits on the dmawait list of the QP's engine, in
             /// list order, before or after the QP's (which is on it when
             /// `on_wait_list` with `wait_lock` that engine).

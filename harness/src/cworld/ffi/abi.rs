@@ -723,6 +723,7 @@ impl Abi for Option<Ah> {
     }
 }
 
+mod dma_tx;
 mod header;
 use header::record_struct;
 pub use header::schema_header;

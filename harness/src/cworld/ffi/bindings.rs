@@ -238,7 +238,7 @@ pub struct shim_world__bindgen_ty_13 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_1 {
     pub n: shim_u8,
-    pub v: [shim_waiter; 24usize],
+    pub v: [shim_dma_tx; 4usize],
 }
 impl Default for shim_qp__bindgen_ty_1 {
     fn default() -> Self {
@@ -252,7 +252,7 @@ impl Default for shim_qp__bindgen_ty_1 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_2 {
     pub n: shim_u8,
-    pub v: [shim_pio_waiter; 8usize],
+    pub v: [shim_dma_tx; 4usize],
 }
 impl Default for shim_qp__bindgen_ty_2 {
     fn default() -> Self {
@@ -264,8 +264,36 @@ impl Default for shim_qp__bindgen_ty_2 {
     }
 }
 #[repr(C, packed)]
-#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_qp__bindgen_ty_3 {
+    pub n: shim_u8,
+    pub v: [shim_waiter; 24usize],
+}
+impl Default for shim_qp__bindgen_ty_3 {
+    fn default() -> Self {
+        let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::std::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+}
+#[repr(C, packed)]
+pub struct shim_qp__bindgen_ty_4 {
+    pub n: shim_u8,
+    pub v: [shim_pio_waiter; 8usize],
+}
+impl Default for shim_qp__bindgen_ty_4 {
+    fn default() -> Self {
+        let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::std::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_qp__bindgen_ty_5 {
     pub n: shim_u8,
     pub v: [shim_u64; 8usize],
 }
@@ -307,6 +335,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
+    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -329,7 +358,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
-    pub __bindgen_padding_2: u8,
+    pub __bindgen_padding_2: [u8; 2usize],
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

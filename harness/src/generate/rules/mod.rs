@@ -11,7 +11,9 @@ use super::shapes::{
 use crate::model::types::*;
 
 mod pio_ring;
+mod sdma_ring;
 pub use pio_ring::*;
+pub use sdma_ring::*;
 
 /// Device flags; send DMA three times in four.
 pub fn dev_flags<S: Source>(u: &mut Draw<S>, _: &World) -> Flags<DevFlag> {

@@ -4,6 +4,8 @@
 //! are read through it in `corpus::records` and written in
 //! `corpus::write`, each from the record's schema.
 
+mod dma_tx;
+
 use toml_edit::{Item, Value};
 
 use super::source::{

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmatx.c - the tx requests of the QP's engine: those in its tx ring from
+ * tx_head on and those on its flush list, built from the QP's fields
+ * before a call and read back after it.  A request's descriptors hold
+ * symbolic DMA addresses (nothing is mapped: the unmap is recorded), its
+ * coalesce buffer and allocated descriptor array are tracked blocks of
+ * the world, its callback and its descriptors' ctx_put record and decide
+ * nothing.  Only a ring of at most SHIM_MAX_TX_RING descriptors (a power
+ * of two) holds requests, in slots of its own, cleared after a call that
+ * had them; every other ring is shim_w.no_tx, NULL throughout.
+ */
+#include "state.h"
+
+/*
+ * The callback of a request's owner (verbs or user SDMA, whose completion
+ * is not the world's): records the status and the request as its owner
+ * sees it, decides nothing.
+ */
+static void shim_dtx_complete(struct sdma_txreq *tx, int status)
+{
+	const char *name;
+	char num[16];
+
+	switch (status) {
+	case SDMA_TXREQ_S_OK:
+		name = "SDMA_TXREQ_S_OK";
+		break;
+	case SDMA_TXREQ_S_SENDERROR:
+		name = "SDMA_TXREQ_S_SENDERROR";
+		break;
+	case SDMA_TXREQ_S_ABORTED:
+		name = "SDMA_TXREQ_S_ABORTED";
+		break;
+	case SDMA_TXREQ_S_SHUTDOWN:
+		name = "SDMA_TXREQ_S_SHUTDOWN";
+		break;
+	default:
+		snprintf(num, sizeof(num), "%d", status);
+		name = num;
+		break;
+	}
+	journal_printf("sdma_complete(%s, %s) num_desc=%u desc_limit=%u coalesce_buf=%s",
+		       jp(tx), name, tx->num_desc, tx->desc_limit,
+		       tx->coalesce_buf ? "set" : "NULL");
+}
+
+/* A descriptor's pinning context released: records (its pages are not the world's). */
+static void shim_ctx_put(void *ctx)
+{
+	journal_printf("ctx_put(%s)", jp(ctx));
+}
+
+/* The storage of request k of the ring (k) or the flush list (SHIM_MAX_DMA_TX + k). */
+static void shim_build_tx(unsigned int k, const struct shim_dma_tx *d)
+{
+	struct sdma_txreq *tx = &shim_w.dtx[k];
+	struct sdma_desc *descp = tx->descs;
+	u16 i;
+
+	shim_w.dtx_id[k] = d->id;
+	INIT_LIST_HEAD(&tx->list);
+	tx->desc_limit = ARRAY_SIZE(tx->descs);
+	/* As _extend_sdma_tx_descs() leaves it: MAX_DESC descriptors. */
+	if (d->ext) {
+		descp = shim_alloc_tracked(MAX_DESC * sizeof(*descp), "descp");
+		if (descp)
+			tx->desc_limit = MAX_DESC;
+		else
+			descp = tx->descs;
+	}
+	tx->descp = descp;
+	tx->num_desc = d->num_desc;
+	tx->next_descq_idx = d->next_descq_idx;
+	tx->coalesce_buf = d->coalesce ? shim_alloc_tracked(64, "coalesce_buf") : NULL;
+	tx->complete = d->complete ? shim_dtx_complete : NULL;
+	tx->wait = d->qp_wait ? &shim_w.priv.s_iowait : NULL;
+	descp[0].qw[1] = ((u64)d->mode & SDMA_DESC1_HEADER_MODE_MASK) <<
+			 SDMA_DESC1_HEADER_MODE_SHIFT;
+	for (i = 0; i < d->num_desc && i < tx->desc_limit; i++) {
+		u64 addr = ((u64)d->id + 1) << 16 | (u64)i << 12;
+		u64 len = 64 * ((u64)i + 1);
+
+		descp[i].qw[0] = (addr & SDMA_DESC0_PHY_ADDR_MASK) << SDMA_DESC0_PHY_ADDR_SHIFT |
+				 (len & SDMA_DESC0_BYTE_COUNT_MASK) << SDMA_DESC0_BYTE_COUNT_SHIFT;
+		descp[i].qw[1] |= ((u64)(d->map >> (2 * i)) & SDMA_DESC1_GENERATION_MASK) <<
+				  SDMA_DESC1_GENERATION_SHIFT;
+		if (d->pinned & (1u << i)) {
+			descp[i].pinning_ctx = &descp[i];
+			descp[i].ctx_put = shim_ctx_put;
+		}
+	}
+}
+
+/* A ring that holds requests in the world's own slots. */
+static bool shim_tx_ring_own(u16 descq_cnt)
+{
+	return is_power_of_2(descq_cnt) && descq_cnt <= SHIM_MAX_TX_RING;
+}
+
+/*
+ * Requests sit only on the QP's engine (it has one), in a ring that can
+ * hold them, from the head to the tail; a descriptor count the request's
+ * array holds, no mapping or pinning past it.
+ */
+bool shim_check_dma_tx(const struct shim_qp *q)
+{
+	unsigned int k;
+
+	if (q->sde_tx_ring.n > SHIM_MAX_DMA_TX || q->sde_flushlist.n > SHIM_MAX_DMA_TX ||
+	    q->sde_tx_stray)
+		return false;
+	if ((q->sde_tx_ring.n || q->sde_flushlist.n) && q->s_sde == SHIM_NONE)
+		return false;
+	if (q->sde_tx_ring.n && (!shim_tx_ring_own(q->sde_descq_cnt) ||
+				 q->sde_tx_ring.n > q->sde_descq_cnt))
+		return false;
+	if ((u16)(q->sde_tx_head + q->sde_tx_ring.n) != q->sde_tx_tail)
+		return false;
+	for (k = 0; k < 2 * SHIM_MAX_DMA_TX; k++) {
+		const struct shim_dma_tx *d = k < SHIM_MAX_DMA_TX ? &q->sde_tx_ring.v[k] :
+					      &q->sde_flushlist.v[k - SHIM_MAX_DMA_TX];
+		unsigned int lim = d->ext ? SHIM_MAX_TX_DESC : NUM_DESC;
+
+		if (d->num_desc > lim || d->mode > 7 ||
+		    d->map >> (2 * d->num_desc) || d->pinned >> d->num_desc)
+			return false;
+	}
+	return true;
+}
+
+void shim_build_dma_tx(const struct shim_qp *q)
+{
+	struct sdma_engine *sde;
+	unsigned int k;
+
+	if (shim_w.dtx_used) {
+		memset(shim_w.dtx, 0, sizeof(shim_w.dtx));
+		memset(shim_w.tx_ring, 0, sizeof(shim_w.tx_ring));
+		shim_w.dtx_used = false;
+	}
+	if (q->s_sde == SHIM_NONE)
+		return;
+	sde = shim_sde(q->s_sde);
+	sde->tx_head = q->sde_tx_head;
+	sde->tx_tail = q->sde_tx_tail;
+	if (shim_tx_ring_own(q->sde_descq_cnt)) {
+		sde->tx_ring = shim_w.tx_ring;
+		shim_w.dtx_used = true;
+	}
+	for (k = 0; k < q->sde_tx_ring.n; k++) {
+		shim_build_tx(k, &q->sde_tx_ring.v[k]);
+		shim_w.tx_ring[(q->sde_tx_head + k) & sde->sdma_mask] = &shim_w.dtx[k];
+	}
+	for (k = 0; k < q->sde_flushlist.n; k++) {
+		shim_build_tx(SHIM_MAX_DMA_TX + k, &q->sde_flushlist.v[k]);
+		list_add_tail(&shim_w.dtx[SHIM_MAX_DMA_TX + k].list, &sde->flushlist);
+	}
+	if (q->sde_flushlist.n)
+		shim_w.dtx_used = true;
+}
+
+/* A request of the world as the call left it; false for anything else. */
+static bool shim_read_tx(const struct sdma_txreq *tx, struct shim_dma_tx *o)
+{
+	const struct sdma_desc *descp = tx->descp;
+	unsigned int k, i, n;
+
+	if (tx < shim_w.dtx || tx >= shim_w.dtx + ARRAY_SIZE(shim_w.dtx))
+		return false;
+	k = tx - shim_w.dtx;
+	memset(o, 0, sizeof(*o));
+	o->id = shim_w.dtx_id[k];
+	o->next_descq_idx = tx->next_descq_idx;
+	o->num_desc = tx->num_desc > 255 ? 255 : tx->num_desc;
+	o->ext = tx->desc_limit > ARRAY_SIZE(tx->descs);
+	/* Descriptors only where they still are: its own, or its array not freed. */
+	if (descp != tx->descs && !o->ext)
+		descp = NULL;
+	n = min_t(unsigned int, tx->num_desc, tx->desc_limit);
+	n = min_t(unsigned int, n, SHIM_MAX_TX_DESC);
+	for (i = 0; descp && i < n; i++) {
+		o->map |= ((descp[i].qw[1] >> SDMA_DESC1_GENERATION_SHIFT) &
+			   SDMA_DESC1_GENERATION_MASK) << (2 * i);
+		if (descp[i].pinning_ctx && descp[i].ctx_put)
+			o->pinned |= 1u << i;
+	}
+	o->mode = descp ? (descp[0].qw[1] & SDMA_DESC1_HEADER_MODE_SMASK) >>
+			  SDMA_DESC1_HEADER_MODE_SHIFT : 0;
+	o->coalesce = !!tx->coalesce_buf;
+	o->complete = !tx->complete ? 0 : tx->complete == shim_dtx_complete ? 1 : 2;
+	o->qp_wait = !tx->wait ? 0 : tx->wait == &shim_w.priv.s_iowait ? 1 : 2;
+	return true;
+}
+
+/*
+ * The QP's engine's ring from tx_head on, up to its first empty slot, and
+ * its flush list, in order; any other request either holds is counted
+ * stray.  The input's when the QP has no engine.
+ */
+void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in)
+{
+	const struct sdma_engine *sde;
+	const struct list_head *pos;
+	unsigned int k, steps = 0;
+	bool run = true;
+
+	memset(&q->sde_tx_ring, 0, sizeof(q->sde_tx_ring));
+	memset(&q->sde_flushlist, 0, sizeof(q->sde_flushlist));
+	q->sde_tx_stray = 0;
+	if (in->s_sde == SHIM_NONE) {
+		q->sde_tx_head = in->sde_tx_head;
+		q->sde_tx_tail = in->sde_tx_tail;
+		return;
+	}
+	sde = shim_sde(in->s_sde);
+	q->sde_tx_head = sde->tx_head;
+	q->sde_tx_tail = sde->tx_tail;
+	for (k = 0; sde->tx_ring == shim_w.tx_ring && k < SHIM_MAX_TX_RING; k++) {
+		const struct sdma_txreq *tx =
+			shim_w.tx_ring[(sde->tx_head + k) & sde->sdma_mask & (SHIM_MAX_TX_RING - 1)];
+
+		if (k > (sde->sdma_mask & (SHIM_MAX_TX_RING - 1)))
+			break;
+		if (!tx) {
+			run = false;
+			continue;
+		}
+		if (run && q->sde_tx_ring.n < SHIM_MAX_DMA_TX &&
+		    shim_read_tx(tx, &q->sde_tx_ring.v[q->sde_tx_ring.n]))
+			q->sde_tx_ring.n++;
+		else if (q->sde_tx_stray < 255)
+			q->sde_tx_stray++;
+	}
+	/* A list that does not end is stray from where it would overflow. */
+	list_for_each(pos, &sde->flushlist) {
+		const struct sdma_txreq *tx = list_entry(pos, struct sdma_txreq, list);
+
+		if (++steps > 4 * SHIM_MAX_DMA_TX) {
+			q->sde_tx_stray++;
+			break;
+		}
+		if (q->sde_flushlist.n < SHIM_MAX_DMA_TX &&
+		    shim_read_tx(tx, &q->sde_flushlist.v[q->sde_flushlist.n]))
+			q->sde_flushlist.n++;
+		else if (q->sde_tx_stray < 255)
+			q->sde_tx_stray++;
+	}
+}
+
+/* dtx#ID for a request of the world, dtx#ID.desc#I for a descriptor of one. */
+int shim_dtx_name(const void *p, char *buf, size_t len)
+{
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(shim_w.dtx); k++) {
+		const struct sdma_txreq *tx = &shim_w.dtx[k];
+		const struct sdma_desc *d = tx->descp ? tx->descp : tx->descs;
+		unsigned int n = d == tx->descs ? ARRAY_SIZE(tx->descs) : MAX_DESC;
+
+		if (p == tx)
+			return snprintf(buf, len, "dtx#%u", shim_w.dtx_id[k]);
+		if ((const void *)d <= p && p < (const void *)(d + n))
+			return snprintf(buf, len, "dtx#%u.desc#%u", shim_w.dtx_id[k],
+					(unsigned int)((const struct sdma_desc *)p - d));
+	}
+	return -1;
+}

@@ -1,0 +1,181 @@
+//! An SDMA engine's tx requests completed (sdma.c): each one's mappings
+//! undone and buffers freed, its owner's callback called and its iowait's
+//! count of SDMA work dropped; and the flush of the descriptor ring that
+//! completes those the ring holds.
+
+use super::sched::{iowait_drain_wakeup, sdma_descq_freecnt};
+use super::sdma::sdma_desc_avail;
+use super::types::{DmaTx, EngineIdx, Qp, World};
+use super::{Journal, Undefined};
+
+/// `SDMA_TXREQ_S_ABORTED` (sdma_txreq.h): a request the engine will not
+/// send.
+pub const SDMA_TXREQ_S_ABORTED: i32 = 2;
+
+/// `SDMA_MAP_SINGLE`, `SDMA_MAP_PAGE` (sdma.h): what a descriptor mapped.
+const SDMA_MAP_SINGLE: u8 = 1;
+const SDMA_MAP_PAGE: u8 = 2;
+
+/// `SDMA_AHG_APPLY_UPDATE1` (sdma.h): modes above it carry AHG update
+/// descriptors after the first.
+const SDMA_AHG_APPLY_UPDATE1: u8 = 2;
+
+/// `NUM_DESC` (sdma_txreq.h): the descriptors a request holds in itself.
+const NUM_DESC: u16 = 6;
+
+/// The DMA address and length of descriptor `i` of a world's request (the
+/// world's own convention, `c-shim/dmatx.c`: symbolic, nothing is mapped).
+fn desc_addr_len(tx: &DmaTx, i: u8) -> (u64, u64) {
+    (
+        (u64::from(tx.id) + 1) << 16 | u64::from(i) << 12,
+        64 * (u64::from(i) + 1),
+    )
+}
+
+/// The name of a status (`SDMA_TXREQ_S_*`).
+fn status_name(res: i32) -> String {
+    match res {
+        0 => "SDMA_TXREQ_S_OK".into(),
+        1 => "SDMA_TXREQ_S_SENDERROR".into(),
+        SDMA_TXREQ_S_ABORTED => "SDMA_TXREQ_S_ABORTED".into(),
+        3 => "SDMA_TXREQ_S_SHUTDOWN".into(),
+        n => n.to_string(),
+    }
+}
+
+/// Mirrors the static inline `sdma_unmap_desc()` (sdma.c): a single or
+/// page mapping undone (both `dma_unmap_page` under the DMA API), then a
+/// pinning context released through its `ctx_put` and forgotten.
+fn sdma_unmap_desc(tx: &mut DmaTx, i: u8, j: &mut Journal) {
+    if matches!(tx.map_of(i), SDMA_MAP_SINGLE | SDMA_MAP_PAGE) {
+        let (addr, len) = desc_addr_len(tx, i);
+        j.record(format!("dma_unmap_page(0x{addr:x}, {len})"));
+    }
+    if tx.pinned & 1 << i != 0 {
+        j.record(format!("ctx_put(dtx#{}.desc#{i})", tx.id));
+        tx.pinned &= !(1 << i);
+    }
+}
+
+/// Mirrors the static inline `ahg_mode()` (sdma.c): the header mode of
+/// the request's first descriptor.
+fn ahg_mode(tx: &DmaTx) -> u8 {
+    tx.mode
+}
+
+/// Mirrors `__sdma_txclean()` (sdma.c): with descriptors, the first
+/// unmapped, the AHG update descriptors after it skipped (`mode >> 1` of
+/// them for a mode above `SDMA_AHG_APPLY_UPDATE1`), the rest unmapped,
+/// and none left; the coalesce buffer freed (`kfree(NULL)` journals
+/// nothing); an allocated descriptor array freed, the limit back to
+/// `NUM_DESC`.
+pub fn sdma_txclean(tx: &mut DmaTx, j: &mut Journal) {
+    if tx.num_desc != 0 {
+        let mode = ahg_mode(tx);
+        sdma_unmap_desc(tx, 0, j);
+        let skip = if mode > SDMA_AHG_APPLY_UPDATE1 {
+            mode >> 1
+        } else {
+            0
+        };
+        // `i` is a u16 upstream; num_desc is at most 8 here.
+        for i in (1 + u16::from(skip))..u16::from(tx.num_desc) {
+            sdma_unmap_desc(tx, i as u8, j);
+        }
+        tx.num_desc = 0;
+    }
+    if tx.coalesce {
+        j.record("kfree".into());
+        tx.coalesce = false;
+    }
+    if tx.ext {
+        tx.ext = false;
+        j.record("kfree".into());
+    }
+}
+
+/// Mirrors the static inline `complete_tx()` (sdma.c): the request's
+/// callback and iowait taken first, the request cleaned
+/// ([`sdma_txclean`]), the callback (the world's records the request as
+/// its owner sees it) called with `res`, and the QP's count of SDMA work
+/// dropped, its drain waiters woken at 0 (`iowait_sdma_dec`,
+/// `iowait_drain_wakeup`).
+pub fn complete_tx(
+    w: &World,
+    qp: &mut Qp,
+    tx: &mut DmaTx,
+    res: i32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let (qp_wait, complete) = (tx.qp_wait, tx.complete);
+    sdma_txclean(tx, j);
+    if complete {
+        j.record(format!(
+            "sdma_complete(dtx#{}, {}) num_desc={} desc_limit={} coalesce_buf={}",
+            tx.id,
+            status_name(res),
+            tx.num_desc,
+            if tx.ext { 8 } else { NUM_DESC },
+            if tx.coalesce { "set" } else { "NULL" },
+        ));
+    }
+    if qp_wait {
+        qp.sdma_busy = qp.sdma_busy.wrapping_sub(1);
+        if qp.sdma_busy == 0 {
+            iowait_drain_wakeup(w, qp, j)?;
+        }
+    }
+    Ok(())
+}
+
+/// Mirrors the static `sdma_flush_descq()` (sdma.c) on the QP's engine:
+/// the head moves to the tail one descriptor at a time (`descq_head &
+/// sdma_mask`, the mask `descq_cnt - 1`, both u16); each time it reaches
+/// the ring's first request's `next_descq_idx`, that request leaves the
+/// tx ring (`tx_head` moves on), is completed `SDMA_TXREQ_S_ABORTED` and
+/// traced (`hfi1_sdma_progress`), and the next becomes the first. If the
+/// head moved, the free descriptors are offered to the waiters
+/// (`sdma_desc_avail`).
+pub fn sdma_flush_descq(
+    w: &World,
+    qp: &mut Qp,
+    sde: EngineIdx,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
+    let tail = (qp.sde_descq_tail & mask) as u16;
+    let mut progress = false;
+    while (qp.sde_descq_head & mask) as u16 != tail {
+        qp.sde_descq_head = qp.sde_descq_head.wrapping_add(1);
+        let head = (qp.sde_descq_head & mask) as u16;
+        if let Some(&first) = qp.sde_tx_ring.first() {
+            if first.next_descq_idx == head {
+                let mut tx = first;
+                qp.sde_tx_ring = qp.sde_tx_ring.iter().skip(1).copied().collect();
+                qp.sde_tx_head = qp.sde_tx_head.wrapping_add(1);
+                complete_tx(w, qp, &mut tx, SDMA_TXREQ_S_ABORTED, j)?;
+                j.trace(
+                    "hfi1_sdma_progress",
+                    format_args!("sde#{}, 0x{head:x}, 0x{tail:x}, dtx#{}", sde.0, tx.id),
+                );
+            }
+        }
+        progress = true;
+    }
+    if progress {
+        sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
+    }
+    Ok(())
+}
+
+/// The flush list of `sdma_flush()` (sdma.c), after the ring: every
+/// request on it, in order, taken off (`list_splice_init`) and completed
+/// `SDMA_TXREQ_S_ABORTED`.
+pub fn flush_flushlist(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
+    let list = std::mem::take(&mut qp.sde_flushlist);
+    for &tx in &list {
+        let mut tx = tx;
+        complete_tx(w, qp, &mut tx, SDMA_TXREQ_S_ABORTED, j)?;
+    }
+    Ok(())
+}
