@@ -6,6 +6,7 @@
 //! C and Rust still disagree — and written out as a vector file ready to
 //! commit; crashes are reported per vector with the signal.
 
+mod chunks;
 pub mod scenarios;
 
 use std::io::Write as _;
@@ -241,7 +242,7 @@ pub fn jobs() -> usize {
 }
 
 /// Vectors `0..n` of `f`, run in chunks by every worker at once. What is
-/// found depends only on the indices, so the result (sorted by index) is
+/// found depends only on the indices, so the result (in index order) is
 /// the same for any number of workers.
 fn run_parallel(
     workers: &mut [Worker],
@@ -250,49 +251,18 @@ fn run_parallel(
     n: u64,
     progress: &mut dyn FnMut(Func, u64, u64),
 ) -> Result<crate::cworld::RandomReply> {
-    // Chunks small enough to keep every worker busy (eight a worker: a
-    // run of a few hundred vectors that hang is shared too), large enough
-    // that a request's round trip is noise (tens of microseconds).
-    let chunk = (n / (workers.len() as u64 * 8)).clamp(1, 20_000);
-    // Started here, in the caller's thread: a sandbox dies with the thread
-    // that started it, and these threads end with this function.
-    for w in workers.iter_mut() {
-        w.ensure_started()?;
+    let parts = chunks::in_chunks(
+        workers,
+        n,
+        20_000,
+        |w, r| w.run_random(f, seed, r.start, r.end - r.start),
+        &mut |done, n| progress(f, done, n),
+    )?;
+    let (mut found, mut faults) = (vec![], vec![]);
+    for (fd, fl) in parts {
+        found.extend(fd);
+        faults.extend(fl);
     }
-    let chunks = n.div_ceil(chunk);
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let mut parts = vec![];
-    std::thread::scope(|s| -> Result<()> {
-        for w in workers.iter_mut() {
-            let (tx, next) = (tx.clone(), &next);
-            s.spawn(move || loop {
-                let c = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if c >= chunks {
-                    break;
-                }
-                let start = c * chunk;
-                let count = chunk.min(n - start);
-                let r = w.run_random(f, seed, start, count);
-                let failed = r.is_err();
-                if tx.send((count, r)).is_err() || failed {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut done = 0;
-        for (count, r) in rx {
-            parts.push(r?);
-            done += count;
-            progress(f, done, n);
-        }
-        Ok(())
-    })?;
-    let mut found: Vec<_> = parts.iter().flat_map(|p| p.0.iter().copied()).collect();
-    let mut faults: Vec<_> = parts.into_iter().flat_map(|p| p.1).collect();
-    found.sort_by_key(|x| x.index);
-    faults.sort_by_key(|x| x.0);
     Ok((found, faults))
 }
 

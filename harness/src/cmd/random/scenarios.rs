@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
+use super::chunks::in_chunks;
 use super::{findings_dir, FINDINGS_PER_SHAPE};
 use crate::corpus::write::scenario_toml;
 use crate::corpus::Vector;
@@ -73,52 +74,25 @@ pub fn run(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ScenarioRun> {
     let started = std::time::Instant::now();
-    let chunk = (n / (workers.len() as u64 * 8)).clamp(1, 2_000);
-    for w in workers.iter_mut() {
-        w.ensure_started()?;
-    }
-    let chunks = n.div_ceil(chunk);
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let mut failing: Vec<u64> = vec![];
-    let mut steps = 0u64;
-    std::thread::scope(|s| -> Result<()> {
-        for w in workers.iter_mut() {
-            let (tx, next) = (tx.clone(), &next);
-            s.spawn(move || loop {
-                let c = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if c >= chunks {
-                    break;
-                }
-                let (start, end) = (c * chunk, (c * chunk + chunk).min(n));
-                let vs: Vec<Vector> = (start..end).map(|i| scenario(seed, i)).collect();
-                let r = check_all_with(w, &vs).map(|checks| {
-                    let steps: u64 = vs.iter().map(|v| 1 + v.then.len() as u64).sum();
-                    let bad: Vec<u64> = (start..end)
-                        .zip(&checks)
-                        .filter(|(_, c)| !c.verdict.ok())
-                        .map(|(i, _)| i)
-                        .collect();
-                    (end - start, steps, bad)
-                });
-                let failed = r.is_err();
-                if tx.send(r).is_err() || failed {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut done = 0;
-        for r in rx {
-            let (count, k, bad) = r?;
-            done += count;
-            steps += k;
-            failing.extend(bad);
-            progress(done, n);
-        }
-        Ok(())
-    })?;
-    failing.sort_unstable();
+    let parts = in_chunks(
+        workers,
+        n,
+        2_000,
+        |w, r| {
+            let vs: Vec<Vector> = r.clone().map(|i| scenario(seed, i)).collect();
+            let checks = check_all_with(w, &vs)?;
+            let steps: u64 = vs.iter().map(|v| 1 + v.then.len() as u64).sum();
+            let bad: Vec<u64> = r
+                .zip(&checks)
+                .filter(|(_, c)| !c.verdict.ok())
+                .map(|(i, _)| i)
+                .collect();
+            Ok((steps, bad))
+        },
+        progress,
+    )?;
+    let steps = parts.iter().map(|p| p.0).sum();
+    let failing: Vec<u64> = parts.into_iter().flat_map(|p| p.1).collect();
     let mut out = ScenarioRun {
         n,
         steps,
