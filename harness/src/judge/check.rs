@@ -233,30 +233,29 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
     s
 }
 
+/// A call's arguments, `key=value` each, separated by spaces.
+fn args_text(c: &Call) -> String {
+    let args: Vec<String> = c
+        .args
+        .texts()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    args.join(" ")
+}
+
 /// A scenario's later step: its function and arguments (its state is the
 /// one the step before left).
 pub fn describe_step(c: &Call) -> String {
-    let args: Vec<String> = c
-        .args
-        .texts()
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    format!("{}({})", c.func(), args.join(" "))
+    format!("{}({})", c.func(), args_text(c))
 }
 
 /// One line saying what a vector calls with what.
-pub fn describe_call(c: &crate::model::types::Call) -> String {
-    let args: Vec<String> = c
-        .args
-        .texts()
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
+pub fn describe_call(c: &Call) -> String {
     format!(
         "{}({}; qp {} num=0x{:x} port={} pmtu={} {}; wqe len={} {} priv={} ah={})",
         c.func(),
-        args.join(" "),
+        args_text(c),
         c.qp.qp_type,
         c.qp.num,
         c.qp.port,
