@@ -110,15 +110,27 @@ pub fn report(vectors: &[Vector], runs: &[KernelRun]) -> Report {
 }
 
 /// The case of one corpus vector: its verdict, and where C and Rust differ.
+/// A scenario's verdict is its first failing step's: the case names that
+/// step (its function, `step K of N`) and shows that step's outcomes.
 fn vector_case(v: &Vector, c: &Checked) -> Case {
+    let at = c.verdict_step();
+    let func = v
+        .steps()
+        .nth(c.step.saturating_sub(1))
+        .unwrap_or(&v.call)
+        .func();
+    let message = message(&c.verdict).map(|m| match v.then.len() {
+        0 => m,
+        later => format!("step {} of {}: {m}", c.step, 1 + later),
+    });
     Case {
         name: v.id(),
-        function: v.call.func().to_string(),
+        function: func.to_string(),
         file: Some(shown_path(&v.file)),
         line: Some(v.line),
         branch: (!v.branch.is_empty()).then(|| v.branch.clone()),
         status: status(&c.verdict),
-        message: message(&c.verdict),
+        message,
         detail: (!c.verdict.ok()).then(|| check::explain(v, c)),
         differences: match &c.verdict {
             Verdict::Differ(d) => d
@@ -131,8 +143,8 @@ fn vector_case(v: &Vector, c: &Checked) -> Case {
                 .collect(),
             _ => vec![],
         },
-        c: c.c.as_ref().map(OutcomeView::from),
-        rust: c.rust.as_ref().ok().map(OutcomeView::from),
+        c: at.c.as_ref().map(OutcomeView::from),
+        rust: at.rust.as_ref().ok().map(OutcomeView::from),
         vectors: 1,
         failed: u64::from(!c.verdict.ok()),
         ..Default::default()
@@ -253,4 +265,90 @@ pub fn failing_ids(vectors: &[Vector], run: &KernelRun) -> Vec<String> {
         .filter(|(_, c)| !c.verdict.ok())
         .map(|(v, _)| v.id())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cworld::call::model_diff;
+    use crate::judge::check::run_model;
+    use crate::outcome::Outcome;
+
+    /// A generated scenario whose last step calls another function than
+    /// its first.
+    fn scenario() -> Vector {
+        (0..500)
+            .map(|i| {
+                let (call, then) = crate::generate::seeded_scenario(1, i);
+                Vector {
+                    family: "generated".into(),
+                    name: format!("scenario_1_{i}"),
+                    branch: String::new(),
+                    file: "generated".into(),
+                    line: 0,
+                    call,
+                    then,
+                }
+            })
+            .find(|v| v.then.last().is_some_and(|l| l.func() != v.call.func()))
+            .expect("a scenario whose last step calls another function")
+    }
+
+    /// A scenario's steps judged as `check::judge_vector` judges them: C did
+    /// `c`, the model `rust`.
+    fn judged(c: &[Outcome], rust: &[Outcome]) -> Checked {
+        let mut steps = c.iter().zip(rust).enumerate().map(|(i, (c, r))| {
+            let d = model_diff(c, r);
+            Checked {
+                c: Some(c.clone()),
+                rust: Ok(r.clone()),
+                verdict: if d.is_empty() {
+                    Verdict::Agree
+                } else {
+                    Verdict::Differ(d)
+                },
+                then: vec![],
+                step: i + 1,
+            }
+        });
+        let mut first = steps.next().expect("a first step");
+        first.then = steps.collect();
+        if let Some(bad) = first.then.iter().find(|s| !s.verdict.ok()) {
+            (first.verdict, first.step) = (bad.verdict.clone(), bad.step);
+        }
+        first
+    }
+
+    /// A scenario whose later step differs is reported at that step: its
+    /// function, `step K of N`, and its C and Rust outcomes beside its
+    /// differences (not the first step's).
+    #[test]
+    fn a_scenario_failing_at_a_later_step_is_reported_at_that_step() {
+        let v = scenario();
+        let rust: Vec<Outcome> = run_model(&v)
+            .into_iter()
+            .collect::<Result<_, _>>()
+            .expect("the model defines every step of a generated scenario");
+        let k = rust.len();
+        // C as the model, but for the last step's return value.
+        let mut c = rust.clone();
+        c[k - 1].ret = -12345;
+        let case = vector_case(&v, &judged(&c, &rust));
+        assert_eq!(case.status, Status::Fail);
+        assert_eq!(case.function, v.then[k - 2].func().to_string());
+        assert_eq!(
+            case.message,
+            Some(format!("step {k} of {k}: C and Rust differ in ret"))
+        );
+        let view = |o: &Outcome| serde_json::to_string(&OutcomeView::from(o)).ok();
+        let shown =
+            |o: &Option<OutcomeView>| o.as_ref().and_then(|o| serde_json::to_string(o).ok());
+        assert_eq!(shown(&case.c), view(&c[k - 1]));
+        assert_eq!(shown(&case.rust), view(&rust[k - 1]));
+        assert_eq!(case.differences.len(), 1);
+        assert_eq!(case.differences[0].c, "-12345");
+        assert!(case
+            .detail
+            .is_some_and(|d| d.contains(&format!("at step {k} of {k}:"))));
+    }
 }

@@ -56,6 +56,15 @@ impl Checked {
         (!self.verdict.ok()).then_some(self.step)
     }
 
+    /// The judgement of the step the verdict comes from (itself for the
+    /// first): the C and Rust outcomes the verdict is about.
+    pub fn verdict_step(&self) -> &Checked {
+        match self.step.checked_sub(2) {
+            Some(k) => self.then.get(k).unwrap_or(self),
+            None => self,
+        }
+    }
+
     /// The verdict of step `step` alone (1: the first), when it ran.
     pub fn step_verdict(&self, step: usize) -> Option<&Verdict> {
         static AGREE: Verdict = Verdict::Agree;
@@ -210,10 +219,7 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
     if !v.then.is_empty() && !c.verdict.ok() {
         s.push_str(&format!("  at step {} of {}:\n", c.step, 1 + v.then.len()));
     }
-    let c = match c.step {
-        1 => c,
-        k => c.then.get(k - 2).unwrap_or(c),
-    };
+    let c = c.verdict_step();
     match &c.verdict {
         Verdict::Agree => s.push_str("  C and Rust agree\n"),
         Verdict::Differ(d) => {
