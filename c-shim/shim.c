@@ -763,6 +763,9 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		c = &shim_scenario.step;
 		/* What the world's registers read: the kept call's world. */
 		shim_w.sw = &c->world;
+		/* Failslab counts each step's allocations from its first. */
+		shim_w.alloc_fail = c->world.alloc_fail;
+		shim_w.nalloc = 0;
 	} else {
 		/* A scenario's QP has its callbacks (shim_prepare() took them). */
 		if ((c->carry & SHIM_STEP_KEEP) && !shim_w.cb.wakeup) {

@@ -8,6 +8,8 @@
  * blocks, is journalled as "leak: kmalloc in CALLER", as kmemleak reports
  * an unreferenced object: the scan is kmemleak's (every aligned word of the
  * world's data and bss, then of each block found), in the normal build.
+ * Each leak is reported once: a scenario's later steps keep the blocks
+ * of the steps before, and do not report their leaks again.
  * The size is not recorded: it is sizeof() of a kernel struct, which
  * changes between releases while the behaviour does not.
  */
@@ -32,6 +34,7 @@ struct shim_block {
 	const char *kind;
 	const char *what;
 	bool seen;
+	bool reported;	/* a leak already journalled (a scenario's earlier step) */
 };
 
 static struct shim_block live[SHIM_LIVE_MAX];
@@ -195,7 +198,10 @@ void shim_report_leaks(void)
 			more |= after > before;
 		}
 	}
-	for (i = 0; i < nlive; i++)
-		if (!live[i].seen)
-			journal_printf("leak: %s%s", live[i].kind, live[i].what);
+	for (i = 0; i < nlive; i++) {
+		if (live[i].seen || live[i].reported)
+			continue;
+		journal_printf("leak: %s%s", live[i].kind, live[i].what);
+		live[i].reported = true;
+	}
 }

@@ -404,6 +404,47 @@ pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
             return Err(format!("{id}: leaks {after:?}, want [{want:?}]").into());
         }
     }
+    leak_reported_once(tree, &vectors)
+}
+
+/// A leak is reported once in a scenario: a later step keeps the blocks
+/// of the step before (the leaked one among them) and does not journal
+/// that leak again.
+fn leak_reported_once(tree: &KernelTree, vectors: &[corpus::Vector]) -> Result<(), Failed> {
+    use harness::cworld::{call, CallResult, Worker};
+    let find = |id: &str| {
+        vectors
+            .iter()
+            .find(|v| v.id() == id)
+            .ok_or_else(|| format!("no vector {id}"))
+    };
+    let mut scenario = find("lifecycle::alloc_ahg_fails")?.clone();
+    let later = find("setup_wqe::rc_zero_length")?.call.args;
+    scenario.then = vec![harness::model::types::Call {
+        args: later,
+        ..scenario.call.clone()
+    }];
+    let from = "\t\tkfree(priv);\n\t\treturn ERR_PTR(-ENOMEM);";
+    let to = "\t\treturn ERR_PTR(-ENOMEM);";
+    let journals = edited(tree, (QP_C, from, to), "leak", |t| {
+        let world = cworld::build(t, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+        let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+        let flat = harness::judge::check::flat_calls([&scenario]);
+        let r = w.run_batch(&flat).map_err(|e| format!("{e:#}"))?;
+        r.iter()
+            .map(|r| match r {
+                CallResult::Done(o) => Ok(call::from_shim(o).journal),
+                other => Err(Failed::from(format!("scenario step: {other:?}"))),
+            })
+            .collect::<Result<Vec<_>, Failed>>()
+    })?;
+    let leaks: Vec<usize> = journals
+        .iter()
+        .map(|j| j.iter().filter(|l| l.starts_with("leak: ")).count())
+        .collect();
+    if leaks != [1, 0] {
+        return Err(format!("leak lines per step {leaks:?}, want [1, 0]: {journals:?}").into());
+    }
     Ok(())
 }
 
