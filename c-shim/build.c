@@ -74,6 +74,7 @@ static bool shim_takes_callbacks(u32 fn)
 	case SHIM_FN_IOWAIT_SLEEP:
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_FLUSH:
+	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
 	case SHIM_FN_SC_PIOBUFAVAIL:
 	case SHIM_FN_SC_DISABLE:
 	case SHIM_FN_SC_RELEASE_UPDATE:
@@ -230,6 +231,16 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt))
 			return false;
 		break;
+	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
+		/*
+		 * The QP's engine, its ring a power of two, the chip's heads
+		 * in it: make_progress walks to the head by the mask.
+		 */
+		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt) ||
+		    (u16)c->qp.sde_head_dma >= c->qp.sde_descq_cnt ||
+		    (u16)c->qp.sde_head_csr >= c->qp.sde_descq_cnt)
+			return false;
+		break;
 	default:
 		break;
 	}
@@ -331,6 +342,12 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.per_sdma[i].dd = &shim_w.dd;
 			shim_w.per_sdma[i].this_idx = i;
 			seqlock_init(&shim_w.per_sdma[i].waitlock);
+			/* As sdma_init() sets them. */
+			shim_w.per_sdma[i].int_mask = (u64)1 << (0 * TXE_NUM_SDMA_ENGINES + i);
+			shim_w.per_sdma[i].progress_mask =
+				(u64)1 << (1 * TXE_NUM_SDMA_ENGINES + i);
+			shim_w.per_sdma[i].idle_mask = (u64)1 << (2 * TXE_NUM_SDMA_ENGINES + i);
+			shim_w.per_sdma[i].head_dma = &shim_w.head_dma[i];
 		}
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
 			shim_w.sc_of[i + 1] = &shim_w.sc[i];
@@ -354,6 +371,8 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.node = sw->node;
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
+	hfi1_cap_mask = (sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |
+			(sw->cap_sdma_head_check ? HFI1_CAP_SDMA_HEAD_CHECK : 0);
 	seqlock_init(&shim_w.dd.sc2vl_lock);
 	memcpy(shim_w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
 	/* The entries off 0 (the last world's back to 0 first). */
@@ -576,6 +595,7 @@ void shim_build_qp(const struct shim_call *c)
 		sde->descq_tail = q->sde_descq_tail;
 		sde->desc_avail = q->sde_desc_avail;
 		sde->head_lock.seqcount.sequence = q->sde_head_seq;
+		shim_w.head_dma[i] = cpu_to_le64(q->sde_head_dma);
 		/* No tx request in the ring: every slot NULL. */
 		sde->tx_ring = shim_w.no_tx;
 		sde->tx_head = 0;
@@ -584,6 +604,7 @@ void shim_build_qp(const struct shim_call *c)
 		INIT_LIST_HEAD(&sde->flushlist);
 		spin_lock_init(&sde->flushlist_lock);
 	}
+	shim_w.head_csr = q->sde_head_csr;
 	shim_build_dma_tx(q);
 	for (i = 0; i < c->world.sl_to_sc.n; i++)
 		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
@@ -786,13 +807,16 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 		q->sde_descq_tail = priv->s_sde->descq_tail;
 		q->sde_desc_avail = priv->s_sde->desc_avail;
 		q->sde_head_seq = priv->s_sde->head_lock.seqcount.sequence;
+		q->sde_head_dma = le64_to_cpu(*priv->s_sde->head_dma);
 	} else {
 		q->sde_descq_cnt = in->sde_descq_cnt;
 		q->sde_descq_head = in->sde_descq_head;
 		q->sde_descq_tail = in->sde_descq_tail;
 		q->sde_desc_avail = in->sde_desc_avail;
 		q->sde_head_seq = in->sde_head_seq;
+		q->sde_head_dma = in->sde_head_dma;
 	}
+	q->sde_head_csr = shim_w.head_csr;
 	q->port_n_dmawait = to_iport(qp->ibqp.device, qp->port_num)->rvp.n_dmawait;
 	shim_read_waiters(q, in);
 	shim_read_pio_waiters(q, in);

@@ -39,6 +39,33 @@ static u32 sc_flags_symbolic(u32 tree)
 #define SHIM_TREE_sde_ahg_bits(v)		(v)
 #define SHIM_SYM_sde_ahg_bits(t)		(t)
 
+/* An engine state no name has reads back as the count (no name either). */
+static u32 sdma_state_symbolic(u32 tree)
+{
+	u32 i;
+
+	for (i = 0; i < SHIM_SDMA_STATE_COUNT; i++)
+		if (sdma_state_values[i] == tree)
+			return i;
+	return SHIM_SDMA_STATE_COUNT;
+}
+
+#define SHIM_AT_sde_state(o)			((o)->state.current_state)
+#define SHIM_TREE_sde_state(v)			sdma_state_values[v]
+#define SHIM_SYM_sde_state(t)			sdma_state_symbolic(t)
+#define SHIM_AT_sde_idle_int_cnt(o)		((o)->idle_int_cnt)
+#define SHIM_TREE_sde_idle_int_cnt(v)		(v)
+#define SHIM_SYM_sde_idle_int_cnt(t)		(t)
+#define SHIM_AT_sde_progress_int_cnt(o)		((o)->progress_int_cnt)
+#define SHIM_TREE_sde_progress_int_cnt(v)	(v)
+#define SHIM_SYM_sde_progress_int_cnt(t)	(t)
+#define SHIM_AT_sde_sdma_int_cnt(o)		((o)->sdma_int_cnt)
+#define SHIM_TREE_sde_sdma_int_cnt(v)		(v)
+#define SHIM_SYM_sde_sdma_int_cnt(t)		(t)
+#define SHIM_AT_sde_last_status(o)		((o)->last_status)
+#define SHIM_TREE_sde_last_status(v)		(v)
+#define SHIM_SYM_sde_last_status(t)		(t)
+
 #define SHIM_NONE_OF(f)
 
 /* Entries name contexts and engines of the world (corpus::invariants). */
@@ -59,6 +86,9 @@ bool shim_check_engines(const struct shim_engines *e, const struct shim_world *s
 #undef SHIM_CHECK_SDE
 #undef SHIM_CHECK_SC
 #undef SHIM_CHECK
+	for (k = 0; k < e->sde_state.n; k++)
+		if (e->sde_state.val[k] >= SHIM_SDMA_STATE_COUNT)
+			return false;
 	return true;
 }
 

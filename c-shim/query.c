@@ -226,6 +226,11 @@ u64 shim_csr_value(u32 offset)
 {
 	int sc;
 
+	/* Every engine's head CSR reads the QP's engine's (as its ring's fields). */
+	if (offset >= SEND_DMA_HEAD && (offset - SEND_DMA_HEAD) % 0x100 == 0 &&
+	    (offset - SEND_DMA_HEAD) / 0x100 < (u32)shim_w.dd.num_sdma)
+		return shim_w.head_csr;
+
 	if (offset >= SEND_EGRESS_CTXT_STATUS && (offset - SEND_EGRESS_CTXT_STATUS) % 8 == 0 &&
 	    (offset - SEND_EGRESS_CTXT_STATUS) / 8 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_EGRESS_CTXT_STATUS) / 8);

@@ -216,6 +216,36 @@ enum shim_sc_type {
 	X(SC_ACK) \
 	X(SC_USER)
 
+/* An SDMA engine's state (sde->state.current_state). */
+enum shim_sdma_state {
+	SHIM_SDMA_STATE_S00_HW_DOWN,
+	SHIM_SDMA_STATE_S10_HW_START_UP_HALT_WAIT,
+	SHIM_SDMA_STATE_S15_HW_START_UP_CLEAN_WAIT,
+	SHIM_SDMA_STATE_S20_IDLE,
+	SHIM_SDMA_STATE_S30_SW_CLEAN_UP_WAIT,
+	SHIM_SDMA_STATE_S40_HW_CLEAN_UP_WAIT,
+	SHIM_SDMA_STATE_S50_HW_HALT_WAIT,
+	SHIM_SDMA_STATE_S60_IDLE_HALT_WAIT,
+	SHIM_SDMA_STATE_S80_HW_FREEZE,
+	SHIM_SDMA_STATE_S82_FREEZE_SW_CLEAN,
+	SHIM_SDMA_STATE_S99_RUNNING,
+	SHIM_SDMA_STATE_COUNT
+};
+
+/* The tree's names of enum shim_sdma_state, in order: X(name). */
+#define SHIM_SDMA_STATE_NAMES(X) \
+	X(sdma_state_s00_hw_down) \
+	X(sdma_state_s10_hw_start_up_halt_wait) \
+	X(sdma_state_s15_hw_start_up_clean_wait) \
+	X(sdma_state_s20_idle) \
+	X(sdma_state_s30_sw_clean_up_wait) \
+	X(sdma_state_s40_hw_clean_up_wait) \
+	X(sdma_state_s50_hw_halt_wait) \
+	X(sdma_state_s60_idle_halt_wait) \
+	X(sdma_state_s80_hw_freeze) \
+	X(sdma_state_s82_freeze_sw_clean) \
+	X(sdma_state_s99_running)
+
 /* A send context's flags (sc->flags). */
 enum shim_sc_flag {
 	SHIM_SCF_ENABLED,
@@ -285,6 +315,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_DESC_AVAIL,
 	SHIM_FN_SDMA_FLUSH,
 	SHIM_FN_SDMA_AHG_FREE,
+	SHIM_FN_SDMA_ENGINE_INTERRUPT,
 	SHIM_FN_COUNT
 };
 
@@ -338,7 +369,8 @@ enum shim_fn {
 	X(sdma_ahg_alloc) \
 	X(sdma_desc_avail) \
 	X(sdma_flush) \
-	X(sdma_ahg_free)
+	X(sdma_ahg_free) \
+	X(sdma_engine_interrupt)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -433,6 +465,13 @@ struct shim_world {
 	 * it. (Last: drawn after the tables that name contexts.)
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u8 val[8]; } __attribute__((__packed__)) sc_freed;
+	/*
+	 * `hfi1_cap_mask`'s kernel bits `HFI1_CAP_USE_SDMA_HEAD` (the
+	 * engines' head from host memory) and `HFI1_CAP_SDMA_HEAD_CHECK` (the
+	 * head checked against the ring).
+	 */
+	shim_u8 cap_use_sdma_head;
+	shim_u8 cap_sdma_head_check;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -561,6 +600,13 @@ struct shim_qp {
 	shim_u32 sde_descq_tail;
 	shim_u16 sde_desc_avail;
 	shim_u32 sde_head_seq;
+	/*
+	 * What the engine reports as its head (every engine of the world
+	 * alike): `*sde->head_dma` (host memory the chip writes, a __le64)
+	 * and its `SEND_DMA_HEAD` CSR.
+	 */
+	shim_u64 sde_head_dma;
+	shim_u64 sde_head_csr;
 	/*
 	 * The tx ring of the QP's engine (`sde->tx_ring`, indexed by
 	 * `sdma_mask`): `tx_head` (u16), the tx requests in its slots from
@@ -704,6 +750,20 @@ struct shim_engines {
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_credit_ctrl;
 	/* `sde->ahg_bits`: the engine's allocated AHG entries. */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_ahg_bits;
+	/* `sde->state.current_state`. */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_state;
+	/*
+	 * `sde->idle_int_cnt`, `progress_int_cnt`, `sdma_int_cnt` (u64): the
+	 * engine's interrupts counted by kind.
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_idle_int_cnt;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_progress_int_cnt;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_sdma_int_cnt;
+	/*
+	 * `sde->last_status` (u64): the interrupt status the engine last made
+	 * progress on.
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_last_status;
 } __attribute__((__packed__));
 
 /* `hfi1_setup_wqe(qp, wqe, bool *call_send)`. */
@@ -931,6 +991,16 @@ struct shim_args_sdma_ahg_free {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_engine_interrupt(sde, u64 status)` (sdma.c) on the QP's
+ * engine: an interrupt of the kinds `status` names counted, the
+ * descriptors up to the chip's head retired and their tx requests
+ * completed (`sdma_make_progress`).
+ */
+struct shim_args_sdma_engine_interrupt {
+	shim_u64 status;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -967,6 +1037,7 @@ struct shim_args {
 	struct shim_args_sdma_ahg_alloc sdma_ahg_alloc;
 	struct shim_args_sdma_desc_avail sdma_desc_avail;
 	struct shim_args_sdma_ahg_free sdma_ahg_free;
+	struct shim_args_sdma_engine_interrupt sdma_engine_interrupt;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */
@@ -1014,6 +1085,11 @@ struct shim_args {
 	SC(sc_flags) \
 	SC(sc_credit_intr_count) \
 	SC(sc_credit_ctrl) \
-	SDE(sde_ahg_bits)
+	SDE(sde_ahg_bits) \
+	SDE(sde_state) \
+	SDE(sde_idle_int_cnt) \
+	SDE(sde_progress_int_cnt) \
+	SDE(sde_sdma_int_cnt) \
+	SDE(sde_last_status)
 
 #endif /* HFI1_CONFORMANCE_SCHEMA_H */

@@ -14,10 +14,11 @@
 
 /*
  * Module parameters defined in files this world does not compile
- * (chip.c, verbs.c): their values come from the vector.
+ * (chip.c, verbs.c, init.c): their values come from the vector.
  */
 uint num_vls;
 unsigned short piothreshold;
+unsigned long hfi1_cap_mask;
 /* kcompat linux/lockdep.h: open locks and RCU read sections. */
 int shim_lockdep_depth;
 u64 shim_delay_ns;
@@ -718,6 +719,15 @@ SHIM_CALL(sdma_flush)
 		return shim_refuse(out);
 	shim_begin(c, out);
 	shim_static_sdma_flush(shim_w.priv.s_sde);
+	return 0;
+}
+
+SHIM_CALL(sdma_engine_interrupt)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sdma_engine_interrupt(shim_w.priv.s_sde, c->args.sdma_engine_interrupt.status);
 	return 0;
 }
 

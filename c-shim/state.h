@@ -168,6 +168,9 @@ struct shim_state {
 	u8 dtx_id[2 * SHIM_MAX_DMA_TX];
 	struct sdma_txreq *tx_ring[SHIM_MAX_TX_RING];
 	bool dtx_used;		/* the last call had requests or the ring's slots */
+	/* each engine's head in host memory (sde->head_dma), its head CSR */
+	__le64 head_dma[SHIM_MAX_SDMA];
+	u64 head_csr;
 	int niter;
 	unsigned int nsc;	/* the world's send contexts */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
@@ -215,6 +218,7 @@ extern const u32 s_flag_values[SHIM_S_FLAG_COUNT];
 extern const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT];
 extern const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT];
 extern const u32 sc_flag_values[SHIM_SC_FLAG_COUNT];
+extern const enum sdma_states sdma_state_values[SHIM_SDMA_STATE_COUNT];
 extern u8 qp_type_index[256], qp_state_index[256], mig_state_index[256];
 extern u8 wr_opcode_index[256];
 void shim_build_inverse(void);

@@ -21,6 +21,8 @@ static const struct {
 	{ SEND_CTXT_CTRL, 0x100, "SEND_CTXT_CTRL" },
 	{ SEND_CTXT_STATUS, 0x100, "SEND_CTXT_STATUS" },
 	{ SEND_EGRESS_CTXT_STATUS, 8, "SEND_EGRESS_CTXT_STATUS" },
+	{ SEND_DMA_HEAD, 0x100, "SEND_DMA_HEAD" },
+	{ SEND_DMA_DESC_CNT, 0x100, "SEND_DMA_DESC_CNT" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)
@@ -47,8 +49,8 @@ static void csr_name(u32 offset, char *buf, size_t len)
 static struct {
 	unsigned long call;
 	unsigned int n;
-	u32 offset[5 * SHIM_MAX_SEND_CONTEXTS];
-	u64 value[5 * SHIM_MAX_SEND_CONTEXTS];
+	u32 offset[5 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA];
+	u64 value[5 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA];
 } reads;
 
 u64 read_csr(const struct hfi1_devdata *dd, u32 offset)

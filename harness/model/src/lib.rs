@@ -31,6 +31,7 @@ pub mod sc_state;
 pub mod sched;
 pub mod schema;
 pub mod sdma;
+pub mod sdma_progress;
 pub mod sdma_tx;
 pub mod tid_rdma;
 pub mod types;

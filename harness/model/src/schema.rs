@@ -199,6 +199,7 @@ text_symbols!(
     crate::types::WrOpcode,
     crate::types::Leg,
     crate::types::ScType,
+    crate::types::SdmaState,
     crate::types::PioCb
 );
 

@@ -247,13 +247,17 @@ fn check_wait_lists(c: &Call) -> Result<(), String> {
     // The other waiters sit on the dmawait list of the QP's engine
     // (priv->s_sde, which the shim dereferences to place them). They are
     // world state for the wakeups that harvest that list, sdma_desc_avail()
-    // and sdma_flush(); a sleeper's place among them (iowait_queue()'s head
+    // and its callers sdma_flush() and sdma_engine_interrupt(); a sleeper's place among them (iowait_queue()'s head
     // or tail) is not modelled yet, so no other function is given them.
     if !q.waiters.is_empty()
-        && (q.s_sde.is_none() || !matches!(c.func(), Func::SdmaDescAvail | Func::SdmaFlush))
+        && (q.s_sde.is_none()
+            || !matches!(
+                c.func(),
+                Func::SdmaDescAvail | Func::SdmaFlush | Func::SdmaEngineInterrupt
+            ))
     {
         return Err(
-            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and sdma_flush are given them".into(),
+            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail, sdma_flush and sdma_engine_interrupt are given them".into(),
         );
     }
     // The other QPs on the piowait list of the QP's send context
@@ -354,6 +358,47 @@ fn check_dma_tx(q: &Qp) -> Result<(), String> {
     Ok(())
 }
 
+/// The head the chip reports (`sdma_gethead()`): an index of the ring
+/// (as the u16 the driver takes; sdma_make_progress() walks the software
+/// head to it by the mask and would never reach one past the ring), and,
+/// where the driver reads it from host memory and checks it (both
+/// `HFI1_CAP_` bits, a running engine, `HFI1_HAS_SDMA_TIMEOUT`), within the
+/// ring's busy part: an insane DMA head sends sdma_gethead() back to a
+/// retry that reads host memory again, spinning until the chip writes a
+/// sane one (its CSR fallback never runs).
+fn check_hw_head(c: &Call) -> Result<(), String> {
+    let q = &c.qp;
+    let (dma, csr) = (q.sde_head_dma as u16, q.sde_head_csr as u16);
+    if dma >= q.sde_descq_cnt || csr >= q.sde_descq_cnt {
+        return Err(format!(
+            "qp.sde_head_dma {dma} / sde_head_csr {csr}: the chip's head is an index of the {}-descriptor ring",
+            q.sde_descq_cnt
+        ));
+    }
+    let w = &c.world;
+    let running = q
+        .s_sde
+        .is_some_and(|e| c.engines.sde_state.get(usize::from(e.0)) == SdmaState::S99Running);
+    if w.cap_use_sdma_head && w.cap_sdma_head_check && running && w.has(DevFlag::HasSdmaTimeout) {
+        let mask = u32::from(q.sde_descq_cnt) - 1;
+        let (sw, tail) = (
+            (q.sde_descq_head & mask) as u16,
+            (q.sde_descq_tail & mask) as u16,
+        );
+        let sane = match sw.cmp(&tail) {
+            std::cmp::Ordering::Less => (sw..=tail).contains(&dma),
+            std::cmp::Ordering::Greater => dma >= sw || dma <= tail,
+            std::cmp::Ordering::Equal => dma == sw,
+        };
+        if !sane {
+            return Err(format!(
+                "qp.sde_head_dma {dma}: out of the ring's busy part {sw}..{tail}, where sdma_gethead() checks it and spins until the chip writes a sane head"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What one function reads of its arguments, or of the QP only it reads.
 fn check_function(c: &Call) -> Result<(), String> {
     let w = &c.world;
@@ -397,7 +442,7 @@ fn check_function(c: &Call) -> Result<(), String> {
     // sdma_flush()/sdma_desc_avail() on the QP's engine.
     if matches!(
         c.func(),
-        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail
+        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail | Func::SdmaEngineInterrupt
     ) && q.s_sde.is_none()
     {
         return Err(format!(
@@ -423,11 +468,16 @@ fn check_function(c: &Call) -> Result<(), String> {
     // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
     // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other
     // mask may make the walk 2^32 steps long).
-    if c.func() == Func::SdmaFlush && !q.sde_descq_cnt.is_power_of_two() {
+    if matches!(c.func(), Func::SdmaFlush | Func::SdmaEngineInterrupt)
+        && !q.sde_descq_cnt.is_power_of_two()
+    {
         return Err(format!(
             "qp.sde_descq_cnt {} is not a power of two (sdma_init makes the ring one)",
             q.sde_descq_cnt
         ));
+    }
+    if c.func() == Func::SdmaEngineInterrupt {
+        check_hw_head(c)?;
     }
     check_engine_args(c)?;
     // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.

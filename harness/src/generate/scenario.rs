@@ -18,6 +18,7 @@ pub const STEP_FUNCS: &[Func] = &[
     Func::IowaitSleep,
     Func::SdmaDescAvail,
     Func::SdmaFlush,
+    Func::SdmaEngineInterrupt,
     Func::FlushQpWaiters,
     Func::IowaitWakeup,
     Func::IowaitSdmaDrained,

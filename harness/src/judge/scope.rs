@@ -112,7 +112,7 @@ pub struct Reason {
 
 impl Reason {
     /// The kind and the reason's first words, for a line of a report:
-    /// `not yet: the completion side`.
+    /// `not yet: the send path`.
     pub fn headline(&self) -> String {
         let head = self
             .why

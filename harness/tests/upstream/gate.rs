@@ -397,14 +397,14 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
 pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
-    let progress = "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{\n";
+    let worker = "static void sdma_field_flush(struct work_struct *work)\n{\n";
     let unrun = (
         sdma,
-        progress,
-        "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{\n\t/* progress */\n",
+        worker,
+        "static void sdma_field_flush(struct work_struct *work)\n{\n\t/* flush */\n",
     );
     if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
-        return Err(format!("{}: no sdma_make_progress to change", tree.version).into());
+        return Err(format!("{}: no sdma_field_flush to change", tree.version).into());
     }
     let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
     let named = |j: &gate::Judged| {
@@ -415,7 +415,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["not-judged"]
         || gate::exit_code(&j) != 0
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_make_progress (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_field_flush (line "))
         || !named(&j[0])
         || j[0].comparison.is_some()
         || j[0].timings.iter().any(|(phase, _)| *phase == "build")
@@ -433,7 +433,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if !line.starts_with("state=warning ")
         || !line.contains("not-judged (no changed function runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
-        || s.not_judged_functions != ["sdma.c: sdma_make_progress"]
+        || s.not_judged_functions != ["sdma.c: sdma_field_flush"]
     {
         return Err(format!("sdma only: {line} {s:?}").into());
     }
@@ -442,7 +442,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let f = &j[0].functions;
     if verdicts(&j) != ["changes"]
         || f.judged != ["qp.c: hfi1_setup_wqe"]
-        || f.not_judged != ["sdma.c: sdma_make_progress"]
+        || f.not_judged != ["sdma.c: sdma_field_flush"]
         || !named(&j[0])
         || gate::patchwork_state(&j[0]) == "success"
     {
@@ -455,9 +455,9 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     }
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
-    if !line.contains(
-        "changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_make_progress)",
-    ) || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
+    if !line
+        .contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_field_flush)")
+        || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
         || s.skipped.is_some()
     {
         return Err(format!("qp and sdma: {line} {s:?}").into());
@@ -466,8 +466,8 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
 }
 
 /// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
-/// engine selection and flush of sdma.c in scope (each name once) and its
-/// progress not, rc.c not
+/// engine selection, flush and progress of sdma.c in scope (each name
+/// once) and its flush worker not, rc.c not
 /// compiled, a compiled header judged through the build; every definition
 /// of the engines' files judged or listed with why; and a patch to
 /// a function the statement lists as not judged is `not-judged` in the gate.
@@ -505,17 +505,22 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     }
     let has = |v: &[String], n: &str| v.iter().any(|x| x == n);
     let once = |v: &[String]| v.iter().all(|x| v.iter().filter(|y| *y == x).count() == 1);
-    if !["sdma_select_engine_vl", "sdma_flush", "sdma_desc_avail"]
-        .iter()
-        .all(|n| has(&sdma.judged, n))
-        || !has(&sdma.not_judged, "sdma_make_progress")
+    if ![
+        "sdma_select_engine_vl",
+        "sdma_flush",
+        "sdma_desc_avail",
+        "sdma_make_progress",
+    ]
+    .iter()
+    .all(|n| has(&sdma.judged, n))
+        || !has(&sdma.not_judged, "sdma_field_flush")
         || has(&sdma.not_judged, "sdma_flush")
         || !once(&sdma.judged)
         || !once(&sdma.not_judged)
         || !sdma
             .reasons
             .iter()
-            .any(|b| has(&b.functions, "sdma_make_progress"))
+            .any(|b| has(&b.functions, "sdma_field_flush"))
     {
         return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }
@@ -529,12 +534,12 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let j = g.run(g.patch(
         "drivers/infiniband/hw/hfi1/sdma.c",
-        "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{",
-        "static void sdma_make_progress(struct sdma_engine *sde, u64 status)\n{\n\t/* progress */",
-        "progress",
+        "static void sdma_field_flush(struct work_struct *work)\n{",
+        "static void sdma_field_flush(struct work_struct *work)\n{\n\t/* flush */",
+        "flush worker",
     ))?;
     if verdicts(&j) != ["not-judged"] {
-        return Err(format!("sdma_make_progress patch: {:?}", verdicts(&j)).into());
+        return Err(format!("sdma_field_flush patch: {:?}", verdicts(&j)).into());
     }
     Ok(())
 }

@@ -53,6 +53,8 @@ fn small_world() -> World {
         // Every context the kernel's.
         sc_type: PerIndex::new(),
         sc_freed: PerIndex::new(),
+        cap_use_sdma_head: false,
+        cap_sdma_head_check: false,
         // No register set: each reads 0.
         sc_ctrl_csr: PerIndex::new(),
         sc_status_csr: PerIndex::new(),

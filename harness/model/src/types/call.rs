@@ -232,6 +232,13 @@ macro_rules! call_schema {
                 "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
                 "ahg_index" ahg_index: i32 [ahg_index] = 0,
             }
+            /// `sdma_engine_interrupt(sde, u64 status)` (sdma.c) on the QP's
+            /// engine: an interrupt of the kinds `status` names counted,
+            /// the descriptors up to the chip's head retired and their tx
+            /// requests completed (`sdma_make_progress`).
+            SdmaEngineInterrupt sdma_engine_interrupt {
+                "status" status: u64 [int_status] = 0,
+            }
         }
     };
 }

@@ -25,6 +25,16 @@ macro_rules! engines_schema {
             "sc_credit_ctrl" sc_credit_ctrl: PerIndex<u64, 64> [sc_credit_ctrl] = PerIndex::new() => sc,
             /// `sde->ahg_bits`: the engine's allocated AHG entries.
             "sde_ahg_bits" sde_ahg_bits: PerIndex<u64, 16> [sde_ahg_bits] = PerIndex::new() => sde,
+            /// `sde->state.current_state`.
+            "sde_state" sde_state: PerIndex<SdmaState, 16> [sde_state] = PerIndex::new() => sde,
+            /// `sde->idle_int_cnt`, `progress_int_cnt`, `sdma_int_cnt`
+            /// (u64): the engine's interrupts counted by kind.
+            "sde_idle_int_cnt" sde_idle_int_cnt: PerIndex<u64, 16> [sde_int_cnt] = PerIndex::new() => sde,
+            "sde_progress_int_cnt" sde_progress_int_cnt: PerIndex<u64, 16> [sde_int_cnt] = PerIndex::new() => sde,
+            "sde_sdma_int_cnt" sde_sdma_int_cnt: PerIndex<u64, 16> [sde_int_cnt] = PerIndex::new() => sde,
+            /// `sde->last_status` (u64): the interrupt status the engine
+            /// last made progress on.
+            "sde_last_status" sde_last_status: PerIndex<u64, 16> [sde_int_cnt] = PerIndex::new() => sde,
         }
     };
 }

@@ -254,6 +254,11 @@ macro_rules! qp_schema {
             "sde_descq_tail" sde_descq_tail: u32 [ring_tail] = 0,
             "sde_desc_avail" sde_desc_avail: u16 = 0,
             "sde_head_seq" sde_head_seq: u32 [0..=3] = 0,
+            /// What the engine reports as its head (every engine of the
+            /// world alike): `*sde->head_dma` (host memory the chip
+            /// writes, a __le64) and its `SEND_DMA_HEAD` CSR.
+            "sde_head_dma" sde_head_dma: u64 [hw_head] = 0,
+            "sde_head_csr" sde_head_csr: u64 [hw_head] = 0,
             /// The tx ring of the QP's engine (`sde->tx_ring`, indexed by
             /// `sdma_mask`): `tx_head` (u16), the tx requests in its slots
             /// from the head on, in order (only a ring of at most 64

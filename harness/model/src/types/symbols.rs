@@ -218,6 +218,31 @@ impl Default for ScType {
 }
 
 symbolic! {
+    /// An SDMA engine's state, `sde->state.current_state` (sdma.h's
+    /// `enum sdma_states`, in its order: s00_hw_down is 0).
+    SdmaState {
+        S00HwDown = "sdma_state_s00_hw_down",
+        S10HwStartUpHaltWait = "sdma_state_s10_hw_start_up_halt_wait",
+        S15HwStartUpCleanWait = "sdma_state_s15_hw_start_up_clean_wait",
+        S20Idle = "sdma_state_s20_idle",
+        S30SwCleanUpWait = "sdma_state_s30_sw_clean_up_wait",
+        S40HwCleanUpWait = "sdma_state_s40_hw_clean_up_wait",
+        S50HwHaltWait = "sdma_state_s50_hw_halt_wait",
+        S60IdleHaltWait = "sdma_state_s60_idle_halt_wait",
+        S80HwFreeze = "sdma_state_s80_hw_freeze",
+        S82FreezeSwClean = "sdma_state_s82_freeze_sw_clean",
+        S99Running = "sdma_state_s99_running",
+    }
+}
+
+/// An engine no one set is down: `sdma_state_s00_hw_down` is 0.
+impl Default for SdmaState {
+    fn default() -> SdmaState {
+        SdmaState::S00HwDown
+    }
+}
+
+symbolic! {
     /// A send context's flags, `sc->flags` (pio.h).
     ScFlag {
         Enabled = "SCF_ENABLED",

@@ -84,6 +84,11 @@ macro_rules! world_schema {
             /// (`sc_free()`) or never allocated; nothing else of the world
             /// names it. (Last: drawn after the tables that name contexts.)
             "sc_freed" sc_freed: PerIndex<bool, 64> [sc_freed] = PerIndex::new(),
+            /// `hfi1_cap_mask`'s kernel bits `HFI1_CAP_USE_SDMA_HEAD` (the
+            /// engines' head from host memory) and `HFI1_CAP_SDMA_HEAD_CHECK`
+            /// (the head checked against the ring).
+            "cap_use_sdma_head" cap_use_sdma_head: bool [cap_bit] = false,
+            "cap_sdma_head_check" cap_sdma_head_check: bool [cap_bit] = false,
         }
     };
 }

@@ -30,8 +30,8 @@ pub struct Entry {
     pub reached: bool,
     /// Why.
     pub reason: String,
-    /// The oldest series the entry applies to (`None`: every series).
-    pub since: Option<String>,
+    /// The series the entry applies to.
+    pub series: super::Series,
 }
 
 /// Reads the list's text (`[[boundary]]` tables).
@@ -75,14 +75,14 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
             missed,
             reached,
             reason: t.reason.clone(),
-            since: t.since.clone(),
+            series: t.series.clone(),
         })
     })
 }
 
 impl super::Since for Entry {
-    fn since(&self) -> Option<&str> {
-        self.since.as_deref()
+    fn series(&self) -> &super::Series {
+        &self.series
     }
 }
 

@@ -8,7 +8,8 @@
 //! spelled inside a macro: clang's numbering). A condition not shown that
 //! no entry lists is an error (add a vector that shows it, or an entry
 //! saying why none can), and so is a listed condition that is shown now
-//! or gone. `since = "X.Y"` limits an entry to that series and later.
+//! or gone. `since = "X.Y"` limits an entry to that series and later, `until`
+//! to that series and earlier.
 
 use std::path::{Path, PathBuf};
 
@@ -31,8 +32,8 @@ pub struct Entry {
     pub conditions: Vec<String>,
     /// Why no vector can show them (or, where said, does not yet).
     pub reason: String,
-    /// The oldest series the entry applies to (`None`: every series).
-    pub since: Option<String>,
+    /// The series the entry applies to.
+    pub series: super::Series,
 }
 
 /// Reads the manifest text (`[[not_shown]]` tables).
@@ -54,15 +55,15 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
                 decision: t.need("decision")?.trim().to_owned(),
                 conditions,
                 reason: t.reason.clone(),
-                since: t.since.clone(),
+                series: t.series.clone(),
             })
         },
     )
 }
 
 impl super::Since for Entry {
-    fn since(&self) -> Option<&str> {
-        self.since.as_deref()
+    fn series(&self) -> &super::Series {
+        &self.series
     }
 }
 

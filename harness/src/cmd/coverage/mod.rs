@@ -11,8 +11,9 @@
 //! goes both ways: a miss no entry explains is an error (add a vector, or
 //! an entry saying why none can reach it), and so is an entry that explains
 //! nothing (the corpus reaches it now, or the line changed: remove it).
-//! `since = "X.Y"` limits an entry to trees of that series and later (code
-//! that upstream changed in between).
+//! `since = "X.Y"` limits an entry to trees of that series and later,
+//! `until = "X.Y"` to that series and earlier (code that upstream changed
+//! in between).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -96,28 +97,51 @@ pub struct Entry {
     pub branches: usize,
     /// Why no vector can reach it.
     pub reason: String,
-    /// The oldest series the entry applies to (`None`: every series).
-    pub since: Option<String>,
+    /// The series the entry applies to.
+    pub series: Series,
 }
 
-/// An entry of a manifest that may say `since = "X.Y"`.
+/// The series a manifest entry applies to: `since = "X.Y"` and later,
+/// `until = "X.Y"` and earlier (`None`: no bound).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Series {
+    /// The oldest series.
+    pub since: Option<String>,
+    /// The newest series.
+    pub until: Option<String>,
+}
+
+impl Series {
+    /// Whether a tree of `series` is in the range.
+    pub fn holds(&self, series: &str) -> bool {
+        let order = crate::kernel::series_order;
+        self.since
+            .as_deref()
+            .is_none_or(|s| order(series) >= order(s))
+            && self
+                .until
+                .as_deref()
+                .is_none_or(|u| order(series) <= order(u))
+    }
+}
+
+/// An entry of a manifest that may say `since` or `until`.
 pub trait Since {
-    /// The oldest series the entry applies to (`None`: every series).
-    fn since(&self) -> Option<&str>;
+    /// The series the entry applies to.
+    fn series(&self) -> &Series;
 }
 
 impl Since for Entry {
-    fn since(&self) -> Option<&str> {
-        self.since.as_deref()
+    fn series(&self) -> &Series {
+        &self.series
     }
 }
 
 /// The entries that apply to a tree of `series`.
 pub fn applicable<E: Since + Clone>(entries: &[E], series: &str) -> Vec<E> {
-    let order = crate::kernel::series_order;
     entries
         .iter()
-        .filter(|e| e.since().is_none_or(|s| order(series) >= order(s)))
+        .filter(|e| e.series().holds(series))
         .cloned()
         .collect()
 }
@@ -143,8 +167,8 @@ pub(crate) fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
 }
 
 /// One `[[NAME]]` table of a manifest as its entry is read: where it
-/// starts, and its `reason` (present, not empty) and `since` (a series)
-/// already checked.
+/// starts, and its `reason` (present, not empty), `since` and `until`
+/// (series) already checked.
 pub(crate) struct Table<'a> {
     /// The manifest line the table starts on.
     pub at: usize,
@@ -152,8 +176,8 @@ pub(crate) struct Table<'a> {
     pub t: &'a toml_edit::Table,
     /// Why.
     pub reason: String,
-    /// The oldest series it applies to.
-    pub since: Option<String>,
+    /// The series it applies to.
+    pub series: Series,
 }
 
 impl Table<'_> {
@@ -218,10 +242,10 @@ pub(crate) fn read_tables<E>(
         let bad = |msg: String| Problem { line: at, msg };
         if let Some((k, _)) = t
             .iter()
-            .find(|(k, _)| !keys.contains(k) && !["reason", "since"].contains(k))
+            .find(|(k, _)| !keys.contains(k) && !["reason", "since", "until"].contains(k))
         {
             return Err(bad(format!(
-                "unknown key {k:?} (expected {}, reason, since)",
+                "unknown key {k:?} (expected {}, reason, since, until)",
                 keys.join(", ")
             )));
         }
@@ -230,17 +254,22 @@ pub(crate) fn read_tables<E>(
         if reason.trim().is_empty() {
             return Err(bad("an empty reason explains nothing".into()));
         }
-        let since = s("since");
-        if let Some(v) = &since {
-            if crate::kernel::KernelSpec::parse(v).map_or(true, |k| k.version.is_some()) {
-                return Err(bad(format!("since = {v:?}: a series such as \"6.1\"")));
+        let series = Series {
+            since: s("since"),
+            until: s("until"),
+        };
+        for (k, v) in [("since", &series.since), ("until", &series.until)] {
+            if let Some(v) = v {
+                if crate::kernel::KernelSpec::parse(v).map_or(true, |k| k.version.is_some()) {
+                    return Err(bad(format!("{k} = {v:?}: a series such as \"6.1\"")));
+                }
             }
         }
         out.push(entry(&Table {
             at,
             t,
             reason,
-            since,
+            series,
         })?);
     }
     Ok(out)
@@ -279,7 +308,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
             lines: lines.iter().map(|l| l.trim().to_owned()).collect(),
             branches,
             reason: t.reason.clone(),
-            since: t.since.clone(),
+            series: t.series.clone(),
         })
     })
 }
@@ -492,6 +521,19 @@ mod tests {
         assert!(applicable(&e, "5.10").is_empty());
         assert!(parse(
             "[[unreached]]\nfunction = \"f\"\nwhole = true\nsince = \"x\"\nreason = \"r\"\n"
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn until_limits_an_entry_to_earlier_series() {
+        let e = entries(
+            "[[unreached]]\nfunction = \"f\"\nlines = [\"b();\"]\nuntil = \"5.10\"\nreason = \"r\"\n",
+        );
+        assert_eq!(applicable(&e, "5.10").len(), 1);
+        assert!(applicable(&e, "6.1").is_empty());
+        assert!(parse(
+            "[[unreached]]\nfunction = \"f\"\nwhole = true\nuntil = \"6.1.2\"\nreason = \"r\"\n"
         )
         .is_err());
     }

@@ -76,7 +76,7 @@ macro_rules! toml_symbols {
         }
     )*};
 }
-toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType, PioCb);
+toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType, SdmaState, PioCb);
 
 /// A byte newtype argument.
 macro_rules! toml_bytes {

@@ -93,6 +93,19 @@ pub const SHIM_SC_ACK: shim_sc_type = 2;
 pub const SHIM_SC_USER: shim_sc_type = 3;
 pub const SHIM_SC_TYPE_COUNT: shim_sc_type = 4;
 pub type shim_sc_type = ::std::os::raw::c_uint;
+pub const SHIM_SDMA_STATE_S00_HW_DOWN: shim_sdma_state = 0;
+pub const SHIM_SDMA_STATE_S10_HW_START_UP_HALT_WAIT: shim_sdma_state = 1;
+pub const SHIM_SDMA_STATE_S15_HW_START_UP_CLEAN_WAIT: shim_sdma_state = 2;
+pub const SHIM_SDMA_STATE_S20_IDLE: shim_sdma_state = 3;
+pub const SHIM_SDMA_STATE_S30_SW_CLEAN_UP_WAIT: shim_sdma_state = 4;
+pub const SHIM_SDMA_STATE_S40_HW_CLEAN_UP_WAIT: shim_sdma_state = 5;
+pub const SHIM_SDMA_STATE_S50_HW_HALT_WAIT: shim_sdma_state = 6;
+pub const SHIM_SDMA_STATE_S60_IDLE_HALT_WAIT: shim_sdma_state = 7;
+pub const SHIM_SDMA_STATE_S80_HW_FREEZE: shim_sdma_state = 8;
+pub const SHIM_SDMA_STATE_S82_FREEZE_SW_CLEAN: shim_sdma_state = 9;
+pub const SHIM_SDMA_STATE_S99_RUNNING: shim_sdma_state = 10;
+pub const SHIM_SDMA_STATE_COUNT: shim_sdma_state = 11;
+pub type shim_sdma_state = ::std::os::raw::c_uint;
 pub const SHIM_SCF_ENABLED: shim_sc_flag = 0;
 pub const SHIM_SCF_IN_FREE: shim_sc_flag = 1;
 pub const SHIM_SCF_HALTED: shim_sc_flag = 2;
@@ -149,7 +162,8 @@ pub const SHIM_FN_SDMA_AHG_ALLOC: shim_fn = 45;
 pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 46;
 pub const SHIM_FN_SDMA_FLUSH: shim_fn = 47;
 pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 48;
-pub const SHIM_FN_COUNT: shim_fn = 49;
+pub const SHIM_FN_SDMA_ENGINE_INTERRUPT: shim_fn = 49;
+pub const SHIM_FN_COUNT: shim_fn = 50;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -325,6 +339,41 @@ pub struct shim_engines__bindgen_ty_4 {
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u64; 8usize],
 }
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_5 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_6 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_7 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_8 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_9 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub struct shim_call {
@@ -335,7 +384,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: u8,
+    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -358,7 +407,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
-    pub __bindgen_padding_2: [u8; 2usize],
+    pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

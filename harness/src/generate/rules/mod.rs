@@ -203,6 +203,11 @@ pub fn cancel_work_ret<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
     u.ratio(1, 4)
 }
 
+/// One of `hfi1_cap_mask`'s SDMA head bits: set one time in four.
+pub fn cap_bit<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
+    u.ratio(1, 4)
+}
+
 /// No allocation fails, three times in four.
 pub fn alloc_fail<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
     if u.ratio(3, 4) {
@@ -400,9 +405,9 @@ pub fn wqe_length<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp, wqe: &Wqe) -> u
 /// A ring size: small ones (where a tx's descriptors can outgrow the
 /// free count) and the driver's.
 pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u16 {
-    // sdma_flush() walks the ring by its mask: a power of two, as
-    // sdma_init() makes it (corpus::invariants).
-    if func == Func::SdmaFlush {
+    // sdma_flush() and sdma_engine_interrupt() walk the ring by its mask:
+    // a power of two, as sdma_init() makes it (corpus::invariants).
+    if matches!(func, Func::SdmaFlush | Func::SdmaEngineInterrupt) {
         return 1 << u.int_in_range(0..=15u8);
     }
     if u.ratio(3, 4) {
@@ -496,6 +501,28 @@ pub fn sc_intr_count<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerI
 /// time in two).
 pub fn sc_credit_ctrl<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<u64, 64> {
     per_index(u, usize::from(w.num_send_contexts), |u| u.arbitrary())
+}
+
+/// A few engines' states: running half the time, any state else.
+pub fn sde_state<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<SdmaState, 16> {
+    per_index(u, w.sdma_cpus.len(), |u| {
+        if u.arbitrary() {
+            SdmaState::S99Running
+        } else {
+            *u.choose(SdmaState::ALL)
+        }
+    })
+}
+
+/// A few engines' interrupt counts and last status: small, or any.
+pub fn sde_int_cnt<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<u64, 16> {
+    per_index(u, w.sdma_cpus.len(), |u| {
+        if u.ratio(3, 4) {
+            u.int_in_range(0..=3)
+        } else {
+            u.arbitrary()
+        }
+    })
 }
 
 /// A few engines' AHG bits: as sdma_init() leaves the upper half
@@ -733,7 +760,7 @@ pub fn mr_refs<S: Source>(u: &mut Draw<S>, _: &World, _: Func, _: &Qp) -> Option
 }
 
 /// Other iowaits on the QP's engine's list, for the wakeups that harvest
-/// them (`sdma_desc_avail`, `sdma_flush`; `corpus::invariants` says why
+/// them (`sdma_desc_avail` and its callers; `corpus::invariants` says why
 /// only they): none half the time, mostly a few, now and then more than
 /// a batch of `SDMA_WAIT_BATCH_SIZE` (20).
 pub fn waiters<S: Source>(
@@ -743,7 +770,11 @@ pub fn waiters<S: Source>(
     q: &Qp,
 ) -> Slots<Waiter, MAX_WAITERS> {
     let mut s = Slots::new();
-    if !matches!(func, Func::SdmaDescAvail | Func::SdmaFlush) || q.s_sde.is_none() {
+    if !matches!(
+        func,
+        Func::SdmaDescAvail | Func::SdmaFlush | Func::SdmaEngineInterrupt
+    ) || q.s_sde.is_none()
+    {
         return s;
     }
     if u.arbitrary() {

@@ -1,6 +1,7 @@
 //! The rules of the QP's engine's tx requests: its tx ring (head, the
 //! requests from the head on, tail) and its flush list, drawn only for
-//! the calls that complete them (`sdma_flush`), so every other
+//! the calls that complete them (`sdma_flush`, `sdma_engine_interrupt`),
+//! and its head as the chip reports it, so every other
 //! function's vectors are drawn as before.
 
 use super::super::draw::{Draw, Source};
@@ -8,7 +9,7 @@ use crate::model::types::*;
 
 /// The calls that complete an engine's tx requests.
 fn completes(func: Func, q: &Qp) -> bool {
-    func == Func::SdmaFlush && q.s_sde.is_some()
+    matches!(func, Func::SdmaFlush | Func::SdmaEngineInterrupt) && q.s_sde.is_some()
 }
 
 /// A ring that may hold tx requests (`corpus::invariants`): a power of
@@ -118,4 +119,43 @@ pub fn flushlist<S: Source>(
         let _ = s.push(dma_tx(u, MAX_DMA_TX as u8 + i, next));
     }
     s
+}
+
+/// What the engine reports as its head, for the calls that read it
+/// (`sdma_engine_interrupt`): an index of its ring (as u16: the chip
+/// reports nothing else; corpus::invariants), mostly between the
+/// descriptor head and tail, its upper bits now and then set (the u16
+/// cast drops them).
+pub fn hw_head<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u64 {
+    if func != Func::SdmaEngineInterrupt || q.sde_descq_cnt == 0 {
+        return 0;
+    }
+    let mask = u32::from(q.sde_descq_cnt) - 1;
+    let index = if u.ratio(3, 4) {
+        let used = q.sde_descq_tail.wrapping_sub(q.sde_descq_head) & mask;
+        q.sde_descq_head.wrapping_add(u.int_in_range(0..=used)) & mask
+    } else {
+        u.int_in_range(0..=mask)
+    };
+    let high: u64 = if u.ratio(1, 8) {
+        u.arbitrary::<u64>() << 16
+    } else {
+        0
+    };
+    high | u64::from(index)
+}
+
+/// An engine interrupt's status: the QP's engine's bits (sdma_init()'s
+/// masks: interrupt `1 << i`, progress `1 << (16 + i)`, idle
+/// `1 << (32 + i)`) in any combination, now and then another engine's
+/// bit or any value.
+pub fn int_status<S: Source, R>(u: &mut Draw<S>, _: &World, q: &Qp, _: &R) -> u64 {
+    let i = q.s_sde.map_or(0, |e| u32::from(e.0));
+    match u.int_in_range(0..=7u8) {
+        6 => 1 << (u.int_in_range(0..=2u32) * 16 + (i + 1) % 16),
+        7 => u.arbitrary(),
+        k => (0..3)
+            .filter(|b| k & (1 << b) != 0 || u.ratio(1, 8))
+            .fold(0, |s, b| s | 1 << (b * 16 + i)),
+    }
 }

@@ -120,6 +120,12 @@ pub fn schema_header() -> String {
         "SHIM_",
         "A send context's type (dd->send_contexts[i].type).",
     );
+    enumeration::<SdmaState>(
+        &mut h,
+        "sdma_state",
+        "SHIM_",
+        "An SDMA engine's state (sde->state.current_state).",
+    );
     enumeration::<ScFlag>(
         &mut h,
         "sc_flag",

@@ -1,0 +1,225 @@
+//! An SDMA engine's completion side (sdma.c): its interrupt counted, the
+//! chip's head read, the descriptors up to it retired and the tx requests
+//! they end completed, the free descriptors offered to the waiters.
+
+use super::sched::sdma_descq_freecnt;
+use super::sdma::sdma_desc_avail;
+use super::sdma_tx::complete_tx;
+use super::types::{DevFlag, DmaTx, EngineIdx, Engines, Qp, SdmaState, World};
+use super::{put, Journal, Undefined};
+
+/// `SDMA_TXREQ_S_OK` (sdma_txreq.h): a request the engine sent.
+const SDMA_TXREQ_S_OK: i32 = 0;
+
+/// `TXE_NUM_SDMA_ENGINES` (chip.h): the stride of the engines' interrupt
+/// bits.
+const TXE_NUM_SDMA_ENGINES: u32 = 16;
+
+/// `SDMA_DESC_INTR` (sdma.c): the `desct_intr` module parameter's
+/// default, which the world leaves.
+const SDMA_DESC_INTR: u64 = 64;
+
+/// `SEND_DMA_DESC_CNT_CNT_MASK` (chip_registers.h; its shift is 0).
+const SEND_DMA_DESC_CNT_CNT_MASK: u64 = 0xffff;
+
+/// The interrupt, progress and idle masks `sdma_init()` gives engine `i`
+/// (`1 << (k * TXE_NUM_SDMA_ENGINES + i)`), which the world keeps.
+fn int_masks(sde: EngineIdx) -> [u64; 3] {
+    let i = u32::from(sde.0);
+    [0, 1, 2].map(|k| 1u64 << (k * TXE_NUM_SDMA_ENGINES + i))
+}
+
+/// `read_sde_csr(sde, SD(HEAD))`: the engine's head CSR, read through
+/// chip.c (journalled the first time a call reads it).
+fn read_head_csr(qp: &Qp, sde: EngineIdx, j: &mut Journal) -> u16 {
+    j.read_csr(format_args!("SEND_DMA_HEAD[{}]", sde.0));
+    qp.sde_head_csr as u16
+}
+
+/// Mirrors the static inline `sdma_gethead()` (sdma.c): the head from host
+/// memory when the module says so (`HFI1_CAP_USE_SDMA_HEAD`), the engine
+/// runs and the chip has the SDMA timeout, else from the CSR; with
+/// `HFI1_CAP_SDMA_HEAD_CHECK`, checked to lie from the software head to the
+/// tail (wrapped or not, or equal to an empty ring's head): a CSR head out
+/// of it is taken as no progress (the software head). An insane head from
+/// host memory sends it back to `retry`, which chooses host memory again:
+/// it spins until the chip writes a sane head, which a world never does.
+fn sdma_gethead(
+    w: &World,
+    qp: &Qp,
+    e: &Engines,
+    sde: EngineIdx,
+    j: &mut Journal,
+) -> Result<u16, Undefined> {
+    let running = e.sde_state.get(usize::from(sde.0)) == SdmaState::S99Running;
+    let use_dmahead = w.cap_use_sdma_head && running && w.has(DevFlag::HasSdmaTimeout);
+    let hwhead = if use_dmahead {
+        qp.sde_head_dma as u16
+    } else {
+        read_head_csr(qp, sde, j)
+    };
+    if !w.cap_sdma_head_check {
+        return Ok(hwhead);
+    }
+    let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
+    let swhead = (qp.sde_descq_head & mask) as u16;
+    let swtail = (qp.sde_descq_tail & mask) as u16;
+    let cnt = qp.sde_descq_cnt;
+    let sane = if swhead < swtail {
+        hwhead >= swhead && hwhead <= swtail
+    } else if swhead > swtail {
+        (hwhead >= swhead && hwhead < cnt) || hwhead <= swtail
+    } else {
+        hwhead == swhead
+    };
+    match (sane, use_dmahead) {
+        (true, _) => Ok(hwhead),
+        (false, true) => Err(Undefined(format!(
+            "sdma_gethead() spins: the DMA head {hwhead} is out of the ring's {swhead}..{swtail} \
+             and its retry reads the DMA head again (the CSR fallback never runs)"
+        ))),
+        (false, false) => Ok(swhead),
+    }
+}
+
+/// The tracepoint `hfi1_sdma_progress(sde, hwhead, swhead, txp)`.
+fn trace_progress(j: &mut Journal, sde: EngineIdx, hw: u16, sw: u16, txp: Option<DmaTx>) {
+    let txp = txp.map_or_else(|| "(null)".to_string(), |t| format!("dtx#{}", t.id));
+    j.trace(
+        "hfi1_sdma_progress",
+        format_args!("sde#{}, 0x{hw:x}, 0x{sw:x}, {txp}", sde.0),
+    );
+}
+
+/// Mirrors the static `sdma_make_progress()` (sdma.c): the chip's head
+/// read ([`sdma_gethead`]); the software head moved up to it one
+/// descriptor at a time, each time it reaches the ring's first request's
+/// `next_descq_idx` that request leaving the ring and completing
+/// `SDMA_TXREQ_S_OK`, traced before the walk and at each step; on an idle
+/// interrupt (`idle_mask`) with descriptors still out, the head read once
+/// more from the CSR and the walk taken up again; `last_status` kept, and
+/// after progress the free descriptors offered (`sdma_desc_avail`).
+pub fn sdma_make_progress(
+    w: &World,
+    qp: &mut Qp,
+    e: &mut Engines,
+    sde: EngineIdx,
+    status: u64,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let [_, _, idle_mask] = int_masks(sde);
+    let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
+    let mut hwhead = sdma_gethead(w, qp, e, sde, j)?;
+    let mut progress = false;
+    let mut idle_check_done = false;
+    loop {
+        if u32::from(hwhead) > mask {
+            return Err(Undefined(format!(
+                "sdma_make_progress() walks the ring's head (masked by {mask:#x}) to the chip's \
+                 head {hwhead}, which it never reaches"
+            )));
+        }
+        let mut txp = qp.sde_tx_ring.first().copied();
+        let mut swhead = (qp.sde_descq_head & mask) as u16;
+        trace_progress(j, sde, hwhead, swhead, txp);
+        while swhead != hwhead {
+            qp.sde_descq_head = qp.sde_descq_head.wrapping_add(1);
+            swhead = (qp.sde_descq_head & mask) as u16;
+            if let Some(mut tx) = txp.filter(|t| t.next_descq_idx == swhead) {
+                qp.sde_tx_ring = qp.sde_tx_ring.iter().skip(1).copied().collect();
+                qp.sde_tx_head = qp.sde_tx_head.wrapping_add(1);
+                complete_tx(w, qp, &mut tx, SDMA_TXREQ_S_OK, j)?;
+                txp = qp.sde_tx_ring.first().copied();
+            }
+            trace_progress(j, sde, hwhead, swhead, txp);
+            progress = true;
+        }
+        if status & idle_mask != 0 && !idle_check_done {
+            let swtail = (qp.sde_descq_tail & mask) as u16;
+            if swtail != hwhead {
+                hwhead = read_head_csr(qp, sde, j);
+                idle_check_done = true;
+                continue;
+            }
+        }
+        break;
+    }
+    put(
+        &mut e.sde_last_status,
+        usize::from(sde.0),
+        status,
+        "sde_last_status",
+    )?;
+    if progress {
+        sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
+    }
+    Ok(())
+}
+
+/// Mirrors the static inline `sdma_set_desc_cnt()` (sdma.c): with the
+/// chip's SDMA timeout, the engine's `SEND_DMA_DESC_CNT` CSR written.
+fn sdma_set_desc_cnt(w: &World, sde: EngineIdx, cnt: u64, j: &mut Journal) {
+    if !w.has(DevFlag::HasSdmaTimeout) {
+        return;
+    }
+    let reg = cnt & SEND_DMA_DESC_CNT_CNT_MASK;
+    j.record(format!(
+        "write_csr(SEND_DMA_DESC_CNT[{}], 0x{reg:x})",
+        sde.0
+    ));
+}
+
+/// Mirrors `sdma_engine_interrupt()` (sdma.c) on the QP's engine: traced;
+/// under the engine's `head_lock` (its sequence up by one at each end), the
+/// descriptor count CSR set ([`sdma_set_desc_cnt`] with `desct_intr`), the
+/// interrupt counted by its first kind of idle, progress, interrupt, and
+/// progress made ([`sdma_make_progress`]).
+pub fn sdma_engine_interrupt(
+    w: &World,
+    qp: &mut Qp,
+    e: &mut Engines,
+    status: u64,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let sde = qp.s_sde.ok_or_else(|| {
+        Undefined("sdma_engine_interrupt() is given the QP's engine, and it has none".into())
+    })?;
+    j.trace(
+        "hfi1_sdma_engine_interrupt",
+        format_args!("sde#{}, 0x{status:x}", sde.0),
+    );
+    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
+    sdma_set_desc_cnt(w, sde, SDMA_DESC_INTR, j);
+    let [int_mask, progress_mask, idle_mask] = int_masks(sde);
+    let count = if status & idle_mask != 0 {
+        Some(&mut e.sde_idle_int_cnt)
+    } else if status & progress_mask != 0 {
+        Some(&mut e.sde_progress_int_cnt)
+    } else if status & int_mask != 0 {
+        Some(&mut e.sde_sdma_int_cnt)
+    } else {
+        None
+    };
+    if let Some(c) = count {
+        let i = usize::from(sde.0);
+        let v = c.get(i).wrapping_add(1);
+        put(c, i, v, "sde_*_int_cnt")?;
+    }
+    sdma_make_progress(w, qp, e, sde, status, j)?;
+    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
+    Ok(())
+}
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::SdmaEngineInterrupt {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_engine_interrupt(
+            cx.w,
+            cx.qp.to_mut(),
+            cx.engines.to_mut(),
+            self.status,
+            &mut cx.j,
+        )
+    }
+}
