@@ -75,6 +75,7 @@ static bool shim_takes_callbacks(u32 fn)
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_FLUSH:
 	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
+	case SHIM_FN_SDMA_FIELD_FLUSH:
 	case SHIM_FN_SC_PIOBUFAVAIL:
 	case SHIM_FN_SC_DISABLE:
 	case SHIM_FN_SC_RELEASE_UPDATE:
@@ -227,8 +228,13 @@ bool shim_check_call(const struct shim_call *c)
 			return false;
 		break;
 	case SHIM_FN_SDMA_FLUSH:
+	case SHIM_FN_SDMA_FIELD_FLUSH:
 		/* The QP's engine, its ring a power of two (a bounded walk). */
 		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt))
+			return false;
+		break;
+	case SHIM_FN_SDMA_ENGINE_PROGRESS_SCHEDULE:
+		if (!shim_check_sde(c->args.sdma_engine_progress_schedule.sde, sw))
 			return false;
 		break;
 	case SHIM_FN_SDMA_ENGINE_INTERRUPT:

@@ -10,9 +10,11 @@
 #define HFI1_CONFORMANCE_ENTRIES_H
 
 struct sdma_engine;
+struct work_struct;
 
 extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
 extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
+extern void (*const shim_static_sdma_field_flush)(struct work_struct *work);
 extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
 extern void (*const shim_static_sc_wait_for_packet_egress)(struct send_context *sc, int pause);
 extern void (*const shim_static_verbs_pio_complete)(void *arg, int code);

@@ -316,6 +316,8 @@ enum shim_fn {
 	SHIM_FN_SDMA_FLUSH,
 	SHIM_FN_SDMA_AHG_FREE,
 	SHIM_FN_SDMA_ENGINE_INTERRUPT,
+	SHIM_FN_SDMA_FIELD_FLUSH,
+	SHIM_FN_SDMA_ENGINE_PROGRESS_SCHEDULE,
 	SHIM_FN_COUNT
 };
 
@@ -370,7 +372,9 @@ enum shim_fn {
 	X(sdma_desc_avail) \
 	X(sdma_flush) \
 	X(sdma_ahg_free) \
-	X(sdma_engine_interrupt)
+	X(sdma_engine_interrupt) \
+	X(sdma_field_flush) \
+	X(sdma_engine_progress_schedule)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -1001,6 +1005,15 @@ struct shim_args_sdma_engine_interrupt {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_engine_progress_schedule(sde)` (sdma.h, calling
+ * `_sdma_engine_progress_schedule()` of sdma.c): with an eighth of
+ * the ring in process, the engine's progress interrupt forced.
+ */
+struct shim_args_sdma_engine_progress_schedule {
+	shim_i16 sde;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1038,6 +1051,7 @@ struct shim_args {
 	struct shim_args_sdma_desc_avail sdma_desc_avail;
 	struct shim_args_sdma_ahg_free sdma_ahg_free;
 	struct shim_args_sdma_engine_interrupt sdma_engine_interrupt;
+	struct shim_args_sdma_engine_progress_schedule sdma_engine_progress_schedule;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

@@ -722,6 +722,22 @@ SHIM_CALL(sdma_flush)
 	return 0;
 }
 
+SHIM_CALL(sdma_field_flush)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_field_flush(&shim_w.priv.s_sde->flush_worker);
+	return 0;
+}
+
+SHIM_CALL(sdma_engine_progress_schedule)
+{
+	shim_begin(c, out);
+	sdma_engine_progress_schedule(shim_sde(c->args.sdma_engine_progress_schedule.sde));
+	return 0;
+}
+
 SHIM_CALL(sdma_engine_interrupt)
 {
 	if (!shim_prep_callbacks(c))

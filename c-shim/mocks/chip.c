@@ -23,6 +23,7 @@ static const struct {
 	{ SEND_EGRESS_CTXT_STATUS, 8, "SEND_EGRESS_CTXT_STATUS" },
 	{ SEND_DMA_HEAD, 0x100, "SEND_DMA_HEAD" },
 	{ SEND_DMA_DESC_CNT, 0x100, "SEND_DMA_DESC_CNT" },
+	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)

@@ -1,9 +1,10 @@
 //! An SDMA engine's completion side (sdma.c): its interrupt counted, the
 //! chip's head read, the descriptors up to it retired and the tx requests
-//! they end completed, the free descriptors offered to the waiters.
+//! they end completed, the free descriptors offered to the waiters; and
+//! the work around it: the progress interrupt forced, the flush worker.
 
 use super::sched::sdma_descq_freecnt;
-use super::sdma::sdma_desc_avail;
+use super::sdma::{sdma_desc_avail, sdma_flush};
 use super::sdma_tx::complete_tx;
 use super::types::{DevFlag, DmaTx, EngineIdx, Engines, Qp, SdmaState, World};
 use super::{put, Journal, Undefined};
@@ -210,7 +211,72 @@ pub fn sdma_engine_interrupt(
     Ok(())
 }
 
+/// `IS_SDMA_START` (chip.h): the first SDMA interrupt source; its force
+/// register is `CCE_INT_FORCE + 8 * (IS_SDMA_START / 64)`.
+const IS_SDMA_START: u32 = 192;
+
+/// Mirrors `_sdma_engine_progress_schedule()` (sdma.c): traced
+/// (`hfi1_sdma_engine_progress` with the progress mask), the engine's
+/// progress interrupt forced (`CCE_INT_FORCE`).
+fn sdma_engine_progress_schedule_slow(sde: EngineIdx, j: &mut Journal) {
+    let [_, progress_mask, _] = int_masks(sde);
+    j.trace(
+        "hfi1_sdma_engine_progress",
+        format_args!("sde#{}, 0x{progress_mask:x}", sde.0),
+    );
+    j.record(format!(
+        "write_csr(CCE_INT_FORCE[{}], 0x{progress_mask:x})",
+        IS_SDMA_START / 64
+    ));
+}
+
+/// Mirrors the static inline `sdma_engine_progress_schedule()` (sdma.h):
+/// nothing for a NULL engine or one with less than an eighth of its ring
+/// in process (`sdma_descq_inprocess()`, a u16: `descq_cnt` less the free
+/// count); else the slow path.
+pub fn sdma_engine_progress_schedule(qp: &Qp, sde: Option<EngineIdx>, j: &mut Journal) {
+    let Some(sde) = sde else { return };
+    let inprocess = qp.sde_descq_cnt.wrapping_sub(sdma_descq_freecnt(qp));
+    if inprocess < qp.sde_descq_cnt / 8 {
+        return;
+    }
+    sdma_engine_progress_schedule_slow(sde, j);
+}
+
+/// Mirrors the static `sdma_field_flush()` (sdma.c), the QP's engine's
+/// flush worker: under its `head_lock` (the sequence up by one at each
+/// end), the engine flushed ([`sdma_flush`]) unless it runs.
+pub fn sdma_field_flush(
+    w: &World,
+    qp: &mut Qp,
+    e: &Engines,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let sde = qp.s_sde.ok_or_else(|| {
+        Undefined("sdma_field_flush() runs on the QP's engine, and it has none".into())
+    })?;
+    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
+    if e.sde_state.get(usize::from(sde.0)) != SdmaState::S99Running {
+        sdma_flush(w, qp, j)?;
+    }
+    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
+    Ok(())
+}
+
 // The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::SdmaFieldFlush {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_field_flush(cx.w, cx.qp.to_mut(), &cx.engines, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaEngineProgressSchedule {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_engine_progress_schedule(&cx.qp, self.sde, &mut cx.j);
+        Ok(())
+    }
+}
 
 impl crate::Mirror for super::types::args::SdmaEngineInterrupt {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {

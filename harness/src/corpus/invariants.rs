@@ -253,11 +253,14 @@ fn check_wait_lists(c: &Call) -> Result<(), String> {
         && (q.s_sde.is_none()
             || !matches!(
                 c.func(),
-                Func::SdmaDescAvail | Func::SdmaFlush | Func::SdmaEngineInterrupt
+                Func::SdmaDescAvail
+                    | Func::SdmaFlush
+                    | Func::SdmaFieldFlush
+                    | Func::SdmaEngineInterrupt
             ))
     {
         return Err(
-            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail, sdma_flush and sdma_engine_interrupt are given them".into(),
+            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and its callers (sdma_flush, sdma_field_flush, sdma_engine_interrupt) are given them".into(),
         );
     }
     // The other QPs on the piowait list of the QP's send context
@@ -399,6 +402,46 @@ fn check_hw_head(c: &Call) -> Result<(), String> {
     Ok(())
 }
 
+/// The calls on the QP's engine: it has one, and those that walk its ring
+/// find it a power of two and the chip's head in it.
+fn check_sdma_call(c: &Call) -> Result<(), String> {
+    let q = &c.qp;
+    // iowait_sleep(): the SDMA engine calls it for the engine the tx went
+    // to (sdma_send_txreq/sdma_send_txlist pass their sde); the shim calls
+    // sdma_flush()/sdma_desc_avail() on the QP's engine.
+    if matches!(
+        c.func(),
+        Func::IowaitSleep
+            | Func::SdmaFlush
+            | Func::SdmaFieldFlush
+            | Func::SdmaDescAvail
+            | Func::SdmaEngineInterrupt
+    ) && q.s_sde.is_none()
+    {
+        return Err(format!(
+            "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
+            c.func()
+        ));
+    }
+    // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
+    // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other
+    // mask may make the walk 2^32 steps long).
+    if matches!(
+        c.func(),
+        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
+    ) && !q.sde_descq_cnt.is_power_of_two()
+    {
+        return Err(format!(
+            "qp.sde_descq_cnt {} is not a power of two (sdma_init makes the ring one)",
+            q.sde_descq_cnt
+        ));
+    }
+    if c.func() == Func::SdmaEngineInterrupt {
+        check_hw_head(c)?;
+    }
+    Ok(())
+}
+
 /// What one function reads of its arguments, or of the QP only it reads.
 fn check_function(c: &Call) -> Result<(), String> {
     let w = &c.world;
@@ -437,19 +480,7 @@ fn check_function(c: &Call) -> Result<(), String> {
             "quiesce_qp with pio_busy != 0 and a send context never returns (qp_pio_drain)".into(),
         );
     }
-    // iowait_sleep(): the SDMA engine calls it for the engine the tx went
-    // to (sdma_send_txreq/sdma_send_txlist pass their sde); the shim calls
-    // sdma_flush()/sdma_desc_avail() on the QP's engine.
-    if matches!(
-        c.func(),
-        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail | Func::SdmaEngineInterrupt
-    ) && q.s_sde.is_none()
-    {
-        return Err(format!(
-            "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
-            c.func()
-        ));
-    }
+    check_sdma_call(c)?;
     // sc_buffer_alloc(): on the QP's send context, the one with a ring
     // (sc->sr[head] is written).
     if c.func() == Func::ScBufferAlloc && q.sc_sr_sent_at.is_empty() {
@@ -464,20 +495,6 @@ fn check_function(c: &Call) -> Result<(), String> {
             "sc_piobufavail needs the QP's send context (qp.s_sendcontext): the context whose buffers freed up"
                 .into(),
         );
-    }
-    // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
-    // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other
-    // mask may make the walk 2^32 steps long).
-    if matches!(c.func(), Func::SdmaFlush | Func::SdmaEngineInterrupt)
-        && !q.sde_descq_cnt.is_power_of_two()
-    {
-        return Err(format!(
-            "qp.sde_descq_cnt {} is not a power of two (sdma_init makes the ring one)",
-            q.sde_descq_cnt
-        ));
-    }
-    if c.func() == Func::SdmaEngineInterrupt {
-        check_hw_head(c)?;
     }
     check_engine_args(c)?;
     // hfi1_qp_iter_cb(): to_iport(qp->port_num) for every QP walked.
@@ -652,6 +669,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
     let sde = match &c.args {
         Args::SdmaAhgAlloc(a) => a.sde,
         Args::SdmaAhgFree(a) => a.sde,
+        Args::SdmaEngineProgressSchedule(a) => a.sde,
         _ => None,
     };
     if let Some(e) = sde {

@@ -239,6 +239,17 @@ macro_rules! call_schema {
             SdmaEngineInterrupt sdma_engine_interrupt {
                 "status" status: u64 [int_status] = 0,
             }
+            /// The static `sdma_field_flush(work)` (sdma.c), the flush
+            /// worker of the QP's engine: under its `head_lock`, the engine
+            /// flushed unless it runs.
+            SdmaFieldFlush sdma_field_flush {}
+            /// `sdma_engine_progress_schedule(sde)` (sdma.h, calling
+            /// `_sdma_engine_progress_schedule()` of sdma.c): with an
+            /// eighth of the ring in process, the engine's progress
+            /// interrupt forced.
+            SdmaEngineProgressSchedule sdma_engine_progress_schedule {
+                "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
+            }
         }
     };
 }

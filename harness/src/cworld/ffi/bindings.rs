@@ -163,7 +163,9 @@ pub const SHIM_FN_SDMA_DESC_AVAIL: shim_fn = 46;
 pub const SHIM_FN_SDMA_FLUSH: shim_fn = 47;
 pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 48;
 pub const SHIM_FN_SDMA_ENGINE_INTERRUPT: shim_fn = 49;
-pub const SHIM_FN_COUNT: shim_fn = 50;
+pub const SHIM_FN_SDMA_FIELD_FLUSH: shim_fn = 50;
+pub const SHIM_FN_SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
+pub const SHIM_FN_COUNT: shim_fn = 52;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -384,7 +386,6 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

@@ -407,7 +407,10 @@ pub fn wqe_length<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp, wqe: &Wqe) -> u
 pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u16 {
     // sdma_flush() and sdma_engine_interrupt() walk the ring by its mask:
     // a power of two, as sdma_init() makes it (corpus::invariants).
-    if matches!(func, Func::SdmaFlush | Func::SdmaEngineInterrupt) {
+    if matches!(
+        func,
+        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
+    ) {
         return 1 << u.int_in_range(0..=15u8);
     }
     if u.ratio(3, 4) {
@@ -772,7 +775,7 @@ pub fn waiters<S: Source>(
     let mut s = Slots::new();
     if !matches!(
         func,
-        Func::SdmaDescAvail | Func::SdmaFlush | Func::SdmaEngineInterrupt
+        Func::SdmaDescAvail | Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
     ) || q.s_sde.is_none()
     {
         return s;

@@ -1,6 +1,7 @@
 //! The rules of the QP's engine's tx requests: its tx ring (head, the
 //! requests from the head on, tail) and its flush list, drawn only for
-//! the calls that complete them (`sdma_flush`, `sdma_engine_interrupt`),
+//! the calls that complete them (`sdma_flush` and its worker,
+//! `sdma_engine_interrupt`),
 //! and its head as the chip reports it, so every other
 //! function's vectors are drawn as before.
 
@@ -9,7 +10,10 @@ use crate::model::types::*;
 
 /// The calls that complete an engine's tx requests.
 fn completes(func: Func, q: &Qp) -> bool {
-    matches!(func, Func::SdmaFlush | Func::SdmaEngineInterrupt) && q.s_sde.is_some()
+    matches!(
+        func,
+        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
+    ) && q.s_sde.is_some()
 }
 
 /// A ring that may hold tx requests (`corpus::invariants`): a power of

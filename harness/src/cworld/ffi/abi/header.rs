@@ -81,64 +81,7 @@ pub fn schema_header() -> String {
          #ifndef HFI1_CONFORMANCE_SCHEMA_H\n\
          #define HFI1_CONFORMANCE_SCHEMA_H\n\n",
     );
-    enumeration::<DevFlag>(&mut h, "dev_flag", "SHIM_", "Device flags (dd->flags).");
-    enumeration::<QpType>(
-        &mut h,
-        "qp_type",
-        "SHIM_",
-        "enum ib_qp_type, the five types hfi1 serves.",
-    );
-    enumeration::<QpState>(&mut h, "qp_state", "SHIM_", "enum ib_qp_state.");
-    enumeration::<MigState>(&mut h, "mig_state", "SHIM_", "enum ib_mig_state.");
-    enumeration::<WrOpcode>(
-        &mut h,
-        "wr_opcode",
-        "SHIM_",
-        "enum ib_wr_opcode plus the driver's private opcodes.",
-    );
-    enumeration::<SFlag>(
-        &mut h,
-        "s_flag",
-        "SHIM_",
-        "Send-side QP flags (qp->s_flags): rdmavt's RVT_S_* and hfi1's HFI1_S_*.",
-    );
-    enumeration::<PrivFlag>(
-        &mut h,
-        "priv_flag",
-        "SHIM_PRIV_",
-        "The private send flags (priv->s_flags) qp.c reads and writes.",
-    );
-    enumeration::<IowaitFlag>(
-        &mut h,
-        "iowait_flag",
-        "SHIM_",
-        "iowait flags (priv->s_iowait.flags).",
-    );
-    enumeration::<ScType>(
-        &mut h,
-        "sc_type",
-        "SHIM_",
-        "A send context's type (dd->send_contexts[i].type).",
-    );
-    enumeration::<SdmaState>(
-        &mut h,
-        "sdma_state",
-        "SHIM_",
-        "An SDMA engine's state (sde->state.current_state).",
-    );
-    enumeration::<ScFlag>(
-        &mut h,
-        "sc_flag",
-        "SHIM_",
-        "A send context's flags (sc->flags).",
-    );
-    enumeration::<Func>(
-        &mut h,
-        "fn",
-        "SHIM_FN_",
-        "The upstream function a call runs.",
-    );
-
+    enumerations(&mut h);
     record_struct(
         &mut h,
         "shim_world",
@@ -171,6 +114,58 @@ pub fn schema_header() -> String {
     x_macros(&mut h);
     h.push_str("\n\n#endif /* HFI1_CONFORMANCE_SCHEMA_H */\n");
     h
+}
+
+/// The shim's symbolic enumerations, one per kind of name, in the order
+/// the ABI has them.
+fn enumerations(h: &mut String) {
+    enumeration::<DevFlag>(h, "dev_flag", "SHIM_", "Device flags (dd->flags).");
+    enumeration::<QpType>(
+        h,
+        "qp_type",
+        "SHIM_",
+        "enum ib_qp_type, the five types hfi1 serves.",
+    );
+    enumeration::<QpState>(h, "qp_state", "SHIM_", "enum ib_qp_state.");
+    enumeration::<MigState>(h, "mig_state", "SHIM_", "enum ib_mig_state.");
+    enumeration::<WrOpcode>(
+        h,
+        "wr_opcode",
+        "SHIM_",
+        "enum ib_wr_opcode plus the driver's private opcodes.",
+    );
+    enumeration::<SFlag>(
+        h,
+        "s_flag",
+        "SHIM_",
+        "Send-side QP flags (qp->s_flags): rdmavt's RVT_S_* and hfi1's HFI1_S_*.",
+    );
+    enumeration::<PrivFlag>(
+        h,
+        "priv_flag",
+        "SHIM_PRIV_",
+        "The private send flags (priv->s_flags) qp.c reads and writes.",
+    );
+    enumeration::<IowaitFlag>(
+        h,
+        "iowait_flag",
+        "SHIM_",
+        "iowait flags (priv->s_iowait.flags).",
+    );
+    enumeration::<ScType>(
+        h,
+        "sc_type",
+        "SHIM_",
+        "A send context's type (dd->send_contexts[i].type).",
+    );
+    enumeration::<SdmaState>(
+        h,
+        "sdma_state",
+        "SHIM_",
+        "An SDMA engine's state (sde->state.current_state).",
+    );
+    enumeration::<ScFlag>(h, "sc_flag", "SHIM_", "A send context's flags (sc->flags).");
+    enumeration::<Func>(h, "fn", "SHIM_FN_", "The upstream function a call runs.");
 }
 
 /// The X-macros of the records' fields the shim expands: the QP fields
