@@ -70,14 +70,15 @@ static void shim_build_tx(unsigned int k, const struct shim_dma_tx *d)
 			descp = tx->descs;
 	}
 	tx->descp = descp;
-	tx->num_desc = d->num_desc;
+	/* No more than the array holds (only a failed allocation makes it less). */
+	tx->num_desc = min_t(u16, d->num_desc, tx->desc_limit);
 	tx->next_descq_idx = d->next_descq_idx;
 	tx->coalesce_buf = d->coalesce ? shim_alloc_tracked(64, "coalesce_buf") : NULL;
 	tx->complete = d->complete ? shim_dtx_complete : NULL;
 	tx->wait = d->qp_wait ? &shim_w.priv.s_iowait : NULL;
 	descp[0].qw[1] = ((u64)d->mode & SDMA_DESC1_HEADER_MODE_MASK) <<
 			 SDMA_DESC1_HEADER_MODE_SHIFT;
-	for (i = 0; i < d->num_desc && i < tx->desc_limit; i++) {
+	for (i = 0; i < tx->num_desc; i++) {
 		u64 addr = ((u64)d->id + 1) << 16 | (u64)i << 12;
 		u64 len = 64 * ((u64)i + 1);
 

@@ -142,7 +142,7 @@ pub fn sdma_ahg_free(
 }
 
 /// The QP's engine (`priv->s_sde`), which these functions are given.
-fn qp_engine(qp: &Qp, who: &str) -> Result<EngineIdx, Undefined> {
+pub(crate) fn qp_engine(qp: &Qp, who: &str) -> Result<EngineIdx, Undefined> {
     qp.s_sde
         .ok_or_else(|| Undefined(format!("{who}() is given the QP's engine, and it has none")))
 }
@@ -216,13 +216,6 @@ pub fn sdma_desc_avail(
 /// engine's list (orphaned), in order, woken and taken off it.
 pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
     let sde = qp_engine(qp, "sdma_flush")?;
-    if !qp.sde_descq_cnt.is_power_of_two() {
-        return Err(Undefined(format!(
-            "sdma_flush_descq() walks a ring of {} descriptors by the mask descq_cnt - 1 \
-             (sdma_init makes it a power of two)",
-            qp.sde_descq_cnt
-        )));
-    }
     sdma_flush_descq(w, qp, sde, j)?;
     flush_flushlist(w, qp, j)?;
     for iow in dmawait(qp, sde) {

@@ -4,9 +4,9 @@
 //! the work around it: the progress interrupt forced, the flush worker.
 
 use super::sched::sdma_descq_freecnt;
-use super::sdma::{sdma_desc_avail, sdma_flush};
-use super::sdma_tx::complete_tx;
-use super::types::{DevFlag, DmaTx, EngineIdx, Engines, Qp, SdmaState, World};
+use super::sdma::{qp_engine, sdma_desc_avail, sdma_flush};
+use super::sdma_tx::{complete_tx, ring_mask, trace_progress};
+use super::types::{DevFlag, EngineIdx, Engines, Qp, SdmaState, World};
 use super::{put, Journal, Undefined};
 
 /// `SDMA_TXREQ_S_OK` (sdma_txreq.h): a request the engine sent.
@@ -83,15 +83,6 @@ fn sdma_gethead(
     }
 }
 
-/// The tracepoint `hfi1_sdma_progress(sde, hwhead, swhead, txp)`.
-fn trace_progress(j: &mut Journal, sde: EngineIdx, hw: u16, sw: u16, txp: Option<DmaTx>) {
-    let txp = txp.map_or_else(|| "(null)".to_string(), |t| format!("dtx#{}", t.id));
-    j.trace(
-        "hfi1_sdma_progress",
-        format_args!("sde#{}, 0x{hw:x}, 0x{sw:x}, {txp}", sde.0),
-    );
-}
-
 /// Mirrors the static `sdma_make_progress()` (sdma.c): the chip's head
 /// read ([`sdma_gethead`]); the software head moved up to it one
 /// descriptor at a time, each time it reaches the ring's first request's
@@ -109,7 +100,7 @@ pub fn sdma_make_progress(
     j: &mut Journal,
 ) -> Result<(), Undefined> {
     let [_, _, idle_mask] = int_masks(sde);
-    let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
+    let mask = ring_mask(qp, "sdma_make_progress")?;
     let mut hwhead = sdma_gethead(w, qp, e, sde, j)?;
     let mut progress = false;
     let mut idle_check_done = false;
@@ -122,7 +113,7 @@ pub fn sdma_make_progress(
         }
         let mut txp = qp.sde_tx_ring.first().copied();
         let mut swhead = (qp.sde_descq_head & mask) as u16;
-        trace_progress(j, sde, hwhead, swhead, txp);
+        trace_progress(j, sde, hwhead, swhead, txp.as_ref());
         while swhead != hwhead {
             qp.sde_descq_head = qp.sde_descq_head.wrapping_add(1);
             swhead = (qp.sde_descq_head & mask) as u16;
@@ -132,7 +123,7 @@ pub fn sdma_make_progress(
                 complete_tx(w, qp, &mut tx, SDMA_TXREQ_S_OK, j)?;
                 txp = qp.sde_tx_ring.first().copied();
             }
-            trace_progress(j, sde, hwhead, swhead, txp);
+            trace_progress(j, sde, hwhead, swhead, txp.as_ref());
             progress = true;
         }
         if status & idle_mask != 0 && !idle_check_done {
@@ -182,9 +173,7 @@ pub fn sdma_engine_interrupt(
     status: u64,
     j: &mut Journal,
 ) -> Result<(), Undefined> {
-    let sde = qp.s_sde.ok_or_else(|| {
-        Undefined("sdma_engine_interrupt() is given the QP's engine, and it has none".into())
-    })?;
+    let sde = qp_engine(qp, "sdma_engine_interrupt")?;
     j.trace(
         "hfi1_sdma_engine_interrupt",
         format_args!("sde#{}, 0x{status:x}", sde.0),
@@ -252,9 +241,7 @@ pub fn sdma_field_flush(
     e: &Engines,
     j: &mut Journal,
 ) -> Result<(), Undefined> {
-    let sde = qp.s_sde.ok_or_else(|| {
-        Undefined("sdma_field_flush() runs on the QP's engine, and it has none".into())
-    })?;
+    let sde = qp_engine(qp, "sdma_field_flush")?;
     qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
     if e.sde_state.get(usize::from(sde.0)) != SdmaState::S99Running {
         sdma_flush(w, qp, j)?;

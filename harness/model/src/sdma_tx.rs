@@ -21,7 +21,36 @@ const SDMA_MAP_PAGE: u8 = 2;
 const SDMA_AHG_APPLY_UPDATE1: u8 = 2;
 
 /// `NUM_DESC` (sdma_txreq.h): the descriptors a request holds in itself.
-const NUM_DESC: u16 = 6;
+pub const NUM_DESC: u8 = 6;
+
+/// The engine's ring mask (`sde->sdma_mask`, `descq_cnt - 1`), by which
+/// `who` walks the software head to a target it must reach: a power of
+/// two (`sdma_init()` makes `descq_cnt` one), else the walk may never end.
+pub(crate) fn ring_mask(qp: &Qp, who: &str) -> Result<u32, Undefined> {
+    if !qp.sde_descq_cnt.is_power_of_two() {
+        return Err(Undefined(format!(
+            "{who}() walks a ring of {} descriptors by the mask descq_cnt - 1 \
+             (sdma_init makes it a power of two)",
+            qp.sde_descq_cnt
+        )));
+    }
+    Ok(u32::from(qp.sde_descq_cnt) - 1)
+}
+
+/// The tracepoint `hfi1_sdma_progress(sde, hwhead, swhead, txp)`.
+pub(crate) fn trace_progress(
+    j: &mut Journal,
+    sde: EngineIdx,
+    hw: u16,
+    sw: u16,
+    txp: Option<&DmaTx>,
+) {
+    let txp = txp.map_or_else(|| "(null)".to_string(), |t| format!("dtx#{}", t.id));
+    j.trace(
+        "hfi1_sdma_progress",
+        format_args!("sde#{}, 0x{hw:x}, 0x{sw:x}, {txp}", sde.0),
+    );
+}
 
 /// The DMA address and length of descriptor `i` of a world's request (the
 /// world's own convention, `c-shim/dmatx.c`: symbolic, nothing is mapped).
@@ -115,7 +144,8 @@ pub fn complete_tx(
             tx.id,
             status_name(res),
             tx.num_desc,
-            if tx.ext { 8 } else { NUM_DESC },
+            // Cleaned: the limit is back to NUM_DESC.
+            NUM_DESC,
             if tx.coalesce { "set" } else { "NULL" },
         ));
     }
@@ -142,7 +172,7 @@ pub fn sdma_flush_descq(
     sde: EngineIdx,
     j: &mut Journal,
 ) -> Result<(), Undefined> {
-    let mask = u32::from(qp.sde_descq_cnt).wrapping_sub(1);
+    let mask = ring_mask(qp, "sdma_flush_descq")?;
     let tail = (qp.sde_descq_tail & mask) as u16;
     let mut progress = false;
     while (qp.sde_descq_head & mask) as u16 != tail {
@@ -154,10 +184,7 @@ pub fn sdma_flush_descq(
                 qp.sde_tx_ring = qp.sde_tx_ring.iter().skip(1).copied().collect();
                 qp.sde_tx_head = qp.sde_tx_head.wrapping_add(1);
                 complete_tx(w, qp, &mut tx, SDMA_TXREQ_S_ABORTED, j)?;
-                j.trace(
-                    "hfi1_sdma_progress",
-                    format_args!("sde#{}, 0x{head:x}, 0x{tail:x}, dtx#{}", sde.0, tx.id),
-                );
+                trace_progress(j, sde, head, tail, Some(&tx));
             }
         }
         progress = true;

@@ -341,7 +341,11 @@ fn check_dma_tx(q: &Qp) -> Result<(), String> {
         );
     }
     for tx in q.sde_tx_ring.iter().chain(q.sde_flushlist.iter()) {
-        let most = if tx.ext { MAX_TX_DESC } else { 6 };
+        let most = if tx.ext {
+            MAX_TX_DESC
+        } else {
+            crate::model::sdma_tx::NUM_DESC
+        };
         if tx.num_desc > most {
             return Err(format!(
                 "dtx#{}: {} descriptors in an array of {most} (ext = {})",

@@ -397,14 +397,14 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
 pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
-    let worker = "static void sdma_field_flush(struct work_struct *work)\n{\n";
+    let worker = "static void sdma_err_halt_wait(struct work_struct *work)\n{\n";
     let unrun = (
         sdma,
         worker,
-        "static void sdma_field_flush(struct work_struct *work)\n{\n\t/* flush */\n",
+        "static void sdma_err_halt_wait(struct work_struct *work)\n{\n\t/* halt */\n",
     );
     if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
-        return Err(format!("{}: no sdma_field_flush to change", tree.version).into());
+        return Err(format!("{}: no sdma_err_halt_wait to change", tree.version).into());
     }
     let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
     let named = |j: &gate::Judged| {
@@ -415,7 +415,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["not-judged"]
         || gate::exit_code(&j) != 0
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_field_flush (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_err_halt_wait (line "))
         || !named(&j[0])
         || j[0].comparison.is_some()
         || j[0].timings.iter().any(|(phase, _)| *phase == "build")
@@ -433,7 +433,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if !line.starts_with("state=warning ")
         || !line.contains("not-judged (no changed function runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
-        || s.not_judged_functions != ["sdma.c: sdma_field_flush"]
+        || s.not_judged_functions != ["sdma.c: sdma_err_halt_wait"]
     {
         return Err(format!("sdma only: {line} {s:?}").into());
     }
@@ -442,7 +442,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let f = &j[0].functions;
     if verdicts(&j) != ["changes"]
         || f.judged != ["qp.c: hfi1_setup_wqe"]
-        || f.not_judged != ["sdma.c: sdma_field_flush"]
+        || f.not_judged != ["sdma.c: sdma_err_halt_wait"]
         || !named(&j[0])
         || gate::patchwork_state(&j[0]) == "success"
     {
@@ -455,9 +455,9 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     }
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
-    if !line
-        .contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_field_flush)")
-        || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
+    if !line.contains(
+        "changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_err_halt_wait)",
+    ) || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
         || s.skipped.is_some()
     {
         return Err(format!("qp and sdma: {line} {s:?}").into());
@@ -467,7 +467,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
 
 /// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
 /// engine selection, flush and progress of sdma.c in scope (each name
-/// once) and its flush worker not, rc.c not
+/// once) and its state machine not, rc.c not
 /// compiled, a compiled header judged through the build; every definition
 /// of the engines' files judged or listed with why; and a patch to
 /// a function the statement lists as not judged is `not-judged` in the gate.
@@ -510,17 +510,18 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
         "sdma_flush",
         "sdma_desc_avail",
         "sdma_make_progress",
+        "sdma_field_flush",
     ]
     .iter()
     .all(|n| has(&sdma.judged, n))
-        || !has(&sdma.not_judged, "sdma_field_flush")
+        || !has(&sdma.not_judged, "sdma_err_halt_wait")
         || has(&sdma.not_judged, "sdma_flush")
         || !once(&sdma.judged)
         || !once(&sdma.not_judged)
         || !sdma
             .reasons
             .iter()
-            .any(|b| has(&b.functions, "sdma_field_flush"))
+            .any(|b| has(&b.functions, "sdma_err_halt_wait"))
     {
         return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }
@@ -534,12 +535,12 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let j = g.run(g.patch(
         "drivers/infiniband/hw/hfi1/sdma.c",
-        "static void sdma_field_flush(struct work_struct *work)\n{",
-        "static void sdma_field_flush(struct work_struct *work)\n{\n\t/* flush */",
-        "flush worker",
+        "static void sdma_err_halt_wait(struct work_struct *work)\n{",
+        "static void sdma_err_halt_wait(struct work_struct *work)\n{\n\t/* halt */",
+        "halt wait",
     ))?;
     if verdicts(&j) != ["not-judged"] {
-        return Err(format!("sdma_field_flush patch: {:?}", verdicts(&j)).into());
+        return Err(format!("sdma_err_halt_wait patch: {:?}", verdicts(&j)).into());
     }
     Ok(())
 }

@@ -61,7 +61,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Problem> {
     )
 }
 
-impl super::Since for Entry {
+impl super::InSeries for Entry {
     fn series(&self) -> &super::Series {
         &self.series
     }

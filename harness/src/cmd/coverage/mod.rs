@@ -126,19 +126,19 @@ impl Series {
 }
 
 /// An entry of a manifest that may say `since` or `until`.
-pub trait Since {
+pub trait InSeries {
     /// The series the entry applies to.
     fn series(&self) -> &Series;
 }
 
-impl Since for Entry {
+impl InSeries for Entry {
     fn series(&self) -> &Series {
         &self.series
     }
 }
 
 /// The entries that apply to a tree of `series`.
-pub fn applicable<E: Since + Clone>(entries: &[E], series: &str) -> Vec<E> {
+pub fn applicable<E: InSeries + Clone>(entries: &[E], series: &str) -> Vec<E> {
     entries
         .iter()
         .filter(|e| e.series().holds(series))

@@ -31,7 +31,7 @@ fn dma_tx<S: Source>(u: &mut Draw<S>, id: u8, next_descq_idx: u16) -> DmaTx {
     let num_desc = if ext {
         u.int_in_range(0..=MAX_TX_DESC)
     } else {
-        u.int_in_range(0..=6)
+        u.int_in_range(0..=crate::model::sdma_tx::NUM_DESC)
     };
     let (mut map, mut pinned) = (0u16, 0u8);
     for i in 0..num_desc {
@@ -125,19 +125,26 @@ pub fn flushlist<S: Source>(
     s
 }
 
+/// The descriptors a generated interrupt mostly retires at most.
+const SHORT_WALK: u32 = 16;
+
 /// What the engine reports as its head, for the calls that read it
 /// (`sdma_engine_interrupt`): an index of its ring (as u16: the chip
-/// reports nothing else; corpus::invariants), mostly between the
-/// descriptor head and tail, its upper bits now and then set (the u16
-/// cast drops them).
+/// reports nothing else; corpus::invariants), mostly a short way from the
+/// descriptor head towards the tail, its upper bits now and then set (the
+/// u16 cast drops them).
 pub fn hw_head<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u64 {
     if func != Func::SdmaEngineInterrupt || q.sde_descq_cnt == 0 {
         return 0;
     }
     let mask = u32::from(q.sde_descq_cnt) - 1;
-    let index = if u.ratio(3, 4) {
+    // Mostly short walks: make_progress traces every descriptor it
+    // retires, and a long walk fills the journal before its completions.
+    let index = if u.ratio(7, 8) {
         let used = q.sde_descq_tail.wrapping_sub(q.sde_descq_head) & mask;
-        q.sde_descq_head.wrapping_add(u.int_in_range(0..=used)) & mask
+        q.sde_descq_head
+            .wrapping_add(u.int_in_range(0..=used.min(SHORT_WALK)))
+            & mask
     } else {
         u.int_in_range(0..=mask)
     };
