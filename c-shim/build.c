@@ -233,8 +233,10 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt))
 			return false;
 		break;
-	case SHIM_FN_SDMA_ENGINE_PROGRESS_SCHEDULE:
-		if (!shim_check_sde(c->args.sdma_engine_progress_schedule.sde, sw))
+	case SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE:
+		/* It dereferences the engine. */
+		if (!shim_check_sde(c->args._sdma_engine_progress_schedule.sde, sw) ||
+		    c->args._sdma_engine_progress_schedule.sde == SHIM_NONE)
 			return false;
 		break;
 	case SHIM_FN_SDMA_ENGINE_INTERRUPT:

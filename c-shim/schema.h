@@ -317,7 +317,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_AHG_FREE,
 	SHIM_FN_SDMA_ENGINE_INTERRUPT,
 	SHIM_FN_SDMA_FIELD_FLUSH,
-	SHIM_FN_SDMA_ENGINE_PROGRESS_SCHEDULE,
+	SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE,
 	SHIM_FN_COUNT
 };
 
@@ -374,7 +374,7 @@ enum shim_fn {
 	X(sdma_ahg_free) \
 	X(sdma_engine_interrupt) \
 	X(sdma_field_flush) \
-	X(sdma_engine_progress_schedule)
+	X(_sdma_engine_progress_schedule)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -1005,11 +1005,11 @@ struct shim_args_sdma_engine_interrupt {
 } __attribute__((__packed__));
 
 /*
- * `sdma_engine_progress_schedule(sde)` (sdma.h, calling
- * `_sdma_engine_progress_schedule()` of sdma.c): with an eighth of
- * the ring in process, the engine's progress interrupt forced.
+ * `_sdma_engine_progress_schedule(sde)` (sdma.c, the slow path of
+ * sdma.h's `sdma_engine_progress_schedule()`): the engine's progress
+ * interrupt forced. `sde` is dereferenced: never NULL.
  */
-struct shim_args_sdma_engine_progress_schedule {
+struct shim_args__sdma_engine_progress_schedule {
 	shim_i16 sde;
 } __attribute__((__packed__));
 
@@ -1051,7 +1051,7 @@ struct shim_args {
 	struct shim_args_sdma_desc_avail sdma_desc_avail;
 	struct shim_args_sdma_ahg_free sdma_ahg_free;
 	struct shim_args_sdma_engine_interrupt sdma_engine_interrupt;
-	struct shim_args_sdma_engine_progress_schedule sdma_engine_progress_schedule;
+	struct shim_args__sdma_engine_progress_schedule _sdma_engine_progress_schedule;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

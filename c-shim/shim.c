@@ -731,10 +731,10 @@ SHIM_CALL(sdma_field_flush)
 	return 0;
 }
 
-SHIM_CALL(sdma_engine_progress_schedule)
+SHIM_CALL(_sdma_engine_progress_schedule)
 {
 	shim_begin(c, out);
-	sdma_engine_progress_schedule(shim_sde(c->args.sdma_engine_progress_schedule.sde));
+	_sdma_engine_progress_schedule(shim_sde(c->args._sdma_engine_progress_schedule.sde));
 	return 0;
 }
 

@@ -207,7 +207,7 @@ const IS_SDMA_START: u32 = 192;
 /// Mirrors `_sdma_engine_progress_schedule()` (sdma.c): traced
 /// (`hfi1_sdma_engine_progress` with the progress mask), the engine's
 /// progress interrupt forced (`CCE_INT_FORCE`).
-fn sdma_engine_progress_schedule_slow(sde: EngineIdx, j: &mut Journal) {
+pub fn sdma_engine_progress_schedule(sde: EngineIdx, j: &mut Journal) {
     let [_, progress_mask, _] = int_masks(sde);
     j.trace(
         "hfi1_sdma_engine_progress",
@@ -217,19 +217,6 @@ fn sdma_engine_progress_schedule_slow(sde: EngineIdx, j: &mut Journal) {
         "write_csr(CCE_INT_FORCE[{}], 0x{progress_mask:x})",
         IS_SDMA_START / 64
     ));
-}
-
-/// Mirrors the static inline `sdma_engine_progress_schedule()` (sdma.h):
-/// nothing for a NULL engine or one with less than an eighth of its ring
-/// in process (`sdma_descq_inprocess()`, a u16: `descq_cnt` less the free
-/// count); else the slow path.
-pub fn sdma_engine_progress_schedule(qp: &Qp, sde: Option<EngineIdx>, j: &mut Journal) {
-    let Some(sde) = sde else { return };
-    let inprocess = qp.sde_descq_cnt.wrapping_sub(sdma_descq_freecnt(qp));
-    if inprocess < qp.sde_descq_cnt / 8 {
-        return;
-    }
-    sdma_engine_progress_schedule_slow(sde, j);
 }
 
 /// Mirrors the static `sdma_field_flush()` (sdma.c), the QP's engine's
@@ -260,7 +247,10 @@ impl crate::Mirror for super::types::args::SdmaFieldFlush {
 
 impl crate::Mirror for super::types::args::SdmaEngineProgressSchedule {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
-        sdma_engine_progress_schedule(&cx.qp, self.sde, &mut cx.j);
+        let sde = self.sde.ok_or_else(|| {
+            Undefined("_sdma_engine_progress_schedule() dereferences sde, and it is NULL".into())
+        })?;
+        sdma_engine_progress_schedule(sde, &mut cx.j);
         Ok(())
     }
 }

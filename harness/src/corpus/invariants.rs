@@ -673,7 +673,14 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
     let sde = match &c.args {
         Args::SdmaAhgAlloc(a) => a.sde,
         Args::SdmaAhgFree(a) => a.sde,
-        Args::SdmaEngineProgressSchedule(a) => a.sde,
+        Args::SdmaEngineProgressSchedule(a) => match a.sde {
+            Some(e) => Some(e),
+            None => {
+                return Err(
+                    "_sdma_engine_progress_schedule dereferences sde: it is never NULL".into(),
+                )
+            }
+        },
         _ => None,
     };
     if let Some(e) = sde {

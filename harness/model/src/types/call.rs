@@ -243,11 +243,11 @@ macro_rules! call_schema {
             /// worker of the QP's engine: under its `head_lock`, the engine
             /// flushed unless it runs.
             SdmaFieldFlush sdma_field_flush {}
-            /// `sdma_engine_progress_schedule(sde)` (sdma.h, calling
-            /// `_sdma_engine_progress_schedule()` of sdma.c): with an
-            /// eighth of the ring in process, the engine's progress
-            /// interrupt forced.
-            SdmaEngineProgressSchedule sdma_engine_progress_schedule {
+            /// `_sdma_engine_progress_schedule(sde)` (sdma.c, the slow
+            /// path of sdma.h's `sdma_engine_progress_schedule()`): the
+            /// engine's progress interrupt forced. `sde` is dereferenced:
+            /// never NULL.
+            SdmaEngineProgressSchedule _sdma_engine_progress_schedule {
                 "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
             }
         }

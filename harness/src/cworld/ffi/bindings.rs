@@ -164,7 +164,7 @@ pub const SHIM_FN_SDMA_FLUSH: shim_fn = 47;
 pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 48;
 pub const SHIM_FN_SDMA_ENGINE_INTERRUPT: shim_fn = 49;
 pub const SHIM_FN_SDMA_FIELD_FLUSH: shim_fn = 50;
-pub const SHIM_FN_SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
+pub const SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
 pub const SHIM_FN_COUNT: shim_fn = 52;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
