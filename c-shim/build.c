@@ -76,6 +76,7 @@ static bool shim_takes_callbacks(u32 fn)
 	case SHIM_FN_SDMA_FLUSH:
 	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
 	case SHIM_FN_SDMA_FIELD_FLUSH:
+	case SHIM_FN_SDMA_SEND_TXREQ:
 	case SHIM_FN_SC_PIOBUFAVAIL:
 	case SHIM_FN_SC_DISABLE:
 	case SHIM_FN_SC_RELEASE_UPDATE:
@@ -233,6 +234,12 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->qp.s_sde == SHIM_NONE || !is_power_of_2(c->qp.sde_descq_cnt))
 			return false;
 		break;
+	case SHIM_FN_SDMA_SEND_TXREQ:
+		/* The QP's engine, its ring and descriptors the world's (submit_tx). */
+		if (!shim_check_send_tx(&c->qp, &c->args.sdma_send_txreq.tx) ||
+		    c->args.sdma_send_txreq.leg > 1)
+			return false;
+		break;
 	case SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE:
 		/* It dereferences the engine. */
 		if (!shim_check_sde(c->args._sdma_engine_progress_schedule.sde, sw) ||
@@ -356,6 +363,8 @@ void shim_build_world(const struct shim_world *sw)
 				(u64)1 << (1 * TXE_NUM_SDMA_ENGINES + i);
 			shim_w.per_sdma[i].idle_mask = (u64)1 << (2 * TXE_NUM_SDMA_ENGINES + i);
 			shim_w.per_sdma[i].head_dma = &shim_w.head_dma[i];
+			shim_w.per_sdma[i].tail_csr =
+				get_kctxt_csr_addr(&shim_w.dd, i, SEND_DMA_TAIL);
 		}
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
 			shim_w.sc_of[i + 1] = &shim_w.sc[i];
@@ -599,6 +608,10 @@ void shim_build_qp(const struct shim_call *c)
 
 		sde->descq_cnt = q->sde_descq_cnt;
 		sde->sdma_mask = (u32)q->sde_descq_cnt - 1;
+		/* As sdma_init() sets it for its power-of-two rings. */
+		sde->sdma_shift = q->sde_descq_cnt ? ilog2(q->sde_descq_cnt) : 0;
+		sde->descq_full_count = q->sde_descq_full_count;
+		sde->descq = NULL;
 		sde->descq_head = q->sde_descq_head;
 		sde->descq_tail = q->sde_descq_tail;
 		sde->desc_avail = q->sde_desc_avail;
@@ -629,6 +642,8 @@ void shim_build_qp(const struct shim_call *c)
 	shim_w.priv.s_ahg = &shim_w.ahg;
 	atomic_set(&shim_w.priv.s_iowait.sdma_busy, q->sdma_busy);
 	atomic_set(&shim_w.priv.s_iowait.pio_busy, q->pio_busy);
+	shim_w.priv.s_iowait.count = q->iowait_count;
+	shim_w.priv.s_iowait.tx_count = q->iowait_tx_count;
 	shim_w.ib_tx.txreq.num_desc = q->ib_tx_num_desc;
 	shim_w.tid_tx.txreq.num_desc = q->tid_tx_num_desc;
 	if (q->ib_tx_queued)
@@ -769,6 +784,8 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 		}
 	q->sdma_busy = atomic_read(&priv->s_iowait.sdma_busy);
 	q->pio_busy = atomic_read(&priv->s_iowait.pio_busy);
+	q->iowait_count = priv->s_iowait.count;
+	q->iowait_tx_count = priv->s_iowait.tx_count;
 	q->refcount = atomic_read(&qp->refcount);
 	q->remote_sl = rdma_ah_get_sl(&qp->remote_ah_attr);
 	q->remote_dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
@@ -816,6 +833,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 		q->sde_desc_avail = priv->s_sde->desc_avail;
 		q->sde_head_seq = priv->s_sde->head_lock.seqcount.sequence;
 		q->sde_head_dma = le64_to_cpu(*priv->s_sde->head_dma);
+		q->sde_descq_full_count = priv->s_sde->descq_full_count;
 	} else {
 		q->sde_descq_cnt = in->sde_descq_cnt;
 		q->sde_descq_head = in->sde_descq_head;
@@ -823,6 +841,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 		q->sde_desc_avail = in->sde_desc_avail;
 		q->sde_head_seq = in->sde_head_seq;
 		q->sde_head_dma = in->sde_head_dma;
+		q->sde_descq_full_count = in->sde_descq_full_count;
 	}
 	q->sde_head_csr = shim_w.head_csr;
 	q->port_n_dmawait = to_iport(qp->ibqp.device, qp->port_num)->rvp.n_dmawait;

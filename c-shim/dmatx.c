@@ -54,11 +54,12 @@ static void shim_ctx_put(void *ctx)
 /* The storage of request k of the ring (k) or the flush list (SHIM_MAX_DMA_TX + k). */
 static void shim_build_tx(unsigned int k, const struct shim_dma_tx *d)
 {
-	struct sdma_txreq *tx = &shim_w.dtx[k];
+	struct sdma_txreq *tx = &shim_w.dtx[k].txreq;
 	struct sdma_desc *descp = tx->descs;
 	u16 i;
 
 	shim_w.dtx_id[k] = d->id;
+	shim_w.dtx[k].qp = &shim_w.qp;
 	INIT_LIST_HEAD(&tx->list);
 	tx->desc_limit = ARRAY_SIZE(tx->descs);
 	/* As _extend_sdma_tx_descs() leaves it: MAX_DESC descriptors. */
@@ -99,10 +100,24 @@ static bool shim_tx_ring_own(u16 descq_cnt)
 	return is_power_of_2(descq_cnt) && descq_cnt <= SHIM_MAX_TX_RING;
 }
 
+/* A descriptor count the request's array holds, no mapping or pinning past it. */
+static bool shim_check_tx(const struct shim_dma_tx *d)
+{
+	unsigned int lim = d->ext ? SHIM_MAX_TX_DESC : NUM_DESC;
+
+	return d->num_desc <= lim && d->mode <= 7 && !(d->map >> (2 * d->num_desc)) &&
+	       !(d->pinned >> d->num_desc);
+}
+
+/* A send's request, to the QP's engine, whose ring the world holds. */
+bool shim_check_send_tx(const struct shim_qp *q, const struct shim_dma_tx *d)
+{
+	return q->s_sde != SHIM_NONE && shim_tx_ring_own(q->sde_descq_cnt) && shim_check_tx(d);
+}
+
 /*
  * Requests sit only on the QP's engine (it has one), in a ring that can
- * hold them, from the head to the tail; a descriptor count the request's
- * array holds, no mapping or pinning past it.
+ * hold them, from the head to the tail; each one's descriptors its own.
  */
 bool shim_check_dma_tx(const struct shim_qp *q)
 {
@@ -118,15 +133,21 @@ bool shim_check_dma_tx(const struct shim_qp *q)
 		return false;
 	if ((u16)(q->sde_tx_head + q->sde_tx_ring.n) != q->sde_tx_tail)
 		return false;
-	for (k = 0; k < 2 * SHIM_MAX_DMA_TX; k++) {
-		const struct shim_dma_tx *d = k < SHIM_MAX_DMA_TX ? &q->sde_tx_ring.v[k] :
-					      &q->sde_flushlist.v[k - SHIM_MAX_DMA_TX];
-		unsigned int lim = d->ext ? SHIM_MAX_TX_DESC : NUM_DESC;
+	/* Descriptors in a ring that holds them, in slot order, not both 0. */
+	if (q->sde_descq.n > SHIM_MAX_DESCQ ||
+	    (q->sde_descq.n && (q->s_sde == SHIM_NONE || !shim_tx_ring_own(q->sde_descq_cnt))))
+		return false;
+	for (k = 0; k < q->sde_descq.n; k++) {
+		const struct shim_descq_entry *e = &q->sde_descq.v[k];
 
-		if (d->num_desc > lim || d->mode > 7 ||
-		    d->map >> (2 * d->num_desc) || d->pinned >> d->num_desc)
+		if (e->idx >= q->sde_descq_cnt || !(e->qw0 | e->qw1) ||
+		    (k && e->idx <= q->sde_descq.v[k - 1].idx))
 			return false;
 	}
+	for (k = 0; k < 2 * SHIM_MAX_DMA_TX; k++)
+		if (!shim_check_tx(k < SHIM_MAX_DMA_TX ? &q->sde_tx_ring.v[k] :
+				   &q->sde_flushlist.v[k - SHIM_MAX_DMA_TX]))
+			return false;
 	return true;
 }
 
@@ -138,8 +159,10 @@ void shim_build_dma_tx(const struct shim_qp *q)
 	if (shim_w.dtx_used) {
 		memset(shim_w.dtx, 0, sizeof(shim_w.dtx));
 		memset(shim_w.tx_ring, 0, sizeof(shim_w.tx_ring));
+		memset(shim_w.descq, 0, sizeof(shim_w.descq));
 		shim_w.dtx_used = false;
 	}
+	shim_w.ndtx_sent = 0;
 	if (q->s_sde == SHIM_NONE)
 		return;
 	sde = shim_sde(q->s_sde);
@@ -147,29 +170,63 @@ void shim_build_dma_tx(const struct shim_qp *q)
 	sde->tx_tail = q->sde_tx_tail;
 	if (shim_tx_ring_own(q->sde_descq_cnt)) {
 		sde->tx_ring = shim_w.tx_ring;
+		sde->descq = shim_w.descq;
 		shim_w.dtx_used = true;
+	}
+	for (k = 0; k < q->sde_descq.n; k++) {
+		shim_w.descq[q->sde_descq.v[k].idx].qw[0] = cpu_to_le64(q->sde_descq.v[k].qw0);
+		shim_w.descq[q->sde_descq.v[k].idx].qw[1] = cpu_to_le64(q->sde_descq.v[k].qw1);
 	}
 	for (k = 0; k < q->sde_tx_ring.n; k++) {
 		shim_build_tx(k, &q->sde_tx_ring.v[k]);
-		shim_w.tx_ring[(q->sde_tx_head + k) & sde->sdma_mask] = &shim_w.dtx[k];
+		shim_w.tx_ring[(q->sde_tx_head + k) & sde->sdma_mask] = &shim_w.dtx[k].txreq;
 	}
 	for (k = 0; k < q->sde_flushlist.n; k++) {
 		shim_build_tx(SHIM_MAX_DMA_TX + k, &q->sde_flushlist.v[k]);
-		list_add_tail(&shim_w.dtx[SHIM_MAX_DMA_TX + k].list, &sde->flushlist);
+		list_add_tail(&shim_w.dtx[SHIM_MAX_DMA_TX + k].txreq.list, &sde->flushlist);
 	}
 	if (q->sde_flushlist.n)
 		shim_w.dtx_used = true;
+}
+
+/*
+ * A send's new request (from a scenario's SHIM_MAX_SEND_TX): built as the
+ * ring's are, the bytes it lacks, its callback; NULL when the scenario
+ * has had them all.
+ */
+struct sdma_txreq *shim_send_tx(const struct shim_dma_tx *d, u16 tlen)
+{
+	unsigned int k = SHIM_DTX_SENT + shim_w.ndtx_sent;
+
+	if (shim_w.ndtx_sent == SHIM_MAX_SEND_TX)
+		return NULL;
+	shim_w.ndtx_sent++;
+	shim_w.dtx_used = true;
+	shim_build_tx(k, d);
+	shim_w.dtx[k].txreq.tlen = tlen;
+	return &shim_w.dtx[k].txreq;
+}
+
+/* The storage index of a request of the world, or -1. */
+static int shim_dtx_index(const void *tx)
+{
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(shim_w.dtx); k++)
+		if (tx == &shim_w.dtx[k].txreq)
+			return k;
+	return -1;
 }
 
 /* A request of the world as the call left it; false for anything else. */
 static bool shim_read_tx(const struct sdma_txreq *tx, struct shim_dma_tx *o)
 {
 	const struct sdma_desc *descp = tx->descp;
-	unsigned int k, i, n;
+	unsigned int i, n;
+	int k = shim_dtx_index(tx);
 
-	if (tx < shim_w.dtx || tx >= shim_w.dtx + ARRAY_SIZE(shim_w.dtx))
+	if (k < 0)
 		return false;
-	k = tx - shim_w.dtx;
 	memset(o, 0, sizeof(*o));
 	o->id = shim_w.dtx_id[k];
 	o->next_descq_idx = tx->next_descq_idx;
@@ -208,13 +265,29 @@ void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in)
 
 	memset(&q->sde_tx_ring, 0, sizeof(q->sde_tx_ring));
 	memset(&q->sde_flushlist, 0, sizeof(q->sde_flushlist));
+	memset(&q->sde_descq, 0, sizeof(q->sde_descq));
 	q->sde_tx_stray = 0;
 	if (in->s_sde == SHIM_NONE) {
 		q->sde_tx_head = in->sde_tx_head;
 		q->sde_tx_tail = in->sde_tx_tail;
+		q->sde_descq = in->sde_descq;
 		return;
 	}
 	sde = shim_sde(in->s_sde);
+	/* Every slot not both 0, in order; more than the slots hold: over full. */
+	for (k = 0; sde->descq == shim_w.descq && k < SHIM_MAX_TX_RING; k++) {
+		const struct hw_sdma_desc *d = &shim_w.descq[k];
+
+		if (!(d->qw[0] | d->qw[1]))
+			continue;
+		if (q->sde_descq.n < SHIM_MAX_DESCQ) {
+			q->sde_descq.v[q->sde_descq.n].idx = k;
+			q->sde_descq.v[q->sde_descq.n].qw0 = le64_to_cpu(d->qw[0]);
+			q->sde_descq.v[q->sde_descq.n].qw1 = le64_to_cpu(d->qw[1]);
+		}
+		if (q->sde_descq.n <= SHIM_MAX_DESCQ)
+			q->sde_descq.n++;
+	}
 	q->sde_tx_head = sde->tx_head;
 	q->sde_tx_tail = sde->tx_tail;
 	for (k = 0; sde->tx_ring == shim_w.tx_ring && k < SHIM_MAX_TX_RING; k++) {
@@ -249,17 +322,23 @@ void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in)
 	}
 }
 
-/* dtx#ID for a request of the world, dtx#ID.desc#I for a descriptor of one. */
+/*
+ * dtx#ID for a request of the world (or the verbs_txreq it is in),
+ * dtx#ID.desc#I for a descriptor of one, descq#I for a slot of the ring.
+ */
 int shim_dtx_name(const void *p, char *buf, size_t len)
 {
 	unsigned int k;
 
+	if (p >= (void *)shim_w.descq && p < (void *)(shim_w.descq + SHIM_MAX_TX_RING))
+		return snprintf(buf, len, "descq#%u",
+				(unsigned int)((const struct hw_sdma_desc *)p - shim_w.descq));
 	for (k = 0; k < ARRAY_SIZE(shim_w.dtx); k++) {
-		const struct sdma_txreq *tx = &shim_w.dtx[k];
+		const struct sdma_txreq *tx = &shim_w.dtx[k].txreq;
 		const struct sdma_desc *d = tx->descp ? tx->descp : tx->descs;
 		unsigned int n = d == tx->descs ? ARRAY_SIZE(tx->descs) : MAX_DESC;
 
-		if (p == tx)
+		if (p == tx || p == &shim_w.dtx[k])
 			return snprintf(buf, len, "dtx#%u", shim_w.dtx_id[k]);
 		if ((const void *)d <= p && p < (const void *)(d + n))
 			return snprintf(buf, len, "dtx#%u.desc#%u", shim_w.dtx_id[k],

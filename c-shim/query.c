@@ -106,10 +106,12 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	if (i >= 0)
 		return snprintf(buf, len, "sc#%d", i);
 	/* Inside an engine or a context (one of its locks): named by it. */
-	if (p >= (void *)shim_w.per_sdma && p < (void *)(shim_w.per_sdma + SHIM_MAX_SDMA))
-		return snprintf(buf, len, "sde#%d",
-				(int)(((const char *)p - (const char *)shim_w.per_sdma) /
-				      sizeof(shim_w.per_sdma[0])));
+	if (p >= (void *)shim_w.per_sdma && p < (void *)(shim_w.per_sdma + SHIM_MAX_SDMA)) {
+		i = ((const char *)p - (const char *)shim_w.per_sdma) / sizeof(shim_w.per_sdma[0]);
+		if (p == &shim_w.per_sdma[i].flush_worker)
+			return snprintf(buf, len, "sde#%d.flush_worker", i);
+		return snprintf(buf, len, "sde#%d", i);
+	}
 	if (p >= (void *)shim_w.sc && p < (void *)(shim_w.sc + SHIM_MAX_SEND_CONTEXTS))
 		return snprintf(buf, len, "sc#%d",
 				(int)(((const char *)p - (const char *)shim_w.sc) / sizeof(shim_w.sc[0])));
@@ -170,6 +172,8 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "wqe");
 	if (p == shim_w.wq)
 		return snprintf(buf, len, "wq:hfi1");
+	if (p == system_highpri_wq)
+		return snprintf(buf, len, "wq:highpri");
 	for (i = 0; i < SHIM_MAX_SR; i++)
 		if (p == &shim_w.sr[i])
 			return snprintf(buf, len, "sr#%d", i);

@@ -318,6 +318,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_ENGINE_INTERRUPT,
 	SHIM_FN_SDMA_FIELD_FLUSH,
 	SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE,
+	SHIM_FN_SDMA_SEND_TXREQ,
 	SHIM_FN_COUNT
 };
 
@@ -374,7 +375,8 @@ enum shim_fn {
 	X(sdma_ahg_free) \
 	X(sdma_engine_interrupt) \
 	X(sdma_field_flush) \
-	X(_sdma_engine_progress_schedule)
+	X(_sdma_engine_progress_schedule) \
+	X(sdma_send_txreq)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -549,6 +551,13 @@ struct shim_qp {
 	shim_i16 wait_sc;
 	/* `priv->s_iowait.sdma_busy`. */
 	shim_i32 sdma_busy;
+	/*
+	 * `priv->s_iowait.count` and `.tx_count` (u32): the descriptors and
+	 * tx requests an engine took for the QP while it could not send them
+	 * (`iowait_inc_wait_count()`).
+	 */
+	shim_u32 iowait_count;
+	shim_u32 iowait_tx_count;
 	/* `priv->s_iowait.pio_busy`. */
 	shim_i32 pio_busy;
 	/* `qp->refcount`. */
@@ -625,6 +634,16 @@ struct shim_qp {
 	 * order.
 	 */
 	struct { shim_u8 n; struct shim_dma_tx v[4]; } __attribute__((__packed__)) sde_flushlist;
+	/*
+	 * The ring's descriptors (`sde->descq`, only a ring of at most 64
+	 * holds any), in slot order: those whose words are not both 0.
+	 */
+	struct { shim_u8 n; struct shim_descq_entry v[16]; } __attribute__((__packed__)) sde_descq;
+	/*
+	 * `sde->descq_full_count` (unsigned): the sends that found the ring
+	 * full.
+	 */
+	shim_u32 sde_descq_full_count;
 	/*
 	 * Tx requests the ring or the flush list holds beyond those read back
 	 * above (past a NULL slot, past the fourth): 0 in a vector.
@@ -1014,6 +1033,26 @@ struct shim_args__sdma_engine_progress_schedule {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_send_txreq(sde, wait, tx, pkts_sent)` (sdma.c) on the QP's
+ * engine: a new tx request (the QP's, a verbs_txreq) put on the
+ * descriptor ring, or on the flush list when the engine does not run,
+ * or the QP made to wait (`iowait_sleep()`) when the ring is full.
+ */
+struct shim_args_sdma_send_txreq {
+	/* `wait` is the QP's work of leg `leg` (else NULL). */
+	shim_u8 wait;
+	shim_u32 leg;
+	/* `tx->tlen`: bytes the request still lacks (0: complete). */
+	shim_u16 tlen;
+	shim_u8 pkts_sent;
+	/*
+	 * The request: its descriptors (built as the world's ring's are),
+	 * callback and name; its `wait` is the call's.
+	 */
+	struct shim_dma_tx tx;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1052,6 +1091,7 @@ struct shim_args {
 	struct shim_args_sdma_ahg_free sdma_ahg_free;
 	struct shim_args_sdma_engine_interrupt sdma_engine_interrupt;
 	struct shim_args__sdma_engine_progress_schedule _sdma_engine_progress_schedule;
+	struct shim_args_sdma_send_txreq sdma_send_txreq;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

@@ -747,6 +747,25 @@ SHIM_CALL(sdma_engine_interrupt)
 	return 0;
 }
 
+SHIM_CALL(sdma_send_txreq)
+{
+	const struct shim_args_sdma_send_txreq *s = &c->args.sdma_send_txreq;
+	struct sdma_txreq *tx;
+
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	/* A new request each step: one a step before sent may still be queued. */
+	tx = shim_send_tx(&s->tx, s->tlen);
+	if (!tx)
+		return shim_refuse(out);
+	out->ret = sdma_send_txreq(shim_w.priv.s_sde,
+				   s->wait ? &shim_w.priv.s_iowait.wait[s->leg ? IOWAIT_TID_SE :
+									   IOWAIT_IB_SE] : NULL,
+				   tx, s->pkts_sent);
+	return 0;
+}
+
 #define X(name) shim_call_##name,
 static int (*const shim_calls[])(const struct shim_call *, struct shim_outcome *) = {
 	SHIM_FN_NAMES(X)

@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 31
+#define SHIM_ABI_VERSION 32
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -59,6 +59,7 @@ typedef uint64_t shim_u64;
 #define SHIM_MAX_TX_MORE 3	/* txs a call is given behind a leg's first */
 #define SHIM_MAX_DMA_TX 4	/* tx requests on an engine's ring, on its flush list */
 #define SHIM_MAX_TX_RING 64	/* the largest ring (descq_cnt) that holds tx requests */
+#define SHIM_MAX_DESCQ 16	/* descriptors of an engine's ring read back */
 #define SHIM_MAX_TX_DESC 8	/* descriptors of a tx request (NUM_DESC is 6) */
 
 /* An index into the world's tables, or one of these. */
@@ -129,6 +130,13 @@ struct shim_dma_tx {
 	shim_u8 ext;			/* descp allocated: desc_limit > NUM_DESC */
 	shim_u8 complete;		/* 1: the recording callback, 0: NULL */
 	shim_u8 qp_wait;		/* 1: wait is the QP's iowait, 0: NULL */
+} __attribute__((__packed__));
+
+/* A descriptor of the QP's engine's ring (sde->descq[idx]): not both 0. */
+struct shim_descq_entry {
+	shim_u64 qw0;
+	shim_u64 qw1;
+	shim_u8 idx;
 } __attribute__((__packed__));
 
 /*

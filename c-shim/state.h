@@ -66,6 +66,9 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 
 /* The iowait_sleep() calls one scenario may make (each a new tx). */
 #define SHIM_MAX_SLEEP_TX 4
+/* The sends one scenario may make (each a new tx request), where they start. */
+#define SHIM_MAX_SEND_TX 4
+#define SHIM_DTX_SENT (2 * SHIM_MAX_DMA_TX)
 
 /*
  * What every call starts from zero: one memset of one region (the members
@@ -160,13 +163,17 @@ struct shim_state {
 	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
 	struct sdma_txreq *no_tx[1 << 16];
 	/*
-	 * The QP's engine's tx requests ([k]: its ring's k-th from the head,
-	 * [SHIM_MAX_DMA_TX + k]: its flush list's), their names, and the
-	 * ring's slots when it holds them (dmatx.c)
+	 * The QP's engine's tx requests, each the QP's verbs_txreq ([k]: its
+	 * ring's k-th from the head, [SHIM_MAX_DMA_TX + k]: its flush list's,
+	 * from SHIM_DTX_SENT: those a scenario's sends are given, a new one
+	 * each), their names, the ring's slots and descriptors when it holds
+	 * them (dmatx.c)
 	 */
-	struct sdma_txreq dtx[2 * SHIM_MAX_DMA_TX];
-	u8 dtx_id[2 * SHIM_MAX_DMA_TX];
+	struct verbs_txreq dtx[SHIM_DTX_SENT + SHIM_MAX_SEND_TX];
+	u8 dtx_id[SHIM_DTX_SENT + SHIM_MAX_SEND_TX];
+	unsigned int ndtx_sent;
 	struct sdma_txreq *tx_ring[SHIM_MAX_TX_RING];
+	struct hw_sdma_desc descq[SHIM_MAX_TX_RING];
 	bool dtx_used;		/* the last call had requests or the ring's slots */
 	/* each engine's head in host memory (sde->head_dma), its head CSR */
 	__le64 head_dma[SHIM_MAX_SDMA];
@@ -255,8 +262,10 @@ void shim_describe_pbuf(struct shim_outcome *out, const struct pio_buf *pbuf);
 
 /* dmatx.c */
 bool shim_check_dma_tx(const struct shim_qp *q);
+bool shim_check_send_tx(const struct shim_qp *q, const struct shim_dma_tx *d);
 void shim_build_dma_tx(const struct shim_qp *q);
 void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in);
+struct sdma_txreq *shim_send_tx(const struct shim_dma_tx *d, u16 tlen);
 int shim_dtx_name(const void *p, char *buf, size_t len);
 
 /* engines.c */

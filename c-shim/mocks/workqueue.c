@@ -10,6 +10,9 @@
 #include "world.h"
 
 struct workqueue_struct *system_wq;
+/* A queue of its own, named by the journal (wq:highpri), never run. */
+static char highpri_token;
+struct workqueue_struct *system_highpri_wq = (struct workqueue_struct *)&highpri_token;
 
 bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)
 {

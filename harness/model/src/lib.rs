@@ -32,6 +32,7 @@ pub mod sched;
 pub mod schema;
 pub mod sdma;
 pub mod sdma_progress;
+pub mod sdma_send;
 pub mod sdma_tx;
 pub mod tid_rdma;
 pub mod types;

@@ -2,6 +2,7 @@
 //! their release when the chip returns their credits.
 
 use super::pio::sc_piobufavail;
+use super::qp::ECOMM;
 use super::sched::iowait_drain_wakeup;
 use super::types::{Engines, PioCb, Qp, ScFlag, SendCtxIdx, World};
 use super::{qp_name, Journal, Undefined};
@@ -130,8 +131,6 @@ pub fn sc_release_update(
 
 /// `PIO_BLOCK_SIZE` (chip.h): bytes a credit is.
 const PIO_BLOCK_SIZE: u32 = 64;
-/// `-ECOMM`: a context not enabled.
-const ECOMM: i32 = 70;
 
 /// Mirrors `sc_buffer_alloc()` (pio.c) on the QP's send context, whose
 /// ring it is: a context not `SCF_ENABLED` gives `ERR_PTR(-ECOMM)`;

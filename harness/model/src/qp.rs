@@ -13,6 +13,9 @@ pub const EINVAL: i32 = 22;
 pub const EAGAIN: i32 = 11;
 /// `EBUSY` (errno-base.h).
 pub const EBUSY: i32 = 16;
+/// `ECOMM` (errno.h): no link to the hardware (an engine or a send
+/// context not running).
+pub const ECOMM: i32 = 70;
 
 /// Mirrors `hfi1_setup_wqe()` (qp.c).
 ///

@@ -33,7 +33,7 @@ pub fn hfi1_schedule_send_nocheck(w: &World, qp: &Qp, j: &mut Journal) -> Result
 
 /// Mirrors `sdma_descq_freecnt()` (sdma.h): the ring's free descriptors,
 /// in the kernel's arithmetic (u32, then truncated to the u16 returned).
-pub(crate) fn sdma_descq_freecnt(qp: &Qp) -> u16 {
+pub fn sdma_descq_freecnt(qp: &Qp) -> u16 {
     u32::from(qp.sde_descq_cnt)
         .wrapping_sub(qp.sde_descq_tail.wrapping_sub(qp.sde_descq_head))
         .wrapping_sub(1) as u16
@@ -42,7 +42,7 @@ pub(crate) fn sdma_descq_freecnt(qp: &Qp) -> u16 {
 /// Mirrors `sdma_progress()` (sdma.h): when the head moved since `seq`
 /// (its seqlock's sequence differs), `desc_avail` is recomputed and the
 /// ring has room for `num_desc` descriptors or not.
-fn sdma_progress(qp: &mut Qp, seq: u32, num_desc: u16) -> bool {
+pub(crate) fn sdma_progress(qp: &mut Qp, seq: u32, num_desc: u16) -> bool {
     if qp.sde_head_seq == seq {
         return false;
     }
@@ -53,8 +53,9 @@ fn sdma_progress(qp: &mut Qp, seq: u32, num_desc: u16) -> bool {
 /// Mirrors the static `iowait_sleep()` (qp.c), the callback
 /// `qp_priv_alloc()` installs for an SDMA engine whose ring is full, with
 /// the QP's engine (`priv->s_sde`), the leg's work (`tid_leg`), a fresh tx
-/// of `num_desc` descriptors, the head sequence the caller saw and whether
-/// packets were sent. In a state that processes receives: the tx joins
+/// of `num_desc` descriptors (named `tx_name` in the journal), the head
+/// sequence the caller saw and whether packets were sent. In a state that
+/// processes receives: the tx joins
 /// the leg's list; if the ring made progress meanwhile the tx leaves it
 /// again (-EAGAIN); otherwise a QP not yet waiting goes on the engine's
 /// wait list (`n_dmawait`, `RVT_S_WAIT_DMA_DESC`, priority recomputed,
@@ -66,15 +67,11 @@ pub fn iowait_sleep(
     seq: u32,
     pkts_sent: bool,
     num_desc: u16,
+    tx_name: &str,
     j: &mut Journal,
 ) -> i32 {
     if !super::flags::process_recv_ok(qp.state) {
-        // The tx given for a leg is named by its leg, as the ones queued
-        // on it are.
-        j.record(format!(
-            "hfi1_put_txreq(txreq:{})",
-            if tid_leg { "TID" } else { "IB" }
-        ));
+        j.record(format!("hfi1_put_txreq({tx_name})"));
         return 0;
     }
     // list_add_tail(&stx->list, &wait->tx_head): on an empty list the tx
@@ -431,6 +428,13 @@ impl crate::Mirror for super::types::args::IowaitSleep {
             self.seq,
             self.pkts_sent,
             self.num_desc,
+            // The tx given for a leg is named by its leg, as the ones
+            // queued on it are.
+            if self.leg == super::types::Leg::Tid {
+                "txreq:TID"
+            } else {
+                "txreq:IB"
+            },
             &mut cx.j,
         );
         Ok(())

@@ -283,6 +283,12 @@ impl FieldText for crate::types::DmaTx {
     }
 }
 
+impl FieldText for crate::types::DescqEntry {
+    fn text(&self) -> String {
+        format!("{{descq#{} 0x{:x} 0x{:x}}}", self.idx, self.qw0, self.qw1)
+    }
+}
+
 impl FieldText for crate::types::PioWaiter {
     fn text(&self) -> String {
         format!(

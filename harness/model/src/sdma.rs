@@ -6,6 +6,7 @@ use super::iowait::{
     dmawait, iowait_get_all_desc, iowait_init_priority, iowait_priority_update_top, list_del_init,
     Iowait,
 };
+use super::qp::EINVAL;
 use super::sched::{iowait_wakeup, SDMA_AVAIL_REASON};
 use super::sdma_tx::{flush_flushlist, sdma_flush_descq};
 use super::types::{EngineIdx, Engines, Ptr, Qp, Sc, Vl, World};
@@ -78,8 +79,7 @@ pub fn sdma_select_engine_sc(
     sdma_select_engine_vl(w, selector, vl, j)
 }
 
-/// `-EINVAL`, `-ENOSPC`.
-const EINVAL: i32 = 22;
+/// `-ENOSPC`.
 const ENOSPC: i32 = 28;
 
 /// The tracepoints `hfi1_ahg_allocate` / `hfi1_ahg_deallocate(sde, aidx)`.

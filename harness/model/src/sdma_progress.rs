@@ -16,6 +16,12 @@ const SDMA_TXREQ_S_OK: i32 = 0;
 /// bits.
 const TXE_NUM_SDMA_ENGINES: u32 = 16;
 
+/// Mirrors `__sdma_running()` (sdma.h): the engine's state machine is in
+/// `sdma_state_s99_running`.
+pub(crate) fn sdma_running(e: &Engines, sde: EngineIdx) -> bool {
+    e.sde_state.get(usize::from(sde.0)) == SdmaState::S99Running
+}
+
 /// `SDMA_DESC_INTR` (sdma.c): the `desct_intr` module parameter's
 /// default, which the world leaves.
 const SDMA_DESC_INTR: u64 = 64;
@@ -52,7 +58,7 @@ fn sdma_gethead(
     sde: EngineIdx,
     j: &mut Journal,
 ) -> Result<u16, Undefined> {
-    let running = e.sde_state.get(usize::from(sde.0)) == SdmaState::S99Running;
+    let running = sdma_running(e, sde);
     let use_dmahead = w.cap_use_sdma_head && running && w.has(DevFlag::HasSdmaTimeout);
     let hwhead = if use_dmahead {
         qp.sde_head_dma as u16
@@ -230,7 +236,7 @@ pub fn sdma_field_flush(
 ) -> Result<(), Undefined> {
     let sde = qp_engine(qp, "sdma_field_flush")?;
     qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
-    if e.sde_state.get(usize::from(sde.0)) != SdmaState::S99Running {
+    if !sdma_running(e, sde) {
         sdma_flush(w, qp, j)?;
     }
     qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);

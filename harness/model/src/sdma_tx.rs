@@ -18,7 +18,7 @@ const SDMA_MAP_PAGE: u8 = 2;
 
 /// `SDMA_AHG_APPLY_UPDATE1` (sdma.h): modes above it carry AHG update
 /// descriptors after the first.
-const SDMA_AHG_APPLY_UPDATE1: u8 = 2;
+pub(crate) const SDMA_AHG_APPLY_UPDATE1: u8 = 2;
 
 /// `NUM_DESC` (sdma_txreq.h): the descriptors a request holds in itself.
 pub const NUM_DESC: u8 = 6;
@@ -61,6 +61,35 @@ fn desc_addr_len(tx: &DmaTx, i: u8) -> (u64, u64) {
     )
 }
 
+/// `SDMA_DESC1_GENERATION_SHIFT`, `_MASK` and `SDMA_DESC1_HEADER_MODE_SHIFT`
+/// (sdma.h): where `qw[1]` keeps the generation (in a request's own
+/// descriptors, the mapping type) and the first descriptor's header mode.
+pub(crate) const GENERATION_SHIFT: u32 = 2;
+pub(crate) const GENERATION_MASK: u64 = 3;
+const HEADER_MODE_SHIFT: u32 = 13;
+
+/// The two words of descriptor `i` of a world's request (`descp[i].qw`),
+/// as the world builds them: `qw[0]` its address (bits 0-47) and byte
+/// count (bits 48-61), `qw[1]` its mapping type in the generation bits
+/// and, for the first, the header mode; past `num_desc`, 0 (the first's
+/// header mode all the same).
+pub(crate) fn desc_words(tx: &DmaTx, i: u8) -> (u64, u64) {
+    let mode = if i == 0 {
+        u64::from(tx.mode & 7) << HEADER_MODE_SHIFT
+    } else {
+        0
+    };
+    if i >= tx.num_desc {
+        return (0, mode);
+    }
+    let (addr, len) = desc_addr_len(tx, i);
+    let qw0 = (addr & ((1 << 48) - 1)) | (len & ((1 << 14) - 1)) << 48;
+    (
+        qw0,
+        mode | (u64::from(tx.map_of(i)) & GENERATION_MASK) << GENERATION_SHIFT,
+    )
+}
+
 /// The name of a status (`SDMA_TXREQ_S_*`).
 fn status_name(res: i32) -> String {
     match res {
@@ -88,7 +117,7 @@ fn sdma_unmap_desc(tx: &mut DmaTx, i: u8, j: &mut Journal) {
 
 /// Mirrors the static inline `ahg_mode()` (sdma.c): the header mode of
 /// the request's first descriptor.
-fn ahg_mode(tx: &DmaTx) -> u8 {
+pub(crate) fn ahg_mode(tx: &DmaTx) -> u8 {
     tx.mode
 }
 

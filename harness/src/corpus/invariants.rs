@@ -317,7 +317,7 @@ fn check_dma_tx(q: &Qp) -> Result<(), String> {
     if (n > 0 || !q.sde_flushlist.is_empty()) && q.s_sde.is_none() {
         return Err("qp.sde_tx_ring / sde_flushlist: tx requests of the QP's engine, and it has none (qp.s_sde)".into());
     }
-    if n > 0 && !(q.sde_descq_cnt.is_power_of_two() && q.sde_descq_cnt <= MAX_TX_RING) {
+    if n > 0 && !ring_holds_txs(q) {
         return Err(format!(
             "qp.sde_tx_ring: a ring of {} descriptors holds no tx request in a world (a power of two up to {MAX_TX_RING} does)",
             q.sde_descq_cnt
@@ -341,26 +341,57 @@ fn check_dma_tx(q: &Qp) -> Result<(), String> {
         );
     }
     for tx in q.sde_tx_ring.iter().chain(q.sde_flushlist.iter()) {
-        let most = if tx.ext {
-            MAX_TX_DESC
-        } else {
-            crate::model::sdma_tx::NUM_DESC
-        };
-        if tx.num_desc > most {
-            return Err(format!(
-                "dtx#{}: {} descriptors in an array of {most} (ext = {})",
-                tx.id, tx.num_desc, tx.ext
-            ));
-        }
-        if u32::from(tx.map) >> (2 * u32::from(tx.num_desc)) != 0
-            || u32::from(tx.pinned) >> tx.num_desc != 0
-            || tx.mode > 7
+        check_tx(tx)?;
+    }
+    if !q.sde_descq.is_empty() && (q.s_sde.is_none() || !ring_holds_txs(q)) {
+        return Err(format!(
+            "qp.sde_descq: descriptors of a ring of {} a world does not hold (the QP's engine's, a power of two up to {MAX_TX_RING})",
+            q.sde_descq_cnt
+        ));
+    }
+    let mut last: Option<u8> = None;
+    for d in q.sde_descq.iter() {
+        if u16::from(d.idx) >= q.sde_descq_cnt
+            || d.qw0 | d.qw1 == 0
+            || last.is_some_and(|l| d.idx <= l)
         {
             return Err(format!(
-                "dtx#{}: a descriptor described past its {} (or a header mode above 7)",
-                tx.id, tx.num_desc
+                "qp.sde_descq: descq#{} is not a slot of the {}-descriptor ring in order, with a word not 0 (what the world reads back)",
+                d.idx, q.sde_descq_cnt
             ));
         }
+        last = Some(d.idx);
+    }
+    Ok(())
+}
+
+/// A ring that holds tx requests and descriptors in a world: a power of
+/// two of at most `MAX_TX_RING` descriptors.
+fn ring_holds_txs(q: &Qp) -> bool {
+    q.sde_descq_cnt.is_power_of_two() && q.sde_descq_cnt <= MAX_TX_RING
+}
+
+/// A tx request's descriptors fit its array, none described past them.
+fn check_tx(tx: &DmaTx) -> Result<(), String> {
+    let most = if tx.ext {
+        MAX_TX_DESC
+    } else {
+        crate::model::sdma_tx::NUM_DESC
+    };
+    if tx.num_desc > most {
+        return Err(format!(
+            "dtx#{}: {} descriptors in an array of {most} (ext = {})",
+            tx.id, tx.num_desc, tx.ext
+        ));
+    }
+    if u32::from(tx.map) >> (2 * u32::from(tx.num_desc)) != 0
+        || u32::from(tx.pinned) >> tx.num_desc != 0
+        || tx.mode > 7
+    {
+        return Err(format!(
+            "dtx#{}: a descriptor described past its {} (or a header mode above 7)",
+            tx.id, tx.num_desc
+        ));
     }
     Ok(())
 }
@@ -420,6 +451,7 @@ fn check_sdma_call(c: &Call) -> Result<(), String> {
             | Func::SdmaFieldFlush
             | Func::SdmaDescAvail
             | Func::SdmaEngineInterrupt
+            | Func::SdmaSendTxreq
     ) && q.s_sde.is_none()
     {
         return Err(format!(
@@ -442,6 +474,17 @@ fn check_sdma_call(c: &Call) -> Result<(), String> {
     }
     if c.func() == Func::SdmaEngineInterrupt {
         check_hw_head(c)?;
+    }
+    // submit_tx(): the request's descriptors go to the ring's slots and
+    // the request to its tx ring, which a world holds only this small.
+    if let Args::SdmaSendTxreq(a) = &c.args {
+        if !ring_holds_txs(q) {
+            return Err(format!(
+                "sdma_send_txreq writes the ring's descriptors: a world holds a ring of a power of two up to {MAX_TX_RING}, not {}",
+                q.sde_descq_cnt
+            ));
+        }
+        check_tx(&a.tx)?;
     }
     Ok(())
 }
@@ -567,6 +610,19 @@ pub fn carried(prev: &Outcome, next: &Call) -> Call {
 /// it. `Err((k, why))`: step `k` (from 2) does not. Only such a scenario
 /// runs in C (the corpus refuses the others, the generator ends one there).
 pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, String)> {
+    // A world has a new tx request for each of these (c-shim/state.h).
+    for (f, most) in [(Func::SdmaSendTxreq, 4), (Func::IowaitSleep, 4)] {
+        let mut n = 0;
+        for (k, step) in std::iter::once(first).chain(then).enumerate() {
+            n += usize::from(step.func() == f);
+            if n > most {
+                return Err((
+                    k + 1,
+                    format!("more than {most} {f} steps: a world has a new tx request for {most}"),
+                ));
+            }
+        }
+    }
     let mut state = crate::model::run(first).map_err(|u| (1, u.0))?;
     for (k, step) in then.iter().enumerate() {
         let at = carried(&state, step);

@@ -16,6 +16,7 @@ use crate::model::types::*;
 /// lists, its tx requests, the rings and credits, its reference).
 pub const STEP_FUNCS: &[Func] = &[
     Func::IowaitSleep,
+    Func::SdmaSendTxreq,
     Func::SdmaDescAvail,
     Func::SdmaFlush,
     Func::SdmaEngineInterrupt,

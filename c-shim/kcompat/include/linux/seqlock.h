@@ -27,6 +27,12 @@ static inline unsigned int read_seqbegin(const seqlock_t *sl)
 	return sl->seqcount.sequence;
 }
 
+/* The sequence with its low bit clear: read while a writer holds it, a retry. */
+static inline unsigned int raw_seqcount_begin(const seqcount_t *s)
+{
+	return s->sequence & ~1u;
+}
+
 static inline unsigned int read_seqretry(const seqlock_t *sl, unsigned int start)
 {
 	return sl->seqcount.sequence != start;

@@ -59,6 +59,7 @@ bool cancel_delayed_work_sync(struct delayed_work *dwork);
 bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 			 struct delayed_work *dwork, unsigned long delay);
 extern struct workqueue_struct *system_wq;
+extern struct workqueue_struct *system_highpri_wq;
 
 static inline bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 {

@@ -250,6 +250,22 @@ macro_rules! call_schema {
             SdmaEngineProgressSchedule _sdma_engine_progress_schedule {
                 "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
             }
+            /// `sdma_send_txreq(sde, wait, tx, pkts_sent)` (sdma.c) on the
+            /// QP's engine: a new tx request (the QP's, a verbs_txreq) put
+            /// on the descriptor ring, or on the flush list when the engine
+            /// does not run, or the QP made to wait (`iowait_sleep()`) when
+            /// the ring is full.
+            SdmaSendTxreq sdma_send_txreq {
+                /// `wait` is the QP's work of leg `leg` (else NULL).
+                "wait" wait: bool = true,
+                "leg" leg: Leg = Leg::Ib,
+                /// `tx->tlen`: bytes the request still lacks (0: complete).
+                "tlen" tlen: u16 [tlen] = 0,
+                "pkts_sent" pkts_sent: bool = false,
+                /// The request: its descriptors (built as the world's ring's
+                /// are), callback and name; its `wait` is the call's.
+                "tx" tx: DmaTx [send_tx] = DmaTx { id: 8, ..DmaTx::default() },
+            }
         }
     };
 }

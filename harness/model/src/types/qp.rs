@@ -117,6 +117,22 @@ impl DmaTx {
     }
 }
 
+/// A descriptor of the QP's engine's ring as the chip reads it
+/// (`sde->descq[idx]`, `struct hw_sdma_desc`): a slot whose two words are
+/// not both 0 (the world's ring starts all 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct DescqEntry {
+    /// Its slot (`descq_tail & sdma_mask` when it was written).
+    pub idx: u8,
+    /// `qw[0]`: the DMA address and byte count.
+    pub qw0: u64,
+    /// `qw[1]`: the header mode and update, the generation, the flags.
+    pub qw1: u64,
+}
+
+/// The ring's descriptors a world reads back at most.
+pub const MAX_DESCQ: usize = 16;
+
 /// The tx requests an engine's ring, and its flush list, may hold.
 pub const MAX_DMA_TX: usize = 4;
 
@@ -201,6 +217,11 @@ macro_rules! qp_schema {
             "wait_sc" wait_sc: Option<SendCtxIdx> [wait_sc] = None,
             /// `priv->s_iowait.sdma_busy`.
             "sdma_busy" sdma_busy: i32 [0..=3] = 0,
+            /// `priv->s_iowait.count` and `.tx_count` (u32): the
+            /// descriptors and tx requests an engine took for the QP
+            /// while it could not send them (`iowait_inc_wait_count()`).
+            "iowait_count" iowait_count: u32 = 0,
+            "iowait_tx_count" iowait_tx_count: u32 = 0,
             /// `priv->s_iowait.pio_busy`.
             "pio_busy" pio_busy: i32 [pio_busy] = 0,
             /// `qp->refcount`.
@@ -252,7 +273,7 @@ macro_rules! qp_schema {
             "sde_descq_cnt" sde_descq_cnt: u16 [ring_size] = 0,
             "sde_descq_head" sde_descq_head: u32 = 0,
             "sde_descq_tail" sde_descq_tail: u32 [ring_tail] = 0,
-            "sde_desc_avail" sde_desc_avail: u16 = 0,
+            "sde_desc_avail" sde_desc_avail: u16 [desc_avail] = 0,
             "sde_head_seq" sde_head_seq: u32 [0..=3] = 0,
             /// What the engine reports as its head (every engine of the
             /// world alike): `*sde->head_dma` (host memory the chip
@@ -269,6 +290,13 @@ macro_rules! qp_schema {
             /// The tx requests on the engine's flush list (`sde->flushlist`),
             /// in order.
             "sde_flushlist" sde_flushlist: Slots<DmaTx, MAX_DMA_TX> [flushlist] = Slots::new(),
+            /// The ring's descriptors (`sde->descq`, only a ring of at most
+            /// 64 holds any), in slot order: those whose words are not both
+            /// 0.
+            "sde_descq" sde_descq: Slots<DescqEntry, MAX_DESCQ> [descq] = Slots::new(),
+            /// `sde->descq_full_count` (unsigned): the sends that found the
+            /// ring full.
+            "sde_descq_full_count" sde_descq_full_count: u32 = 0,
             /// Tx requests the ring or the flush list holds beyond those
             /// read back above (past a NULL slot, past the fourth): 0 in a
             /// vector.

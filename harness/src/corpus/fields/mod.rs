@@ -205,6 +205,45 @@ impl TomlField for Waiter {
     }
 }
 
+/// Key `k` of table `t` (field `f`) into `cur`, when it is there.
+fn get<T: TomlField>(
+    src: &Src,
+    t: &dyn toml_edit::TableLike,
+    f: &str,
+    k: &str,
+    cur: &mut T,
+) -> R<()> {
+    match t.get(k) {
+        Some(x) => T::read(src, x, &format!("{f}.{k}"), cur),
+        None => Ok(()),
+    }
+}
+
+/// A descriptor of the QP's engine's ring: `{ idx, qw0, qw1 }` (0 when
+/// left out).
+impl TomlField for DescqEntry {
+    fn read(src: &Src, v: &Item, f: &str, cur: &mut Self) -> R<()> {
+        const KEYS: &[&str] = &["idx", "qw0", "qw1"];
+        let t = v
+            .as_table_like()
+            .ok_or_else(|| src.err(v.span(), f, format!("expected {{ {} }}", KEYS.join(", "))))?;
+        check_keys(src, t, v.span(), f, KEYS)?;
+        let mut d = DescqEntry::default();
+        get(src, t, f, "idx", &mut d.idx)?;
+        get(src, t, f, "qw0", &mut d.qw0)?;
+        get(src, t, f, "qw1", &mut d.qw1)?;
+        *cur = d;
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        inline_table([
+            ("idx", self.idx.write()),
+            ("qw0", self.qw0.write()),
+            ("qw1", self.qw1.write()),
+        ])
+    }
+}
+
 /// Another QP on the QP's send context's piowait list: `{ num, s_flags,
 /// priv_flags, iowait_flags, refcount, priority, starved_cnt, after_qp,
 /// on_list }` (refcount 1 and on_list true when left out, the rest 0,
@@ -231,18 +270,6 @@ impl TomlField for PioWaiter {
             on_list: true,
             ..PioWaiter::default()
         };
-        fn get<T: TomlField>(
-            src: &Src,
-            t: &dyn toml_edit::TableLike,
-            f: &str,
-            k: &str,
-            cur: &mut T,
-        ) -> R<()> {
-            match t.get(k) {
-                Some(x) => T::read(src, x, &format!("{f}.{k}"), cur),
-                None => Ok(()),
-            }
-        }
         get(src, t, f, "num", &mut p.num)?;
         get(src, t, f, "s_flags", &mut p.s_flags)?;
         get(src, t, f, "priv_flags", &mut p.priv_flags)?;

@@ -196,6 +196,31 @@ impl Abi for Waiter {
     }
 }
 
+/// A descriptor of the QP's engine's ring, word by word.
+impl Abi for DescqEntry {
+    type C = shim_descq_entry;
+    fn c_decl(name: &str) -> String {
+        format!("struct shim_descq_entry {name}")
+    }
+    #[inline]
+    fn fill(&self, out: &mut shim_descq_entry) {
+        *out = shim_descq_entry {
+            qw0: self.qw0,
+            qw1: self.qw1,
+            idx: self.idx,
+        };
+    }
+    #[inline]
+    fn read(c: &shim_descq_entry) -> Option<DescqEntry> {
+        let (qw0, qw1) = (c.qw0, c.qw1);
+        Some(DescqEntry {
+            idx: c.idx,
+            qw0,
+            qw1,
+        })
+    }
+}
+
 /// Another QP on the QP's send context's piowait list, field by field
 /// (flag sets as [`Flags`] cross).
 impl Abi for PioWaiter {

@@ -165,7 +165,8 @@ pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 48;
 pub const SHIM_FN_SDMA_ENGINE_INTERRUPT: shim_fn = 49;
 pub const SHIM_FN_SDMA_FIELD_FLUSH: shim_fn = 50;
 pub const SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
-pub const SHIM_FN_COUNT: shim_fn = 52;
+pub const SHIM_FN_SDMA_SEND_TXREQ: shim_fn = 52;
+pub const SHIM_FN_COUNT: shim_fn = 53;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -282,7 +283,7 @@ impl Default for shim_qp__bindgen_ty_2 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_3 {
     pub n: shim_u8,
-    pub v: [shim_waiter; 24usize],
+    pub v: [shim_descq_entry; 16usize],
 }
 impl Default for shim_qp__bindgen_ty_3 {
     fn default() -> Self {
@@ -296,7 +297,7 @@ impl Default for shim_qp__bindgen_ty_3 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_4 {
     pub n: shim_u8,
-    pub v: [shim_pio_waiter; 8usize],
+    pub v: [shim_waiter; 24usize],
 }
 impl Default for shim_qp__bindgen_ty_4 {
     fn default() -> Self {
@@ -308,8 +309,22 @@ impl Default for shim_qp__bindgen_ty_4 {
     }
 }
 #[repr(C, packed)]
-#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_qp__bindgen_ty_5 {
+    pub n: shim_u8,
+    pub v: [shim_pio_waiter; 8usize],
+}
+impl Default for shim_qp__bindgen_ty_5 {
+    fn default() -> Self {
+        let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::std::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_qp__bindgen_ty_6 {
     pub n: shim_u8,
     pub v: [shim_u64; 8usize],
 }
@@ -386,6 +401,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
+    pub __bindgen_padding_0: [u8; 3usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -408,7 +424,6 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
-    pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

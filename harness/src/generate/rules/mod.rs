@@ -413,6 +413,10 @@ pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u
     ) {
         return 1 << u.int_in_range(0..=15u8);
     }
+    // submit_tx() writes descriptors to the ring: one a world holds.
+    if func == Func::SdmaSendTxreq {
+        return 1 << u.int_in_range(0..=6u8);
+    }
     if u.ratio(3, 4) {
         pick(u, &[0, 1, 2, 8, 16, 64, 2048])
     } else {

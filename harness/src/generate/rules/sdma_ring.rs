@@ -1,19 +1,28 @@
 //! The rules of the QP's engine's tx requests: its tx ring (head, the
 //! requests from the head on, tail) and its flush list, drawn only for
 //! the calls that complete them (`sdma_flush` and its worker,
-//! `sdma_engine_interrupt`),
-//! and its head as the chip reports it, so every other
-//! function's vectors are drawn as before.
+//! `sdma_engine_interrupt`) or add to them (`sdma_send_txreq`), the
+//! ring's descriptors and free count for a send, and its head as the chip
+//! reports it, so every other function's vectors are drawn as before.
 
 use super::super::draw::{Draw, Source};
 use crate::model::types::*;
 
-/// The calls that complete an engine's tx requests.
+/// The calls that complete an engine's tx requests, or add to them.
 fn completes(func: Func, q: &Qp) -> bool {
     matches!(
         func,
-        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
+        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt | Func::SdmaSendTxreq
     ) && q.s_sde.is_some()
+}
+
+/// The requests a ring or flush list is drawn with: room for a send's.
+fn room(func: Func) -> usize {
+    if func == Func::SdmaSendTxreq {
+        MAX_DMA_TX - 1
+    } else {
+        MAX_DMA_TX
+    }
 }
 
 /// A ring that may hold tx requests (`corpus::invariants`): a power of
@@ -85,7 +94,7 @@ pub fn tx_ring<S: Source>(
     }
     let mask = u32::from(q.sde_descq_cnt) - 1;
     let used = q.sde_descq_tail.wrapping_sub(q.sde_descq_head) & mask;
-    let most = (MAX_DMA_TX as u16).min(q.sde_descq_cnt);
+    let most = (room(func) as u16).min(q.sde_descq_cnt);
     let n = u.int_in_range(1..=most as u8);
     let mut at = 0u32;
     for id in 0..n {
@@ -117,7 +126,7 @@ pub fn flushlist<S: Source>(
     if !completes(func, q) || u.arbitrary() {
         return s;
     }
-    let n = u.int_in_range(1..=MAX_DMA_TX as u8);
+    let n = u.int_in_range(1..=room(func) as u8);
     for i in 0..n {
         let next = u.arbitrary();
         let _ = s.push(dma_tx(u, MAX_DMA_TX as u8 + i, next));
@@ -169,4 +178,58 @@ pub fn int_status<S: Source, R>(u: &mut Draw<S>, _: &World, q: &Qp, _: &R) -> u6
             .filter(|b| k & (1 << b) != 0 || u.ratio(1, 8))
             .fold(0, |s, b| s | 1 << (b * 16 + i)),
     }
+}
+
+/// The ring's descriptors before a send (none three times in four): a
+/// few slots written, with any words.
+pub fn descq<S: Source>(
+    u: &mut Draw<S>,
+    _: &World,
+    func: Func,
+    q: &Qp,
+) -> Slots<DescqEntry, MAX_DESCQ> {
+    let mut s = Slots::new();
+    if func != Func::SdmaSendTxreq || !ring_holds_txs(q) || q.s_sde.is_none() || u.ratio(3, 4) {
+        return s;
+    }
+    let mut idx = u.int_in_range(0..=3u16);
+    while idx < q.sde_descq_cnt && s.len() < 3 {
+        let e = DescqEntry {
+            idx: idx as u8,
+            qw0: u.arbitrary::<u64>() | 1,
+            qw1: u.arbitrary(),
+        };
+        let _ = s.push(e);
+        idx += u.int_in_range(1..=8u16);
+    }
+    s
+}
+
+/// `desc_avail` before a send: mostly what the ring has free, or a few
+/// descriptors either side of a request's (so both the submit and the
+/// full ring are common); for any other call, any.
+pub fn desc_avail<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u16 {
+    if func != Func::SdmaSendTxreq || u.ratio(1, 8) {
+        return u.arbitrary();
+    }
+    if u.arbitrary() {
+        crate::model::sched::sdma_descq_freecnt(q)
+    } else {
+        u.int_in_range(0..=10)
+    }
+}
+
+/// `tx->tlen` of a send: 0 (a whole request) seven times in eight.
+pub fn tlen<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u16 {
+    if u.ratio(7, 8) {
+        0
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A send's new request, named after the ring's and the flush list's.
+pub fn send_tx<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> DmaTx {
+    let next = u.arbitrary();
+    dma_tx(u, 2 * MAX_DMA_TX as u8, next)
 }

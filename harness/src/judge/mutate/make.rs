@@ -21,7 +21,8 @@ pub struct Mutant {
     pub site: String,
     /// `<= -> <`, `delete statement`, …
     pub operator: String,
-    /// Which site of this operator on the line (0 first).
+    /// Which site of this operator on a line of this text in the
+    /// function (0 first): two equal lines' mutants are told apart.
     pub nth: usize,
     /// Byte range in the file, and what replaces it.
     pub at: std::ops::Range<usize>,
@@ -169,7 +170,7 @@ impl Sites<'_> {
         let nth = self
             .out
             .iter()
-            .filter(|m| m.site == site && m.operator == op && m.line == line)
+            .filter(|m| m.function == self.function && m.site == site && m.operator == op)
             .count();
         self.out.push(Mutant {
             function: self.function.to_owned(),
