@@ -285,6 +285,14 @@ bool shim_check_call(const struct shim_call *c)
 #define SHIM_UNROLL _Pragma("GCC unroll 16")
 #endif
 
+/*
+ * The tx ring of every engine the world gives no slots (sdma_mask is at
+ * most 0xffff): no request, read-only.  Upstream only reads a slot it
+ * finds NULL (a write would be of a request it found there), and the
+ * leak scan, which reads the world's writable data, need not read it.
+ */
+static struct sdma_txreq *const shim_no_tx[1 << 16];
+
 struct sdma_engine *shim_sde(int idx)
 {
 	return shim_w.sde_of[idx + 1];
@@ -618,7 +626,7 @@ void shim_build_qp(const struct shim_call *c)
 		sde->head_lock.seqcount.sequence = q->sde_head_seq;
 		shim_w.head_dma[i] = cpu_to_le64(q->sde_head_dma);
 		/* No tx request in the ring: every slot NULL. */
-		sde->tx_ring = shim_w.no_tx;
+		sde->tx_ring = (struct sdma_txreq **)shim_no_tx;
 		sde->tx_head = 0;
 		sde->tx_tail = 0;
 		INIT_LIST_HEAD(&sde->dmawait);

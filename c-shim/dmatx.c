@@ -8,7 +8,7 @@
  * the world, its callback and its descriptors' ctx_put record and decide
  * nothing.  Only a ring of at most SHIM_MAX_TX_RING descriptors (a power
  * of two) holds requests, in slots of its own, cleared after a call that
- * had them; every other ring is shim_w.no_tx, NULL throughout.
+ * had them; every other ring is build.c's shim_no_tx, NULL throughout.
  */
 #include "state.h"
 

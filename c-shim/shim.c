@@ -21,6 +21,9 @@ unsigned short piothreshold;
 unsigned long hfi1_cap_mask;
 /* kcompat linux/lockdep.h: open locks and RCU read sections. */
 int shim_lockdep_depth;
+/* kcompat linux/irqflags.h: the CPU's interrupt state, an interrupt handler's call. */
+int shim_irqs_off;
+int shim_in_hardirq;
 u64 shim_delay_ns;
 int shim_preempt_depth;
 int shim_rcu_depth;
@@ -120,6 +123,11 @@ static void shim_check_balance(void)
 	}
 	shim_lockdep_depth = 0;
 	shim_rcu_depth = 0;
+	/* An interrupt handler returns with interrupts off, as it ran. */
+	if (shim_irqs_off != shim_in_hardirq)
+		journal_printf("UNBALANCED(interrupts %s)", shim_irqs_off ? "off" : "on");
+	shim_irqs_off = 0;
+	shim_in_hardirq = 0;
 }
 
 /* A call the shim refuses: nothing of an earlier outcome is left. */
@@ -152,6 +160,8 @@ static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 	shim_rcu_depth = 0;
 	shim_delay_ns = 0;
 	shim_preempt_depth = 0;
+	shim_irqs_off = 0;
+	shim_in_hardirq = 0;
 	journal_begin(out);
 }
 
@@ -278,11 +288,13 @@ SHIM_CALL(_hfi1_schedule_send)
 
 SHIM_CALL(hfi1_schedule_send)
 {
+	unsigned long flags;
+
 	shim_begin(c, out);
-	/* "caller should hold the s_lock" */
-	spin_lock(&shim_w.qp.s_lock);
+	/* "caller should hold the s_lock", as its callers take it (irqsave). */
+	spin_lock_irqsave(&shim_w.qp.s_lock, flags);
 	out->ret = hfi1_schedule_send(&shim_w.qp);
-	spin_unlock(&shim_w.qp.s_lock);
+	spin_unlock_irqrestore(&shim_w.qp.s_lock, flags);
 	return 0;
 }
 
@@ -464,10 +476,12 @@ SHIM_CALL(free_all_qps)
 
 SHIM_CALL(flush_qp_waiters)
 {
+	unsigned long flags;
+
 	shim_begin(c, out);
-	spin_lock(&shim_w.qp.s_lock);
+	spin_lock_irqsave(&shim_w.qp.s_lock, flags);
 	flush_qp_waiters(&shim_w.qp);
-	spin_unlock(&shim_w.qp.s_lock);
+	spin_unlock_irqrestore(&shim_w.qp.s_lock, flags);
 	return 0;
 }
 
@@ -743,6 +757,9 @@ SHIM_CALL(sdma_engine_interrupt)
 	if (!shim_prep_callbacks(c))
 		return shim_refuse(out);
 	shim_begin(c, out);
+	/* From the engine's interrupt handler: hard interrupt context. */
+	shim_in_hardirq = 1;
+	shim_irqs_off = 1;
 	sdma_engine_interrupt(shim_w.priv.s_sde, c->args.sdma_engine_interrupt.status);
 	return 0;
 }

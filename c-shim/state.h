@@ -160,8 +160,6 @@ struct shim_state {
 	int sr_sc;		/* the context given the ring, or SHIM_NONE */
 	unsigned int sr_used;	/* the slots the last call's ring had */
 	u32 buffers_allocated;	/* the QP's context's count (one CPU) */
-	/* The tx ring of every engine: no request (sdma_mask is at most 0xffff). */
-	struct sdma_txreq *no_tx[1 << 16];
 	/*
 	 * The QP's engine's tx requests, each the QP's verbs_txreq ([k]: its
 	 * ring's k-th from the head, [SHIM_MAX_DMA_TX + k]: its flush list's,

@@ -96,6 +96,27 @@ void shim_alloc_reset(void)
 		free(live[--nlive].p);
 }
 
+/* From the lowest block's start to the highest one's end, for scan(). */
+static struct {
+	unsigned long lo, len;
+} span;
+
+static void span_of_live(void)
+{
+	unsigned long lo = ~0UL, hi = 0;
+	int i;
+
+	for (i = 0; i < nlive; i++) {
+		unsigned long b = (unsigned long)live[i].p;
+		unsigned long e = b + (live[i].size ? live[i].size : 1);
+
+		lo = b < lo ? b : lo;
+		hi = e > hi ? e : hi;
+	}
+	span.lo = lo;
+	span.len = hi - lo;
+}
+
 /*
  * Marks every unseen block that a word of [from, from + len) points into.
  * It reads whole segments, the sanitizers' redzones included: not checked.
@@ -110,6 +131,9 @@ static void scan(const void *from, size_t len)
 	for (k = 0; k < n; k++) {
 		unsigned long v = w[k];
 
+		/* Most words point into no block: one test (span, below). */
+		if (v - span.lo >= span.len)
+			continue;
 		for (i = 0; i < nlive; i++) {
 			unsigned long b = (unsigned long)live[i].p;
 
@@ -181,6 +205,7 @@ void shim_report_leaks(void)
 		return;
 	for (i = 0; i < nlive; i++)
 		live[i].seen = false;
+	span_of_live();
 	dl_iterate_phdr(scan_own_segments, NULL);
 	/* Then through the blocks found, until no new one is. */
 	while (more) {

@@ -11,7 +11,14 @@
  * class: the world has one object of each kind that matters (one QP, its
  * engine, its send context).  Read locks are not recorded (recursive
  * readers do not deadlock), nor is what happens outside a call's journal.
+ *
+ * Interrupt state, as lockdep's irq-safety check: a lock taken in hard
+ * interrupt context (a call the shim makes as an interrupt handler) and
+ * taken elsewhere with interrupts enabled could deadlock against itself on
+ * one CPU; the second of the two usages is journalled once per lock, as
+ * lockdep's "inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage" is.
  */
+#include <linux/irqflags.h>
 #include <linux/string.h>
 
 #include "journal.h"
@@ -19,6 +26,13 @@
 
 #define SHIM_LOCKS_HELD 16
 #define SHIM_LOCK_ORDERS 64
+#define SHIM_LOCK_USAGES 64
+
+/* A lock's interrupt usages so far. */
+enum {
+	SHIM_IN_HARDIRQ = 1,	/* taken in hard interrupt context */
+	SHIM_HARDIRQ_ON = 2,	/* taken outside it, interrupts enabled */
+};
 
 static struct {
 	const void *held[SHIM_LOCKS_HELD];
@@ -28,6 +42,12 @@ static struct {
 		bool reported;
 	} order[SHIM_LOCK_ORDERS];
 	int norder;
+	struct {
+		const void *lock;
+		unsigned int usage;
+		bool reported;
+	} use[SHIM_LOCK_USAGES];
+	int nuse;
 } ld;
 
 /* A world is built: nothing held, no order seen. */
@@ -35,6 +55,37 @@ void shim_lockdep_reset(void)
 {
 	ld.nheld = 0;
 	ld.norder = 0;
+	ld.nuse = 0;
+}
+
+/* The usage `l` is taken with now; the inconsistent pair journalled once. */
+static void irq_usage(const void *l)
+{
+	unsigned int now = shim_in_hardirq ? SHIM_IN_HARDIRQ :
+			   !shim_irqs_off ? SHIM_HARDIRQ_ON : 0;
+	char a[64];
+	int i;
+
+	if (!now)
+		return;
+	for (i = 0; i < ld.nuse && ld.use[i].lock != l; i++)
+		;
+	if (i == ld.nuse) {
+		if (ld.nuse == SHIM_LOCK_USAGES)
+			return;
+		ld.use[ld.nuse].lock = l;
+		ld.use[ld.nuse].usage = 0;
+		ld.use[ld.nuse++].reported = false;
+	}
+	if ((ld.use[i].usage | now) == (SHIM_IN_HARDIRQ | SHIM_HARDIRQ_ON) &&
+	    !(ld.use[i].usage & now) && !ld.use[i].reported) {
+		ld.use[i].reported = true;
+		shim_lock_name(l, a, sizeof(a));
+		journal_printf("lockdep: inconsistent {%s} -> {%s} usage: %s",
+			       now == SHIM_IN_HARDIRQ ? "HARDIRQ-ON-W" : "IN-HARDIRQ-W",
+			       now == SHIM_IN_HARDIRQ ? "IN-HARDIRQ-W" : "HARDIRQ-ON-W", a);
+	}
+	ld.use[i].usage |= now;
 }
 
 static int order_of(const void *first, const void *then)
@@ -54,6 +105,7 @@ void __kcompat_lock_acquire(const void *l)
 
 	if (!journal_active())
 		return;
+	irq_usage(l);
 	for (i = 0; i < ld.nheld; i++) {
 		const void *h = ld.held[i];
 

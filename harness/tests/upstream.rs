@@ -160,6 +160,12 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
     }
     {
         let get = get.clone();
+        trials.push(Trial::test(format!("{s}::gate::irq_safety"), move || {
+            gate::gate_irq_safety(&get()?.tree)
+        }));
+    }
+    {
+        let get = get.clone();
         trials.push(Trial::test(
             format!("{s}::diff::finds_the_mutant"),
             move || mutants::diff_finds_the_mutant(&get()?.tree),

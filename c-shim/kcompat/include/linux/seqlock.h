@@ -50,9 +50,9 @@ static inline void write_sequnlock(seqlock_t *sl)
 	spin_unlock(&sl->lock);
 }
 
-#define write_seqlock_irq(sl)			write_seqlock(sl)
-#define write_sequnlock_irq(sl)			write_sequnlock(sl)
-#define write_seqlock_irqsave(sl, f)		do { (f) = 0; write_seqlock(sl); } while (0)
-#define write_sequnlock_irqrestore(sl, f)	do { (void)(f); write_sequnlock(sl); } while (0)
+#define write_seqlock_irq(sl)			do { local_irq_disable(); write_seqlock(sl); } while (0)
+#define write_sequnlock_irq(sl)			do { write_sequnlock(sl); local_irq_enable(); } while (0)
+#define write_seqlock_irqsave(sl, f)		do { local_irq_save(f); write_seqlock(sl); } while (0)
+#define write_sequnlock_irqrestore(sl, f)	do { write_sequnlock(sl); local_irq_restore(f); } while (0)
 
 #endif

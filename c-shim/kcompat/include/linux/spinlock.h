@@ -41,19 +41,19 @@ static inline void spin_unlock(spinlock_t *l)
 
 static inline int spin_trylock(spinlock_t *l) { spin_lock(l); return 1; }
 static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
-#define spin_lock_irq(l)		spin_lock(l)
-#define spin_unlock_irq(l)		spin_unlock(l)
+#define spin_lock_irq(l)		do { local_irq_disable(); spin_lock(l); } while (0)
+#define spin_unlock_irq(l)		do { spin_unlock(l); local_irq_enable(); } while (0)
 #define spin_lock_bh(l)			spin_lock(l)
 #define spin_unlock_bh(l)		spin_unlock(l)
-#define spin_lock_irqsave(l, f)		do { (f) = 0; spin_lock(l); } while (0)
-#define spin_unlock_irqrestore(l, f)	do { (void)(f); spin_unlock(l); } while (0)
+#define spin_lock_irqsave(l, f)		do { local_irq_save(f); spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, f)	do { spin_unlock(l); local_irq_restore(f); } while (0)
 #define raw_spin_lock_init(l)		spin_lock_init(l)
 #define rwlock_init(l)			do { (l)->locked = 0; } while (0)
 #define read_lock(l)			((l)->locked++, shim_lockdep_depth++)
 #define read_unlock(l)			((l)->locked--, shim_lockdep_depth--)
-#define write_lock_irqsave(l, f)	do { (f) = 0; (l)->locked++; shim_lockdep_depth++; \
+#define write_lock_irqsave(l, f)	do { local_irq_save(f); (l)->locked++; shim_lockdep_depth++; \
 					     __kcompat_lock_acquire(l); } while (0)
-#define write_unlock_irqrestore(l, f)	do { (void)(f); (l)->locked--; shim_lockdep_depth--; \
-					     __kcompat_lock_release(l); } while (0)
+#define write_unlock_irqrestore(l, f)	do { (l)->locked--; shim_lockdep_depth--; \
+					     __kcompat_lock_release(l); local_irq_restore(f); } while (0)
 
 #endif
