@@ -382,6 +382,7 @@ void shim_build_world(const struct shim_world *sw)
 			seqlock_init(&shim_w.sc[i].waitlock);
 		}
 		shim_w.dd.send_contexts = shim_sci;
+		shim_w.dd.pcidev = &shim_w.pcidev;
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)
 			shim_sci[i].sc = &shim_w.sc[i];
 		shim_build_inverse();
@@ -460,6 +461,7 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.alloc_fail = sw->alloc_fail;
 	shim_w.nalloc = 0;
 	shim_w.dd.verbs_dev.rdi.dparms.node = sw->node;
+	node_affinity.num_possible_nodes = sw->possible_nodes;
 	shim_w.sw = sw;
 	shim_w.queue_work_ret = sw->queue_work_ret;
 	shim_w.tid_send_ret = sw->tid_send_ret;
@@ -652,6 +654,7 @@ void shim_build_qp(const struct shim_call *c)
 	atomic_set(&shim_w.priv.s_iowait.pio_busy, q->pio_busy);
 	shim_w.priv.s_iowait.count = q->iowait_count;
 	shim_w.priv.s_iowait.tx_count = q->iowait_tx_count;
+	shim_build_credit_return(q);
 	shim_w.ib_tx.txreq.num_desc = q->ib_tx_num_desc;
 	shim_w.tid_tx.txreq.num_desc = q->tid_tx_num_desc;
 	if (q->ib_tx_queued)
@@ -794,6 +797,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	q->pio_busy = atomic_read(&priv->s_iowait.pio_busy);
 	q->iowait_count = priv->s_iowait.count;
 	q->iowait_tx_count = priv->s_iowait.tx_count;
+	shim_read_credit_return(q);
 	q->refcount = atomic_read(&qp->refcount);
 	q->remote_sl = rdma_ah_get_sl(&qp->remote_ah_attr);
 	q->remote_dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);

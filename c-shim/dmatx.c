@@ -163,6 +163,7 @@ void shim_build_dma_tx(const struct shim_qp *q)
 		shim_w.dtx_used = false;
 	}
 	shim_w.ndtx_sent = 0;
+	memset(shim_w.dtx_leg, 0, sizeof(shim_w.dtx_leg));
 	if (q->s_sde == SHIM_NONE)
 		return;
 	sde = shim_sde(q->s_sde);
@@ -216,6 +217,29 @@ static int shim_dtx_index(const void *tx)
 		if (tx == &shim_w.dtx[k].txreq)
 			return k;
 	return -1;
+}
+
+/* Whether tx is queued on a leg's list of the QP's iowait. */
+static bool shim_on_leg(const struct sdma_txreq *tx, int leg)
+{
+	const struct list_head *head = &shim_w.priv.s_iowait.wait[leg].tx_head, *pos;
+	unsigned int steps = 0;
+
+	for (pos = head->next; pos != head && steps++ < 16; pos = pos->next)
+		if (pos == &tx->list)
+			return true;
+	return false;
+}
+
+/* A send's request k found queued on a leg: named by the leg from now on. */
+static void shim_mark_leg(unsigned int k)
+{
+	const struct sdma_txreq *tx = &shim_w.dtx[SHIM_DTX_SENT + k].txreq;
+
+	if (!shim_w.dtx_leg[k] && shim_on_leg(tx, IOWAIT_IB_SE))
+		shim_w.dtx_leg[k] = 1 + IOWAIT_IB_SE;
+	if (!shim_w.dtx_leg[k] && shim_on_leg(tx, IOWAIT_TID_SE))
+		shim_w.dtx_leg[k] = 1 + IOWAIT_TID_SE;
 }
 
 /* A request of the world as the call left it; false for anything else. */
@@ -274,6 +298,9 @@ void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in)
 		return;
 	}
 	sde = shim_sde(in->s_sde);
+	/* The sends' requests a sleep left queued on a leg: named by it now. */
+	for (k = 0; k < shim_w.ndtx_sent; k++)
+		shim_mark_leg(k);
 	/* Every slot not both 0, in order; more than the slots hold: over full. */
 	for (k = 0; sde->descq == shim_w.descq && k < SHIM_MAX_TX_RING; k++) {
 		const struct hw_sdma_desc *d = &shim_w.descq[k];
@@ -325,10 +352,25 @@ void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in)
 /*
  * dtx#ID for a request of the world (or the verbs_txreq it is in),
  * dtx#ID.desc#I for a descriptor of one, descq#I for a slot of the ring.
+ * A send's request that iowait_sleep() queued on a leg of the QP is named
+ * by its leg from then on (a later step that flushes the leg takes it off
+ * before it names it), as the others queued there are: the model counts a
+ * leg's queue, it does not tell its requests apart.
  */
 int shim_dtx_name(const void *p, char *buf, size_t len)
 {
 	unsigned int k;
+
+	for (k = 0; k < SHIM_MAX_SEND_TX; k++) {
+		const struct verbs_txreq *v = &shim_w.dtx[SHIM_DTX_SENT + k];
+
+		if (p != v && p != &v->txreq)
+			continue;
+		shim_mark_leg(k);
+		if (shim_w.dtx_leg[k])
+			return snprintf(buf, len, "txreq:%s",
+					shim_w.dtx_leg[k] == 1 + IOWAIT_TID_SE ? "TID" : "IB");
+	}
 
 	if (p >= (void *)shim_w.descq && p < (void *)(shim_w.descq + SHIM_MAX_TX_RING))
 		return snprintf(buf, len, "descq#%u",

@@ -195,9 +195,20 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	return snprintf(buf, len, "ptr:foreign");
 }
 
+/*
+ * The device's node has the world's CPUs (node_cpus); another online node
+ * one CPU if the world says it has any (cpu_nodes), none otherwise; a node
+ * not online is none of the world's.
+ */
 const struct cpumask *shim_node_mask(int node)
 {
-	return node == shim_w.dd.node ? &shim_w.node_mask : NULL;
+	static const struct cpumask none, one = { .bits = { 1 } };
+
+	if (node == shim_w.dd.node)
+		return &shim_w.node_mask;
+	if (node < 0 || node >= MAX_NUMNODES || !(shim_w.sw->online_nodes & (1u << node)))
+		return NULL;
+	return shim_w.sw->cpu_nodes & (1u << node) ? &one : &none;
 }
 
 /* Entry i of a per-send-context field of the world (0 when not set). */

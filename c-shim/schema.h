@@ -318,6 +318,8 @@ enum shim_fn {
 	SHIM_FN_SDMA_ENGINE_INTERRUPT,
 	SHIM_FN_SDMA_FIELD_FLUSH,
 	SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE,
+	SHIM_FN_INIT_CREDIT_RETURN,
+	SHIM_FN_FREE_CREDIT_RETURN,
 	SHIM_FN_SDMA_SEND_TXREQ,
 	SHIM_FN_COUNT
 };
@@ -376,6 +378,8 @@ enum shim_fn {
 	X(sdma_engine_interrupt) \
 	X(sdma_field_flush) \
 	X(_sdma_engine_progress_schedule) \
+	X(init_credit_return) \
+	X(free_credit_return) \
 	X(sdma_send_txreq)
 
 /*
@@ -478,6 +482,21 @@ struct shim_world {
 	 */
 	shim_u8 cap_use_sdma_head;
 	shim_u8 cap_sdma_head_check;
+	/*
+	 * `node_affinity.num_possible_nodes` (affinity.c): the NUMA nodes the
+	 * machine may have.
+	 */
+	shim_u8 possible_nodes;
+	/*
+	 * The online NUMA nodes (`node_online()`), node i in bit i; the
+	 * device's node (`dd->node`) is online whatever this says.
+	 */
+	shim_u8 online_nodes;
+	/*
+	 * The online nodes other than the device's that have CPUs
+	 * (`nr_cpus_node()`: one each); the device's has `node_cpus`.
+	 */
+	shim_u8 cpu_nodes;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -558,6 +577,18 @@ struct shim_qp {
 	 */
 	shim_u32 iowait_count;
 	shim_u32 iowait_tx_count;
+	/*
+	 * The device's credit return memory (`dd->cr_base`, one
+	 * `credit_return_base` per possible node) is allocated.
+	 */
+	shim_u8 cr_base;
+	/*
+	 * Node i's `cr_base[i].va` (coherent DMA memory for every context's
+	 * credit return) is allocated, node i in bit i.
+	 */
+	shim_u8 cr_va;
+	/* `dd->pcidev->dev.numa_node`: where the device allocates. */
+	shim_i32 dev_node;
 	/* `priv->s_iowait.pio_busy`. */
 	shim_i32 pio_busy;
 	/* `qp->refcount`. */

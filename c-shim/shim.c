@@ -24,6 +24,8 @@ int shim_lockdep_depth;
 /* kcompat linux/irqflags.h: the CPU's interrupt state, an interrupt handler's call. */
 int shim_irqs_off;
 int shim_in_hardirq;
+/* Interrupts as the call found them: a call must leave them so. */
+static int shim_irqs_entry;
 u64 shim_delay_ns;
 int shim_preempt_depth;
 int shim_rcu_depth;
@@ -123,8 +125,7 @@ static void shim_check_balance(void)
 	}
 	shim_lockdep_depth = 0;
 	shim_rcu_depth = 0;
-	/* An interrupt handler returns with interrupts off, as it ran. */
-	if (shim_irqs_off != shim_in_hardirq)
+	if (shim_irqs_off != shim_irqs_entry)
 		journal_printf("UNBALANCED(interrupts %s)", shim_irqs_off ? "off" : "on");
 	shim_irqs_off = 0;
 	shim_in_hardirq = 0;
@@ -160,7 +161,7 @@ static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 	shim_rcu_depth = 0;
 	shim_delay_ns = 0;
 	shim_preempt_depth = 0;
-	shim_irqs_off = 0;
+	shim_irqs_off = shim_irqs_entry = shim_entry_irqs_off(c->fn);
 	shim_in_hardirq = 0;
 	journal_begin(out);
 }
@@ -759,8 +760,22 @@ SHIM_CALL(sdma_engine_interrupt)
 	shim_begin(c, out);
 	/* From the engine's interrupt handler: hard interrupt context. */
 	shim_in_hardirq = 1;
-	shim_irqs_off = 1;
+	shim_irqs_off = shim_irqs_entry = 1;
 	sdma_engine_interrupt(shim_w.priv.s_sde, c->args.sdma_engine_interrupt.status);
+	return 0;
+}
+
+SHIM_CALL(init_credit_return)
+{
+	shim_begin(c, out);
+	out->ret = init_credit_return(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(free_credit_return)
+{
+	shim_begin(c, out);
+	free_credit_return(&shim_w.dd);
 	return 0;
 }
 

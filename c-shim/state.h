@@ -170,6 +170,8 @@ struct shim_state {
 	struct verbs_txreq dtx[SHIM_DTX_SENT + SHIM_MAX_SEND_TX];
 	u8 dtx_id[SHIM_DTX_SENT + SHIM_MAX_SEND_TX];
 	unsigned int ndtx_sent;
+	/* a send's request was found queued on a leg (1 + IOWAIT_*_SE), or 0 */
+	u8 dtx_leg[SHIM_MAX_SEND_TX];
 	struct sdma_txreq *tx_ring[SHIM_MAX_TX_RING];
 	struct hw_sdma_desc descq[SHIM_MAX_TX_RING];
 	bool dtx_used;		/* the last call had requests or the ring's slots */
@@ -190,6 +192,7 @@ struct shim_state {
 	u32 alloc_fail;
 	int nalloc;
 	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
+	struct pci_dev pcidev;		/* dd->pcidev */
 	bool initialised;
 	/*
 	 * Index to pointer, without a branch: [0] is NULL (SHIM_NONE), [i + 1]
@@ -265,6 +268,13 @@ void shim_build_dma_tx(const struct shim_qp *q);
 void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in);
 struct sdma_txreq *shim_send_tx(const struct shim_dma_tx *d, u16 tlen);
 int shim_dtx_name(const void *p, char *buf, size_t len);
+
+/* device.c */
+void shim_build_credit_return(const struct shim_qp *q);
+void shim_read_credit_return(struct shim_qp *q);
+
+/* context.c */
+bool shim_entry_irqs_off(u32 fn);
 
 /* engines.c */
 bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);

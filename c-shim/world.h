@@ -20,8 +20,13 @@ int shim_ptr_name(const void *p, char *buf, size_t len);
 int shim_lock_name(const void *p, char *buf, size_t len);
 /* kcompat lockdep: a world is built, nothing held, no lock order seen. */
 void shim_lockdep_reset(void);
-/* The CPUs of a NUMA node. */
+/* The CPUs of a NUMA node (NULL: no such node). */
 const struct cpumask *shim_node_mask(int node);
+/* The bus address of coherent DMA memory on a node: symbolic. */
+static inline u64 shim_dma_handle(int node)
+{
+	return (u64)(node + 1) << 32;
+}
 /* What queue_work_on(), hfi1_schedule_tid_send() and cancel_work_sync()
  * return. */
 bool shim_queue_work_ret(void);

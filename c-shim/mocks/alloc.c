@@ -15,6 +15,8 @@
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <linux/dma-mapping.h>
+#include <linux/topology.h>
 #include <linux/string.h>
 
 #include "alloc.h"
@@ -40,6 +42,23 @@ struct shim_block {
 static struct shim_block live[SHIM_LIVE_MAX];
 static int nlive;
 
+/*
+ * Past every block, a redzone of poison (as KASAN's, in the normal build):
+ * upstream reading one past an array it allocated reads garbage, not the
+ * allocator's zeroes, so the read shows.
+ */
+#define SHIM_REDZONE 64
+#define SHIM_POISON 0xa5
+
+static void *zalloc(size_t size)
+{
+	char *p = calloc(1, size + SHIM_REDZONE);
+
+	if (p)
+		memset(p + size, SHIM_POISON, SHIM_REDZONE);
+	return p;
+}
+
 static void track(void *p, size_t size, const char *kind, const char *what)
 {
 	if (nlive == SHIM_LIVE_MAX) {
@@ -59,7 +78,7 @@ void *__kcompat_kmalloc(size_t size, gfp_t flags, int node, const char *caller)
 		return NULL;
 	}
 	journal_printf("kmalloc(node=%d)", node);
-	p = calloc(1, size ? size : 1);
+	p = zalloc(size);
 	if (p)
 		track(p, size, "kmalloc in ", caller);
 	return p;
@@ -67,27 +86,63 @@ void *__kcompat_kmalloc(size_t size, gfp_t flags, int node, const char *caller)
 
 void *shim_alloc_tracked(size_t size, const char *what)
 {
-	void *p = calloc(1, size);
+	void *p = zalloc(size);
 
 	if (p)
 		track(p, size, "", what);
 	return p;
 }
 
-void kfree(const void *objp)
+/* A block freed: no longer tracked. */
+static void untrack(const void *p)
 {
 	int i;
 
-	if (!objp)
-		return;
-	journal_printf("kfree");
 	for (i = 0; i < nlive; i++) {
-		if (live[i].p == objp) {
+		if (live[i].p == p) {
 			live[i] = live[--nlive];
 			break;
 		}
 	}
+}
+
+void kfree(const void *objp)
+{
+	if (!objp)
+		return;
+	journal_printf("kfree");
+	untrack(objp);
 	free((void *)objp);
+}
+
+/*
+ * Coherent DMA memory on the device's node: an allocation as kmalloc's is
+ * (failslab counts it, the leak check tracks it); its bus address is
+ * symbolic, by node, so a free says which it was given.
+ */
+void *__kcompat_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
+				   gfp_t gfp, const char *caller)
+{
+	int node = dev ? dev->numa_node : NUMA_NO_NODE;
+	void *p;
+
+	if (shim_alloc_fails()) {
+		journal_printf("dma_alloc_coherent(node=%d, %zu) = NULL", node, size);
+		return NULL;
+	}
+	journal_printf("dma_alloc_coherent(node=%d, %zu)", node, size);
+	p = zalloc(size);
+	if (p)
+		track(p, size, "dma_alloc_coherent in ", caller);
+	*dma_handle = shim_dma_handle(node);
+	return p;
+}
+
+void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
+{
+	journal_printf("dma_free_coherent(%zu, 0x%llx)", size, (unsigned long long)dma_handle);
+	untrack(cpu_addr);
+	free(cpu_addr);
 }
 
 void shim_alloc_reset(void)

@@ -17,6 +17,9 @@
 #include "journal.h"
 #include "world.h"
 
+/* affinity.c's: the machine's NUMA nodes as the driver counted them (build.c sets them). */
+struct hfi1_affinity_node_list node_affinity;
+
 void setup_tid_rdma_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe)
 {
 	journal_printf("setup_tid_rdma_wqe(%s, %s)", jp(qp), jp(wqe));

@@ -26,6 +26,11 @@ unsigned long _find_first_bit(const unsigned long *addr, unsigned long size)
 	return size;
 }
 
+bool node_online(int node)
+{
+	return shim_node_mask(node) != NULL;
+}
+
 const struct cpumask *cpumask_of_node(int node)
 {
 	const struct cpumask *m = shim_node_mask(node);

@@ -15,6 +15,7 @@
 //! (the harness's `corpus::invariants`), and there is no defined behaviour to
 //! mirror.
 
+pub mod alloc;
 pub mod flags;
 pub mod hfi;
 pub mod iowait;
@@ -24,6 +25,7 @@ pub mod modify;
 pub mod mtu;
 pub mod outcome;
 pub mod pio;
+pub mod pio_init;
 pub mod pio_ring;
 pub mod print;
 pub mod qp;

@@ -5,27 +5,8 @@ use super::sched::rvt_put_qp;
 use super::types::{Engines, Qp, QpType, SFlag, World, WrOpcode};
 use super::{qp_name, Journal, Undefined};
 
-/// `-ENOMEM`.
-pub const ENOMEM: i32 = 12;
-
-/// Allocations of one call, failing where the world says.
-struct Allocs<'a> {
-    w: &'a World,
-    n: u32,
-}
-
-impl Allocs<'_> {
-    fn kmalloc(&mut self, j: &mut Journal) -> bool {
-        let fail = self.w.alloc_fail & (1 << (self.n & 31)) != 0;
-        self.n += 1;
-        if fail {
-            j.record(format!("kmalloc(node={}) = NULL", self.w.node));
-        } else {
-            j.record(format!("kmalloc(node={})", self.w.node));
-        }
-        !fail
-    }
-}
+use super::alloc::Allocs;
+pub use super::alloc::ENOMEM;
 
 /// Mirrors `qp_priv_alloc()` (qp.c): the private data on the device's node,
 /// owned by the QP, with an AHG block, an iowait set up for the send
@@ -33,11 +14,11 @@ impl Allocs<'_> {
 /// threshold; `-ENOMEM` (freeing what was taken) when an allocation fails.
 /// Returns the return code and the description of what was initialised.
 pub fn qp_priv_alloc(w: &World, qp: &Qp, j: &mut Journal) -> (i32, String) {
-    let mut a = Allocs { w, n: 0 };
-    if !a.kmalloc(j) {
+    let mut a = Allocs::new(w);
+    if !a.kmalloc(w.node, j) {
         return (-ENOMEM, String::new());
     }
-    if !a.kmalloc(j) {
+    if !a.kmalloc(w.node, j) {
         j.record("kfree".into());
         return (-ENOMEM, String::new());
     }

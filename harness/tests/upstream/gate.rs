@@ -586,36 +586,32 @@ pub fn gate_lock_order(tree: &KernelTree) -> Result<(), Failed> {
     Ok(())
 }
 
-/// Interrupt state across a scenario's steps. iowait_sleep takes the QP's
-/// s_lock with interrupts off (irqsave), as every taker of a lock that an
-/// interrupt handler takes must. A patch that takes it with interrupts on
-/// changes scenario::sleep_then_interrupt: its step 2, the engine's
-/// interrupt handler, wakes the QP under s_lock (and offers descriptors
-/// under the engine's waitlock, which the sleep now also took with
-/// interrupts on): `changes`, the differing group of sdma_engine_interrupt
-/// is only its `lockdep` line, lockdep's inconsistent-usage report.
+/// Interrupt state across a scenario's steps. The engine's flush worker
+/// takes its head_lock with interrupts off (irqsave), as every taker of a
+/// lock the engine's interrupt handler also takes must. A patch that
+/// takes it with interrupts on changes scenario::interrupt_then_field_flush:
+/// its step 2 takes head_lock with interrupts on after the interrupt took
+/// it in hard interrupt context: `changes`, the differing group of
+/// sdma_field_flush is only its `lockdep` line, lockdep's
+/// inconsistent-usage report.
 pub fn gate_irq_safety(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
-    let from =
-        "\tpriv = qp->priv;\n\n\tspin_lock_irqsave(&qp->s_lock, flags);\n\tif (ib_rvt_state_ops";
-    let to =
-        "\tpriv = qp->priv;\n\n\tflags = 0;\n\tspin_lock(&qp->s_lock);\n\tif (ib_rvt_state_ops";
-    let j = g.run(g.patch(QP, from, to, "take s_lock with interrupts on"))?;
+    let from = "\twrite_seqlock_irqsave(&sde->head_lock, flags);\n\tif (!__sdma_running(sde))";
+    let to = "\tflags = 0;\n\twrite_seqlock(&sde->head_lock);\n\tif (!__sdma_running(sde))";
+    let j = g.run(g.patch(SDMA, from, to, "take head_lock with interrupts on"))?;
     let Some(c) = j[0].comparison.as_ref() else {
         return Err(format!("no comparison: {:?}", verdicts(&j)).into());
     };
-    let group = c
-        .groups
-        .iter()
-        .find(|x| x.func == Func::SdmaEngineInterrupt);
+    let group = c.groups.iter().find(|x| x.func == Func::SdmaFieldFlush);
     let ok = verdicts(&j) == ["changes"]
         && group.is_some_and(|x| {
             x.shape == ["lockdep"]
+                && x.first.to_string() == "scenario::interrupt_then_field_flush, step 2"
                 && x.fields.iter().any(|(f, before, after)| {
                     f == "lockdep"
                         && before == "-"
                         && after.contains(
-                            "lockdep: inconsistent {HARDIRQ-ON-W} -> {IN-HARDIRQ-W} usage: ",
+                            "lockdep: inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage: ",
                         )
                 })
         });

@@ -55,6 +55,10 @@ fn small_world() -> World {
         sc_freed: PerIndex::new(),
         cap_use_sdma_head: false,
         cap_sdma_head_check: false,
+        // One NUMA node, the device's.
+        possible_nodes: 1,
+        online_nodes: 1,
+        cpu_nodes: 1,
         // No register set: each reads 0.
         sc_ctrl_csr: PerIndex::new(),
         sc_status_csr: PerIndex::new(),

@@ -67,11 +67,25 @@ static inline int ffs(int x)
 	return __builtin_ffs(x);
 }
 
-#define hweight8(w)	__builtin_popcount((u8)(w))
-#define hweight16(w)	__builtin_popcount((u16)(w))
-#define hweight32(w)	__builtin_popcount((u32)(w))
-#define hweight64(w)	__builtin_popcountll((u64)(w))
-#define hweight_long(w)	__builtin_popcountl((unsigned long)(w))
+/*
+ * lib/hweight.c's software count (what the kernel falls back to without
+ * POPCNT): inline, so no build calls libgcc's __popcountdi2, which a
+ * world does not link; constants folded, as the kernel's __const_hweight.
+ */
+static inline unsigned int __kcompat_sw_hweight64(u64 w)
+{
+	w -= (w >> 1) & 0x5555555555555555ULL;
+	w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (w * 0x0101010101010101ULL) >> 56;
+}
+
+#define hweight64(w)	(__builtin_constant_p(w) ? __builtin_popcountll((u64)(w)) : \
+			 __kcompat_sw_hweight64((u64)(w)))
+#define hweight8(w)	hweight64((u8)(w))
+#define hweight16(w)	hweight64((u16)(w))
+#define hweight32(w)	hweight64((u32)(w))
+#define hweight_long(w)	hweight64((unsigned long)(w))
 
 /* Out of line in lib/find_bit.c; a boundary symbol here (c-shim/mocks). */
 unsigned long _find_first_bit(const unsigned long *addr, unsigned long size);

@@ -41,6 +41,7 @@ int dev_set_name(struct device *dev, const char *name, ...) __printf(2, 3);
 static inline void *dev_get_drvdata(const struct device *dev) { return dev->driver_data; }
 static inline void dev_set_drvdata(struct device *dev, void *data) { dev->driver_data = data; }
 static inline int dev_to_node(struct device *dev) { return dev->numa_node; }
+static inline void set_dev_node(struct device *dev, int node) { dev->numa_node = node; }
 static inline const char *dev_name(const struct device *dev) { return dev->kobj.name; }
 
 #define dev_err(dev, fmt, ...)		__kcompat_no_printk(fmt, ##__VA_ARGS__)

@@ -22,6 +22,8 @@ void kfree(const void *objp);
 #define kcalloc(n, size, flags)		kzalloc(array_size(n, size), flags)
 #define kcalloc_node(n, size, flags, node) kzalloc_node(array_size(n, size), flags, node)
 #define kmalloc_array(n, size, flags)	kmalloc(array_size(n, size), flags)
+/* The typed allocators (7.2): kzalloc_objs(TYPE or VAR, COUNT[, GFP]). */
+#define kzalloc_objs(t, n, ...)		((typeof(t) *)kcalloc(n, sizeof(t), GFP_KERNEL))
 #define kvfree(p)			kfree(p)
 #define kfree_sensitive(p)		kfree(p)
 

@@ -250,6 +250,12 @@ macro_rules! call_schema {
             SdmaEngineProgressSchedule _sdma_engine_progress_schedule {
                 "sde" sde: Option<EngineIdx> [sde_ptr] = Some(EngineIdx(0)),
             }
+            /// `init_credit_return(dd)` (pio.c): the device's credit
+            /// return memory allocated, a block of coherent DMA memory on
+            /// each node with CPUs.
+            InitCreditReturn init_credit_return {}
+            /// `free_credit_return(dd)` (pio.c): that memory freed.
+            FreeCreditReturn free_credit_return {}
             /// `sdma_send_txreq(sde, wait, tx, pkts_sent)` (sdma.c) on the
             /// QP's engine: a new tx request (the QP's, a verbs_txreq) put
             /// on the descriptor ring, or on the flush list when the engine

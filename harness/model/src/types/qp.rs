@@ -222,6 +222,14 @@ macro_rules! qp_schema {
             /// while it could not send them (`iowait_inc_wait_count()`).
             "iowait_count" iowait_count: u32 = 0,
             "iowait_tx_count" iowait_tx_count: u32 = 0,
+            /// The device's credit return memory (`dd->cr_base`, one
+            /// `credit_return_base` per possible node) is allocated.
+            "cr_base" cr_base: bool [cr_base] = false,
+            /// Node i's `cr_base[i].va` (coherent DMA memory for every
+            /// context's credit return) is allocated, node i in bit i.
+            "cr_va" cr_va: u8 [cr_va] = 0,
+            /// `dd->pcidev->dev.numa_node`: where the device allocates.
+            "dev_node" dev_node: i32 [0..=3] = 0,
             /// `priv->s_iowait.pio_busy`.
             "pio_busy" pio_busy: i32 [pio_busy] = 0,
             /// `qp->refcount`.

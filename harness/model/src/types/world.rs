@@ -89,6 +89,15 @@ macro_rules! world_schema {
             /// (the head checked against the ring).
             "cap_use_sdma_head" cap_use_sdma_head: bool [cap_bit] = false,
             "cap_sdma_head_check" cap_sdma_head_check: bool [cap_bit] = false,
+            /// `node_affinity.num_possible_nodes` (affinity.c): the NUMA
+            /// nodes the machine may have.
+            "possible_nodes" possible_nodes: u8 [1..=4] = 1,
+            /// The online NUMA nodes (`node_online()`), node i in bit i;
+            /// the device's node (`dd->node`) is online whatever this says.
+            "online_nodes" online_nodes: u8 [online_nodes] = 1,
+            /// The online nodes other than the device's that have CPUs
+            /// (`nr_cpus_node()`: one each); the device's has `node_cpus`.
+            "cpu_nodes" cpu_nodes: u8 [cpu_nodes] = 1,
         }
     };
 }

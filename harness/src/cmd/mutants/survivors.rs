@@ -21,6 +21,9 @@ pub struct Listed {
     pub reason: String,
     /// `--sanitize` kills it (the entry does not apply there).
     pub sanitize_kills: bool,
+    /// Its fate depends on the run (it reads memory nothing initialised:
+    /// what earlier calls left): accepted whether it survives or dies.
+    pub unstable: bool,
 }
 
 /// The committed manifest of accepted survivors.
@@ -37,7 +40,8 @@ pub fn read_manifest() -> Result<Vec<Listed>> {
 }
 
 /// Reads the manifest (`[[survivor]]` tables: `id`, `reason`, optionally
-/// `sanitize_kills = true`); errors name the manifest's line.
+/// `sanitize_kills = true` and `unstable = true`); errors name the
+/// manifest's line.
 pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
     let line = |span: Option<std::ops::Range<usize>>| {
         span.map_or(1, |s| {
@@ -60,13 +64,21 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
     for t in tables.iter() {
         let at = line(t.span());
         for (k, _) in t.iter() {
-            if !["id", "reason", "sanitize_kills"].contains(&k) {
+            if !["id", "reason", "sanitize_kills", "unstable"].contains(&k) {
                 bail!(
-                    "{}:{at}: unknown key {k:?} (expected id, reason, sanitize_kills)",
+                    "{}:{at}: unknown key {k:?} (expected id, reason, sanitize_kills, unstable)",
                     path.display()
                 );
             }
         }
+        let flag = |k: &str| -> Result<bool> {
+            match t.get(k) {
+                None => Ok(false),
+                Some(v) => v.as_bool().ok_or_else(|| {
+                    anyhow::anyhow!("{}:{at}: `{k}` must be true or false", path.display())
+                }),
+            }
+        };
         let text_of = |k: &str| -> Result<String> {
             t.get(k)
                 .and_then(|v| v.as_str())
@@ -80,15 +92,8 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
             at,
             id: text_of("id")?,
             reason: text_of("reason")?,
-            sanitize_kills: match t.get("sanitize_kills") {
-                None => false,
-                Some(v) => v.as_bool().ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "{}:{at}: `sanitize_kills` must be true or false",
-                        path.display()
-                    )
-                })?,
-            },
+            sanitize_kills: flag("sanitize_kills")?,
+            unstable: flag("unstable")?,
         });
     }
     Ok(out)
@@ -167,7 +172,9 @@ pub fn check_manifest(
                 line: m.line,
                 id,
             }),
-            (Fate::Killed { .. }, Some(l)) => problems.push(Problem::KilledNow { at: l.at, id }),
+            (Fate::Killed { .. }, Some(l)) if !l.unstable => {
+                problems.push(Problem::KilledNow { at: l.at, id })
+            }
             _ => {}
         }
     }
@@ -289,6 +296,15 @@ mod tests {
                 && p[0].to_string().contains("is killed now"),
             "{p:?}"
         );
+        // An unstable entry is accepted either way.
+        let unstable = parse_manifest(
+            Path::new("m.toml"),
+            "[[survivor]]\nid = \"pick: `a <= b` [<= -> <#0]\"\nreason = \"stack\"\nunstable = true\n",
+        )
+        .expect("parses");
+        assert!(unstable[0].unstable);
+        assert!(check_manifest(&unstable, &killed, false, false).is_empty());
+        assert!(check_manifest(&unstable, &survived, false, false).is_empty());
         let other = vec![(mutant("a && b", "&& -> ||"), Fate::Survived)];
         let p = check_manifest(&listed, &other, false, false);
         assert!(

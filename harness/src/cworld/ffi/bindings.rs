@@ -165,8 +165,10 @@ pub const SHIM_FN_SDMA_AHG_FREE: shim_fn = 48;
 pub const SHIM_FN_SDMA_ENGINE_INTERRUPT: shim_fn = 49;
 pub const SHIM_FN_SDMA_FIELD_FLUSH: shim_fn = 50;
 pub const SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
-pub const SHIM_FN_SDMA_SEND_TXREQ: shim_fn = 52;
-pub const SHIM_FN_COUNT: shim_fn = 53;
+pub const SHIM_FN_INIT_CREDIT_RETURN: shim_fn = 52;
+pub const SHIM_FN_FREE_CREDIT_RETURN: shim_fn = 53;
+pub const SHIM_FN_SDMA_SEND_TXREQ: shim_fn = 54;
+pub const SHIM_FN_COUNT: shim_fn = 55;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -401,7 +403,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 3usize],
+    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -424,6 +426,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
+    pub __bindgen_padding_2: [u8; 2usize],
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

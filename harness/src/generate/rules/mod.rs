@@ -839,3 +839,42 @@ pub fn pio_waiters<S: Source>(
     }
     s
 }
+
+/// The online NUMA nodes: some of the possible ones (at least one).
+pub fn online_nodes<S: Source>(u: &mut Draw<S>, w: &World) -> u8 {
+    let all = (1u16 << w.possible_nodes) - 1;
+    if u.ratio(3, 4) {
+        all as u8
+    } else {
+        u.int_in_range(1..=all) as u8
+    }
+}
+
+/// The online nodes with CPUs: mostly all of them, now and then some.
+pub fn cpu_nodes<S: Source>(u: &mut Draw<S>, w: &World) -> u8 {
+    if u.ratio(3, 4) {
+        w.online_nodes
+    } else {
+        w.online_nodes & u.arbitrary::<u8>()
+    }
+}
+
+/// `dd->cr_base`: allocated for its free (now and then not), never
+/// before its init (probe time: corpus::invariants).
+pub fn cr_base<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> bool {
+    func == Func::FreeCreditReturn && u.ratio(7, 8)
+}
+
+/// Which possible nodes' credit return blocks are allocated, with
+/// `cr_base`.
+pub fn cr_va<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> u8 {
+    if !q.cr_base {
+        return 0;
+    }
+    let all = (1u16 << w.possible_nodes) - 1;
+    if u.ratio(1, 2) {
+        all as u8
+    } else {
+        u.arbitrary::<u8>() & all as u8
+    }
+}

@@ -83,7 +83,14 @@ pub fn suggest(
     let c = compare::compare_reaching((base, &world), vectors, (Func::ALL, reach), (n, seed), true);
     let c = match c {
         Ok(c) => c,
-        Err(e) if HarnessFault::in_chain(&e) => return Err(e),
+        // A fault that does not reproduce alone in a mutant's world is not
+        // the mutant's finding (its judging says the same): no suggestion,
+        // and the run goes on.
+        Err(e) if HarnessFault::in_chain(&e) => {
+            return Ok(Suggestion::NotTried(format!(
+                "not reproducible in the mutant's world: {e:#}"
+            )))
+        }
         Err(e) => return Ok(Suggestion::NotTried(format!("{e:#}"))),
     };
     let Some(g) = c.groups.first() else {

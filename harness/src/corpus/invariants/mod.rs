@@ -6,6 +6,9 @@
 use crate::model::types::*;
 use crate::outcome::Outcome;
 
+mod sdma;
+use sdma::{check_dma_tx, check_sdma_call};
+
 /// The invariants every vector keeps, each with the upstream reason. A
 /// vector outside them drives upstream code out of bounds (or into C
 /// undefined behaviour), which is a crash finding, not a behaviour.
@@ -110,6 +113,19 @@ pub fn validate_world(w: &World) -> Result<(), String> {
     }
     check_map("sdma_map", &w.sdma_map, w.sdma_cpus.len())?;
     check_map("pio_map", &w.pio_map, usize::from(w.num_send_contexts))?;
+    check_nodes(w)
+}
+
+/// Online nodes are possible ones (node ids index per-node arrays sized
+/// num_possible_nodes), and only online nodes have CPUs.
+fn check_nodes(w: &World) -> Result<(), String> {
+    let possible = (1u16 << w.possible_nodes.min(8)) - 1;
+    if u16::from(w.online_nodes) & !possible != 0 || w.cpu_nodes & !w.online_nodes != 0 {
+        return Err(format!(
+            "world.online_nodes 0x{:x} / cpu_nodes 0x{:x}: online nodes are among the {} possible, nodes with CPUs among the online",
+            w.online_nodes, w.cpu_nodes, w.possible_nodes
+        ));
+    }
     Ok(())
 }
 
@@ -303,194 +319,34 @@ fn check_ring(q: &Qp) -> Result<(), String> {
     Ok(())
 }
 
-/// The QP's engine's tx requests (the shim places them on it): on a ring
-/// of at most `MAX_TX_RING` descriptors, a power of two (`tx_ring` is
-/// indexed by `sdma_mask`; the world gives a larger ring no slots of its
-/// own), no more than its descriptors, exactly the slots from `tx_head`
-/// to `tx_tail` (submit_tx() fills the tail, the completions empty the
-/// head); each request's descriptors within its array (`NUM_DESC`, 6,
-/// unless it allocated one: `_extend_sdma_tx_descs()` makes it
-/// `MAX_DESC`, 64, the world's 8), none described past them, a 3-bit
-/// header mode.
-fn check_dma_tx(q: &Qp) -> Result<(), String> {
-    let n = q.sde_tx_ring.len();
-    if (n > 0 || !q.sde_flushlist.is_empty()) && q.s_sde.is_none() {
-        return Err("qp.sde_tx_ring / sde_flushlist: tx requests of the QP's engine, and it has none (qp.s_sde)".into());
-    }
-    if n > 0 && !ring_holds_txs(q) {
+/// The device's credit return memory: a node's block only with `cr_base`,
+/// of a possible node; `init_credit_return()` runs at probe, before any
+/// (it would drop the pointer), and indexes `cr_base` by the device's node
+/// when that node has CPUs.
+fn check_credit_return(c: &Call) -> Result<(), String> {
+    let (w, q) = (&c.world, &c.qp);
+    let possible = (1u16 << w.possible_nodes.min(8)) - 1;
+    if (q.cr_va != 0 && !q.cr_base) || u16::from(q.cr_va) & !possible != 0 {
         return Err(format!(
-            "qp.sde_tx_ring: a ring of {} descriptors holds no tx request in a world (a power of two up to {MAX_TX_RING} does)",
-            q.sde_descq_cnt
+            "qp.cr_va 0x{:x}: blocks of possible nodes ({}), with qp.cr_base",
+            q.cr_va, w.possible_nodes
         ));
     }
-    if n > usize::from(q.sde_descq_cnt) {
-        return Err(format!(
-            "qp.sde_tx_ring: {n} requests in a ring of {} slots",
-            q.sde_descq_cnt
-        ));
-    }
-    if q.sde_tx_tail != q.sde_tx_head.wrapping_add(n as u16) {
-        return Err(format!(
-            "qp.sde_tx_tail {} is not sde_tx_head {} + {n}: the ring holds exactly the requests from its head to its tail",
-            q.sde_tx_tail, q.sde_tx_head
-        ));
-    }
-    if q.sde_tx_stray != 0 {
-        return Err(
-            "qp.sde_tx_stray: a vector's requests are all on the ring or the flush list".into(),
-        );
-    }
-    for tx in q.sde_tx_ring.iter().chain(q.sde_flushlist.iter()) {
-        check_tx(tx)?;
-    }
-    if !q.sde_descq.is_empty() && (q.s_sde.is_none() || !ring_holds_txs(q)) {
-        return Err(format!(
-            "qp.sde_descq: descriptors of a ring of {} a world does not hold (the QP's engine's, a power of two up to {MAX_TX_RING})",
-            q.sde_descq_cnt
-        ));
-    }
-    let mut last: Option<u8> = None;
-    for d in q.sde_descq.iter() {
-        if u16::from(d.idx) >= q.sde_descq_cnt
-            || d.qw0 | d.qw1 == 0
-            || last.is_some_and(|l| d.idx <= l)
-        {
-            return Err(format!(
-                "qp.sde_descq: descq#{} is not a slot of the {}-descriptor ring in order, with a word not 0 (what the world reads back)",
-                d.idx, q.sde_descq_cnt
-            ));
-        }
-        last = Some(d.idx);
-    }
-    Ok(())
-}
-
-/// A ring that holds tx requests and descriptors in a world: a power of
-/// two of at most `MAX_TX_RING` descriptors.
-fn ring_holds_txs(q: &Qp) -> bool {
-    q.sde_descq_cnt.is_power_of_two() && q.sde_descq_cnt <= MAX_TX_RING
-}
-
-/// A tx request's descriptors fit its array, none described past them.
-fn check_tx(tx: &DmaTx) -> Result<(), String> {
-    let most = if tx.ext {
-        MAX_TX_DESC
-    } else {
-        crate::model::sdma_tx::NUM_DESC
-    };
-    if tx.num_desc > most {
-        return Err(format!(
-            "dtx#{}: {} descriptors in an array of {most} (ext = {})",
-            tx.id, tx.num_desc, tx.ext
-        ));
-    }
-    if u32::from(tx.map) >> (2 * u32::from(tx.num_desc)) != 0
-        || u32::from(tx.pinned) >> tx.num_desc != 0
-        || tx.mode > 7
+    if c.func() == Func::InitCreditReturn
+        && (q.cr_base
+            || (w.node_cpus.0 != 0 && !(0..i32::from(w.possible_nodes)).contains(&w.node)))
     {
         return Err(format!(
-            "dtx#{}: a descriptor described past its {} (or a header mode above 7)",
-            tx.id, tx.num_desc
+            "init_credit_return runs at probe (qp.cr_base {}) on a device of a possible node (world.node {}, {} possible)",
+            q.cr_base, w.node, w.possible_nodes
         ));
-    }
-    Ok(())
-}
-
-/// The head the chip reports (`sdma_gethead()`): an index of the ring
-/// (as the u16 the driver takes; sdma_make_progress() walks the software
-/// head to it by the mask and would never reach one past the ring), and,
-/// where the driver reads it from host memory and checks it (both
-/// `HFI1_CAP_` bits, a running engine, `HFI1_HAS_SDMA_TIMEOUT`), within the
-/// ring's busy part: an insane DMA head sends sdma_gethead() back to a
-/// retry that reads host memory again, spinning until the chip writes a
-/// sane one (its CSR fallback never runs).
-fn check_hw_head(c: &Call) -> Result<(), String> {
-    let q = &c.qp;
-    let (dma, csr) = (q.sde_head_dma as u16, q.sde_head_csr as u16);
-    if dma >= q.sde_descq_cnt || csr >= q.sde_descq_cnt {
-        return Err(format!(
-            "qp.sde_head_dma {dma} / sde_head_csr {csr}: the chip's head is an index of the {}-descriptor ring",
-            q.sde_descq_cnt
-        ));
-    }
-    let w = &c.world;
-    let running = q
-        .s_sde
-        .is_some_and(|e| c.engines.sde_state.get(usize::from(e.0)) == SdmaState::S99Running);
-    if w.cap_use_sdma_head && w.cap_sdma_head_check && running && w.has(DevFlag::HasSdmaTimeout) {
-        let mask = u32::from(q.sde_descq_cnt) - 1;
-        let (sw, tail) = (
-            (q.sde_descq_head & mask) as u16,
-            (q.sde_descq_tail & mask) as u16,
-        );
-        let sane = match sw.cmp(&tail) {
-            std::cmp::Ordering::Less => (sw..=tail).contains(&dma),
-            std::cmp::Ordering::Greater => dma >= sw || dma <= tail,
-            std::cmp::Ordering::Equal => dma == sw,
-        };
-        if !sane {
-            return Err(format!(
-                "qp.sde_head_dma {dma}: out of the ring's busy part {sw}..{tail}, where sdma_gethead() checks it and spins until the chip writes a sane head"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The calls on the QP's engine: it has one, and those that walk its ring
-/// find it a power of two and the chip's head in it.
-fn check_sdma_call(c: &Call) -> Result<(), String> {
-    let q = &c.qp;
-    // iowait_sleep(): the SDMA engine calls it for the engine the tx went
-    // to (sdma_send_txreq/sdma_send_txlist pass their sde); the shim calls
-    // sdma_flush()/sdma_desc_avail() on the QP's engine.
-    if matches!(
-        c.func(),
-        Func::IowaitSleep
-            | Func::SdmaFlush
-            | Func::SdmaFieldFlush
-            | Func::SdmaDescAvail
-            | Func::SdmaEngineInterrupt
-            | Func::SdmaSendTxreq
-    ) && q.s_sde.is_none()
-    {
-        return Err(format!(
-            "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
-            c.func()
-        ));
-    }
-    // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
-    // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other
-    // mask may make the walk 2^32 steps long).
-    if matches!(
-        c.func(),
-        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
-    ) && !q.sde_descq_cnt.is_power_of_two()
-    {
-        return Err(format!(
-            "qp.sde_descq_cnt {} is not a power of two (sdma_init makes the ring one)",
-            q.sde_descq_cnt
-        ));
-    }
-    if c.func() == Func::SdmaEngineInterrupt {
-        check_hw_head(c)?;
-    }
-    // submit_tx(): the request's descriptors go to the ring's slots and
-    // the request to its tx ring, which a world holds only this small.
-    if let Args::SdmaSendTxreq(a) = &c.args {
-        if !ring_holds_txs(q) {
-            return Err(format!(
-                "sdma_send_txreq writes the ring's descriptors: a world holds a ring of a power of two up to {MAX_TX_RING}, not {}",
-                q.sde_descq_cnt
-            ));
-        }
-        check_tx(&a.tx)?;
     }
     Ok(())
 }
 
 /// What one function reads of its arguments, or of the QP only it reads.
 fn check_function(c: &Call) -> Result<(), String> {
+    check_credit_return(c)?;
     let w = &c.world;
     let q = &c.qp;
     // hfi1_check_modify_qp(): ah_to_sc() indexes the AH's port and SL.

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * device.c - the device's memory the QP's calls reach beyond its engines:
+ * the credit return blocks of every NUMA node (dd->cr_base), built from
+ * the QP's fields before a call and read back after it.
+ */
+#include "state.h"
+
+/*
+ * The device's credit return memory as the vector has it: cr_base for
+ * every possible node and the nodes' blocks (tracked, named for the leak
+ * report; each with the bus address the world gives its node), where the
+ * device allocates.
+ */
+void shim_build_credit_return(const struct shim_qp *q)
+{
+	int i, n = shim_w.sw->possible_nodes;
+
+	shim_w.pcidev.dev.numa_node = q->dev_node;
+	shim_w.dd.cr_base = NULL;
+	if (!q->cr_base)
+		return;
+	shim_w.dd.cr_base = shim_alloc_tracked(n * sizeof(*shim_w.dd.cr_base), "cr_base");
+	for (i = 0; shim_w.dd.cr_base && i < n && i < 8; i++) {
+		if (!(q->cr_va & (1u << i)))
+			continue;
+		shim_w.dd.cr_base[i].va = shim_alloc_tracked(TXE_NUM_CONTEXTS *
+							     sizeof(struct credit_return),
+							     "credit return block");
+		shim_w.dd.cr_base[i].dma = shim_dma_handle(i);
+	}
+}
+
+void shim_read_credit_return(struct shim_qp *q)
+{
+	int i;
+
+	q->dev_node = shim_w.pcidev.dev.numa_node;
+	q->cr_base = !!shim_w.dd.cr_base;
+	q->cr_va = 0;
+	for (i = 0; shim_w.dd.cr_base && i < shim_w.sw->possible_nodes && i < 8; i++)
+		if (shim_w.dd.cr_base[i].va)
+			q->cr_va |= 1u << i;
+}

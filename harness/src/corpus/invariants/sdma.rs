@@ -1,0 +1,190 @@
+//! The invariants of the QP's SDMA engine: its tx requests and
+//! descriptors, the chip's head, and what the calls on it read.
+
+use crate::model::types::*;
+
+/// The QP's engine's tx requests (the shim places them on it): on a ring
+/// of at most `MAX_TX_RING` descriptors, a power of two (`tx_ring` is
+/// indexed by `sdma_mask`; the world gives a larger ring no slots of its
+/// own), no more than its descriptors, exactly the slots from `tx_head`
+/// to `tx_tail` (submit_tx() fills the tail, the completions empty the
+/// head); each request's descriptors within its array (`NUM_DESC`, 6,
+/// unless it allocated one: `_extend_sdma_tx_descs()` makes it
+/// `MAX_DESC`, 64, the world's 8), none described past them, a 3-bit
+/// header mode.
+pub(super) fn check_dma_tx(q: &Qp) -> Result<(), String> {
+    let n = q.sde_tx_ring.len();
+    if (n > 0 || !q.sde_flushlist.is_empty()) && q.s_sde.is_none() {
+        return Err("qp.sde_tx_ring / sde_flushlist: tx requests of the QP's engine, and it has none (qp.s_sde)".into());
+    }
+    if n > 0 && !ring_holds_txs(q) {
+        return Err(format!(
+            "qp.sde_tx_ring: a ring of {} descriptors holds no tx request in a world (a power of two up to {MAX_TX_RING} does)",
+            q.sde_descq_cnt
+        ));
+    }
+    if n > usize::from(q.sde_descq_cnt) {
+        return Err(format!(
+            "qp.sde_tx_ring: {n} requests in a ring of {} slots",
+            q.sde_descq_cnt
+        ));
+    }
+    if q.sde_tx_tail != q.sde_tx_head.wrapping_add(n as u16) {
+        return Err(format!(
+            "qp.sde_tx_tail {} is not sde_tx_head {} + {n}: the ring holds exactly the requests from its head to its tail",
+            q.sde_tx_tail, q.sde_tx_head
+        ));
+    }
+    if q.sde_tx_stray != 0 {
+        return Err(
+            "qp.sde_tx_stray: a vector's requests are all on the ring or the flush list".into(),
+        );
+    }
+    for tx in q.sde_tx_ring.iter().chain(q.sde_flushlist.iter()) {
+        check_tx(tx)?;
+    }
+    if !q.sde_descq.is_empty() && (q.s_sde.is_none() || !ring_holds_txs(q)) {
+        return Err(format!(
+            "qp.sde_descq: descriptors of a ring of {} a world does not hold (the QP's engine's, a power of two up to {MAX_TX_RING})",
+            q.sde_descq_cnt
+        ));
+    }
+    let mut last: Option<u8> = None;
+    for d in q.sde_descq.iter() {
+        if u16::from(d.idx) >= q.sde_descq_cnt
+            || d.qw0 | d.qw1 == 0
+            || last.is_some_and(|l| d.idx <= l)
+        {
+            return Err(format!(
+                "qp.sde_descq: descq#{} is not a slot of the {}-descriptor ring in order, with a word not 0 (what the world reads back)",
+                d.idx, q.sde_descq_cnt
+            ));
+        }
+        last = Some(d.idx);
+    }
+    Ok(())
+}
+
+/// A ring that holds tx requests and descriptors in a world: a power of
+/// two of at most `MAX_TX_RING` descriptors.
+fn ring_holds_txs(q: &Qp) -> bool {
+    q.sde_descq_cnt.is_power_of_two() && q.sde_descq_cnt <= MAX_TX_RING
+}
+
+/// A tx request's descriptors fit its array, none described past them.
+fn check_tx(tx: &DmaTx) -> Result<(), String> {
+    let most = if tx.ext {
+        MAX_TX_DESC
+    } else {
+        crate::model::sdma_tx::NUM_DESC
+    };
+    if tx.num_desc > most {
+        return Err(format!(
+            "dtx#{}: {} descriptors in an array of {most} (ext = {})",
+            tx.id, tx.num_desc, tx.ext
+        ));
+    }
+    if u32::from(tx.map) >> (2 * u32::from(tx.num_desc)) != 0
+        || u32::from(tx.pinned) >> tx.num_desc != 0
+        || tx.mode > 7
+    {
+        return Err(format!(
+            "dtx#{}: a descriptor described past its {} (or a header mode above 7)",
+            tx.id, tx.num_desc
+        ));
+    }
+    Ok(())
+}
+
+/// The head the chip reports (`sdma_gethead()`): an index of the ring
+/// (as the u16 the driver takes; sdma_make_progress() walks the software
+/// head to it by the mask and would never reach one past the ring), and,
+/// where the driver reads it from host memory and checks it (both
+/// `HFI1_CAP_` bits, a running engine, `HFI1_HAS_SDMA_TIMEOUT`), within the
+/// ring's busy part: an insane DMA head sends sdma_gethead() back to a
+/// retry that reads host memory again, spinning until the chip writes a
+/// sane one (its CSR fallback never runs).
+fn check_hw_head(c: &Call) -> Result<(), String> {
+    let q = &c.qp;
+    let (dma, csr) = (q.sde_head_dma as u16, q.sde_head_csr as u16);
+    if dma >= q.sde_descq_cnt || csr >= q.sde_descq_cnt {
+        return Err(format!(
+            "qp.sde_head_dma {dma} / sde_head_csr {csr}: the chip's head is an index of the {}-descriptor ring",
+            q.sde_descq_cnt
+        ));
+    }
+    let w = &c.world;
+    let running = q
+        .s_sde
+        .is_some_and(|e| c.engines.sde_state.get(usize::from(e.0)) == SdmaState::S99Running);
+    if w.cap_use_sdma_head && w.cap_sdma_head_check && running && w.has(DevFlag::HasSdmaTimeout) {
+        let mask = u32::from(q.sde_descq_cnt) - 1;
+        let (sw, tail) = (
+            (q.sde_descq_head & mask) as u16,
+            (q.sde_descq_tail & mask) as u16,
+        );
+        let sane = match sw.cmp(&tail) {
+            std::cmp::Ordering::Less => (sw..=tail).contains(&dma),
+            std::cmp::Ordering::Greater => dma >= sw || dma <= tail,
+            std::cmp::Ordering::Equal => dma == sw,
+        };
+        if !sane {
+            return Err(format!(
+                "qp.sde_head_dma {dma}: out of the ring's busy part {sw}..{tail}, where sdma_gethead() checks it and spins until the chip writes a sane head"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The calls on the QP's engine: it has one, and those that walk its ring
+/// find it a power of two and the chip's head in it.
+pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
+    let q = &c.qp;
+    // iowait_sleep(): the SDMA engine calls it for the engine the tx went
+    // to (sdma_send_txreq/sdma_send_txlist pass their sde); the shim calls
+    // sdma_flush()/sdma_desc_avail() on the QP's engine.
+    if matches!(
+        c.func(),
+        Func::IowaitSleep
+            | Func::SdmaFlush
+            | Func::SdmaFieldFlush
+            | Func::SdmaDescAvail
+            | Func::SdmaEngineInterrupt
+            | Func::SdmaSendTxreq
+    ) && q.s_sde.is_none()
+    {
+        return Err(format!(
+            "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
+            c.func()
+        ));
+    }
+    // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
+    // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other
+    // mask may make the walk 2^32 steps long).
+    if matches!(
+        c.func(),
+        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
+    ) && !q.sde_descq_cnt.is_power_of_two()
+    {
+        return Err(format!(
+            "qp.sde_descq_cnt {} is not a power of two (sdma_init makes the ring one)",
+            q.sde_descq_cnt
+        ));
+    }
+    if c.func() == Func::SdmaEngineInterrupt {
+        check_hw_head(c)?;
+    }
+    // submit_tx(): the request's descriptors go to the ring's slots and
+    // the request to its tx ring, which a world holds only this small.
+    if let Args::SdmaSendTxreq(a) = &c.args {
+        if !ring_holds_txs(q) {
+            return Err(format!(
+                "sdma_send_txreq writes the ring's descriptors: a world holds a ring of a power of two up to {MAX_TX_RING}, not {}",
+                q.sde_descq_cnt
+            ));
+        }
+        check_tx(&a.tx)?;
+    }
+    Ok(())
+}
