@@ -21,7 +21,7 @@ void shim_build_credit_return(const struct shim_qp *q)
 	if (!q->cr_base)
 		return;
 	shim_w.dd.cr_base = shim_alloc_tracked(n * sizeof(*shim_w.dd.cr_base), "cr_base");
-	for (i = 0; shim_w.dd.cr_base && i < n && i < 8; i++) {
+	for (i = 0; shim_w.dd.cr_base && i < n && i < MAX_NUMNODES; i++) {
 		if (!(q->cr_va & (1u << i)))
 			continue;
 		shim_w.dd.cr_base[i].va = shim_alloc_tracked(TXE_NUM_CONTEXTS *
@@ -38,7 +38,7 @@ void shim_read_credit_return(struct shim_qp *q)
 	q->dev_node = shim_w.pcidev.dev.numa_node;
 	q->cr_base = !!shim_w.dd.cr_base;
 	q->cr_va = 0;
-	for (i = 0; shim_w.dd.cr_base && i < shim_w.sw->possible_nodes && i < 8; i++)
+	for (i = 0; shim_w.dd.cr_base && i < shim_w.sw->possible_nodes && i < MAX_NUMNODES; i++)
 		if (shim_w.dd.cr_base[i].va)
 			q->cr_va |= 1u << i;
 }

@@ -44,19 +44,44 @@ static int nlive;
 
 /*
  * Past every block, a redzone of poison (as KASAN's, in the normal build):
- * upstream reading one past an array it allocated reads garbage, not the
- * allocator's zeroes, so the read shows.
+ * upstream reading past an array it allocated reads garbage, not the
+ * allocator's zeroes, so the read shows; a write there is journalled when
+ * the block is freed or the call ends (redzone()).  Under --sanitize,
+ * AddressSanitizer's own redzones do it, at the access: none here.
  */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHIM_REDZONE 0
+#else
 #define SHIM_REDZONE 64
+#endif
 #define SHIM_POISON 0xa5
 
 static void *zalloc(size_t size)
 {
-	char *p = calloc(1, size + SHIM_REDZONE);
+	char *p;
 
+	/* What the kernel's allocator refuses (array_size() saturates). */
+	if (size > SIZE_MAX - SHIM_REDZONE - 1)
+		return NULL;
+	p = calloc(1, size + SHIM_REDZONE + !size);
 	if (p)
 		memset(p + size, SHIM_POISON, SHIM_REDZONE);
 	return p;
+}
+
+/* A block's redzone written: journalled once, poisoned again. */
+static void redzone(struct shim_block *b)
+{
+	unsigned char *z = (unsigned char *)b->p + b->size;
+	int i;
+
+	for (i = 0; i < SHIM_REDZONE; i++)
+		if (z[i] != SHIM_POISON)
+			break;
+	if (i == SHIM_REDZONE)
+		return;
+	journal_printf("BUG: write past the end of a block: %s%s", b->kind, b->what);
+	memset(z, SHIM_POISON, SHIM_REDZONE);
 }
 
 static void track(void *p, size_t size, const char *kind, const char *what)
@@ -93,13 +118,14 @@ void *shim_alloc_tracked(size_t size, const char *what)
 	return p;
 }
 
-/* A block freed: no longer tracked. */
+/* A block freed: its redzone checked, no longer tracked. */
 static void untrack(const void *p)
 {
 	int i;
 
 	for (i = 0; i < nlive; i++) {
 		if (live[i].p == p) {
+			redzone(&live[i]);
 			live[i] = live[--nlive];
 			break;
 		}
@@ -258,8 +284,10 @@ void shim_report_leaks(void)
 
 	if (!nlive)
 		return;
-	for (i = 0; i < nlive; i++)
+	for (i = 0; i < nlive; i++) {
+		redzone(&live[i]);
 		live[i].seen = false;
+	}
 	span_of_live();
 	dl_iterate_phdr(scan_own_segments, NULL);
 	/* Then through the blocks found, until no new one is. */

@@ -3,20 +3,17 @@
 //! with CPUs, where the chip writes each context's returned credits.
 
 use super::alloc::{dma_handle, Allocs, ENOMEM, NUMA_NO_NODE};
-use super::types::{Qp, World};
+use super::types::{Qp, World, MAX_NUMNODES};
 use super::{Journal, Undefined};
 
 /// `TXE_NUM_CONTEXTS * sizeof(struct credit_return)` (chip.h, pio.h): a
 /// node's credit return block, 160 contexts of 8 __le64.
 const CREDIT_RETURN_BYTES: usize = 160 * 64;
 
-/// The nodes the world's machine has: at most 8 (`MAX_NUMNODES`).
-const MAX_NUMNODES: i32 = 8;
-
 /// `for_each_node_with_cpus()`: the online nodes with CPUs, in order; the
 /// device's node is online, with CPUs when `node_cpus` has any.
 fn nodes_with_cpus(w: &World) -> impl Iterator<Item = i32> + '_ {
-    (0..MAX_NUMNODES).filter(move |&n| {
+    (0..i32::from(MAX_NUMNODES)).filter(move |&n| {
         if n == w.node {
             w.node_cpus.0 != 0
         } else {
@@ -61,7 +58,7 @@ pub fn free_credit_return(w: &World, qp: &mut Qp, j: &mut Journal) {
         return;
     }
     for n in 0..i32::from(w.possible_nodes) {
-        if n < MAX_NUMNODES && qp.cr_va & (1 << n) != 0 {
+        if n < i32::from(MAX_NUMNODES) && qp.cr_va & (1 << n) != 0 {
             j.record(format!(
                 "dma_free_coherent({CREDIT_RETURN_BYTES}, 0x{:x})",
                 dma_handle(n)

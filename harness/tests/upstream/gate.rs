@@ -620,3 +620,43 @@ pub fn gate_irq_safety(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// A write past an allocated array, as KASAN would report it. A patch that
+/// allocates `dd->cr_base` one entry short has init_credit_return write
+/// the last node's entry past the block: `changes`, the differing calls of
+/// init_credit_return journal the redzone write (`BUG: write past the
+/// end of a block: kmalloc in init_credit_return`).
+pub fn gate_write_past_block(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate::new(tree)?;
+    let pio = "drivers/infiniband/hw/hfi1/pio.c";
+    let text = std::fs::read_to_string(tree.path(pio))?;
+    // 7.2 allocates with kzalloc_objs(), earlier series with kcalloc().
+    let (from, to) = if text.contains("kzalloc_objs(struct credit_return_base,") {
+        (
+            "kzalloc_objs(struct credit_return_base,\n\t\t\t\t   node_affinity.num_possible_nodes);",
+            "kzalloc_objs(struct credit_return_base,\n\t\t\t\t   node_affinity.num_possible_nodes - 1);",
+        )
+    } else {
+        (
+            "\t\tnode_affinity.num_possible_nodes,\n\t\tsizeof(struct credit_return_base),",
+            "\t\tnode_affinity.num_possible_nodes - 1,\n\t\tsizeof(struct credit_return_base),",
+        )
+    };
+    let j = g.run(g.patch(pio, from, to, "one credit return entry short"))?;
+    let Some(c) = j[0].comparison.as_ref() else {
+        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
+    };
+    let ok = verdicts(&j) == ["changes"]
+        && c.groups.iter().any(|x| {
+            x.func == Func::InitCreditReturn
+                && x.fields.iter().any(|(_, _, after)| {
+                    after.contains(
+                        "BUG: write past the end of a block: kmalloc in init_credit_return",
+                    )
+                })
+        });
+    if !ok {
+        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
+    }
+    Ok(())
+}

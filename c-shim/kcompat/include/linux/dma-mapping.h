@@ -43,7 +43,7 @@ void dma_sync_single_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
 void dma_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size,
 				enum dma_data_direction dir);
 /*
- * kernel/dma/mapping.c; boundary symbols (c-shim/mocks/dma.c): coherent
+ * kernel/dma/mapping.c; boundary symbols (c-shim/mocks/alloc.c): coherent
  * memory, on the device's node, tracked as kmalloc's is (the caller's name
  * for the leak report).
  */

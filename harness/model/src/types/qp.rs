@@ -139,6 +139,21 @@ pub const MAX_DMA_TX: usize = 4;
 /// The largest ring (`descq_cnt`) that holds tx requests in a world.
 pub const MAX_TX_RING: u16 = 64;
 
+/// The new tx requests one world (a call, or a scenario's steps) has for
+/// its sends (`c-shim/state.h`'s `SHIM_MAX_SEND_TX`).
+pub const MAX_SEND_TX: usize = 4;
+
+/// Likewise for its `iowait_sleep()` calls (`SHIM_MAX_SLEEP_TX`).
+pub const MAX_SLEEP_TX: usize = 4;
+
+impl Qp {
+    /// The QP's engine's ring holds tx requests and descriptors in a
+    /// world: a power of two of at most [`MAX_TX_RING`] descriptors.
+    pub fn ring_holds_txs(&self) -> bool {
+        self.sde_descq_cnt.is_power_of_two() && self.sde_descq_cnt <= MAX_TX_RING
+    }
+}
+
 /// The descriptors a tx request holds at most (`NUM_DESC` is 6; more
 /// with `descp` allocated).
 pub const MAX_TX_DESC: u8 = 8;

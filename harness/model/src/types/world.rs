@@ -113,9 +113,17 @@ world_schema! {
     ]
 }
 
+/// The NUMA nodes a world's machine may have (`MAX_NUMNODES`).
+pub const MAX_NUMNODES: u8 = 8;
+
 impl World {
     /// Whether `dd->flags` has `f`.
     pub fn has(&self, f: DevFlag) -> bool {
         self.dev_flags.contains(&f)
+    }
+
+    /// The possible NUMA nodes, node i in bit i.
+    pub fn possible_nodes_mask(&self) -> u8 {
+        ((1u16 << self.possible_nodes.min(MAX_NUMNODES)) - 1) as u8
     }
 }

@@ -119,8 +119,7 @@ pub fn validate_world(w: &World) -> Result<(), String> {
 /// Online nodes are possible ones (node ids index per-node arrays sized
 /// num_possible_nodes), and only online nodes have CPUs.
 fn check_nodes(w: &World) -> Result<(), String> {
-    let possible = (1u16 << w.possible_nodes.min(8)) - 1;
-    if u16::from(w.online_nodes) & !possible != 0 || w.cpu_nodes & !w.online_nodes != 0 {
+    if w.online_nodes & !w.possible_nodes_mask() != 0 || w.cpu_nodes & !w.online_nodes != 0 {
         return Err(format!(
             "world.online_nodes 0x{:x} / cpu_nodes 0x{:x}: online nodes are among the {} possible, nodes with CPUs among the online",
             w.online_nodes, w.cpu_nodes, w.possible_nodes
@@ -325,8 +324,7 @@ fn check_ring(q: &Qp) -> Result<(), String> {
 /// when that node has CPUs.
 fn check_credit_return(c: &Call) -> Result<(), String> {
     let (w, q) = (&c.world, &c.qp);
-    let possible = (1u16 << w.possible_nodes.min(8)) - 1;
-    if (q.cr_va != 0 && !q.cr_base) || u16::from(q.cr_va) & !possible != 0 {
+    if (q.cr_va != 0 && !q.cr_base) || q.cr_va & !w.possible_nodes_mask() != 0 {
         return Err(format!(
             "qp.cr_va 0x{:x}: blocks of possible nodes ({}), with qp.cr_base",
             q.cr_va, w.possible_nodes
@@ -467,7 +465,10 @@ pub fn carried(prev: &Outcome, next: &Call) -> Call {
 /// runs in C (the corpus refuses the others, the generator ends one there).
 pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, String)> {
     // A world has a new tx request for each of these (c-shim/state.h).
-    for (f, most) in [(Func::SdmaSendTxreq, 4), (Func::IowaitSleep, 4)] {
+    for (f, most) in [
+        (Func::SdmaSendTxreq, MAX_SEND_TX),
+        (Func::IowaitSleep, MAX_SLEEP_TX),
+    ] {
         let mut n = 0;
         for (k, step) in std::iter::once(first).chain(then).enumerate() {
             n += usize::from(step.func() == f);

@@ -17,7 +17,7 @@ pub(super) fn check_dma_tx(q: &Qp) -> Result<(), String> {
     if (n > 0 || !q.sde_flushlist.is_empty()) && q.s_sde.is_none() {
         return Err("qp.sde_tx_ring / sde_flushlist: tx requests of the QP's engine, and it has none (qp.s_sde)".into());
     }
-    if n > 0 && !ring_holds_txs(q) {
+    if n > 0 && !q.ring_holds_txs() {
         return Err(format!(
             "qp.sde_tx_ring: a ring of {} descriptors holds no tx request in a world (a power of two up to {MAX_TX_RING} does)",
             q.sde_descq_cnt
@@ -43,7 +43,7 @@ pub(super) fn check_dma_tx(q: &Qp) -> Result<(), String> {
     for tx in q.sde_tx_ring.iter().chain(q.sde_flushlist.iter()) {
         check_tx(tx)?;
     }
-    if !q.sde_descq.is_empty() && (q.s_sde.is_none() || !ring_holds_txs(q)) {
+    if !q.sde_descq.is_empty() && (q.s_sde.is_none() || !q.ring_holds_txs()) {
         return Err(format!(
             "qp.sde_descq: descriptors of a ring of {} a world does not hold (the QP's engine's, a power of two up to {MAX_TX_RING})",
             q.sde_descq_cnt
@@ -63,12 +63,6 @@ pub(super) fn check_dma_tx(q: &Qp) -> Result<(), String> {
         last = Some(d.idx);
     }
     Ok(())
-}
-
-/// A ring that holds tx requests and descriptors in a world: a power of
-/// two of at most `MAX_TX_RING` descriptors.
-fn ring_holds_txs(q: &Qp) -> bool {
-    q.sde_descq_cnt.is_power_of_two() && q.sde_descq_cnt <= MAX_TX_RING
 }
 
 /// A tx request's descriptors fit its array, none described past them.
@@ -178,13 +172,26 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
     // submit_tx(): the request's descriptors go to the ring's slots and
     // the request to its tx ring, which a world holds only this small.
     if let Args::SdmaSendTxreq(a) = &c.args {
-        if !ring_holds_txs(q) {
+        if !q.ring_holds_txs() {
             return Err(format!(
                 "sdma_send_txreq writes the ring's descriptors: a world holds a ring of a power of two up to {MAX_TX_RING}, not {}",
                 q.sde_descq_cnt
             ));
         }
         check_tx(&a.tx)?;
+        // Room for the request where a world reads it back.
+        if q.sde_tx_ring.len() >= MAX_DMA_TX || q.sde_flushlist.len() >= MAX_DMA_TX {
+            return Err(format!(
+                "sdma_send_txreq adds a request to the tx ring or the flush list: a world reads back {MAX_DMA_TX} of each"
+            ));
+        }
+        if q.sde_descq.len() + usize::from(a.tx.num_desc.max(1)) > MAX_DESCQ {
+            return Err(format!(
+                "sdma_send_txreq writes {} descriptors to a ring holding {}: a world reads back {MAX_DESCQ}",
+                a.tx.num_desc.max(1),
+                q.sde_descq.len()
+            ));
+        }
     }
     Ok(())
 }

@@ -842,11 +842,11 @@ pub fn pio_waiters<S: Source>(
 
 /// The online NUMA nodes: some of the possible ones (at least one).
 pub fn online_nodes<S: Source>(u: &mut Draw<S>, w: &World) -> u8 {
-    let all = (1u16 << w.possible_nodes) - 1;
+    let all = w.possible_nodes_mask();
     if u.ratio(3, 4) {
-        all as u8
+        all
     } else {
-        u.int_in_range(1..=all) as u8
+        u.int_in_range(1..=all)
     }
 }
 
@@ -871,10 +871,10 @@ pub fn cr_va<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> u8 {
     if !q.cr_base {
         return 0;
     }
-    let all = (1u16 << w.possible_nodes) - 1;
+    let all = w.possible_nodes_mask();
     if u.ratio(1, 2) {
-        all as u8
+        all
     } else {
-        u.arbitrary::<u8>() & all as u8
+        u.arbitrary::<u8>() & all
     }
 }

@@ -25,12 +25,6 @@ fn room(func: Func) -> usize {
     }
 }
 
-/// A ring that may hold tx requests (`corpus::invariants`): a power of
-/// two of at most `MAX_TX_RING` descriptors.
-fn ring_holds_txs(q: &Qp) -> bool {
-    q.sde_descq_cnt.is_power_of_two() && q.sde_descq_cnt <= MAX_TX_RING
-}
-
 /// One tx request: up to `NUM_DESC` (6) descriptors, now and then more
 /// in an allocated array; mapping types mostly single or page; the AHG
 /// modes that skip descriptors one time in four; its callback three
@@ -72,7 +66,7 @@ fn dma_tx<S: Source>(u: &mut Draw<S>, id: u8, next_descq_idx: u16) -> DmaTx {
 
 /// `sde->tx_head`: any.
 pub fn tx_head<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u16 {
-    if completes(func, q) && ring_holds_txs(q) {
+    if completes(func, q) && q.ring_holds_txs() {
         u.arbitrary()
     } else {
         0
@@ -89,7 +83,7 @@ pub fn tx_ring<S: Source>(
     q: &Qp,
 ) -> Slots<DmaTx, MAX_DMA_TX> {
     let mut s = Slots::new();
-    if !completes(func, q) || !ring_holds_txs(q) || u.arbitrary() {
+    if !completes(func, q) || !q.ring_holds_txs() || u.arbitrary() {
         return s;
     }
     let mask = u32::from(q.sde_descq_cnt) - 1;
@@ -189,7 +183,7 @@ pub fn descq<S: Source>(
     q: &Qp,
 ) -> Slots<DescqEntry, MAX_DESCQ> {
     let mut s = Slots::new();
-    if func != Func::SdmaSendTxreq || !ring_holds_txs(q) || q.s_sde.is_none() || u.ratio(3, 4) {
+    if func != Func::SdmaSendTxreq || !q.ring_holds_txs() || q.s_sde.is_none() || u.ratio(3, 4) {
         return s;
     }
     let mut idx = u.int_in_range(0..=3u16);

@@ -284,7 +284,7 @@ impl std::error::Error for Unreproducible {}
 /// the mutant's world (`world`, named in the fault) that did not fault
 /// the same way when run again alone (blame.rs's "first run, in a
 /// batch").
-fn unreproducible(e: anyhow::Error, world: &BuiltWorld) -> anyhow::Error {
+pub(super) fn unreproducible(e: anyhow::Error, world: &BuiltWorld) -> anyhow::Error {
     let text = format!("{e:#}");
     let mine = text.contains(&world.so.display().to_string());
     if cworld::HarnessFault::in_chain(&e) && mine && text.contains("first run, in a batch") {

@@ -83,15 +83,17 @@ pub fn suggest(
     let c = compare::compare_reaching((base, &world), vectors, (Func::ALL, reach), (n, seed), true);
     let c = match c {
         Ok(c) => c,
-        // A fault that does not reproduce alone in a mutant's world is not
-        // the mutant's finding (its judging says the same): no suggestion,
-        // and the run goes on.
-        Err(e) if HarnessFault::in_chain(&e) => {
-            return Ok(Suggestion::NotTried(format!(
-                "not reproducible in the mutant's world: {e:#}"
-            )))
+        // A call of the mutant's world that faulted in a batch and not
+        // alone is the mutant's undefined behaviour, as its judging says
+        // (no suggestion, the run goes on); any other harness fault ends
+        // the run.
+        Err(e) => {
+            let e = super::unreproducible(e, &world);
+            if HarnessFault::in_chain(&e) {
+                return Err(e);
+            }
+            return Ok(Suggestion::NotTried(format!("{e:#}")));
         }
-        Err(e) => return Ok(Suggestion::NotTried(format!("{e:#}"))),
     };
     let Some(g) = c.groups.first() else {
         return Ok(Suggestion::Equivalent(format!(
