@@ -49,21 +49,29 @@ static int nlive;
  * the block is freed or the call ends (redzone()).  Under --sanitize,
  * AddressSanitizer's own redzones do it, at the access: none here.
  */
+#define SHIM_POISON 0xa5
+
 #if defined(__SANITIZE_ADDRESS__)
-#define SHIM_REDZONE 0
+static void *zalloc(size_t size)
+{
+	return calloc(1, size ? size : 1);
+}
+
+static void redzone(struct shim_block *b)
+{
+	(void)b;
+}
 #else
 #define SHIM_REDZONE 64
-#endif
-#define SHIM_POISON 0xa5
 
 static void *zalloc(size_t size)
 {
 	char *p;
 
 	/* What the kernel's allocator refuses (array_size() saturates). */
-	if (size > SIZE_MAX - SHIM_REDZONE - 1)
+	if (size > SIZE_MAX - SHIM_REDZONE)
 		return NULL;
-	p = calloc(1, size + SHIM_REDZONE + !size);
+	p = calloc(1, size + SHIM_REDZONE);
 	if (p)
 		memset(p + size, SHIM_POISON, SHIM_REDZONE);
 	return p;
@@ -83,6 +91,7 @@ static void redzone(struct shim_block *b)
 	journal_printf("BUG: write past the end of a block: %s%s", b->kind, b->what);
 	memset(z, SHIM_POISON, SHIM_REDZONE);
 }
+#endif
 
 static void track(void *p, size_t size, const char *kind, const char *what)
 {
