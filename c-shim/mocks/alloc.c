@@ -186,12 +186,16 @@ void shim_alloc_reset(void)
 		free(live[--nlive].p);
 }
 
-/* From the lowest block's start to the highest one's end, for scan(). */
-static struct {
+/*
+ * From the lowest block's start to the highest one's end, for scan(): on
+ * the stack of shim_report_leaks(), never in the data the scan reads (it
+ * would hold a block's address itself).
+ */
+struct span {
 	unsigned long lo, len;
-} span;
+};
 
-static void span_of_live(void)
+static struct span span_of_live(void)
 {
 	unsigned long lo = ~0UL, hi = 0;
 	int i;
@@ -203,8 +207,7 @@ static void span_of_live(void)
 		lo = b < lo ? b : lo;
 		hi = e > hi ? e : hi;
 	}
-	span.lo = lo;
-	span.len = hi - lo;
+	return (struct span){ .lo = lo, .len = hi - lo };
 }
 
 /*
@@ -212,7 +215,7 @@ static void span_of_live(void)
  * It reads whole segments, the sanitizers' redzones included: not checked.
  */
 __attribute__((no_sanitize_address))
-static void scan(const void *from, size_t len)
+static void scan(const void *from, size_t len, const struct span *span)
 {
 	const unsigned long *w = from;
 	size_t n = len / sizeof(*w), k;
@@ -222,7 +225,7 @@ static void scan(const void *from, size_t len)
 		unsigned long v = w[k];
 
 		/* Most words point into no block: one test (span, below). */
-		if (v - span.lo >= span.len)
+		if (v - span->lo >= span->len)
 			continue;
 		for (i = 0; i < nlive; i++) {
 			unsigned long b = (unsigned long)live[i].p;
@@ -277,10 +280,10 @@ static int scan_own_segments(struct shim_dl_info *info, size_t size, void *data)
 			continue;
 		/* The table itself holds every block: it is no reference. */
 		if (skip >= start && skip_end <= end) {
-			scan(start, skip - start);
-			scan(skip_end, end - skip_end);
+			scan(start, skip - start, data);
+			scan(skip_end, end - skip_end, data);
 		} else {
-			scan(start, end - start);
+			scan(start, end - start, data);
 		}
 	}
 	return 1;
@@ -288,6 +291,7 @@ static int scan_own_segments(struct shim_dl_info *info, size_t size, void *data)
 
 void shim_report_leaks(void)
 {
+	struct span span;
 	bool more = true;
 	int i;
 
@@ -297,8 +301,8 @@ void shim_report_leaks(void)
 		redzone(&live[i]);
 		live[i].seen = false;
 	}
-	span_of_live();
-	dl_iterate_phdr(scan_own_segments, NULL);
+	span = span_of_live();
+	dl_iterate_phdr(scan_own_segments, &span);
 	/* Then through the blocks found, until no new one is. */
 	while (more) {
 		more = false;
@@ -309,7 +313,7 @@ void shim_report_leaks(void)
 				continue;
 			for (k = 0; k < nlive; k++)
 				before += live[k].seen;
-			scan(live[i].p, live[i].size);
+			scan(live[i].p, live[i].size, &span);
 			for (k = 0; k < nlive; k++)
 				after += live[k].seen;
 			more |= after > before;
