@@ -240,6 +240,11 @@ bool shim_check_call(const struct shim_call *c)
 		    c->args.sdma_send_txreq.leg > 1)
 			return false;
 		break;
+	case SHIM_FN_SDMA_SEND_TXLIST:
+		/* The QP's engine, its ring the world's (submit_tx). */
+		if (c->qp.s_sde == SHIM_NONE || !shim_tx_ring_own(c->qp.sde_descq_cnt))
+			return false;
+		break;
 	case SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE:
 		/* It dereferences the engine. */
 		if (!shim_check_sde(c->args._sdma_engine_progress_schedule.sde, sw) ||

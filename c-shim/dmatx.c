@@ -6,7 +6,8 @@
  * symbolic DMA addresses (nothing is mapped: the unmap is recorded), its
  * coalesce buffer and allocated descriptor array are tracked blocks of
  * the world, its callback and its descriptors' ctx_put record and decide
- * nothing.  Only a ring of at most SHIM_MAX_TX_RING descriptors (a power
+ * nothing.  So do the caller's list sdma_send_txlist() is given and the
+ * packet queue whose iowait such a caller passes.  Only a ring of at most SHIM_MAX_TX_RING descriptors (a power
  * of two) holds requests, in slots of its own, cleared after a call that
  * had them; every other ring is build.c's shim_no_tx, NULL throughout.
  */
@@ -76,7 +77,7 @@ static void shim_build_tx(unsigned int k, const struct shim_dma_tx *d)
 	tx->next_descq_idx = d->next_descq_idx;
 	tx->coalesce_buf = d->coalesce ? shim_alloc_tracked(64, "coalesce_buf") : NULL;
 	tx->complete = d->complete ? shim_dtx_complete : NULL;
-	tx->wait = d->qp_wait ? &shim_w.priv.s_iowait : NULL;
+	tx->wait = d->wait == 1 ? &shim_w.priv.s_iowait : d->wait == 2 ? &shim_w.queue : NULL;
 	descp[0].qw[1] = ((u64)d->mode & SDMA_DESC1_HEADER_MODE_MASK) <<
 			 SDMA_DESC1_HEADER_MODE_SHIFT;
 	for (i = 0; i < tx->num_desc; i++) {
@@ -95,7 +96,7 @@ static void shim_build_tx(unsigned int k, const struct shim_dma_tx *d)
 }
 
 /* A ring that holds requests in the world's own slots. */
-static bool shim_tx_ring_own(u16 descq_cnt)
+bool shim_tx_ring_own(u16 descq_cnt)
 {
 	return is_power_of_2(descq_cnt) && descq_cnt <= SHIM_MAX_TX_RING;
 }
@@ -106,7 +107,7 @@ static bool shim_check_tx(const struct shim_dma_tx *d)
 	unsigned int lim = d->ext ? SHIM_MAX_TX_DESC : NUM_DESC;
 
 	return d->num_desc <= lim && d->mode <= 7 && !(d->map >> (2 * d->num_desc)) &&
-	       !(d->pinned >> d->num_desc);
+	       !(d->pinned >> d->num_desc) && d->wait <= 2;
 }
 
 /* A send's request, to the QP's engine, whose ring the world holds. */
@@ -124,9 +125,9 @@ bool shim_check_dma_tx(const struct shim_qp *q)
 	unsigned int k;
 
 	if (q->sde_tx_ring.n > SHIM_MAX_DMA_TX || q->sde_flushlist.n > SHIM_MAX_DMA_TX ||
-	    q->sde_tx_stray)
+	    q->txlist.n > SHIM_MAX_DMA_TX || q->sde_tx_stray)
 		return false;
-	if ((q->sde_tx_ring.n || q->sde_flushlist.n) && q->s_sde == SHIM_NONE)
+	if ((q->sde_tx_ring.n || q->sde_flushlist.n || q->txlist.n) && q->s_sde == SHIM_NONE)
 		return false;
 	if (q->sde_tx_ring.n && (!shim_tx_ring_own(q->sde_descq_cnt) ||
 				 q->sde_tx_ring.n > q->sde_descq_cnt))
@@ -144,11 +145,47 @@ bool shim_check_dma_tx(const struct shim_qp *q)
 		    (k && e->idx <= q->sde_descq.v[k - 1].idx))
 			return false;
 	}
-	for (k = 0; k < 2 * SHIM_MAX_DMA_TX; k++)
-		if (!shim_check_tx(k < SHIM_MAX_DMA_TX ? &q->sde_tx_ring.v[k] :
-				   &q->sde_flushlist.v[k - SHIM_MAX_DMA_TX]))
+	for (k = 0; k < SHIM_MAX_DMA_TX; k++)
+		if (!shim_check_tx(&q->sde_tx_ring.v[k]) || !shim_check_tx(&q->sde_flushlist.v[k]) ||
+		    !shim_check_tx(&q->txlist.v[k]))
 			return false;
-	return true;
+	return q->queue_sleep <= 1;
+}
+
+/*
+ * The packet queue's sleep (user SDMA's and ipoib's are not the world's):
+ * records its arguments; -EAGAIN while the queue's budget lasts, then
+ * -EBUSY.  It queues nothing.
+ */
+static int shim_queue_sleep(struct sdma_engine *sde, struct iowait_work *wait,
+			    struct sdma_txreq *tx, uint seq, bool pkts_sent)
+{
+	int ret = -EBUSY;
+
+	if (shim_w.queue_eagain) {
+		shim_w.queue_eagain--;
+		ret = -EAGAIN;
+	}
+	journal_printf("sleep(%s, %s, %s, %u, %s) = %s", jp(sde), jp(wait), jp(tx), seq,
+		       pkts_sent ? "true" : "false", ret == -EAGAIN ? "-EAGAIN" : "-EBUSY");
+	return ret;
+}
+
+/*
+ * The packet queue: upstream's iowait_init() with the recording sleep (if
+ * the world gives it one), no other callback (it is on no list: nothing
+ * wakes it), and its counts.
+ */
+static void shim_build_queue(const struct shim_qp *q)
+{
+	struct iowait *w = &shim_w.queue;
+
+	iowait_init(w, 0, NULL, NULL, q->queue_sleep ? shim_queue_sleep : NULL, NULL, NULL, NULL);
+	atomic_set(&w->sdma_busy, q->queue_sdma_busy);
+	w->starved_cnt = q->queue_starved_cnt;
+	w->count = q->queue_count;
+	w->tx_count = q->queue_tx_count;
+	shim_w.queue_eagain = q->queue_sleep_eagain;
 }
 
 void shim_build_dma_tx(const struct shim_qp *q)
@@ -164,6 +201,8 @@ void shim_build_dma_tx(const struct shim_qp *q)
 	}
 	shim_w.ndtx_sent = 0;
 	memset(shim_w.dtx_leg, 0, sizeof(shim_w.dtx_leg));
+	shim_build_queue(q);
+	INIT_LIST_HEAD(&shim_w.txlist);
 	if (q->s_sde == SHIM_NONE)
 		return;
 	sde = shim_sde(q->s_sde);
@@ -186,7 +225,11 @@ void shim_build_dma_tx(const struct shim_qp *q)
 		shim_build_tx(SHIM_MAX_DMA_TX + k, &q->sde_flushlist.v[k]);
 		list_add_tail(&shim_w.dtx[SHIM_MAX_DMA_TX + k].txreq.list, &sde->flushlist);
 	}
-	if (q->sde_flushlist.n)
+	for (k = 0; k < q->txlist.n; k++) {
+		shim_build_tx(SHIM_DTX_LIST + k, &q->txlist.v[k]);
+		list_add_tail(&shim_w.dtx[SHIM_DTX_LIST + k].txreq.list, &shim_w.txlist);
+	}
+	if (q->sde_flushlist.n || q->txlist.n)
 		shim_w.dtx_used = true;
 }
 
@@ -271,26 +314,59 @@ static bool shim_read_tx(const struct sdma_txreq *tx, struct shim_dma_tx *o)
 			  SDMA_DESC1_HEADER_MODE_SHIFT : 0;
 	o->coalesce = !!tx->coalesce_buf;
 	o->complete = !tx->complete ? 0 : tx->complete == shim_dtx_complete ? 1 : 2;
-	o->qp_wait = !tx->wait ? 0 : tx->wait == &shim_w.priv.s_iowait ? 1 : 2;
+	o->wait = !tx->wait ? 0 : tx->wait == &shim_w.priv.s_iowait ? 1 :
+		  tx->wait == &shim_w.queue ? 2 : 3;
 	return true;
+}
+
+/*
+ * A list of requests in order into v[0..*n); any other it holds is
+ * counted stray, as is a list that does not end, from where it would
+ * overflow.
+ */
+static void shim_read_list(const struct list_head *head, u8 *n, struct shim_dma_tx *v, u8 *stray)
+{
+	const struct list_head *pos;
+	unsigned int steps = 0;
+
+	list_for_each(pos, head) {
+		const struct sdma_txreq *tx = list_entry(pos, struct sdma_txreq, list);
+
+		if (++steps > 4 * SHIM_MAX_DMA_TX) {
+			(*stray)++;
+			break;
+		}
+		if (*n < SHIM_MAX_DMA_TX && shim_read_tx(tx, &v[*n]))
+			(*n)++;
+		else if (*stray < 255)
+			(*stray)++;
+	}
 }
 
 /*
  * The QP's engine's ring from tx_head on, up to its first empty slot, and
  * its flush list, in order; any other request either holds is counted
- * stray.  The input's when the QP has no engine.
+ * stray.  The input's when the QP has no engine.  The caller's list and
+ * the packet queue.
  */
 void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in)
 {
 	const struct sdma_engine *sde;
-	const struct list_head *pos;
-	unsigned int k, steps = 0;
+	unsigned int k;
 	bool run = true;
 
 	memset(&q->sde_tx_ring, 0, sizeof(q->sde_tx_ring));
 	memset(&q->sde_flushlist, 0, sizeof(q->sde_flushlist));
 	memset(&q->sde_descq, 0, sizeof(q->sde_descq));
 	q->sde_tx_stray = 0;
+	q->queue_sdma_busy = atomic_read(&shim_w.queue.sdma_busy);
+	q->queue_starved_cnt = shim_w.queue.starved_cnt;
+	q->queue_count = shim_w.queue.count;
+	q->queue_tx_count = shim_w.queue.tx_count;
+	q->queue_sleep = !!shim_w.queue.sleep;
+	q->queue_sleep_eagain = shim_w.queue_eagain;
+	memset(&q->txlist, 0, sizeof(q->txlist));
+	shim_read_list(&shim_w.txlist, &q->txlist.n, q->txlist.v, &q->sde_tx_stray);
 	if (in->s_sde == SHIM_NONE) {
 		q->sde_tx_head = in->sde_tx_head;
 		q->sde_tx_tail = in->sde_tx_tail;
@@ -333,20 +409,7 @@ void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in)
 		else if (q->sde_tx_stray < 255)
 			q->sde_tx_stray++;
 	}
-	/* A list that does not end is stray from where it would overflow. */
-	list_for_each(pos, &sde->flushlist) {
-		const struct sdma_txreq *tx = list_entry(pos, struct sdma_txreq, list);
-
-		if (++steps > 4 * SHIM_MAX_DMA_TX) {
-			q->sde_tx_stray++;
-			break;
-		}
-		if (q->sde_flushlist.n < SHIM_MAX_DMA_TX &&
-		    shim_read_tx(tx, &q->sde_flushlist.v[q->sde_flushlist.n]))
-			q->sde_flushlist.n++;
-		else if (q->sde_tx_stray < 255)
-			q->sde_tx_stray++;
-	}
+	shim_read_list(&sde->flushlist, &q->sde_flushlist.n, q->sde_flushlist.v, &q->sde_tx_stray);
 }
 
 /*

@@ -164,6 +164,14 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "tid-trigger-work");
 	if (p == &shim_w.priv.s_iowait)
 		return snprintf(buf, len, "iowait#0x%x", shim_w.qp.ibqp.qp_num);
+	if (p == &shim_w.queue)
+		return snprintf(buf, len, "queue");
+	if (p == &shim_w.queue.wait[IOWAIT_IB_SE])
+		return snprintf(buf, len, "queue.ib");
+	if (p == &shim_w.queue.wait_dma)
+		return snprintf(buf, len, "queue.wait_dma");
+	if (p == &shim_w.queue.wait_pio)
+		return snprintf(buf, len, "queue.wait_pio");
 	if (p == &shim_w.priv.s_iowait.wait_dma)
 		return snprintf(buf, len, "wait_dma");
 	if (p == &shim_w.priv.s_iowait.wait_pio)

@@ -321,6 +321,7 @@ enum shim_fn {
 	SHIM_FN_INIT_CREDIT_RETURN,
 	SHIM_FN_FREE_CREDIT_RETURN,
 	SHIM_FN_SDMA_SEND_TXREQ,
+	SHIM_FN_SDMA_SEND_TXLIST,
 	SHIM_FN_COUNT
 };
 
@@ -380,7 +381,8 @@ enum shim_fn {
 	X(_sdma_engine_progress_schedule) \
 	X(init_credit_return) \
 	X(free_credit_return) \
-	X(sdma_send_txreq)
+	X(sdma_send_txreq) \
+	X(sdma_send_txlist)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -578,6 +580,24 @@ struct shim_qp {
 	shim_u32 iowait_count;
 	shim_u32 iowait_tx_count;
 	/*
+	 * The world's packet queue: an iowait not the QP's (a user SDMA
+	 * queue's `busy`, which `sdma_send_txlist()` callers pass), from
+	 * upstream's `iowait_init()` with the shim's recording sleep (when
+	 * `queue_sleep`) and wakeup, on no list. Its `sdma_busy`,
+	 * `starved_cnt`, `count`, `tx_count`.
+	 */
+	shim_i32 queue_sdma_busy;
+	shim_u8 queue_starved_cnt;
+	shim_u32 queue_count;
+	shim_u32 queue_tx_count;
+	/*
+	 * The queue's `sleep` is set. It records its arguments and returns
+	 * -EAGAIN (progress seen: try again) to its next `queue_sleep_eagain`
+	 * calls, then -EBUSY (queued to wait).
+	 */
+	shim_u8 queue_sleep;
+	shim_u8 queue_sleep_eagain;
+	/*
 	 * The device's credit return memory (`dd->cr_base`, one
 	 * `credit_return_base` per possible node) is allocated.
 	 */
@@ -670,6 +690,11 @@ struct shim_qp {
 	 * holds any), in slot order: those whose words are not both 0.
 	 */
 	struct { shim_u8 n; struct shim_descq_entry v[16]; } __attribute__((__packed__)) sde_descq;
+	/*
+	 * The caller's list of tx requests (`sdma_send_txlist()`'s
+	 * `tx_list`), in order: those the call has not taken.
+	 */
+	struct { shim_u8 n; struct shim_dma_tx v[4]; } __attribute__((__packed__)) txlist;
 	/*
 	 * `sde->descq_full_count` (unsigned): the sends that found the ring
 	 * full.
@@ -1084,6 +1109,23 @@ struct shim_args_sdma_send_txreq {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_send_txlist(sde, wait, tx_list, &count_out)` (sdma.c) on the
+ * QP's engine: the caller's list (the QP's `txlist`) put on the
+ * descriptor ring in order until a request does not fit (the iowait
+ * sleeps), lacks bytes, or finds the engine stopped (it and the rest
+ * go on the flush list); the text is `count_out=N`.
+ */
+struct shim_args_sdma_send_txlist {
+	/* `wait` is the IB work of the world's packet queue (else NULL). */
+	shim_u8 wait;
+	/*
+	 * The list's requests lacking bytes (`tx->tlen` 1), request i in bit
+	 * i.
+	 */
+	shim_u8 incomplete;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1123,6 +1165,7 @@ struct shim_args {
 	struct shim_args_sdma_engine_interrupt sdma_engine_interrupt;
 	struct shim_args__sdma_engine_progress_schedule _sdma_engine_progress_schedule;
 	struct shim_args_sdma_send_txreq sdma_send_txreq;
+	struct shim_args_sdma_send_txlist sdma_send_txlist;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

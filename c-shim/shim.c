@@ -798,6 +798,24 @@ SHIM_CALL(sdma_send_txreq)
 	return 0;
 }
 
+SHIM_CALL(sdma_send_txlist)
+{
+	const struct shim_args_sdma_send_txlist *s = &c->args.sdma_send_txlist;
+	struct sdma_txreq *tx;
+	unsigned int k = 0;
+	u16 count_out = 0;
+
+	shim_begin(c, out);
+	/* The list as the call finds it: which of its requests lack bytes. */
+	list_for_each_entry(tx, &shim_w.txlist, list)
+		tx->tlen = (s->incomplete >> k++) & 1;
+	out->ret = sdma_send_txlist(shim_w.priv.s_sde,
+				    s->wait ? &shim_w.queue.wait[IOWAIT_IB_SE] : NULL,
+				    &shim_w.txlist, &count_out);
+	out->text_len = snprintf(out->text, sizeof(out->text), "count_out=%u", count_out);
+	return 0;
+}
+
 #define X(name) shim_call_##name,
 static int (*const shim_calls[])(const struct shim_call *, struct shim_outcome *) = {
 	SHIM_FN_NAMES(X)

@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 33
+#define SHIM_ABI_VERSION 34
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -117,7 +117,8 @@ struct shim_iter_qp {
  * list: its descriptors (each one's mapping type, SDMA_MAP_*, in 2 bits
  * of map; a pinning context with a ctx_put callback, a bit of pinned),
  * the AHG header mode of the first, the buffers it owns, its callback and
- * iowait.  id names it in the journal (dtx#ID).
+ * iowait.  id names it in the journal (dtx#ID).  On the QP's engine's
+ * rings and lists, or on the caller's list sdma_send_txlist() is given.
  */
 struct shim_dma_tx {
 	shim_u16 next_descq_idx;
@@ -129,7 +130,7 @@ struct shim_dma_tx {
 	shim_u8 coalesce;		/* coalesce_buf allocated */
 	shim_u8 ext;			/* descp allocated: desc_limit > NUM_DESC */
 	shim_u8 complete;		/* 1: the recording callback, 0: NULL */
-	shim_u8 qp_wait;		/* 1: wait is the QP's iowait, 0: NULL */
+	shim_u8 wait;			/* 0: NULL, 1: the QP's iowait, 2: the queue's */
 } __attribute__((__packed__));
 
 /* A descriptor of the QP's engine's ring (sde->descq[idx]): not both 0. */

@@ -69,6 +69,9 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 /* The sends one scenario may make (each a new tx request), where they start. */
 #define SHIM_MAX_SEND_TX 4
 #define SHIM_DTX_SENT (2 * SHIM_MAX_DMA_TX)
+/* The caller's list of sdma_send_txlist(), where its requests start. */
+#define SHIM_DTX_LIST (SHIM_DTX_SENT + SHIM_MAX_SEND_TX)
+#define SHIM_NUM_DTX (SHIM_DTX_LIST + SHIM_MAX_DMA_TX)
 
 /*
  * What every call starts from zero: one memset of one region (the members
@@ -94,6 +97,11 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 	struct verbs_txreq sleep_tx[SHIM_MAX_SLEEP_TX];			\
 	bool sleep_tid[SHIM_MAX_SLEEP_TX];	/* given for the TID leg */ \
 	int nsleep_tx;							\
+	/* the packet queue's iowait, its sleep's -EAGAINs left */	\
+	struct iowait queue;						\
+	unsigned int queue_eagain;					\
+	/* the caller's list sdma_send_txlist() is given */		\
+	struct list_head txlist;					\
 	struct hfi1_ahg_info ahg;
 
 /*
@@ -164,11 +172,12 @@ struct shim_state {
 	 * The QP's engine's tx requests, each the QP's verbs_txreq ([k]: its
 	 * ring's k-th from the head, [SHIM_MAX_DMA_TX + k]: its flush list's,
 	 * from SHIM_DTX_SENT: those a scenario's sends are given, a new one
-	 * each), their names, the ring's slots and descriptors when it holds
-	 * them (dmatx.c)
+	 * each; from SHIM_DTX_LIST: the caller's list of sdma_send_txlist()),
+	 * their names, the ring's slots and descriptors when it holds them
+	 * (dmatx.c)
 	 */
-	struct verbs_txreq dtx[SHIM_DTX_SENT + SHIM_MAX_SEND_TX];
-	u8 dtx_id[SHIM_DTX_SENT + SHIM_MAX_SEND_TX];
+	struct verbs_txreq dtx[SHIM_NUM_DTX];
+	u8 dtx_id[SHIM_NUM_DTX];
 	unsigned int ndtx_sent;
 	/* a send's request was found queued on a leg (1 + IOWAIT_*_SE), or 0 */
 	u8 dtx_leg[SHIM_MAX_SEND_TX];
@@ -263,6 +272,7 @@ void shim_describe_pbuf(struct shim_outcome *out, const struct pio_buf *pbuf);
 
 /* dmatx.c */
 bool shim_check_dma_tx(const struct shim_qp *q);
+bool shim_tx_ring_own(u16 descq_cnt);
 bool shim_check_send_tx(const struct shim_qp *q, const struct shim_dma_tx *d);
 void shim_build_dma_tx(const struct shim_qp *q);
 void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in);

@@ -278,7 +278,11 @@ impl FieldText for crate::types::DmaTx {
             if self.coalesce { " coalesce" } else { "" },
             if self.ext { " ext" } else { "" },
             if self.complete { " complete" } else { "" },
-            if self.qp_wait { " qp_wait" } else { "" },
+            match self.wait {
+                crate::types::TxWait::Null => "",
+                crate::types::TxWait::Qp => " qp_wait",
+                crate::types::TxWait::Queue => " queue_wait",
+            },
         )
     }
 }

@@ -11,8 +11,8 @@ use super::sdma_progress::sdma_running;
 use super::sdma_tx::{
     ahg_mode, desc_words, ring_mask, GENERATION_MASK, GENERATION_SHIFT, SDMA_AHG_APPLY_UPDATE1,
 };
-use super::types::args::SdmaSendTxreq;
-use super::types::{DescqEntry, DmaTx, EngineIdx, Engines, Leg, Qp, World, MAX_DESCQ};
+use super::types::args::{SdmaSendTxlist, SdmaSendTxreq};
+use super::types::{DescqEntry, DmaTx, EngineIdx, Engines, Leg, Qp, TxWait, World, MAX_DESCQ};
 use super::{Journal, Undefined};
 
 /// Mirrors the static inline `add_gen()` (sdma.c): `qw1` with its
@@ -145,15 +145,66 @@ fn sdma_update_tail(sde: EngineIdx, tail: u16, j: &mut Journal) {
     j.record(format!("writeq(SEND_DMA_TAIL[{}], 0x{tail:x})", sde.0));
 }
 
+/// The iowait work a send is given (`struct iowait_work *wait`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// NULL.
+    Null,
+    /// A leg of the QP's iowait (qp.c's callbacks).
+    Qp(Leg),
+    /// The IB work of the world's packet queue (the shim's sleep).
+    Queue,
+}
+
+impl Work {
+    /// `iowait_ioww_to_iow(wait)`, as a request's `tx->wait` names it.
+    fn iow(self) -> TxWait {
+        match self {
+            Work::Null => TxWait::Null,
+            Work::Qp(_) => TxWait::Qp,
+            Work::Queue => TxWait::Queue,
+        }
+    }
+}
+
+/// The world's packet queue's sleep (the shim's, standing for user SDMA's
+/// or ipoib's, which are not in the world): records its arguments and
+/// returns -EAGAIN while the queue has `queue_sleep_eagain` left, then
+/// -EBUSY; it queues nothing.
+fn queue_sleep(
+    qp: &mut Qp,
+    sde: EngineIdx,
+    tx: &DmaTx,
+    seq: u32,
+    pkts_sent: bool,
+    j: &mut Journal,
+) -> i32 {
+    let ret = if qp.queue_sleep_eagain > 0 {
+        qp.queue_sleep_eagain -= 1;
+        -EAGAIN
+    } else {
+        -EBUSY
+    };
+    j.record(format!(
+        "sleep(sde#{}, queue.ib, dtx#{}, {seq}, {pkts_sent}) = {}",
+        sde.0,
+        tx.id,
+        if ret == -EAGAIN { "-EAGAIN" } else { "-EBUSY" }
+    ));
+    ret
+}
+
 /// Mirrors the static `sdma_check_progress()` (sdma.c): `desc_avail`
 /// recomputed from the ring; room for the request is -EAGAIN (try
-/// again); otherwise the QP's iowait (the world's has qp.c's callbacks)
-/// sleeps on the engine with the head sequence as now (`raw_seqcount_begin`,
-/// its low bit cleared), and if its sleep saw progress (-EAGAIN)
-/// `desc_avail` is recomputed again; with no iowait, -EBUSY.
+/// again); otherwise an iowait with a sleep (the QP's has qp.c's
+/// `iowait_sleep()`, the queue's the shim's) sleeps on the engine with the
+/// head sequence as now (`raw_seqcount_begin`, its low bit cleared), and
+/// if its sleep saw progress (-EAGAIN) `desc_avail` is recomputed again;
+/// with no iowait or no sleep, -EBUSY.
 fn sdma_check_progress(
     qp: &mut Qp,
-    wait: Option<Leg>,
+    sde: EngineIdx,
+    wait: Work,
     tx: &DmaTx,
     pkts_sent: bool,
     j: &mut Journal,
@@ -162,54 +213,84 @@ fn sdma_check_progress(
     if u16::from(tx.num_desc) <= qp.sde_desc_avail {
         return -EAGAIN;
     }
-    let Some(leg) = wait else {
-        return -EBUSY;
-    };
     let seq = qp.sde_head_seq & !1;
-    let ret = iowait_sleep(
-        qp,
-        leg == Leg::Tid,
-        seq,
-        pkts_sent,
-        u16::from(tx.num_desc),
-        &format!("dtx#{}", tx.id),
-        j,
-    );
+    let ret = match wait {
+        Work::Null => return -EBUSY,
+        Work::Queue if !qp.queue_sleep => return -EBUSY,
+        Work::Qp(leg) => iowait_sleep(
+            qp,
+            leg == Leg::Tid,
+            seq,
+            pkts_sent,
+            u16::from(tx.num_desc),
+            &format!("dtx#{}", tx.id),
+            j,
+        ),
+        Work::Queue => queue_sleep(qp, sde, tx, seq, pkts_sent, j),
+    };
     if ret == -EAGAIN {
         qp.sde_desc_avail = sdma_descq_freecnt(qp);
     }
     ret
 }
 
-/// An engine that does not run takes a request for its flush worker:
-/// the request (its `next_descq_idx` 0) on the flush list, the iowait's
-/// counts of SDMA work and waiting requests and descriptors raised
-/// (`iowait_sdma_inc`, `iowait_inc_wait_count`), the flush worker queued
-/// on the engine's CPU (`system_highpri_wq`); -ECOMM.
-fn unlock_noconn(
-    w: &World,
-    qp: &mut Qp,
-    sde: EngineIdx,
-    wait: Option<Leg>,
-    mut tx: DmaTx,
-    j: &mut Journal,
-) -> Result<i32, Undefined> {
-    if wait.is_some() {
-        qp.sdma_busy = qp.sdma_busy.wrapping_add(1);
+/// `iowait_sdma_add(iowait_ioww_to_iow(wait), n)`: the iowait's count of
+/// SDMA work raised.
+fn iowait_sdma_add(qp: &mut Qp, wait: Work, n: i32) {
+    match wait {
+        Work::Null => {}
+        Work::Qp(_) => qp.sdma_busy = qp.sdma_busy.wrapping_add(n),
+        Work::Queue => qp.queue_sdma_busy = qp.queue_sdma_busy.wrapping_add(n),
     }
-    tx.next_descq_idx = 0;
-    qp.sde_flushlist.push(tx).map_err(|_| {
-        Undefined("a fifth tx request on the flush list: more than a world reads back".into())
-    })?;
-    if wait.is_some() {
-        qp.iowait_tx_count = qp.iowait_tx_count.wrapping_add(1);
-        qp.iowait_count = qp.iowait_count.wrapping_add(u32::from(tx.num_desc));
-    }
+}
+
+/// `iowait_inc_wait_count(wait, n)`: the iowait's requests and
+/// descriptors waiting to be flushed counted.
+fn iowait_inc_wait_count(qp: &mut Qp, wait: Work, n: u8) {
+    let (tx_count, count) = match wait {
+        Work::Null => return,
+        Work::Qp(_) => (&mut qp.iowait_tx_count, &mut qp.iowait_count),
+        Work::Queue => (&mut qp.queue_tx_count, &mut qp.queue_count),
+    };
+    *tx_count = tx_count.wrapping_add(1);
+    *count = count.wrapping_add(u32::from(n));
+}
+
+/// The flush worker of an engine queued on its CPU (`system_highpri_wq`).
+fn queue_flush_worker(w: &World, sde: EngineIdx, j: &mut Journal) {
     let cpu = w.sdma_cpus.get(usize::from(sde.0)).copied().unwrap_or(0);
     j.record(format!(
         "queue_work_on({cpu}, wq:highpri, sde#{}.flush_worker)",
         sde.0
     ));
+}
+
+/// A request an engine that does not run takes for its flush worker: its
+/// `next_descq_idx` 0, on the flush list, counted as waiting on its iowait
+/// (`iowait_inc_wait_count`).
+fn park(qp: &mut Qp, wait: Work, mut tx: DmaTx) -> Result<(), Undefined> {
+    tx.next_descq_idx = 0;
+    qp.sde_flushlist.push(tx).map_err(|_| {
+        Undefined("a fifth tx request on the flush list: more than a world reads back".into())
+    })?;
+    iowait_inc_wait_count(qp, wait, tx.num_desc);
+    Ok(())
+}
+
+/// An engine that does not run takes a request for its flush worker:
+/// the iowait's count of SDMA work raised (`iowait_sdma_inc`), the request
+/// parked ([`park`]), the flush worker queued; -ECOMM.
+fn unlock_noconn(
+    w: &World,
+    qp: &mut Qp,
+    sde: EngineIdx,
+    wait: Work,
+    tx: DmaTx,
+    j: &mut Journal,
+) -> Result<i32, Undefined> {
+    iowait_sdma_add(qp, wait, 1);
+    park(qp, wait, tx)?;
+    queue_flush_worker(w, sde, j);
     Ok(-ECOMM)
 }
 
@@ -233,14 +314,15 @@ pub fn sdma_send_txreq(
     if a.tlen != 0 {
         return Ok(-EINVAL);
     }
-    let (wait, mut tx, pkts_sent) = (a.wait.then_some(a.leg), a.tx, a.pkts_sent);
-    tx.qp_wait = wait.is_some();
+    let wait = if a.wait { Work::Qp(a.leg) } else { Work::Null };
+    let (mut tx, pkts_sent) = (a.tx, a.pkts_sent);
+    tx.wait = wait.iow();
     loop {
         if !sdma_running(e, sde) {
             return unlock_noconn(w, qp, sde, wait, tx, j);
         }
         if u16::from(tx.num_desc) > qp.sde_desc_avail {
-            let ret = sdma_check_progress(qp, wait, &tx, pkts_sent, j);
+            let ret = sdma_check_progress(qp, sde, wait, &tx, pkts_sent, j);
             if ret == -EAGAIN {
                 // Room now: the retry submits.
                 continue;
@@ -249,12 +331,92 @@ pub fn sdma_send_txreq(
             return Ok(ret);
         }
         let tail = submit_tx(qp, sde, &mut tx, j)?;
-        if wait.is_some() {
-            qp.sdma_busy = qp.sdma_busy.wrapping_add(1);
-        }
+        iowait_sdma_add(qp, wait, 1);
         sdma_update_tail(sde, tail, j);
         return Ok(0);
     }
+}
+
+/// `SDMA_TAIL_UPDATE_THRESH` (sdma.c): the tail is written every 32
+/// requests of a list, and after its last.
+const SDMA_TAIL_UPDATE_THRESH: u32 = 0x1f;
+
+/// Mirrors `sdma_send_txlist()` (sdma.c) on the QP's engine with the
+/// caller's list (the QP's `txlist`) and its arguments `a` (the world's
+/// packet queue's IB work or NULL; the requests lacking bytes). Under the
+/// tail lock, each request from the list's head, its `wait` set: an
+/// engine that does not run takes it and the rest for its flush worker
+/// (-ECOMM); one that does not fit `desc_avail` checks progress
+/// ([`sdma_check_progress`]), which either starts the walk again or ends
+/// it, the engine's `descq_full_count` raised; one lacking bytes ends it
+/// (-EINVAL); one that fits leaves the list and is submitted (the tail
+/// written every [`SDMA_TAIL_UPDATE_THRESH`] + 1). Then the iowait's SDMA
+/// count raised by all the call took and its starvation cleared if any was
+/// submitted, the tail written if one is pending. Returns the result and
+/// `*count_out`, the requests taken.
+pub fn sdma_send_txlist(
+    w: &World,
+    e: &Engines,
+    qp: &mut Qp,
+    a: &SdmaSendTxlist,
+    j: &mut Journal,
+) -> Result<(i32, u16), Undefined> {
+    let sde = qp_engine(qp, "sdma_send_txlist")?;
+    let wait = if a.wait { Work::Queue } else { Work::Null };
+    let mut list: Vec<(DmaTx, bool)> = (qp.txlist.iter().enumerate())
+        .map(|(i, &tx)| (tx, a.incomplete >> i & 1 != 0))
+        .collect();
+    let (mut ret, mut tail) = (0, None);
+    let (mut submit_count, mut flush_count) = (0u32, 0u32);
+    // retry: the walk starts again from the list's head.
+    while let Some(first) = list.first_mut() {
+        first.0.wait = wait.iow();
+        let (mut tx, incomplete) = *first;
+        if !sdma_running(e, sde) {
+            // unlock_noconn: every request left, in order.
+            for (mut tx, _) in list.drain(..) {
+                tx.wait = wait.iow();
+                park(qp, wait, tx)?;
+                flush_count += 1;
+            }
+            queue_flush_worker(w, sde, j);
+            ret = -ECOMM;
+            break;
+        }
+        if u16::from(tx.num_desc) > qp.sde_desc_avail {
+            ret = sdma_check_progress(qp, sde, wait, &tx, submit_count > 0, j);
+            if ret == -EAGAIN {
+                ret = 0;
+                continue;
+            }
+            qp.sde_descq_full_count = qp.sde_descq_full_count.wrapping_add(1);
+            break;
+        }
+        if incomplete {
+            ret = -EINVAL;
+            break;
+        }
+        list.remove(0);
+        tail = Some(submit_tx(qp, sde, &mut tx, j)?);
+        submit_count += 1;
+        if let Some(t) = tail.filter(|_| submit_count & SDMA_TAIL_UPDATE_THRESH == 0) {
+            sdma_update_tail(sde, t, j);
+            tail = None;
+        }
+    }
+    // update_tail
+    let total_count = submit_count + flush_count;
+    if wait != Work::Null {
+        iowait_sdma_add(qp, wait, total_count as i32);
+        if submit_count > 0 {
+            qp.queue_starved_cnt = 0;
+        }
+    }
+    if let Some(t) = tail {
+        sdma_update_tail(sde, t, j);
+    }
+    qp.txlist = list.into_iter().map(|(tx, _)| tx).collect();
+    Ok((ret, total_count as u16))
 }
 
 // The functions of this module as the model runs them (`crate::Mirror`).
@@ -262,6 +424,16 @@ pub fn sdma_send_txreq(
 impl crate::Mirror for SdmaSendTxreq {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         cx.out.ret = sdma_send_txreq(cx.w, &cx.engines, cx.qp.to_mut(), self, &mut cx.j)?;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for SdmaSendTxlist {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (ret, count_out) =
+            sdma_send_txlist(cx.w, &cx.engines, cx.qp.to_mut(), self, &mut cx.j)?;
+        cx.out.ret = ret;
+        cx.out.text = format!("count_out={count_out}");
         Ok(())
     }
 }

@@ -5,7 +5,7 @@
 
 use super::sched::{iowait_drain_wakeup, sdma_descq_freecnt};
 use super::sdma::sdma_desc_avail;
-use super::types::{DmaTx, EngineIdx, Qp, World};
+use super::types::{DmaTx, EngineIdx, Qp, TxWait, World};
 use super::{Journal, Undefined};
 
 /// `SDMA_TXREQ_S_ABORTED` (sdma_txreq.h): a request the engine will not
@@ -155,9 +155,9 @@ pub fn sdma_txclean(tx: &mut DmaTx, j: &mut Journal) {
 /// Mirrors the static inline `complete_tx()` (sdma.c): the request's
 /// callback and iowait taken first, the request cleaned
 /// ([`sdma_txclean`]), the callback (the world's records the request as
-/// its owner sees it) called with `res`, and the QP's count of SDMA work
-/// dropped, its drain waiters woken at 0 (`iowait_sdma_dec`,
-/// `iowait_drain_wakeup`).
+/// its owner sees it) called with `res`, and its iowait's (the QP's or
+/// the packet queue's) count of SDMA work dropped, its drain waiters woken
+/// at 0 (`iowait_sdma_dec`, `iowait_drain_wakeup`).
 pub fn complete_tx(
     w: &World,
     qp: &mut Qp,
@@ -165,7 +165,7 @@ pub fn complete_tx(
     res: i32,
     j: &mut Journal,
 ) -> Result<(), Undefined> {
-    let (qp_wait, complete) = (tx.qp_wait, tx.complete);
+    let (wait, complete) = (tx.wait, tx.complete);
     sdma_txclean(tx, j);
     if complete {
         j.record(format!(
@@ -178,10 +178,21 @@ pub fn complete_tx(
             if tx.coalesce { "set" } else { "NULL" },
         ));
     }
-    if qp_wait {
-        qp.sdma_busy = qp.sdma_busy.wrapping_sub(1);
-        if qp.sdma_busy == 0 {
-            iowait_drain_wakeup(w, qp, j)?;
+    match wait {
+        TxWait::Null => {}
+        TxWait::Qp => {
+            qp.sdma_busy = qp.sdma_busy.wrapping_sub(1);
+            if qp.sdma_busy == 0 {
+                iowait_drain_wakeup(w, qp, j)?;
+            }
+        }
+        TxWait::Queue => {
+            qp.queue_sdma_busy = qp.queue_sdma_busy.wrapping_sub(1);
+            if qp.queue_sdma_busy == 0 {
+                // iowait_drain_wakeup(): the queue has no sdma_drained.
+                j.record("wake_up(queue.wait_dma)".into());
+                j.record("wake_up(queue.wait_pio)".into());
+            }
         }
     }
     Ok(())

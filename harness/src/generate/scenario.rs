@@ -17,6 +17,7 @@ use crate::model::types::*;
 pub const STEP_FUNCS: &[Func] = &[
     Func::IowaitSleep,
     Func::SdmaSendTxreq,
+    Func::SdmaSendTxlist,
     Func::SdmaDescAvail,
     Func::SdmaFlush,
     Func::SdmaEngineInterrupt,

@@ -272,6 +272,20 @@ macro_rules! call_schema {
                 /// are), callback and name; its `wait` is the call's.
                 "tx" tx: DmaTx [send_tx] = DmaTx { id: 8, ..DmaTx::default() },
             }
+            /// `sdma_send_txlist(sde, wait, tx_list, &count_out)` (sdma.c)
+            /// on the QP's engine: the caller's list (the QP's `txlist`)
+            /// put on the descriptor ring in order until a request does
+            /// not fit (the iowait sleeps), lacks bytes, or finds the
+            /// engine stopped (it and the rest go on the flush list); the
+            /// text is `count_out=N`.
+            SdmaSendTxlist sdma_send_txlist {
+                /// `wait` is the IB work of the world's packet queue (else
+                /// NULL).
+                "wait" wait: bool = true,
+                /// The list's requests lacking bytes (`tx->tlen` 1),
+                /// request i in bit i.
+                "incomplete" incomplete: u8 [incomplete] = 0,
+            }
         }
     };
 }

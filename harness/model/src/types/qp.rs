@@ -106,8 +106,20 @@ pub struct DmaTx {
     pub ext: bool,
     /// `tx->complete` is set (the world's recording callback).
     pub complete: bool,
-    /// `tx->wait` is the QP's iowait (else NULL).
-    pub qp_wait: bool,
+    /// Whose iowait `tx->wait` is.
+    pub wait: TxWait,
+}
+
+/// Whose iowait a tx request's `tx->wait` is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum TxWait {
+    /// NULL.
+    #[default]
+    Null,
+    /// The QP's (`&priv->s_iowait`).
+    Qp,
+    /// The world's packet queue's (the QP's `queue_*` fields).
+    Queue,
 }
 
 impl DmaTx {
@@ -237,6 +249,20 @@ macro_rules! qp_schema {
             /// while it could not send them (`iowait_inc_wait_count()`).
             "iowait_count" iowait_count: u32 = 0,
             "iowait_tx_count" iowait_tx_count: u32 = 0,
+            /// The world's packet queue: an iowait not the QP's (a user
+            /// SDMA queue's `busy`, which `sdma_send_txlist()` callers
+            /// pass), from upstream's `iowait_init()` with the shim's
+            /// recording sleep (when `queue_sleep`) and wakeup, on no
+            /// list. Its `sdma_busy`, `starved_cnt`, `count`, `tx_count`.
+            "queue_sdma_busy" queue_sdma_busy: i32 [queue_busy] = 0,
+            "queue_starved_cnt" queue_starved_cnt: u8 [queue_starved] = 0,
+            "queue_count" queue_count: u32 [queue_count] = 0,
+            "queue_tx_count" queue_tx_count: u32 [queue_count] = 0,
+            /// The queue's `sleep` is set. It records its arguments and
+            /// returns -EAGAIN (progress seen: try again) to its next
+            /// `queue_sleep_eagain` calls, then -EBUSY (queued to wait).
+            "queue_sleep" queue_sleep: bool [queue_sleep] = true,
+            "queue_sleep_eagain" queue_sleep_eagain: u8 [queue_eagain] = 0,
             /// The device's credit return memory (`dd->cr_base`, one
             /// `credit_return_base` per possible node) is allocated.
             "cr_base" cr_base: bool [cr_base] = false,
@@ -317,6 +343,9 @@ macro_rules! qp_schema {
             /// 64 holds any), in slot order: those whose words are not both
             /// 0.
             "sde_descq" sde_descq: Slots<DescqEntry, MAX_DESCQ> [descq] = Slots::new(),
+            /// The caller's list of tx requests (`sdma_send_txlist()`'s
+            /// `tx_list`), in order: those the call has not taken.
+            "txlist" txlist: Slots<DmaTx, MAX_DMA_TX> [txlist] = Slots::new(),
             /// `sde->descq_full_count` (unsigned): the sends that found the
             /// ring full.
             "sde_descq_full_count" sde_descq_full_count: u32 = 0,

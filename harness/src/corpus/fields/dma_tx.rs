@@ -1,13 +1,14 @@
 //! A tx request of the QP's engine's tx ring or flush list in a vector
 //! file: `{ id, next_descq_idx, descs, mode, coalesce, ext, complete,
-//! qp_wait }`, its descriptors named by mapping type (`"none"`, `"single"`,
+//! qp_wait, queue_wait }` (the last two: whose iowait `tx->wait` is; at
+//! most one), its descriptors named by mapping type (`"none"`, `"single"`,
 //! `"page"`, `"map3"`, each with `"+pin"` when it holds a pinning context).
 
 use toml_edit::{Item, Value};
 
 use super::super::source::{boolean, check_keys, uint, Src, R};
 use super::{inline_table, TomlField};
-use crate::model::types::{DmaTx, MAX_TX_DESC};
+use crate::model::types::{DmaTx, TxWait, MAX_TX_DESC};
 
 /// The names of the mapping types, by value (`sdma_mapping_type()`).
 const MAPS: [&str; 4] = ["none", "single", "page", "map3"];
@@ -69,6 +70,7 @@ impl TomlField for DmaTx {
             "ext",
             "complete",
             "qp_wait",
+            "queue_wait",
         ];
         let t = v
             .as_table_like()
@@ -92,11 +94,24 @@ impl TomlField for DmaTx {
             ("coalesce", &mut tx.coalesce),
             ("ext", &mut tx.ext),
             ("complete", &mut tx.complete),
-            ("qp_wait", &mut tx.qp_wait),
         ] {
             if let Some(x) = t.get(k) {
                 *b = boolean(src, x, &key(k))?;
             }
+        }
+        for (k, wait) in [("qp_wait", TxWait::Qp), ("queue_wait", TxWait::Queue)] {
+            let Some(x) = t.get(k) else { continue };
+            if !boolean(src, x, &key(k))? {
+                continue;
+            }
+            if tx.wait != TxWait::Null {
+                return Err(src.err(
+                    x.span(),
+                    &key(k),
+                    "a tx request has one iowait: qp_wait or queue_wait, not both",
+                ));
+            }
+            tx.wait = wait;
         }
         *cur = tx;
         Ok(())
@@ -123,7 +138,8 @@ impl TomlField for DmaTx {
             ("coalesce", Value::from(self.coalesce)),
             ("ext", Value::from(self.ext)),
             ("complete", Value::from(self.complete)),
-            ("qp_wait", Value::from(self.qp_wait)),
+            ("qp_wait", Value::from(self.wait == TxWait::Qp)),
+            ("queue_wait", Value::from(self.wait == TxWait::Queue)),
         ])
     }
 }
@@ -133,7 +149,7 @@ mod tests {
     use std::path::Path;
 
     use crate::corpus::{parse_file, Presets, Vector};
-    use crate::model::types::DmaTx;
+    use crate::model::types::{DmaTx, TxWait};
 
     fn parse(ring: &str) -> Result<Vec<Vector>, crate::corpus::VectorError> {
         let worlds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors/worlds.toml");
@@ -174,5 +190,18 @@ mod tests {
             e.to_string().contains("unknown mapping type \"sngle\""),
             "{e}"
         );
+    }
+
+    /// A request's iowait is one of the two, read back as written.
+    #[test]
+    fn one_iowait_a_request() {
+        let v = parse("{ id = 1, queue_wait = true }").expect("parses");
+        let tx: DmaTx = v[0].call.qp.sde_tx_ring[0];
+        assert_eq!(tx.wait, TxWait::Queue);
+        let written = super::TomlField::write(&tx).to_string();
+        assert!(written.contains("queue_wait = true"), "{written}");
+        assert!(written.contains("qp_wait = false"), "{written}");
+        let e = parse("{ qp_wait = true, queue_wait = true }").expect_err("both");
+        assert!(e.to_string().contains("one iowait"), "{e}");
     }
 }

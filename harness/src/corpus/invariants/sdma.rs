@@ -14,8 +14,8 @@ use crate::model::types::*;
 /// header mode.
 pub(super) fn check_dma_tx(q: &Qp) -> Result<(), String> {
     let n = q.sde_tx_ring.len();
-    if (n > 0 || !q.sde_flushlist.is_empty()) && q.s_sde.is_none() {
-        return Err("qp.sde_tx_ring / sde_flushlist: tx requests of the QP's engine, and it has none (qp.s_sde)".into());
+    if (n > 0 || !q.sde_flushlist.is_empty() || !q.txlist.is_empty()) && q.s_sde.is_none() {
+        return Err("qp.sde_tx_ring / sde_flushlist / txlist: tx requests for the QP's engine, and it has none (qp.s_sde)".into());
     }
     if n > 0 && !q.ring_holds_txs() {
         return Err(format!(
@@ -40,7 +40,12 @@ pub(super) fn check_dma_tx(q: &Qp) -> Result<(), String> {
             "qp.sde_tx_stray: a vector's requests are all on the ring or the flush list".into(),
         );
     }
-    for tx in q.sde_tx_ring.iter().chain(q.sde_flushlist.iter()) {
+    for tx in q
+        .sde_tx_ring
+        .iter()
+        .chain(&q.sde_flushlist)
+        .chain(&q.txlist)
+    {
         check_tx(tx)?;
     }
     if !q.sde_descq.is_empty() && (q.s_sde.is_none() || !q.ring_holds_txs()) {
@@ -146,6 +151,7 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
             | Func::SdmaDescAvail
             | Func::SdmaEngineInterrupt
             | Func::SdmaSendTxreq
+            | Func::SdmaSendTxlist
     ) && q.s_sde.is_none()
     {
         return Err(format!(
@@ -169,29 +175,41 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
     if c.func() == Func::SdmaEngineInterrupt {
         check_hw_head(c)?;
     }
-    // submit_tx(): the request's descriptors go to the ring's slots and
-    // the request to its tx ring, which a world holds only this small.
-    if let Args::SdmaSendTxreq(a) = &c.args {
-        if !q.ring_holds_txs() {
-            return Err(format!(
-                "sdma_send_txreq writes the ring's descriptors: a world holds a ring of a power of two up to {MAX_TX_RING}, not {}",
-                q.sde_descq_cnt
-            ));
+    match &c.args {
+        Args::SdmaSendTxreq(a) => {
+            check_tx(&a.tx)?;
+            check_sends(c, std::slice::from_ref(&a.tx))
         }
-        check_tx(&a.tx)?;
-        // Room for the request where a world reads it back.
-        if q.sde_tx_ring.len() >= MAX_DMA_TX || q.sde_flushlist.len() >= MAX_DMA_TX {
-            return Err(format!(
-                "sdma_send_txreq adds a request to the tx ring or the flush list: a world reads back {MAX_DMA_TX} of each"
-            ));
-        }
-        if q.sde_descq.len() + usize::from(a.tx.num_desc.max(1)) > MAX_DESCQ {
-            return Err(format!(
-                "sdma_send_txreq writes {} descriptors to a ring holding {}: a world reads back {MAX_DESCQ}",
-                a.tx.num_desc.max(1),
-                q.sde_descq.len()
-            ));
-        }
+        Args::SdmaSendTxlist(_) => check_sends(c, &q.txlist),
+        _ => Ok(()),
+    }
+}
+
+/// submit_tx(): a send's requests' descriptors go to the ring's slots and
+/// the requests to its tx ring or flush list, which a world holds only
+/// this small: room for them all where a world reads them back.
+fn check_sends(c: &Call, txs: &[DmaTx]) -> Result<(), String> {
+    let (q, f) = (&c.qp, c.func());
+    if !q.ring_holds_txs() {
+        return Err(format!(
+            "{f} writes the ring's descriptors: a world holds a ring of a power of two up to {MAX_TX_RING}, not {}",
+            q.sde_descq_cnt
+        ));
+    }
+    if q.sde_tx_ring.len() + txs.len() > MAX_DMA_TX
+        || q.sde_flushlist.len() + txs.len() > MAX_DMA_TX
+    {
+        return Err(format!(
+            "{f} adds {} requests to the tx ring or the flush list: a world reads back {MAX_DMA_TX} of each",
+            txs.len()
+        ));
+    }
+    let descs: usize = txs.iter().map(|t| usize::from(t.num_desc.max(1))).sum();
+    if q.sde_descq.len() + descs > MAX_DESCQ {
+        return Err(format!(
+            "{f} writes {descs} descriptors to a ring holding {}: a world reads back {MAX_DESCQ}",
+            q.sde_descq.len()
+        ));
     }
     Ok(())
 }

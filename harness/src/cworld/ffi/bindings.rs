@@ -168,7 +168,8 @@ pub const SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
 pub const SHIM_FN_INIT_CREDIT_RETURN: shim_fn = 52;
 pub const SHIM_FN_FREE_CREDIT_RETURN: shim_fn = 53;
 pub const SHIM_FN_SDMA_SEND_TXREQ: shim_fn = 54;
-pub const SHIM_FN_COUNT: shim_fn = 55;
+pub const SHIM_FN_SDMA_SEND_TXLIST: shim_fn = 55;
+pub const SHIM_FN_COUNT: shim_fn = 56;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -299,7 +300,7 @@ impl Default for shim_qp__bindgen_ty_3 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_4 {
     pub n: shim_u8,
-    pub v: [shim_waiter; 24usize],
+    pub v: [shim_dma_tx; 4usize],
 }
 impl Default for shim_qp__bindgen_ty_4 {
     fn default() -> Self {
@@ -313,7 +314,7 @@ impl Default for shim_qp__bindgen_ty_4 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_5 {
     pub n: shim_u8,
-    pub v: [shim_pio_waiter; 8usize],
+    pub v: [shim_waiter; 24usize],
 }
 impl Default for shim_qp__bindgen_ty_5 {
     fn default() -> Self {
@@ -325,8 +326,22 @@ impl Default for shim_qp__bindgen_ty_5 {
     }
 }
 #[repr(C, packed)]
-#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_qp__bindgen_ty_6 {
+    pub n: shim_u8,
+    pub v: [shim_pio_waiter; 8usize],
+}
+impl Default for shim_qp__bindgen_ty_6 {
+    fn default() -> Self {
+        let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::std::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_qp__bindgen_ty_7 {
     pub n: shim_u8,
     pub v: [shim_u64; 8usize],
 }
@@ -403,7 +418,6 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

@@ -414,7 +414,7 @@ pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u
         return 1 << u.int_in_range(0..=15u8);
     }
     // submit_tx() writes descriptors to the ring: one a world holds.
-    if func == Func::SdmaSendTxreq {
+    if matches!(func, Func::SdmaSendTxreq | Func::SdmaSendTxlist) {
         return 1 << u.int_in_range(0..=6u8);
     }
     if u.ratio(3, 4) {

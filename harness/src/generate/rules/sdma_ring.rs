@@ -12,16 +12,21 @@ use crate::model::types::*;
 fn completes(func: Func, q: &Qp) -> bool {
     matches!(
         func,
-        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt | Func::SdmaSendTxreq
+        Func::SdmaFlush
+            | Func::SdmaFieldFlush
+            | Func::SdmaEngineInterrupt
+            | Func::SdmaSendTxreq
+            | Func::SdmaSendTxlist
     ) && q.s_sde.is_some()
 }
 
-/// The requests a ring or flush list is drawn with: room for a send's.
+/// The requests a ring or flush list is drawn with: room for a send's
+/// (a list's: up to two).
 fn room(func: Func) -> usize {
-    if func == Func::SdmaSendTxreq {
-        MAX_DMA_TX - 1
-    } else {
-        MAX_DMA_TX
+    match func {
+        Func::SdmaSendTxreq => MAX_DMA_TX - 1,
+        Func::SdmaSendTxlist => MAX_DMA_TX - 2,
+        _ => MAX_DMA_TX,
     }
 }
 
@@ -60,7 +65,11 @@ fn dma_tx<S: Source>(u: &mut Draw<S>, id: u8, next_descq_idx: u16) -> DmaTx {
         coalesce: u.ratio(1, 4),
         ext,
         complete: u.ratio(3, 4),
-        qp_wait: u.arbitrary(),
+        wait: match u.int_in_range(0..=3u8) {
+            0 | 1 => TxWait::Null,
+            2 => TxWait::Qp,
+            _ => TxWait::Queue,
+        },
     }
 }
 
@@ -183,7 +192,8 @@ pub fn descq<S: Source>(
     q: &Qp,
 ) -> Slots<DescqEntry, MAX_DESCQ> {
     let mut s = Slots::new();
-    if func != Func::SdmaSendTxreq || !q.ring_holds_txs() || q.s_sde.is_none() || u.ratio(3, 4) {
+    let sends = matches!(func, Func::SdmaSendTxreq | Func::SdmaSendTxlist);
+    if !sends || !q.ring_holds_txs() || q.s_sde.is_none() || u.ratio(3, 4) {
         return s;
     }
     let mut idx = u.int_in_range(0..=3u16);
@@ -203,7 +213,8 @@ pub fn descq<S: Source>(
 /// descriptors either side of a request's (so both the submit and the
 /// full ring are common); for any other call, any.
 pub fn desc_avail<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u16 {
-    if func != Func::SdmaSendTxreq || u.ratio(1, 8) {
+    let sends = matches!(func, Func::SdmaSendTxreq | Func::SdmaSendTxlist);
+    if !sends || u.ratio(1, 8) {
         return u.arbitrary();
     }
     if u.arbitrary() {
@@ -219,6 +230,85 @@ pub fn tlen<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u16 {
         0
     } else {
         u.arbitrary()
+    }
+}
+
+/// The caller's list of a `sdma_send_txlist` (whose ring holds
+/// requests): up to what the ring and flush list have room for (empty
+/// one time in eight), named after a send's; descriptors counted so the
+/// ring's read-back holds them.
+pub fn txlist<S: Source>(
+    u: &mut Draw<S>,
+    _: &World,
+    func: Func,
+    q: &Qp,
+) -> Slots<DmaTx, MAX_DMA_TX> {
+    let mut s = Slots::new();
+    if func != Func::SdmaSendTxlist || !q.ring_holds_txs() || q.s_sde.is_none() || u.ratio(1, 8) {
+        return s;
+    }
+    let room = MAX_DMA_TX - q.sde_tx_ring.len().max(q.sde_flushlist.len());
+    let mut descs = q.sde_descq.len();
+    for i in 0..u.int_in_range(1..=room.max(1) as u8) {
+        let next = u.arbitrary();
+        let tx = dma_tx(u, 3 * MAX_DMA_TX as u8 + i, next);
+        descs += usize::from(tx.num_desc.max(1));
+        if s.len() == room || descs > MAX_DESCQ {
+            break;
+        }
+        let _ = s.push(tx);
+    }
+    s
+}
+
+/// The requests of a list lacking bytes: none three times in four.
+pub fn incomplete<S: Source, R>(u: &mut Draw<S>, _: &World, q: &Qp, _: &R) -> u8 {
+    if u.ratio(3, 4) {
+        0
+    } else {
+        u.arbitrary::<u8>() & ((1u16 << q.txlist.len()) - 1) as u8
+    }
+}
+
+/// The packet queue's counts: small, for a list's send only.
+pub fn queue_count<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u32 {
+    match func {
+        Func::SdmaSendTxlist if u.ratio(7, 8) => u.int_in_range(0..=16),
+        Func::SdmaSendTxlist => u.arbitrary(),
+        _ => 0,
+    }
+}
+
+/// The packet queue's SDMA count: what its requests on the ring or flush
+/// list may drop.
+pub fn queue_busy<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> i32 {
+    if completes(func, q) {
+        u.int_in_range(0..=3)
+    } else {
+        0
+    }
+}
+
+/// The packet queue's starvation count, for a list's send.
+pub fn queue_starved<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u8 {
+    if func == Func::SdmaSendTxlist {
+        u.arbitrary()
+    } else {
+        0
+    }
+}
+
+/// The packet queue has its sleep seven times in eight.
+pub fn queue_sleep<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> bool {
+    func != Func::SdmaSendTxlist || u.ratio(7, 8)
+}
+
+/// The -EAGAINs its sleep has: none half the time.
+pub fn queue_eagain<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u8 {
+    if func == Func::SdmaSendTxlist && u.arbitrary() {
+        u.int_in_range(1..=3)
+    } else {
+        0
     }
 }
 

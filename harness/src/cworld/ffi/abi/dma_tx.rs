@@ -2,10 +2,11 @@
 
 use super::super::types::shim_dma_tx;
 use super::Abi;
-use crate::model::types::DmaTx;
+use crate::model::types::{DmaTx, TxWait};
 
-/// `complete` and `qp_wait` cross as 0 or 1; anything else read back (a
-/// callback or iowait the world did not give) has no name in the model.
+/// `complete` crosses as 0 or 1, `wait` as 0 (NULL), 1 (the QP's iowait)
+/// or 2 (the packet queue's); anything else read back (a callback or
+/// iowait the world did not give) has no name in the model.
 impl Abi for DmaTx {
     type C = shim_dma_tx;
     fn c_decl(name: &str) -> String {
@@ -23,7 +24,11 @@ impl Abi for DmaTx {
             coalesce: u8::from(self.coalesce),
             ext: u8::from(self.ext),
             complete: u8::from(self.complete),
-            qp_wait: u8::from(self.qp_wait),
+            wait: match self.wait {
+                TxWait::Null => 0,
+                TxWait::Qp => 1,
+                TxWait::Queue => 2,
+            },
         };
     }
     #[inline]
@@ -39,7 +44,12 @@ impl Abi for DmaTx {
             coalesce: c.coalesce != 0,
             ext: c.ext != 0,
             complete: flag(c.complete)?,
-            qp_wait: flag(c.qp_wait)?,
+            wait: match c.wait {
+                0 => TxWait::Null,
+                1 => TxWait::Qp,
+                2 => TxWait::Queue,
+                _ => return None,
+            },
         })
     }
 }
