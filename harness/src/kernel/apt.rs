@@ -219,6 +219,10 @@ impl PrivateApt {
     /// first), once the lists say Debian publishes it.
     pub(super) fn download(&self, series: &str, version: &str, debs: &Path) -> Result<()> {
         let pkg = format!("linux-source-{series}");
+        // One process or thread at a time refreshes the private lists
+        // (apt runs with locking off) and downloads: fetches of several
+        // series share the lists, and unpack in parallel afterwards.
+        let _apt = super::cache_lock::FileLock::acquire(&self.dir.join(".lock-apt"))?;
         // Lists from the last hour are good enough when they carry the
         // version; otherwise they are refreshed once.
         self.update(Some(std::time::Duration::from_secs(3600)))?;
