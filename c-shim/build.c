@@ -61,33 +61,6 @@ static bool shim_check_sde(int sde, const struct shim_world *sw)
 	return sde >= SHIM_NONE && sde < sw->sdma_cpus.n;
 }
 
-/*
- * The calls that run one of the callbacks qp_priv_alloc() installs (their
- * SHIM_CALL harvests them first, shim_prep_callbacks()).
- */
-static bool shim_takes_callbacks(u32 fn)
-{
-	switch (fn) {
-	case SHIM_FN_IOWAIT_WAKEUP:
-	case SHIM_FN_IOWAIT_SDMA_DRAINED:
-	case SHIM_FN_HFI1_INIT_PRIORITY:
-	case SHIM_FN_IOWAIT_SLEEP:
-	case SHIM_FN_SDMA_DESC_AVAIL:
-	case SHIM_FN_SDMA_FLUSH:
-	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
-	case SHIM_FN_SDMA_FIELD_FLUSH:
-	case SHIM_FN_SDMA_SEND_TXREQ:
-	case SHIM_FN_SC_PIOBUFAVAIL:
-	case SHIM_FN_SC_DISABLE:
-	case SHIM_FN_SC_RELEASE_UPDATE:
-	case SHIM_FN_SC_BUFFER_ALLOC:
-	case SHIM_FN_PIO_FREEZE:
-		return true;
-	default:
-		return false;
-	}
-}
-
 bool shim_check_call(const struct shim_call *c)
 {
 	const struct shim_world *sw = &c->world;
@@ -116,6 +89,10 @@ bool shim_check_call(const struct shim_call *c)
 			return false;					\
 } while (0)
 	SHIM_CHECK_PER_SC(sc_hw_context);
+	SHIM_CHECK_PER_SC(sc_group);
+	for (i = 0; i < sw->sc_group.n; i++)
+		if (sw->sc_group.val[i] > 3)
+			return false;
 	SHIM_CHECK_PER_SC(sc_ctrl_csr);
 	SHIM_CHECK_PER_SC(sc_status_csr);
 	SHIM_CHECK_PER_SC(sc_egress_csr);
@@ -238,6 +215,11 @@ bool shim_check_call(const struct shim_call *c)
 		/* The QP's engine, its ring and descriptors the world's (submit_tx). */
 		if (!shim_check_send_tx(&c->qp, &c->args.sdma_send_txreq.tx) ||
 		    c->args.sdma_send_txreq.leg > 1)
+			return false;
+		break;
+	case SHIM_FN_SC_GROUP_RELEASE_UPDATE:
+		/* dd->hw_to_sw[] is indexed by it unchecked. */
+		if (c->args.sc_group_release_update.hw_context >= TXE_NUM_CONTEXTS)
 			return false;
 		break;
 	case SHIM_FN_SDMA_SEND_TXLIST:
@@ -433,6 +415,7 @@ void shim_build_world(const struct shim_world *sw)
 		shim_sci[sw->sc_freed.idx[i]].sc = NULL;
 		shim_w.sc_freed_set |= BIT_ULL(sw->sc_freed.idx[i]);
 	}
+	shim_build_hw_to_sw(sw);
 	for (i = 0; i < SHIM_NUM_VLD; i++) {
 		shim_w.dd.vld[i].mtu = sw->vl_mtu[i];
 		shim_w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);
@@ -603,12 +586,12 @@ void shim_build_qp(const struct shim_call *c)
 	/* The private part, initialised by upstream's own iowait_init(). */
 	shim_w.priv.owner = &shim_w.qp;
 	/*
-	 * The callbacks qp_priv_alloc() installs, for a call of one of them
-	 * (the iowait_sleep() path reaches init_priority) and for a scenario
-	 * (its later steps may call them); NULL otherwise, as nothing else in
-	 * scope calls them.
+	 * The callbacks qp_priv_alloc() installs, for a call that may run one
+	 * of them (its SHIM_CALL harvested them: shim_prep_callbacks()) and
+	 * for a scenario (its later steps may); NULL otherwise, as nothing
+	 * else in scope calls them.
 	 */
-	if (shim_takes_callbacks(c->fn) || (c->carry & SHIM_STEP_KEEP))
+	if (shim_w.cb_prepared || (c->carry & SHIM_STEP_KEEP))
 		iowait_init(&shim_w.priv.s_iowait, 1, _hfi1_do_send, _hfi1_do_tid_send,
 			    shim_w.cb.sleep, shim_w.cb.wakeup, shim_w.cb.sdma_drained,
 			    shim_w.cb.init_priority);

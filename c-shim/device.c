@@ -2,7 +2,9 @@
 /*
  * device.c - the device's memory the QP's calls reach beyond its engines:
  * the credit return blocks of every NUMA node (dd->cr_base), built from
- * the QP's fields before a call and read back after it.
+ * the QP's fields before a call and read back after it; the map from
+ * hardware to software send contexts and the contexts' groups, built from
+ * the world.
  */
 #include "state.h"
 
@@ -41,4 +43,29 @@ void shim_read_credit_return(struct shim_qp *q)
 	for (i = 0; shim_w.dd.cr_base && i < shim_w.sw->possible_nodes && i < MAX_NUMNODES; i++)
 		if (shim_w.dd.cr_base[i].va)
 			q->cr_va |= 1u << i;
+}
+
+/*
+ * Each send context's group (sc_alloc() makes 0), and dd->hw_to_sw[] (the
+ * table init_send_contexts() allocates) as sc_hw_alloc() and sc_hw_free()
+ * leave it: on a hardware context, the
+ * lowest send context of the world there that is not freed; INVALID_SCI
+ * elsewhere.
+ */
+void shim_build_hw_to_sw(const struct shim_world *sw)
+{
+	static u8 hw_to_sw[TXE_NUM_CONTEXTS];
+	int i;
+
+	for (; shim_w.sc_group_set; shim_w.sc_group_set &= shim_w.sc_group_set - 1)
+		shim_w.sc[__builtin_ctzll(shim_w.sc_group_set)].group = 0;
+	for (i = 0; i < sw->sc_group.n; i++) {
+		shim_w.sc[sw->sc_group.idx[i]].group = sw->sc_group.val[i];
+		shim_w.sc_group_set |= BIT_ULL(sw->sc_group.idx[i]);
+	}
+	shim_w.dd.hw_to_sw = hw_to_sw;
+	memset(hw_to_sw, INVALID_SCI, sizeof(hw_to_sw));
+	for (i = (int)shim_w.nsc - 1; i >= 0; i--)
+		if (shim_w.dd.send_contexts[i].sc && shim_w.sc[i].hw_context < TXE_NUM_CONTEXTS)
+			shim_w.dd.hw_to_sw[shim_w.sc[i].hw_context] = i;
 }

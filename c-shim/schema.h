@@ -321,6 +321,7 @@ enum shim_fn {
 	SHIM_FN_INIT_CREDIT_RETURN,
 	SHIM_FN_FREE_CREDIT_RETURN,
 	SHIM_FN_SDMA_SEND_TXREQ,
+	SHIM_FN_SC_GROUP_RELEASE_UPDATE,
 	SHIM_FN_SDMA_SEND_TXLIST,
 	SHIM_FN_COUNT
 };
@@ -382,6 +383,7 @@ enum shim_fn {
 	X(init_credit_return) \
 	X(free_credit_return) \
 	X(sdma_send_txreq) \
+	X(sc_group_release_update) \
 	X(sdma_send_txlist)
 
 /*
@@ -414,6 +416,12 @@ struct shim_world {
 	 * send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u8 val[8]; } __attribute__((__packed__)) sc_hw_context;
+	/*
+	 * `sc->group` of send context `i`: the contexts of `2^group` hardware
+	 * contexts from its own rounded down share a credit return
+	 * (`sc_alloc()` sets 0; at most 3 here).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u8 val[8]; } __attribute__((__packed__)) sc_group;
 	/*
 	 * What send context `i`'s `SEND_CTXT_CTRL` reads (chip.h's
 	 * `read_kctxt_csr` at its `hw_context`; contexts sharing a hardware
@@ -1109,6 +1117,19 @@ struct shim_args_sdma_send_txreq {
 } __attribute__((__packed__));
 
 /*
+ * `sc_group_release_update(dd, hw_context)` (pio.c), from the send
+ * credit interrupt (hard interrupt context): the credits returned to
+ * every send context of the group of `hw_context`'s.
+ */
+struct shim_args_sc_group_release_update {
+	/*
+	 * The interrupt's source: a hardware context (below
+	 * `TXE_NUM_CONTEXTS`, 160).
+	 */
+	shim_u32 hw_context;
+} __attribute__((__packed__));
+
+/*
  * `sdma_send_txlist(sde, wait, tx_list, &count_out)` (sdma.c) on the
  * QP's engine: the caller's list (the QP's `txlist`) put on the
  * descriptor ring in order until a request does not fit (the iowait
@@ -1165,6 +1186,7 @@ struct shim_args {
 	struct shim_args_sdma_engine_interrupt sdma_engine_interrupt;
 	struct shim_args__sdma_engine_progress_schedule _sdma_engine_progress_schedule;
 	struct shim_args_sdma_send_txreq sdma_send_txreq;
+	struct shim_args_sc_group_release_update sc_group_release_update;
 	struct shim_args_sdma_send_txlist sdma_send_txlist;
 } __attribute__((__packed__));
 

@@ -172,6 +172,8 @@ static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
  */
 static bool shim_prep_callbacks(const struct shim_call *c)
 {
+	/* The QP built for this call has them (shim_build_qp()). */
+	shim_w.cb_prepared = true;
 	shim_w.alloc_fail = 0;
 	shim_harvest_callbacks();
 	/* Once per worker: what it left is no part of this call. */
@@ -798,6 +800,19 @@ SHIM_CALL(sdma_send_txreq)
 	return 0;
 }
 
+SHIM_CALL(sc_group_release_update)
+{
+	/* It wakes the QPs waiting on the contexts through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	/* From the send credit interrupt's handler: hard interrupt context. */
+	shim_in_hardirq = 1;
+	shim_irqs_off = shim_irqs_entry = 1;
+	sc_group_release_update(&shim_w.dd, c->args.sc_group_release_update.hw_context);
+	return 0;
+}
+
 SHIM_CALL(sdma_send_txlist)
 {
 	const struct shim_args_sdma_send_txlist *s = &c->args.sdma_send_txlist;
@@ -874,6 +889,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		shim_build_engines(&c->engines);
 	}
 	shim_scenario.have_state = false;
+	shim_w.cb_prepared = false;
 	ret = shim_calls[c->fn](c, out);
 	if (ret) {
 		shim_read_engines(NULL);

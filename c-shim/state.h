@@ -190,6 +190,7 @@ struct shim_state {
 	int niter;
 	unsigned int nsc;	/* the world's send contexts */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
+	u64 sc_group_set;	/* the contexts whose group is not 0 */
 	u64 sc_type_set;	/* the contexts whose type is not SC_KERNEL (0) */
 	u64 sc_freed_set;	/* the contexts whose table entry is NULL */
 	bool locks_held;	/* a call returned holding a lock */
@@ -209,6 +210,8 @@ struct shim_state {
 	 */
 	struct sdma_engine *sde_of[1 + SHIM_MAX_SDMA];
 	struct send_context *sc_of[1 + SHIM_MAX_SEND_CONTEXTS];
+	/* this call's SHIM_CALL took the callbacks (shim_prep_callbacks()) */
+	bool cb_prepared;
 	/* qp.c's static iowait callbacks, as qp_priv_alloc() installs them */
 	struct {
 		int (*sleep)(struct sdma_engine *sde, struct iowait_work *wait,
@@ -282,6 +285,7 @@ int shim_dtx_name(const void *p, char *buf, size_t len);
 /* device.c */
 void shim_build_credit_return(const struct shim_qp *q);
 void shim_read_credit_return(struct shim_qp *q);
+void shim_build_hw_to_sw(const struct shim_world *sw);
 
 /* context.c */
 bool shim_entry_irqs_off(u32 fn);

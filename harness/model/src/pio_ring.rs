@@ -129,6 +129,53 @@ pub fn sc_release_update(
     sc_piobufavail(w, e, qp, sc, j)
 }
 
+/// `INVALID_SCI` (hfi.h): no send context on a hardware context.
+const INVALID_SCI: u8 = 0xff;
+
+/// `TXE_NUM_CONTEXTS` (chip.h): the hardware send contexts, the entries of
+/// `dd->hw_to_sw`.
+pub const TXE_NUM_CONTEXTS: u32 = 160;
+
+/// `dd->hw_to_sw[hw]` as `sc_hw_alloc()`/`sc_hw_free()` leave it for the
+/// world's contexts: the lowest send context on hardware context `hw`
+/// that is not freed, else `INVALID_SCI`.
+pub fn hw_to_sw(w: &World, hw: u32) -> u8 {
+    (0..usize::from(w.num_send_contexts))
+        .find(|&i| !w.sc_freed.get(i) && u32::from(w.sc_hw_context.get(i)) == hw)
+        .map_or(INVALID_SCI, |i| i as u8)
+}
+
+/// Mirrors `sc_group_release_update()` (pio.c), the send credit
+/// interrupt's, under `dd->sc_lock`: the send context of hardware context
+/// `hw_context` ([`hw_to_sw`]; none is an error message, which the world
+/// does not journal); then for each hardware context of its group
+/// (`2^group` of them from `hw_context` rounded down to the group) the
+/// credits returned to its send context ([`sc_release_update`]), one with
+/// none skipped with an error message. A context `hw_to_sw` names is never
+/// NULL in `dd->send_contexts` (`sc_free()` clears both under the lock).
+pub fn sc_group_release_update(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    hw_context: u32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let sw = hw_to_sw(w, hw_context);
+    if sw >= w.num_send_contexts {
+        return Ok(());
+    }
+    let group = u32::from(w.sc_group.get(usize::from(sw)));
+    let gc = (hw_context >> group) << group;
+    for hw in gc..gc + (1 << group) {
+        let sw = hw_to_sw(w, hw);
+        if sw >= w.num_send_contexts {
+            continue;
+        }
+        sc_release_update(w, e, qp, Some(SendCtxIdx(sw)), j)?;
+    }
+    Ok(())
+}
+
 /// `PIO_BLOCK_SIZE` (chip.h): bytes a credit is.
 const PIO_BLOCK_SIZE: u32 = 64;
 
@@ -216,5 +263,12 @@ impl crate::Mirror for super::types::args::ScReleaseUpdate {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
         sc_release_update(cx.w, e, qp, self.sc, &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::ScGroupReleaseUpdate {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        sc_group_release_update(cx.w, e, qp, self.hw_context, &mut cx.j)
     }
 }

@@ -34,6 +34,7 @@ pub const STEP_FUNCS: &[Func] = &[
     Func::ScReturnCredits,
     Func::ScBufferAlloc,
     Func::ScReleaseUpdate,
+    Func::ScGroupReleaseUpdate,
     Func::ScDisable,
     Func::ScStop,
 ];

@@ -50,6 +50,8 @@ fn small_world() -> World {
             h.set(1, 7).expect("room");
             h
         },
+        // Every group one hardware context, as sc_alloc() makes it.
+        sc_group: PerIndex::new(),
         // Every context the kernel's.
         sc_type: PerIndex::new(),
         sc_freed: PerIndex::new(),

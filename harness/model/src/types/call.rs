@@ -272,6 +272,15 @@ macro_rules! call_schema {
                 /// are), callback and name; its `wait` is the call's.
                 "tx" tx: DmaTx [send_tx] = DmaTx { id: 8, ..DmaTx::default() },
             }
+            /// `sc_group_release_update(dd, hw_context)` (pio.c), from the
+            /// send credit interrupt (hard interrupt context): the credits
+            /// returned to every send context of the group of
+            /// `hw_context`'s.
+            ScGroupReleaseUpdate sc_group_release_update {
+                /// The interrupt's source: a hardware context (below
+                /// `TXE_NUM_CONTEXTS`, 160).
+                "hw_context" hw_context: u32 [hw_context] = 0,
+            }
             /// `sdma_send_txlist(sde, wait, tx_list, &count_out)` (sdma.c)
             /// on the QP's engine: the caller's list (the QP's `txlist`)
             /// put on the descriptor ring in order until a request does

@@ -35,6 +35,10 @@ macro_rules! world_schema {
             /// `sc->hw_context` of send context `i` (a u8 in `struct
             /// send_context`): the context's CSRs (chip.h's `*_kctxt_csr`).
             "sc_hw_context" sc_hw_context: PerIndex<u8, 64> [sc_hw_context] = PerIndex::new(),
+            /// `sc->group` of send context `i`: the contexts of `2^group`
+            /// hardware contexts from its own rounded down share a credit
+            /// return (`sc_alloc()` sets 0; at most 3 here).
+            "sc_group" sc_group: PerIndex<u8, 64> [sc_group] = PerIndex::new(),
             /// What send context `i`'s `SEND_CTXT_CTRL` reads (chip.h's
             /// `read_kctxt_csr` at its `hw_context`; contexts sharing a
             /// hardware context read the lowest index's registers).

@@ -48,11 +48,12 @@ pub fn validate_world(w: &World) -> Result<(), String> {
         return Err("world.sdma_cpus: the device needs at least engine 0 (the selectors fall back to &dd->per_sdma[0])".into());
     }
     // The per-context fields name contexts of the world.
-    let per_context: [(&str, Vec<usize>); 5] = [
+    let per_context: [(&str, Vec<usize>); 6] = [
         (
             "sc_hw_context",
             w.sc_hw_context.iter().map(|(i, _)| i).collect(),
         ),
+        ("sc_group", w.sc_group.iter().map(|(i, _)| i).collect()),
         ("sc_type", w.sc_type.iter().map(|(i, _)| i).collect()),
         (
             "sc_ctrl_csr",
@@ -78,6 +79,7 @@ pub fn validate_world(w: &World) -> Result<(), String> {
             ));
         }
     }
+    check_groups(w)?;
     for (i, sc) in w.vl_sc.iter().enumerate() {
         if let Some(s) = sc {
             if s.0 >= w.num_send_contexts {
@@ -114,6 +116,18 @@ pub fn validate_world(w: &World) -> Result<(), String> {
     check_map("sdma_map", &w.sdma_map, w.sdma_cpus.len())?;
     check_map("pio_map", &w.pio_map, usize::from(w.num_send_contexts))?;
     check_nodes(w)
+}
+
+/// sc_group_release_update(): a group of 2^group hardware contexts from
+/// one below TXE_NUM_CONTEXTS (160) rounded down ends within
+/// dd->hw_to_sw[] for a group of up to 8.
+fn check_groups(w: &World) -> Result<(), String> {
+    match w.sc_group.iter().find(|(_, g)| *g > 3) {
+        Some((i, g)) => Err(format!(
+            "world.sc_group[{i}] = {g}: a group of at most 8 hardware contexts (3; sc_alloc() makes 0)"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Online nodes are possible ones (node ids index per-node arrays sized
@@ -582,6 +596,17 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
             ))
         }
         _ => {}
+    }
+    // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
+    // entries, indexed by the interrupt's source unchecked.
+    if let Args::ScGroupReleaseUpdate(a) = &c.args {
+        if a.hw_context >= crate::model::pio_ring::TXE_NUM_CONTEXTS {
+            return Err(format!(
+                "hw_context {} is not a hardware context (below TXE_NUM_CONTEXTS, {}): dd->hw_to_sw[] is indexed by it unchecked",
+                a.hw_context,
+                crate::model::pio_ring::TXE_NUM_CONTEXTS
+            ));
+        }
     }
     let sde = match &c.args {
         Args::SdmaAhgAlloc(a) => a.sde,

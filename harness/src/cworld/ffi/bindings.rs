@@ -168,8 +168,9 @@ pub const SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
 pub const SHIM_FN_INIT_CREDIT_RETURN: shim_fn = 52;
 pub const SHIM_FN_FREE_CREDIT_RETURN: shim_fn = 53;
 pub const SHIM_FN_SDMA_SEND_TXREQ: shim_fn = 54;
-pub const SHIM_FN_SDMA_SEND_TXLIST: shim_fn = 55;
-pub const SHIM_FN_COUNT: shim_fn = 56;
+pub const SHIM_FN_SC_GROUP_RELEASE_UPDATE: shim_fn = 55;
+pub const SHIM_FN_SDMA_SEND_TXLIST: shim_fn = 56;
+pub const SHIM_FN_COUNT: shim_fn = 57;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -183,7 +184,7 @@ pub struct shim_world__bindgen_ty_1 {
 pub struct shim_world__bindgen_ty_2 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u64; 8usize],
+    pub val: [shim_u8; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -204,25 +205,26 @@ pub struct shim_world__bindgen_ty_4 {
 pub struct shim_world__bindgen_ty_5 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u32; 8usize],
+    pub val: [shim_u64; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_6 {
     pub n: shim_u8,
-    pub v: [shim_i32; 16usize],
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_7 {
     pub n: shim_u8,
-    pub v: [[shim_u8; 32usize]; 2usize],
+    pub v: [shim_i32; 16usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_8 {
     pub n: shim_u8,
-    pub v: [shim_u32; 2usize],
+    pub v: [[shim_u8; 32usize]; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -234,13 +236,13 @@ pub struct shim_world__bindgen_ty_9 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_10 {
     pub n: shim_u8,
-    pub v: [shim_u64; 2usize],
+    pub v: [shim_u32; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_11 {
     pub n: shim_u8,
-    pub v: [shim_u8; 2usize],
+    pub v: [shim_u64; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -251,6 +253,12 @@ pub struct shim_world__bindgen_ty_12 {
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_13 {
+    pub n: shim_u8,
+    pub v: [shim_u8; 2usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_14 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u8; 8usize],
@@ -418,6 +426,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
+    pub __bindgen_padding_0: [u8; 3usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

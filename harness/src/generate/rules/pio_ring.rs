@@ -1,8 +1,9 @@
 //! The rules of the QP's send context's PIO state: its shadow ring, its
-//! credit counts and the length `sc_buffer_alloc` asks for.
+//! credit counts and the length `sc_buffer_alloc` asks for; the send
+//! contexts' groups and the send credit interrupt's hardware context.
 
 use super::super::draw::{Draw, Source};
-use super::super::shapes::{pick, u32_near};
+use super::super::shapes::{per_index, pick, u32_near};
 use crate::model::types::*;
 
 /// The shadow ring of the QP's send context, for the calls that walk it
@@ -123,5 +124,28 @@ pub fn dw_len<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
         u.int_in_range(0..=80)
     } else {
         u32_near(u, &[16, 0xffff_fff0])
+    }
+}
+
+/// A few send contexts' groups (`sc_alloc()` makes 0): 0 to 3.
+pub fn sc_group<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u8, 64> {
+    per_index(u, usize::from(w.num_send_contexts), |u| {
+        u.int_in_range(0..=3)
+    })
+}
+
+/// The send credit interrupt's source: mostly a world context's hardware
+/// context, else any of the chip's 160.
+pub fn hw_context<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> u32 {
+    let n = usize::from(w.num_send_contexts);
+    let hw = if n > 0 && u.ratio(3, 4) {
+        u32::from(w.sc_hw_context.get(u.int_in_range(0..=n - 1)))
+    } else {
+        u32::MAX
+    };
+    if hw < crate::model::pio_ring::TXE_NUM_CONTEXTS {
+        hw
+    } else {
+        u.int_in_range(0..=crate::model::pio_ring::TXE_NUM_CONTEXTS - 1)
     }
 }
