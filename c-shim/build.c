@@ -95,6 +95,7 @@ bool shim_check_call(const struct shim_call *c)
 			return false;
 	SHIM_CHECK_PER_SC(sc_ctrl_csr);
 	SHIM_CHECK_PER_SC(sc_status_csr);
+	SHIM_CHECK_PER_SC(sc_err_csr);
 	SHIM_CHECK_PER_SC(sc_egress_csr);
 	SHIM_CHECK_PER_SC(sc_freed);
 #undef SHIM_CHECK_PER_SC
@@ -215,6 +216,12 @@ bool shim_check_call(const struct shim_call *c)
 		/* The QP's engine, its ring and descriptors the world's (submit_tx). */
 		if (!shim_check_send_tx(&c->qp, &c->args.sdma_send_txreq.tx) ||
 		    c->args.sdma_send_txreq.leg > 1)
+			return false;
+		break;
+	case SHIM_FN_SC_ENABLE:
+		/* NULL or the QP's context: the world gives only it counters. */
+		if (c->args.sc_enable.sc != SHIM_NONE &&
+		    c->args.sc_enable.sc != c->qp.s_sendcontext)
 			return false;
 		break;
 	case SHIM_FN_SC_GROUP_RELEASE_UPDATE:
@@ -382,6 +389,7 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.flags = flags;
 	shim_w.dd.qos_shift = sw->qos_shift;
 	shim_w.dd.node = sw->node;
+	shim_w.dd.icode = sw->fpga_emulation ? ICODE_FPGA_EMULATION : ICODE_RTL_SILICON;
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	hfi1_cap_mask = (sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |

@@ -264,6 +264,13 @@ u64 shim_csr_value(u32 offset)
 		sc = shim_sc_of_hw((offset - SEND_CTXT_CTRL) / 0x100);
 		return sc < 0 ? 0 : SHIM_PER_SC(sc_ctrl_csr, sc);
 	}
+	if (offset >= SEND_CTXT_ERR_STATUS && (offset - SEND_CTXT_ERR_STATUS) % 0x100 == 0 &&
+	    (offset - SEND_CTXT_ERR_STATUS) / 0x100 < 256) {
+		sc = shim_sc_of_hw((offset - SEND_CTXT_ERR_STATUS) / 0x100);
+		return sc < 0 ? 0 : SHIM_PER_SC(sc_err_csr, sc);
+	}
+	if (offset == SEND_PIO_INIT_CTXT)
+		return shim_w.sw->pio_init_csr;
 	if (offset >= SEND_CTXT_STATUS && (offset - SEND_CTXT_STATUS) % 0x100 == 0 &&
 	    (offset - SEND_CTXT_STATUS) / 0x100 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_CTXT_STATUS) / 0x100);

@@ -321,6 +321,7 @@ enum shim_fn {
 	SHIM_FN_INIT_CREDIT_RETURN,
 	SHIM_FN_FREE_CREDIT_RETURN,
 	SHIM_FN_SDMA_SEND_TXREQ,
+	SHIM_FN_SC_ENABLE,
 	SHIM_FN_SC_GROUP_RELEASE_UPDATE,
 	SHIM_FN_SDMA_SEND_TXLIST,
 	SHIM_FN_COUNT
@@ -383,6 +384,7 @@ enum shim_fn {
 	X(init_credit_return) \
 	X(free_credit_return) \
 	X(sdma_send_txreq) \
+	X(sc_enable) \
 	X(sc_group_release_update) \
 	X(sdma_send_txlist)
 
@@ -433,6 +435,11 @@ struct shim_world {
 	 * context halted).
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_status_csr;
+	/*
+	 * What send context `i`'s `SEND_CTXT_ERR_STATUS` reads (its errors,
+	 * which `sc_enable()` clears).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_err_csr;
 	/*
 	 * What send context `i`'s `SEND_EGRESS_CTXT_STATUS` reads (bits 0-13:
 	 * packets in the egress; bit 16: egress halted).
@@ -507,6 +514,16 @@ struct shim_world {
 	 * (`nr_cpus_node()`: one each); the device's has `node_cpus`.
 	 */
 	shim_u8 cpu_nodes;
+	/*
+	 * What `SEND_PIO_INIT_CTXT` reads: the chip's PIO init engine (bit 2
+	 * in progress, bit 3 an error).
+	 */
+	shim_u64 pio_init_csr;
+	/*
+	 * `dd->icode` is `ICODE_FPGA_EMULATION` (else `ICODE_RTL_SILICON`):
+	 * the PIO init engine is given longer.
+	 */
+	shim_u8 fpga_emulation;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -1117,6 +1134,16 @@ struct shim_args_sdma_send_txreq {
 } __attribute__((__packed__));
 
 /*
+ * `sc_enable(sc)` (pio.c): a disabled context's counters and shadow
+ * ring reset, its errors cleared, its PIO memory initialised by the
+ * chip, then enabled. `sc` is NULL or the QP's send context (the one
+ * the world gives counters).
+ */
+struct shim_args_sc_enable {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
  * `sc_group_release_update(dd, hw_context)` (pio.c), from the send
  * credit interrupt (hard interrupt context): the credits returned to
  * every send context of the group of `hw_context`'s.
@@ -1186,6 +1213,7 @@ struct shim_args {
 	struct shim_args_sdma_engine_interrupt sdma_engine_interrupt;
 	struct shim_args__sdma_engine_progress_schedule _sdma_engine_progress_schedule;
 	struct shim_args_sdma_send_txreq sdma_send_txreq;
+	struct shim_args_sc_enable sc_enable;
 	struct shim_args_sc_group_release_update sc_group_release_update;
 	struct shim_args_sdma_send_txlist sdma_send_txlist;
 } __attribute__((__packed__));

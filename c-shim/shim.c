@@ -800,6 +800,13 @@ SHIM_CALL(sdma_send_txreq)
 	return 0;
 }
 
+SHIM_CALL(sc_enable)
+{
+	shim_begin(c, out);
+	out->ret = sc_enable(shim_sc(c->args.sc_enable.sc));
+	return 0;
+}
+
 SHIM_CALL(sc_group_release_update)
 {
 	/* It wakes the QPs waiting on the contexts through qp.c. */

@@ -20,11 +20,15 @@ static const struct {
 	{ SEND_CTXT_CREDIT_FORCE, 0x100, "SEND_CTXT_CREDIT_FORCE" },
 	{ SEND_CTXT_CTRL, 0x100, "SEND_CTXT_CTRL" },
 	{ SEND_CTXT_STATUS, 0x100, "SEND_CTXT_STATUS" },
+	{ SEND_CTXT_ERR_STATUS, 0x100, "SEND_CTXT_ERR_STATUS" },
+	{ SEND_CTXT_ERR_CLEAR, 0x100, "SEND_CTXT_ERR_CLEAR" },
 	{ SEND_EGRESS_CTXT_STATUS, 8, "SEND_EGRESS_CTXT_STATUS" },
 	{ SEND_DMA_HEAD, 0x100, "SEND_DMA_HEAD" },
 	{ SEND_DMA_DESC_CNT, 0x100, "SEND_DMA_DESC_CNT" },
 	{ SEND_DMA_TAIL, 0x100, "SEND_DMA_TAIL" },
 	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE" },
+	/* One register of the device: stride 0. */
+	{ SEND_PIO_INIT_CTXT, 0, "SEND_PIO_INIT_CTXT" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)
@@ -35,7 +39,11 @@ static void csr_name(u32 offset, char *buf, size_t len)
 		u32 d = offset - kctxt_csrs[i].base;
 		u32 s = kctxt_csrs[i].stride;
 
-		if (offset >= kctxt_csrs[i].base && d % s == 0 && d / s < 256) {
+		if (!s && offset == kctxt_csrs[i].base) {
+			snprintf(buf, len, "%s", kctxt_csrs[i].name);
+			return;
+		}
+		if (s && offset >= kctxt_csrs[i].base && d % s == 0 && d / s < 256) {
 			snprintf(buf, len, "%s[%u]", kctxt_csrs[i].name, d / s);
 			return;
 		}
@@ -51,8 +59,8 @@ static void csr_name(u32 offset, char *buf, size_t len)
 static struct {
 	unsigned long call;
 	unsigned int n;
-	u32 offset[5 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA];
-	u64 value[5 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA];
+	u32 offset[6 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA + 1];
+	u64 value[6 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA + 1];
 } reads;
 
 u64 read_csr(const struct hfi1_devdata *dd, u32 offset)

@@ -92,6 +92,7 @@ pub(crate) fn read_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, j: &mut Journ
     match csr {
         "SEND_CTXT_CTRL" => w.sc_ctrl_csr.get(owner),
         "SEND_CTXT_STATUS" => w.sc_status_csr.get(owner),
+        "SEND_CTXT_ERR_STATUS" => w.sc_err_csr.get(owner),
         _ => 0,
     }
 }

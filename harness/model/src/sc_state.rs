@@ -225,3 +225,115 @@ impl crate::Mirror for super::types::args::ScWaitForPacketEgress {
         Ok(())
     }
 }
+
+/// `SEND_PIO_INIT_CTXT` fields (chip_registers.h).
+const PIO_INIT_CTXT_NUM_MASK: u64 = 0xff;
+const PIO_INIT_CTXT_NUM_SHIFT: u64 = 8;
+const PIO_INIT_SINGLE_CTXT_SMASK: u64 = 0x2;
+const PIO_INIT_IN_PROGRESS_SMASK: u64 = 0x4;
+const PIO_INIT_ERR_SMASK: u64 = 0x8;
+/// `ETIMEDOUT` and `EIO` (errno.h).
+const ETIMEDOUT: i32 = 110;
+const EIO: i32 = 5;
+/// `EINVAL` (errno.h).
+const EINVAL: i32 = 22;
+
+/// Mirrors the static `pio_init_wait_progress()` (pio.c): the PIO init
+/// engine polled (`SEND_PIO_INIT_CTXT`, the world's one value a call)
+/// while in progress, 5 µs between polls, giving up after 5 polls (120 on
+/// an FPGA emulation) with -ETIMEDOUT; done, -EIO if it says an error.
+fn pio_init_wait_progress(w: &World, j: &mut Journal) -> i32 {
+    let max = if w.fpga_emulation { 120 } else { 5 };
+    let mut count = 0;
+    let reg = loop {
+        // Every poll reads the world's one value (journalled once).
+        j.read_csr(format_args!("SEND_PIO_INIT_CTXT"));
+        let reg = w.pio_init_csr;
+        if reg & PIO_INIT_IN_PROGRESS_SMASK == 0 {
+            break reg;
+        }
+        if count >= max {
+            return -ETIMEDOUT;
+        }
+        j.udelay(5);
+        count += 1;
+    };
+    if reg & PIO_INIT_ERR_SMASK != 0 {
+        -EIO
+    } else {
+        0
+    }
+}
+
+/// Mirrors `sc_enable()` (pio.c): NULL is -EINVAL; under the context's
+/// `alloc_lock`, a context whose control register says enabled is left
+/// (0); otherwise the credits the chip returned, `free`, `alloc_free`,
+/// `fill`, `fill_wrap`, the shadow ring's head and tail, its flags and its
+/// count of buffers allocated all 0 (`reset_buffers_allocated`), its
+/// errors cleared (`SEND_CTXT_ERR_CLEAR` with what `SEND_CTXT_ERR_STATUS`
+/// reads, if anything), its PIO memory initialised by the chip (the init
+/// engine started for its hardware context, 2 µs, then
+/// [`pio_init_wait_progress`]); a failure leaves it disabled with that
+/// error, success enables it (`SEND_CTXT_CTRL` written with the enable
+/// bit, read back, `SCF_ENABLED`).
+pub fn sc_enable(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    sc: Option<SendCtxIdx>,
+    j: &mut Journal,
+) -> Result<i32, Undefined> {
+    let Some(sc) = sc else {
+        return Ok(-EINVAL);
+    };
+    if qp.s_sendcontext != Some(sc) {
+        return Err(Undefined(
+            "sc_enable() of a send context other than the QP's: the world gives only it counters"
+                .into(),
+        ));
+    }
+    let ctrl = read_kctxt_csr(w, sc, "SEND_CTXT_CTRL", j);
+    if ctrl & CTXT_ENABLE_SMASK != 0 {
+        return Ok(0);
+    }
+    qp.sc_hw_free = 0;
+    qp.sc_free = 0;
+    qp.sc_alloc_free = 0;
+    qp.sc_fill = 0;
+    qp.sc_fill_wrap = 0;
+    qp.sc_sr_head = 0;
+    qp.sc_sr_tail = 0;
+    let i = usize::from(sc.0);
+    put(&mut e.sc_flags, i, Flags::default(), "sc_flags")?;
+    qp.sc_buffers_allocated = 0;
+    let hw = w.sc_hw_context.get(i);
+    let reg = read_kctxt_csr(w, sc, "SEND_CTXT_ERR_STATUS", j);
+    if reg != 0 {
+        write_kctxt_csr(w, sc, "SEND_CTXT_ERR_CLEAR", reg, j);
+    }
+    let pio = ((u64::from(hw) & PIO_INIT_CTXT_NUM_MASK) << PIO_INIT_CTXT_NUM_SHIFT)
+        | PIO_INIT_SINGLE_CTXT_SMASK;
+    j.record(format!("write_csr(SEND_PIO_INIT_CTXT, 0x{pio:x})"));
+    j.udelay(2);
+    let ret = pio_init_wait_progress(w, j);
+    if ret != 0 {
+        return Ok(ret);
+    }
+    write_kctxt_csr(w, sc, "SEND_CTXT_CTRL", ctrl | CTXT_ENABLE_SMASK, j);
+    read_kctxt_csr(w, sc, "SEND_CTXT_CTRL", j);
+    put(
+        &mut e.sc_flags,
+        i,
+        Flags::of(&[ScFlag::Enabled]),
+        "sc_flags",
+    )?;
+    Ok(0)
+}
+
+impl crate::Mirror for super::types::args::ScEnable {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        cx.out.ret = sc_enable(cx.w, e, qp, self.sc, &mut cx.j)?;
+        Ok(())
+    }
+}

@@ -36,6 +36,7 @@ pub const STEP_FUNCS: &[Func] = &[
     Func::ScReleaseUpdate,
     Func::ScGroupReleaseUpdate,
     Func::ScDisable,
+    Func::ScEnable,
     Func::ScStop,
 ];
 

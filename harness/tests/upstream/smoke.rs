@@ -61,9 +61,13 @@ fn small_world() -> World {
         possible_nodes: 1,
         online_nodes: 1,
         cpu_nodes: 1,
-        // No register set: each reads 0.
+        // No register set: each reads 0 (the PIO init engine done).
         sc_ctrl_csr: PerIndex::new(),
         sc_status_csr: PerIndex::new(),
+        sc_err_csr: PerIndex::new(),
+        pio_init_csr: 0,
+        // Silicon, not an FPGA emulation.
+        fpga_emulation: false,
         sc_egress_csr: PerIndex::new(),
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,

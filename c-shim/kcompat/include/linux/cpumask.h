@@ -17,6 +17,9 @@ typedef struct cpumask cpumask_var_t[1];
 
 #define cpumask_bits(maskp) ((maskp)->bits)
 
+/* The world has one CPU, 0: the only possible one. */
+#define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < 1; (cpu)++)
+
 static inline unsigned int cpumask_first(const struct cpumask *srcp)
 {
 	return find_first_bit(cpumask_bits(srcp), nr_cpu_ids);

@@ -6,5 +6,6 @@
 /* The world has one CPU: a per-CPU object is the object. */
 #define this_cpu_ptr(ptr)	(ptr)
 #define this_cpu_inc(pcp)	((pcp)++)
+#define per_cpu_ptr(ptr, cpu)	((void)(cpu), (ptr))
 
 #endif

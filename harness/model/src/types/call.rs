@@ -272,6 +272,13 @@ macro_rules! call_schema {
                 /// are), callback and name; its `wait` is the call's.
                 "tx" tx: DmaTx [send_tx] = DmaTx { id: 8, ..DmaTx::default() },
             }
+            /// `sc_enable(sc)` (pio.c): a disabled context's counters and
+            /// shadow ring reset, its errors cleared, its PIO memory
+            /// initialised by the chip, then enabled. `sc` is NULL or the
+            /// QP's send context (the one the world gives counters).
+            ScEnable sc_enable {
+                "sc" sc: Option<SendCtxIdx> [sc_of_qp] = Some(SendCtxIdx(0)),
+            }
             /// `sc_group_release_update(dd, hw_context)` (pio.c), from the
             /// send credit interrupt (hard interrupt context): the credits
             /// returned to every send context of the group of

@@ -46,6 +46,9 @@ macro_rules! world_schema {
             /// What send context `i`'s `SEND_CTXT_STATUS` reads (bit 0:
             /// the context halted).
             "sc_status_csr" sc_status_csr: PerIndex<u64, 64> [sc_csr] = PerIndex::new(),
+            /// What send context `i`'s `SEND_CTXT_ERR_STATUS` reads (its
+            /// errors, which `sc_enable()` clears).
+            "sc_err_csr" sc_err_csr: PerIndex<u64, 64> [sc_csr] = PerIndex::new(),
             /// What send context `i`'s `SEND_EGRESS_CTXT_STATUS` reads
             /// (bits 0-13: packets in the egress; bit 16: egress halted).
             "sc_egress_csr" sc_egress_csr: PerIndex<u64, 64> [sc_egress_csr] = PerIndex::new(),
@@ -102,6 +105,12 @@ macro_rules! world_schema {
             /// The online nodes other than the device's that have CPUs
             /// (`nr_cpus_node()`: one each); the device's has `node_cpus`.
             "cpu_nodes" cpu_nodes: u8 [cpu_nodes] = 1,
+            /// What `SEND_PIO_INIT_CTXT` reads: the chip's PIO init engine
+            /// (bit 2 in progress, bit 3 an error).
+            "pio_init_csr" pio_init_csr: u64 [pio_init_csr] = 0,
+            /// `dd->icode` is `ICODE_FPGA_EMULATION` (else
+            /// `ICODE_RTL_SILICON`): the PIO init engine is given longer.
+            "fpga_emulation" fpga_emulation: bool [cap_bit] = false,
         }
     };
 }

@@ -597,6 +597,13 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
         }
         _ => {}
     }
+    // sc_enable(): the world gives only the QP's send context its counters
+    // (buffers_allocated, a credit return).
+    if let Args::ScEnable(a) = &c.args {
+        if a.sc.is_some() && a.sc != c.qp.s_sendcontext {
+            return Err("sc_enable's sc is NULL or the QP's send context (qp.s_sendcontext): the world gives only it counters".into());
+        }
+    }
     // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
     // entries, indexed by the interrupt's source unchecked.
     if let Args::ScGroupReleaseUpdate(a) = &c.args {

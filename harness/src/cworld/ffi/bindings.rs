@@ -168,9 +168,10 @@ pub const SHIM_FN__SDMA_ENGINE_PROGRESS_SCHEDULE: shim_fn = 51;
 pub const SHIM_FN_INIT_CREDIT_RETURN: shim_fn = 52;
 pub const SHIM_FN_FREE_CREDIT_RETURN: shim_fn = 53;
 pub const SHIM_FN_SDMA_SEND_TXREQ: shim_fn = 54;
-pub const SHIM_FN_SC_GROUP_RELEASE_UPDATE: shim_fn = 55;
-pub const SHIM_FN_SDMA_SEND_TXLIST: shim_fn = 56;
-pub const SHIM_FN_COUNT: shim_fn = 57;
+pub const SHIM_FN_SC_ENABLE: shim_fn = 55;
+pub const SHIM_FN_SC_GROUP_RELEASE_UPDATE: shim_fn = 56;
+pub const SHIM_FN_SDMA_SEND_TXLIST: shim_fn = 57;
+pub const SHIM_FN_COUNT: shim_fn = 58;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -212,25 +213,26 @@ pub struct shim_world__bindgen_ty_5 {
 pub struct shim_world__bindgen_ty_6 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u32; 8usize],
+    pub val: [shim_u64; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_7 {
     pub n: shim_u8,
-    pub v: [shim_i32; 16usize],
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_8 {
     pub n: shim_u8,
-    pub v: [[shim_u8; 32usize]; 2usize],
+    pub v: [shim_i32; 16usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_9 {
     pub n: shim_u8,
-    pub v: [shim_u32; 2usize],
+    pub v: [[shim_u8; 32usize]; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -242,13 +244,13 @@ pub struct shim_world__bindgen_ty_10 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_11 {
     pub n: shim_u8,
-    pub v: [shim_u64; 2usize],
+    pub v: [shim_u32; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_12 {
     pub n: shim_u8,
-    pub v: [shim_u8; 2usize],
+    pub v: [shim_u64; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -259,6 +261,12 @@ pub struct shim_world__bindgen_ty_13 {
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_14 {
+    pub n: shim_u8,
+    pub v: [shim_u8; 2usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_15 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u8; 8usize],

@@ -149,3 +149,14 @@ pub fn hw_context<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> u3
         u.int_in_range(0..=crate::model::pio_ring::TXE_NUM_CONTEXTS - 1)
     }
 }
+
+/// What the PIO init engine's register reads: mostly done (0), now and
+/// then in progress or with an error, rarely anything.
+pub fn pio_init_csr<S: Source>(u: &mut Draw<S>, _: &World) -> u64 {
+    match u.int_in_range(0..=7u8) {
+        0 => 0x4,
+        1 => 0x8,
+        2 => u.arbitrary(),
+        _ => 0,
+    }
+}
