@@ -46,9 +46,15 @@ static bool shim_check_map(const struct shim_map *m, u8 n)
  * in struct hfi1_devdata, so a read one past vld[] (the off-by-one of a
  * patch or a mutant: vld[PER_VL_SEND_CONTEXTS].mtu) reads its low bytes;
  * at a 64 KiB boundary they read 0, as a NULL pointer did, whatever the
- * linker's layout, and such a read shows in the outcome.
+ * linker's layout, and such a read shows in the outcome.  The kernel's
+ * table has num_send_contexts entries; past the world's, up to what a u8
+ * index reaches (hw_to_sw's INVALID_SCI, 255), each entry's context is
+ * shim_w.past_sc, which no world has: only a bug reads there (KASAN's
+ * out-of-bounds in the kernel), and what it does with it is journalled
+ * under that context's name.
  */
-static struct send_context_info shim_sci[SHIM_MAX_SEND_CONTEXTS] __aligned(65536);
+#define SHIM_SCI_ENTRIES 256
+static struct send_context_info shim_sci[SHIM_SCI_ENTRIES] __aligned(65536);
 
 /* An argument naming a send context or an engine of the world, or NULL. */
 static bool shim_check_sc(int sc, const struct shim_world *sw)
@@ -379,6 +385,13 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.dd.pcidev = &shim_w.pcidev;
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)
 			shim_sci[i].sc = &shim_w.sc[i];
+		shim_w.past_sc.dd = &shim_w.dd;
+		shim_w.past_sc.sw_index = SHIM_SCI_ENTRIES - 1;
+		shim_w.past_sc.hw_free = &shim_w.hw_free_none;
+		seqlock_init(&shim_w.past_sc.waitlock);
+		INIT_LIST_HEAD(&shim_w.past_sc.piowait);
+		for (; i < SHIM_SCI_ENTRIES; i++)
+			shim_sci[i].sc = &shim_w.past_sc;
 		shim_build_inverse();
 		shim_w.sr_sc = SHIM_NONE;
 		shim_w.initialised = true;

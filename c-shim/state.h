@@ -191,6 +191,8 @@ struct shim_state {
 	unsigned int nsc;	/* the world's send contexts */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
 	u64 sc_group_set;	/* the contexts whose group is not 0 */
+	/* what dd->send_contexts holds past the world's table (build.c) */
+	struct send_context past_sc;
 	u64 sc_type_set;	/* the contexts whose type is not SC_KERNEL (0) */
 	u64 sc_freed_set;	/* the contexts whose table entry is NULL */
 	bool locks_held;	/* a call returned holding a lock */
