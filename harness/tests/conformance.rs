@@ -198,6 +198,33 @@ fn snapshot_trial(get: &Get, vectors: &Arc<Vec<Vector>>, prefix: &str, fam: Stri
     })
 }
 
+/// Starts, each on a thread of its own, every kernel (its trials'
+/// `prefix` and once-only getter) some selected trial of which runs: the
+/// trees are fetched (a download, then one core's xz), built and checked
+/// side by side from the start instead of one after another as the trials
+/// reach them. A selected trial waits for the same work, so the process
+/// never exits in the middle of it.
+fn warm_selected(args: &Arguments, trials: &[Trial], warm: Vec<(String, Get)>) {
+    let selected = |name: &str| {
+        let hit = |f: &str| {
+            if args.exact {
+                name == f
+            } else {
+                name.contains(f)
+            }
+        };
+        !args.list && args.filter.as_deref().is_none_or(hit) && !args.skip.iter().any(|s| hit(s))
+    };
+    for (prefix, get) in warm {
+        if trials
+            .iter()
+            .any(|t| t.name().starts_with(&prefix) && selected(t.name()))
+        {
+            std::thread::spawn(move || drop(get()));
+        }
+    }
+}
+
 fn main() {
     cworld::worker_main_if_requested();
     let args = Arguments::from_args();
@@ -216,6 +243,7 @@ fn main() {
     };
 
     let mut trials = vec![];
+    let mut warm = vec![];
     for k in kernels {
         let prefix = if many {
             format!("{}::", k.label())
@@ -223,6 +251,7 @@ fn main() {
             String::new()
         };
         let get = kernel_state(&k, &vectors, &only, &prefix);
+        warm.push((prefix.clone(), get.clone()));
         for i in 0..vectors.len() {
             trials.push(vector_trial(&get, &vectors, &prefix, i));
         }
@@ -232,5 +261,6 @@ fn main() {
             trials.push(snapshot_trial(&get, &vectors, &prefix, fam));
         }
     }
+    warm_selected(&args, &trials, warm);
     libtest_mimic::run(&args, trials).exit();
 }
