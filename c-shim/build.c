@@ -47,14 +47,33 @@ static bool shim_check_map(const struct shim_map *m, u8 n)
  * patch or a mutant: vld[PER_VL_SEND_CONTEXTS].mtu) reads its low bytes;
  * at a 64 KiB boundary they read 0, as a NULL pointer did, whatever the
  * linker's layout, and such a read shows in the outcome.  The kernel's
- * table has num_send_contexts entries; past the world's, up to what a u8
- * index reaches (hw_to_sw's INVALID_SCI, 255), each entry's context is
- * shim_w.past_sc, which no world has: only a bug reads there (KASAN's
- * out-of-bounds in the kernel), and what it does with it is journalled
- * under that context's name.
+ * table has num_send_contexts entries; the world's has its 64 contexts
+ * (those past num_send_contexts name contexts no vector gives, sc#i),
+ * and past them, up to what a u8 index reaches (hw_to_sw's INVALID_SCI,
+ * 255), entries whose context is shim_w.past_sc, which no world has:
+ * only a bug reads there (KASAN's out-of-bounds in the kernel), and what
+ * it does with it is journalled under that context's name.
  */
 #define SHIM_SCI_ENTRIES 256
 static struct send_context_info shim_sci[SHIM_SCI_ENTRIES] __aligned(65536);
+
+/*
+ * The context past the table, afresh for each world (what a bug did to it
+ * in one is no part of the next): a group of 8, so what a bug walks from
+ * it reaches the world's contexts.
+ */
+static void shim_build_past_sc(void)
+{
+	struct send_context *sc = &shim_w.past_sc;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->dd = &shim_w.dd;
+	sc->sw_index = SHIM_SCI_ENTRIES - 1;
+	sc->hw_free = &shim_w.hw_free_none;
+	sc->group = 3;
+	seqlock_init(&sc->waitlock);
+	INIT_LIST_HEAD(&sc->piowait);
+}
 
 /* An argument naming a send context or an engine of the world, or NULL. */
 static bool shim_check_sc(int sc, const struct shim_world *sw)
@@ -385,13 +404,6 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.dd.pcidev = &shim_w.pcidev;
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)
 			shim_sci[i].sc = &shim_w.sc[i];
-		shim_w.past_sc.dd = &shim_w.dd;
-		shim_w.past_sc.sw_index = SHIM_SCI_ENTRIES - 1;
-		shim_w.past_sc.hw_free = &shim_w.hw_free_none;
-		/* A group of 8: what a bug walks from it reaches world contexts. */
-		shim_w.past_sc.group = 3;
-		seqlock_init(&shim_w.past_sc.waitlock);
-		INIT_LIST_HEAD(&shim_w.past_sc.piowait);
 		for (; i < SHIM_SCI_ENTRIES; i++)
 			shim_sci[i].sc = &shim_w.past_sc;
 		shim_build_inverse();
@@ -439,6 +451,7 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.sc_freed_set |= BIT_ULL(sw->sc_freed.idx[i]);
 	}
 	shim_build_hw_to_sw(sw);
+	shim_build_past_sc();
 	for (i = 0; i < SHIM_NUM_VLD; i++) {
 		shim_w.dd.vld[i].mtu = sw->vl_mtu[i];
 		shim_w.dd.vld[i].sc = shim_sc(sw->vl_sc[i]);

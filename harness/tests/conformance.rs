@@ -203,7 +203,8 @@ fn snapshot_trial(get: &Get, vectors: &Arc<Vec<Vector>>, prefix: &str, fam: Stri
 /// trees are fetched (a download, then one core's xz), built and checked
 /// side by side from the start instead of one after another as the trials
 /// reach them. A selected trial waits for the same work, so the process
-/// never exits in the middle of it.
+/// never exits in the middle of it; a warm-up that fails or panics leaves
+/// the work to that trial, which reports it.
 fn warm_selected(args: &Arguments, trials: &[Trial], warm: Vec<(String, Get)>) {
     let selected = |name: &str| {
         let hit = |f: &str| {
@@ -213,7 +214,12 @@ fn warm_selected(args: &Arguments, trials: &[Trial], warm: Vec<(String, Get)>) {
                 name.contains(f)
             }
         };
-        !args.list && args.filter.as_deref().is_none_or(hit) && !args.skip.iter().any(|s| hit(s))
+        // --ignored and --bench run none of these trials.
+        !args.list
+            && !args.ignored
+            && !args.bench
+            && args.filter.as_deref().is_none_or(hit)
+            && !args.skip.iter().any(|s| hit(s))
     };
     for (prefix, get) in warm {
         if trials

@@ -244,6 +244,19 @@ fn iowait_sdma_add(qp: &mut Qp, wait: Work, n: i32) {
     }
 }
 
+/// `iowait_starve_clear(pkts_sent, iowait_ioww_to_iow(wait))`: the
+/// iowait's starvation count cleared when packets were sent.
+fn iowait_starve_clear(qp: &mut Qp, pkts_sent: bool, wait: Work) {
+    let starved = match wait {
+        Work::Null => return,
+        Work::Qp(_) => &mut qp.starved_cnt,
+        Work::Queue => &mut qp.queue_starved_cnt,
+    };
+    if pkts_sent {
+        *starved = 0;
+    }
+}
+
 /// `iowait_inc_wait_count(wait, n)`: the iowait's requests and
 /// descriptors waiting to be flushed counted.
 fn iowait_inc_wait_count(qp: &mut Qp, wait: Work, n: u8) {
@@ -408,9 +421,7 @@ pub fn sdma_send_txlist(
     let total_count = submit_count + flush_count;
     if wait != Work::Null {
         iowait_sdma_add(qp, wait, total_count as i32);
-        if submit_count > 0 {
-            qp.queue_starved_cnt = 0;
-        }
+        iowait_starve_clear(qp, submit_count > 0, wait);
     }
     if let Some(t) = tail {
         sdma_update_tail(sde, t, j);

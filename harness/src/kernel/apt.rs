@@ -73,17 +73,34 @@ fn mirrors() -> (String, String) {
     (main, security)
 }
 
+/// The private apt configuration's directory in the cache.
+fn apt_dir() -> PathBuf {
+    cache_dir().join("apt").join("debian")
+}
+
+/// Where the package of Debian version `version` is kept (no apt work: no
+/// lock).
+pub(super) fn debs_dir(version: &str) -> PathBuf {
+    apt_dir().join("debs").join(version.replace(':', "%3a"))
+}
+
 /// The project's private apt configuration: its own sources list (every
 /// suite of [`SUITES`]), lists, cache and status file under the cache.
+/// apt runs with its own locking off, so one `PrivateApt` exists at a time
+/// (across processes and threads: it holds the directory's lock while it
+/// lives); keep one no longer than its apt work.
 pub(super) struct PrivateApt {
     /// Its directory in the cache.
     dir: PathBuf,
+    /// Held while it lives.
+    _lock: super::cache_lock::FileLock,
 }
 
 impl PrivateApt {
     /// The configuration, written into the cache if it changed.
     pub(super) fn new() -> Result<PrivateApt> {
-        let dir = cache_dir().join("apt").join("debian");
+        let dir = apt_dir();
+        let lock = super::cache_lock::FileLock::acquire(&dir.join(".lock-apt"))?;
         for d in ["etc", "lists/partial", "archives/partial", "cache", "debs"] {
             fs::create_dir_all(dir.join(d))
                 .with_context(|| format!("creating {}", dir.join(d).display()))?;
@@ -104,7 +121,7 @@ impl PrivateApt {
         if !status.exists() {
             fs::write(&status, "")?;
         }
-        Ok(PrivateApt { dir })
+        Ok(PrivateApt { dir, _lock: lock })
     }
 
     /// `tool` (`apt-get`, `apt-cache`) run with this configuration.
@@ -210,19 +227,10 @@ impl PrivateApt {
         Ok(v)
     }
 
-    /// Where the package of Debian version `version` is kept.
-    pub(super) fn debs_dir(&self, version: &str) -> PathBuf {
-        self.dir.join("debs").join(version.replace(':', "%3a"))
-    }
-
     /// Downloads `linux-source-SERIES` at `version` into `debs` (emptied
     /// first), once the lists say Debian publishes it.
     pub(super) fn download(&self, series: &str, version: &str, debs: &Path) -> Result<()> {
         let pkg = format!("linux-source-{series}");
-        // One process or thread at a time refreshes the private lists
-        // (apt runs with locking off) and downloads: fetches of several
-        // series share the lists, and unpack in parallel afterwards.
-        let _apt = super::cache_lock::FileLock::acquire(&self.dir.join(".lock-apt"))?;
         // Lists from the last hour are good enough when they carry the
         // version; otherwise they are refreshed once.
         self.update(Some(std::time::Duration::from_secs(3600)))?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::apt::PrivateApt;
+use super::apt::{debs_dir, PrivateApt};
 use super::cache::{cache_dir, with_cache_hint};
 use super::cache_lock::FileLock;
 use super::deb::{cached_tree_is_whole, extract_deb, kept_deb, sha256_file};
@@ -128,8 +128,7 @@ fn fetch_version_into(series: &str, version: &str, sha256: Option<&str>) -> Resu
         ));
         fs::remove_dir_all(&dest).with_context(|| format!("removing {}", dest.display()))?;
     }
-    let apt = PrivateApt::new()?;
-    let debs = apt.debs_dir(version);
+    let debs = debs_dir(version);
     fs::create_dir_all(&debs)?;
     let check_sum = |deb: &Path| check_pinned_sum(deb, series, version, sha256);
     if let Some(deb) = kept_deb(&debs) {
@@ -147,7 +146,9 @@ fn fetch_version_into(series: &str, version: &str, sha256: Option<&str>) -> Resu
     if which("xz").is_none() {
         bail!("xz is needed to unpack linux-source-{series}: install xz-utils, or pass --kernel-src PATH");
     }
-    apt.download(series, version, &debs)?;
+    // The private apt only for the download: unpacking runs beside other
+    // fetches.
+    PrivateApt::new()?.download(series, version, &debs)?;
     let deb = kept_deb(&debs).with_context(|| {
         format!(
             "apt-get download linux-source-{series}={version} left no .deb in {}",
@@ -204,17 +205,19 @@ fn check_pinned_sum(deb: &Path, series: &str, version: &str, want: Option<&str>)
 /// new.
 pub fn update(series: &str) -> Result<(Option<pins::Pin>, pins::Pin)> {
     KernelSpec::parse(series)?;
-    let apt = PrivateApt::new()?;
-    apt.update(None)?;
-    let newest = apt
-        .versions(series)?
-        .into_iter()
-        .next()
-        .map(|(v, _)| v)
-        .with_context(|| format!("Debian publishes no linux-source-{series}"))?;
+    let newest = {
+        // Let go of the private apt before the fetch takes it again.
+        let apt = PrivateApt::new()?;
+        apt.update(None)?;
+        apt.versions(series)?
+            .into_iter()
+            .next()
+            .map(|(v, _)| v)
+            .with_context(|| format!("Debian publishes no linux-source-{series}"))?
+    };
     let old = pins::pin(series)?;
     fetch_version(series, &newest, None)?;
-    let debs = apt.debs_dir(&newest);
+    let debs = debs_dir(&newest);
     let deb = fs::read_dir(&debs)?
         .flatten()
         .map(|e| e.path())
