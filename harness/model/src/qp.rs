@@ -16,6 +16,10 @@ pub const EBUSY: i32 = 16;
 /// `ECOMM` (errno.h): no link to the hardware (an engine or a send
 /// context not running).
 pub const ECOMM: i32 = 70;
+/// `EIO` (errno.h).
+pub const EIO: i32 = 5;
+/// `ETIMEDOUT` (errno.h).
+pub const ETIMEDOUT: i32 = 110;
 
 /// Mirrors `hfi1_setup_wqe()` (qp.c).
 ///

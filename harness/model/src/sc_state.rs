@@ -5,6 +5,7 @@
 use super::iowait::{list_del_init, piowait, Iowait};
 use super::pio::{csr_owner, deref, pio_wakeup, read_kctxt_csr, write_kctxt_csr};
 use super::pio_ring::{next_slot, release, PRC_SC_DISABLE};
+use super::qp::{EINVAL, EIO, ETIMEDOUT};
 use super::types::{Engines, Flags, Qp, ScFlag, ScType, SendCtxIdx, World};
 use super::{put, Journal, Undefined};
 
@@ -232,11 +233,6 @@ const PIO_INIT_CTXT_NUM_SHIFT: u64 = 8;
 const PIO_INIT_SINGLE_CTXT_SMASK: u64 = 0x2;
 const PIO_INIT_IN_PROGRESS_SMASK: u64 = 0x4;
 const PIO_INIT_ERR_SMASK: u64 = 0x8;
-/// `ETIMEDOUT` and `EIO` (errno.h).
-const ETIMEDOUT: i32 = 110;
-const EIO: i32 = 5;
-/// `EINVAL` (errno.h).
-const EINVAL: i32 = 22;
 
 /// Mirrors the static `pio_init_wait_progress()` (pio.c): the PIO init
 /// engine polled (`SEND_PIO_INIT_CTXT`, the world's one value a call)
