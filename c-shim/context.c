@@ -7,14 +7,19 @@
 #include "state.h"
 
 /*
- * The functions upstream only calls with interrupts off: under the QP's
- * s_lock or another _irqsave lock its caller holds, or from an interrupt
- * or a callback of one.  The shim calls them so (lockdep's irq-safety
- * check would otherwise see their plain locks taken with interrupts on).
+ * The context upstream calls each function in, which the shim calls it in.
+ * Interrupt handlers run in hard interrupt context.  Others only run with
+ * interrupts off: under the QP's s_lock or another _irqsave lock their
+ * caller holds, or from an interrupt or a callback of one (lockdep's
+ * irq-safety check would otherwise see their plain locks taken with
+ * interrupts on).  The rest run with interrupts on.
  */
-bool shim_entry_irqs_off(u32 fn)
+enum shim_context shim_entry_context(u32 fn)
 {
 	switch (fn) {
+	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
+	case SHIM_FN_SC_GROUP_RELEASE_UPDATE:
+		return SHIM_CTX_HARDIRQ;
 	case SHIM_FN_HFI1_SETUP_WQE:
 	case SHIM_FN__HFI1_SCHEDULE_SEND:
 	case SHIM_FN_HFI1_QP_UNBUSY:
@@ -31,8 +36,8 @@ bool shim_entry_irqs_off(u32 fn)
 	case SHIM_FN_SC_PIOBUFAVAIL:
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_FLUSH:
-		return true;
+		return SHIM_CTX_IRQS_OFF;
 	default:
-		return false;
+		return SHIM_CTX_TASK;
 	}
 }

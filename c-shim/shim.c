@@ -114,14 +114,17 @@ static struct {
 /* What every call does before its function: the QP, a fresh journal. */
 static void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 {
+	enum shim_context ctx;
+
 	if (!shim_scenario.carrying)
 		shim_build_qp(c);
 	shim_lockdep_depth = 0;
 	shim_rcu_depth = 0;
 	shim_delay_ns = 0;
 	shim_preempt_depth = 0;
-	shim_irqs_off = shim_irqs_entry = shim_entry_irqs_off(c->fn);
-	shim_in_hardirq = 0;
+	ctx = shim_entry_context(c->fn);
+	shim_irqs_off = shim_irqs_entry = ctx != SHIM_CTX_TASK;
+	shim_in_hardirq = ctx == SHIM_CTX_HARDIRQ;
 	journal_begin(out);
 }
 
@@ -719,9 +722,6 @@ SHIM_CALL(sdma_engine_interrupt)
 	if (!shim_prep_callbacks(c))
 		return shim_refuse(out);
 	shim_begin(c, out);
-	/* From the engine's interrupt handler: hard interrupt context. */
-	shim_in_hardirq = 1;
-	shim_irqs_off = shim_irqs_entry = 1;
 	sdma_engine_interrupt(shim_w.priv.s_sde, c->args.sdma_engine_interrupt.status);
 	return 0;
 }
@@ -772,9 +772,6 @@ SHIM_CALL(sc_group_release_update)
 	if (!shim_prep_callbacks(c))
 		return shim_refuse(out);
 	shim_begin(c, out);
-	/* From the send credit interrupt's handler: hard interrupt context. */
-	shim_in_hardirq = 1;
-	shim_irqs_off = shim_irqs_entry = 1;
 	sc_group_release_update(&shim_w.dd, c->args.sc_group_release_update.hw_context);
 	return 0;
 }

@@ -290,7 +290,13 @@ void shim_read_credit_return(struct shim_qp *q);
 void shim_build_hw_to_sw(const struct shim_world *sw);
 
 /* context.c */
-bool shim_entry_irqs_off(u32 fn);
+enum shim_context {
+	SHIM_CTX_TASK,		/* interrupts on */
+	SHIM_CTX_IRQS_OFF,	/* under an _irqsave lock, or a callback of an interrupt */
+	SHIM_CTX_HARDIRQ,	/* an interrupt handler */
+};
+
+enum shim_context shim_entry_context(u32 fn);
 
 /* engines.c */
 bool shim_check_engines(const struct shim_engines *e, const struct shim_world *sw);
