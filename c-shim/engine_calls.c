@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * engine_calls.c - the shim's calls of the send engines' functions
+ * (sdma.c, pio.c), in the order of SHIM_FN_NAMES.
+ */
+#include "calls.h"
+
+SHIM_CALL(sc_add_credit_return_intr)
+{
+	shim_begin(c, out);
+	sc_add_credit_return_intr(shim_sc(c->args.sc_add_credit_return_intr.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_del_credit_return_intr)
+{
+	shim_begin(c, out);
+	sc_del_credit_return_intr(shim_sc(c->args.sc_del_credit_return_intr.sc));
+	return 0;
+}
+
+SHIM_CALL(hfi1_sc_wantpiobuf_intr)
+{
+	const struct shim_args_hfi1_sc_wantpiobuf_intr *a = &c->args.hfi1_sc_wantpiobuf_intr;
+
+	shim_begin(c, out);
+	hfi1_sc_wantpiobuf_intr(shim_sc(a->sc), a->needint);
+	return 0;
+}
+
+SHIM_CALL(sc_return_credits)
+{
+	shim_begin(c, out);
+	sc_return_credits(shim_sc(c->args.sc_return_credits.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_stop)
+{
+	const struct shim_args_sc_stop *a = &c->args.sc_stop;
+
+	shim_begin(c, out);
+	sc_stop(shim_sc(a->sc), tree_bits(a->flag, &shim_sc_flags));
+	return 0;
+}
+
+SHIM_CALL(sc_disable)
+{
+	/* The QP and the other QPs on a piowait list are woken through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sc_disable(shim_sc(c->args.sc_disable.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_flush)
+{
+	shim_begin(c, out);
+	sc_flush(shim_sc(c->args.sc_flush.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_wait)
+{
+	shim_begin(c, out);
+	sc_wait(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(pio_freeze)
+{
+	/* sc_disable() wakes the QPs waiting on a context through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	pio_freeze(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(sc_buffer_alloc)
+{
+	const struct shim_args_sc_buffer_alloc *a = &c->args.sc_buffer_alloc;
+	struct pio_buf *pbuf;
+
+	pio_release_cb cb = shim_pio_cb(a->cb);
+
+	/*
+	 * Short of credits it calls sc_release_update(), which wakes QPs.  The
+	 * buffer's argument is the one a slot with its callback holds (the QP
+	 * for a verbs send's), for the slot the ring's head names.
+	 */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	pbuf = sc_buffer_alloc(shim_w.priv.s_sendcontext, a->dw_len, cb,
+			       shim_pio_arg(cb, shim_w.priv.s_sendcontext->sr_head));
+	shim_describe_pbuf(out, pbuf);
+	return 0;
+}
+
+SHIM_CALL(sc_release_update)
+{
+	/* It wakes the QPs waiting on the context through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sc_release_update(shim_sc(c->args.sc_release_update.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_wait_for_packet_egress)
+{
+	const struct shim_args_sc_wait_for_packet_egress *a = &c->args.sc_wait_for_packet_egress;
+
+	shim_begin(c, out);
+	shim_static_sc_wait_for_packet_egress(shim_sc(a->sc), a->pause);
+	return 0;
+}
+
+SHIM_CALL(sdma_ahg_alloc)
+{
+	shim_begin(c, out);
+	out->ret = sdma_ahg_alloc(shim_sde(c->args.sdma_ahg_alloc.sde));
+	return 0;
+}
+
+SHIM_CALL(sdma_ahg_free)
+{
+	const struct shim_args_sdma_ahg_free *a = &c->args.sdma_ahg_free;
+
+	shim_begin(c, out);
+	sdma_ahg_free(shim_sde(a->sde), a->ahg_index);
+	return 0;
+}
+
+SHIM_CALL(sdma_desc_avail)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_desc_avail(shim_w.priv.s_sde, c->args.sdma_desc_avail.avail);
+	return 0;
+}
+
+SHIM_CALL(sc_piobufavail)
+{
+	/* Its iowait's init_priority is the one qp_priv_alloc() installs. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sc_piobufavail(shim_w.priv.s_sendcontext);
+	return 0;
+}
+
+SHIM_CALL(sdma_flush)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_flush(shim_w.priv.s_sde);
+	return 0;
+}
+
+SHIM_CALL(sdma_field_flush)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_field_flush(&shim_w.priv.s_sde->flush_worker);
+	return 0;
+}
+
+SHIM_CALL(_sdma_engine_progress_schedule)
+{
+	shim_begin(c, out);
+	_sdma_engine_progress_schedule(shim_sde(c->args._sdma_engine_progress_schedule.sde));
+	return 0;
+}
+
+SHIM_CALL(sdma_engine_interrupt)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sdma_engine_interrupt(shim_w.priv.s_sde, c->args.sdma_engine_interrupt.status);
+	return 0;
+}
+
+SHIM_CALL(init_credit_return)
+{
+	shim_begin(c, out);
+	out->ret = init_credit_return(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(free_credit_return)
+{
+	shim_begin(c, out);
+	free_credit_return(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(sdma_send_txreq)
+{
+	const struct shim_args_sdma_send_txreq *s = &c->args.sdma_send_txreq;
+	struct sdma_txreq *tx;
+
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	/* A new request each step: one a step before sent may still be queued. */
+	tx = shim_send_tx(&s->tx, s->tlen);
+	if (!tx)
+		return shim_refuse(out);
+	out->ret = sdma_send_txreq(shim_w.priv.s_sde,
+				   s->wait ? &shim_w.priv.s_iowait.wait[s->leg ? IOWAIT_TID_SE :
+									   IOWAIT_IB_SE] : NULL,
+				   tx, s->pkts_sent);
+	return 0;
+}
+
+SHIM_CALL(sc_enable)
+{
+	shim_begin(c, out);
+	out->ret = sc_enable(shim_sc(c->args.sc_enable.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_group_release_update)
+{
+	/* It wakes the QPs waiting on the contexts through qp.c. */
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sc_group_release_update(&shim_w.dd, c->args.sc_group_release_update.hw_context);
+	return 0;
+}
+
+SHIM_CALL(sdma_send_txlist)
+{
+	const struct shim_args_sdma_send_txlist *s = &c->args.sdma_send_txlist;
+	struct sdma_txreq *tx;
+	unsigned int k = 0;
+	u16 count_out = 0;
+
+	shim_begin(c, out);
+	/* The list as the call finds it: which of its requests lack bytes. */
+	list_for_each_entry(tx, &shim_w.txlist, list)
+		tx->tlen = (s->incomplete >> k++) & 1;
+	out->ret = sdma_send_txlist(shim_w.priv.s_sde,
+				    s->wait ? &shim_w.queue.wait[IOWAIT_IB_SE] : NULL,
+				    &shim_w.txlist, &count_out);
+	out->text_len = snprintf(out->text, sizeof(out->text), "count_out=%u", count_out);
+	return 0;
+}
