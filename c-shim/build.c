@@ -417,6 +417,8 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.qos_shift = sw->qos_shift;
 	shim_w.dd.node = sw->node;
 	shim_w.dd.icode = sw->fpga_emulation ? ICODE_FPGA_EMULATION : ICODE_RTL_SILICON;
+	shim_w.dd.default_desc1 = sw->default_desc1;
+	shim_w.dd.sdma_pad_phys = sw->sdma_pad_phys;
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	hfi1_cap_mask = (sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |
@@ -661,6 +663,7 @@ void shim_build_qp(const struct shim_call *c)
 	}
 	shim_w.head_csr = q->sde_head_csr;
 	shim_build_dma_tx(q);
+	shim_build_btx(q);
 	for (i = 0; i < c->world.sl_to_sc.n; i++)
 		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
 	shim_w.priv.s_flags = tree_bits(q->priv_flags, &shim_priv_flags);
@@ -885,6 +888,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	shim_read_pio_waiters(q, in);
 	shim_read_ring(q, in);
 	shim_read_dma_tx(q, in);
+	shim_read_btx(q, in);
 	q->alt_sl = rdma_ah_get_sl(&qp->alt_ah_attr);
 	q->alt_port = rdma_ah_get_port_num(&qp->alt_ah_attr);
 	q->alt_dlid = rdma_ah_get_dlid(&qp->alt_ah_attr);

@@ -164,6 +164,9 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "tid-trigger-work");
 	if (p == &shim_w.priv.s_iowait)
 		return snprintf(buf, len, "iowait#0x%x", shim_w.qp.ibqp.qp_num);
+	i = shim_btx_name(p, buf, len);
+	if (i >= 0)
+		return i;
 	if (p == &shim_w.past_sc)
 		return snprintf(buf, len, "sc:past-the-table");
 	if (p == &shim_w.queue)

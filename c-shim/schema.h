@@ -324,6 +324,10 @@ enum shim_fn {
 	SHIM_FN_SC_ENABLE,
 	SHIM_FN_SC_GROUP_RELEASE_UPDATE,
 	SHIM_FN_SDMA_SEND_TXLIST,
+	SHIM_FN_SDMA_TXINIT_AHG,
+	SHIM_FN_SDMA_TXADD_PAGE,
+	SHIM_FN_SDMA_TXADD_KVADDR,
+	SHIM_FN_SDMA_TXADD_DADDR,
 	SHIM_FN_COUNT
 };
 
@@ -386,7 +390,11 @@ enum shim_fn {
 	X(sdma_send_txreq) \
 	X(sc_enable) \
 	X(sc_group_release_update) \
-	X(sdma_send_txlist)
+	X(sdma_send_txlist) \
+	X(sdma_txinit_ahg) \
+	X(sdma_txadd_page) \
+	X(sdma_txadd_kvaddr) \
+	X(sdma_txadd_daddr)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -524,6 +532,18 @@ struct shim_world {
 	 * the PIO init engine is given longer.
 	 */
 	shim_u8 fpga_emulation;
+	/*
+	 * `dd->default_desc1`: the bits the last descriptor of every request
+	 * gets in `qw[1]` (`_sdma_close_tx()`).
+	 */
+	shim_u64 default_desc1;
+	/* `dd->sdma_pad_phys`: the DMA address of the pad bytes. */
+	shim_u64 sdma_pad_phys;
+	/*
+	 * The n-th DMA mapping of a call (`dma_map_page`, `dma_map_single`)
+	 * fails (0: none does).
+	 */
+	shim_u8 dma_map_fail;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -720,6 +740,57 @@ struct shim_qp {
 	 * `tx_list`), in order: those the call has not taken.
 	 */
 	struct { shim_u8 n; struct shim_dma_tx v[4]; } __attribute__((__packed__)) txlist;
+	/*
+	 * The tx request a caller builds (`struct sdma_txreq`, before
+	 * `sdma_send_txreq()`): `num_desc`, `desc_limit` (`NUM_DESC`, 6:
+	 * `descp` is its own `descs`; above: an allocated array of
+	 * `MAX_DESC`, 64), `flags`, `tlen` (the bytes not yet added) and
+	 * `packet_len`.
+	 */
+	shim_u8 btx_num_desc;
+	shim_u8 btx_desc_limit;
+	shim_u16 btx_flags;
+	shim_u16 btx_tlen;
+	shim_u16 btx_packet_len;
+	/*
+	 * `descp` is an array `__sdma_txclean()` freed (it left `desc_limit`
+	 * at `NUM_DESC` and `descp` as it was): nothing may be added before
+	 * `sdma_txinit_ahg()`.
+	 */
+	shim_u8 btx_descp_freed;
+	/*
+	 * Its coalesce buffer is allocated (the world builds it zeroed, of
+	 * `btx_coal_size` bytes; upstream allocates `tlen + 4`),
+	 * `coalesce_idx`, and the digest of the buffer's bytes
+	 * ([`coalesce_digest`](crate::sdma_build::coalesce_digest)): the
+	 * world's buffer is taken to hold bytes of this digest (its zeroes
+	 * are added to it), one upstream allocates starts at 0.
+	 */
+	shim_u8 btx_coalesce;
+	shim_u16 btx_coalesce_idx;
+	shim_u32 btx_coal_sum;
+	shim_u32 btx_coal_size;
+	/*
+	 * Its descriptors as the world builds them, every slot of the array:
+	 * symbolic words, the mapping type of descriptor i bits 2(i mod 8) of
+	 * `btx_map`, the first's header mode `btx_mode`
+	 * ([`built_desc`](crate::sdma_build::built_desc)).
+	 */
+	shim_u16 btx_map;
+	shim_u8 btx_mode;
+	/*
+	 * The descriptors holding a pinning context (`pinning_ctx`, the
+	 * world's token for its slot, with a recording `ctx_put`), descriptor
+	 * i in bit i; only below `num_desc`.
+	 */
+	shim_u64 btx_pinned;
+	/*
+	 * The descriptors below `max(num_desc, 1)` whose words are not those
+	 * the world built, in order (as the call left them); past the eighth,
+	 * counted in `btx_desc_stray` (0 in a vector).
+	 */
+	struct { shim_u8 n; struct shim_descq_entry v[8]; } __attribute__((__packed__)) btx_descs;
+	shim_u8 btx_desc_stray;
 	/*
 	 * `sde->descq_full_count` (unsigned): the sends that found the ring
 	 * full.
@@ -1174,6 +1245,71 @@ struct shim_args_sdma_send_txlist {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_txinit_ahg(tx, flags, tlen, ahg_entry, num_ahg, ahg,
+ * ahg_hlen, cb)` (sdma.h) on the world's tx request, given fresh
+ * (what it held released first, as a reused request's last owner
+ * cleaned it; no descriptor, its own six as the world builds them,
+ * unpinned): its lengths and descriptors reset, the AHG header copied
+ * or its updates added (`_sdma_txreq_ahgadd`, sdma.c). Its callback
+ * is NULL.
+ */
+struct shim_args_sdma_txinit_ahg {
+	shim_u16 flags;
+	shim_u16 tlen;
+	shim_u8 ahg_entry;
+	shim_u8 num_ahg;
+	/*
+	 * `ahg[i]` is the world's value i for this seed
+	 * ([`ahg_values`](crate::sdma_build::ahg_values)).
+	 */
+	shim_u32 ahg_seed;
+	shim_u8 ahg_hlen;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_txadd_page(dd, tx, page, offset, len, pinning_ctx, ctx_get,
+ * ctx_put)` (sdma.h) on the world's tx request: a world page mapped
+ * and added as a descriptor, or, past the request's descriptors, the
+ * array extended or the bytes coalesced (`ext_coal_sdma_tx_descs`,
+ * sdma.c); the last closes or pads the request
+ * (`_pad_sdma_tx_descs`).
+ */
+struct shim_args_sdma_txadd_page {
+	/* The world's page (of four, 4096 bytes each). */
+	shim_u8 page;
+	shim_u16 offset;
+	shim_u16 len;
+	/*
+	 * With the world's pinning context for the slot it fills and
+	 * recording `ctx_get` and `ctx_put` (else NULL).
+	 */
+	shim_u8 pinned;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_txadd_kvaddr(dd, tx, kvaddr, len)` (sdma.h): as
+ * `sdma_txadd_page`, a kernel address mapped single.
+ */
+struct shim_args_sdma_txadd_kvaddr {
+	/*
+	 * `kvaddr` is byte `at` of the world's four pages (in a row), or
+	 * NULL.
+	 */
+	shim_u8 null;
+	shim_u16 at;
+	shim_u16 len;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_txadd_daddr(dd, tx, addr, len)` (sdma.h): an address the
+ * caller mapped, added as is.
+ */
+struct shim_args_sdma_txadd_daddr {
+	shim_u64 addr;
+	shim_u16 len;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1216,6 +1352,10 @@ struct shim_args {
 	struct shim_args_sc_enable sc_enable;
 	struct shim_args_sc_group_release_update sc_group_release_update;
 	struct shim_args_sdma_send_txlist sdma_send_txlist;
+	struct shim_args_sdma_txinit_ahg sdma_txinit_ahg;
+	struct shim_args_sdma_txadd_page sdma_txadd_page;
+	struct shim_args_sdma_txadd_kvaddr sdma_txadd_kvaddr;
+	struct shim_args_sdma_txadd_daddr sdma_txadd_daddr;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

@@ -123,6 +123,7 @@ void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 	shim_delay_ns = 0;
 	shim_preempt_depth = 0;
 	ctx = shim_entry_context(c->fn);
+	shim_w.dma_maps = 0;
 	shim_irqs_off = shim_irqs_entry = ctx != SHIM_CTX_TASK;
 	shim_in_hardirq = ctx == SHIM_CTX_HARDIRQ;
 	journal_begin(out);

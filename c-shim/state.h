@@ -64,6 +64,12 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
  */
 #pragma GCC visibility push(hidden)
 
+/* The world's pages of data a tx request is built from (txbuild.c). */
+#define SHIM_DATA_PAGES 4
+/* The DMA address of byte AT of the world's data; of anything else. */
+#define SHIM_DATA_DMA 0x100000ull
+#define SHIM_OTHER_DMA 0xf000000ull
+
 /* The iowait_sleep() calls one scenario may make (each a new tx). */
 #define SHIM_MAX_SLEEP_TX 4
 /* The sends one scenario may make (each a new tx request), where they start. */
@@ -102,6 +108,8 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 	unsigned int queue_eagain;					\
 	/* the caller's list sdma_send_txlist() is given */		\
 	struct list_head txlist;					\
+	/* the tx request a caller builds (txbuild.c) */		\
+	struct sdma_txreq btx;						\
 	struct hfi1_ahg_info ahg;
 
 /*
@@ -207,6 +215,15 @@ struct shim_state {
 	struct pci_dev pcidev;		/* dd->pcidev */
 	bool initialised;
 	/*
+	 * What a built tx request reaches (txbuild.c): the world's four pages
+	 * of data, a pinning context token per descriptor slot; the DMA
+	 * mappings of this call so far (mocks/dma.c).
+	 */
+	struct page page[SHIM_DATA_PAGES];
+	u8 data[SHIM_DATA_PAGES * 4096];
+	char pin[MAX_DESC];
+	unsigned int dma_maps;
+	/*
 	 * Index to pointer, without a branch: [0] is NULL (SHIM_NONE), [i + 1]
 	 * engine or send context i.  shim_check_call() keeps indices >= -1.
 	 */
@@ -281,6 +298,13 @@ bool shim_tx_ring_own(u16 descq_cnt);
 bool shim_check_send_tx(const struct shim_qp *q, const struct shim_dma_tx *d);
 void shim_build_dma_tx(const struct shim_qp *q);
 void shim_read_dma_tx(struct shim_qp *q, const struct shim_qp *in);
+void shim_ctx_put(void *ctx);
+
+/* txbuild.c */
+void shim_build_btx(const struct shim_qp *q);
+void shim_read_btx(struct shim_qp *q, const struct shim_qp *in);
+int shim_btx_name(const void *p, char *buf, size_t len);
+long shim_data_offset(const void *p);
 struct sdma_txreq *shim_send_tx(const struct shim_dma_tx *d, u16 tlen);
 int shim_dtx_name(const void *p, char *buf, size_t len);
 

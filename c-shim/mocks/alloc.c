@@ -141,6 +141,39 @@ static void untrack(const void *p)
 	}
 }
 
+size_t shim_block_size(const void *p)
+{
+	int i;
+
+	for (i = 0; i < nlive; i++)
+		if (live[i].p == p)
+			return live[i].size;
+	return 0;
+}
+
+/* A tracked block the world allocated (shim_alloc_tracked()), not upstream. */
+bool shim_block_is_world(const void *p)
+{
+	int i;
+
+	for (i = 0; i < nlive; i++)
+		if (live[i].p == p)
+			return !live[i].kind[0];
+	return false;
+}
+
+/*
+ * A block the world hands back (a request given fresh releases what it
+ * held, as its last owner would have): no journal line, no longer tracked.
+ */
+void shim_free_tracked(void *p)
+{
+	if (!p)
+		return;
+	untrack(p);
+	free(p);
+}
+
 void kfree(const void *objp)
 {
 	if (!objp)

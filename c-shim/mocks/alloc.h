@@ -12,6 +12,10 @@
 void *shim_alloc_tracked(size_t size, const char *what);
 /* Frees every block still held from the call before: a new world. */
 void shim_alloc_reset(void);
+/* A tracked block's size (0: not tracked); one the world releases, unjournalled. */
+size_t shim_block_size(const void *p);
+bool shim_block_is_world(const void *p);
+void shim_free_tracked(void *p);
 /* Journals each block no data of the world reaches any more: a leak. */
 void shim_report_leaks(void);
 

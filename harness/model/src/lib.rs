@@ -33,6 +33,7 @@ pub mod sc_state;
 pub mod sched;
 pub mod schema;
 pub mod sdma;
+pub mod sdma_build;
 pub mod sdma_progress;
 pub mod sdma_send;
 pub mod sdma_tx;

@@ -13,7 +13,8 @@ use crate::model::types::*;
 
 /// What a scenario's steps call: the functions that act on what lives
 /// between calls (the QP's place on its engine's and send context's wait
-/// lists, its tx requests, the rings and credits, its reference).
+/// lists, its tx requests, the rings and credits, its reference, the tx
+/// request a caller builds).
 pub const STEP_FUNCS: &[Func] = &[
     Func::IowaitSleep,
     Func::SdmaSendTxreq,
@@ -38,6 +39,10 @@ pub const STEP_FUNCS: &[Func] = &[
     Func::ScDisable,
     Func::ScEnable,
     Func::ScStop,
+    Func::SdmaTxinitAhg,
+    Func::SdmaTxaddPage,
+    Func::SdmaTxaddKvaddr,
+    Func::SdmaTxaddDaddr,
 ];
 
 /// The most later steps a generated scenario has.

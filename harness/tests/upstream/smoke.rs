@@ -68,6 +68,9 @@ fn small_world() -> World {
         pio_init_csr: 0,
         // Silicon, not an FPGA emulation.
         fpga_emulation: false,
+        default_desc1: 0,
+        sdma_pad_phys: 0,
+        dma_map_fail: 0,
         sc_egress_csr: PerIndex::new(),
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,

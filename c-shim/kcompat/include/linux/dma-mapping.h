@@ -19,11 +19,17 @@ enum dma_data_direction {
 #define DMA_ATTR_SKIP_CPU_SYNC	(1UL << 5)
 
 /*
- * kernel/dma; never reached by a vector (qp.c maps nothing).  Declared so
- * that the inline ib_dma_* helpers of ib_verbs.h compile.
+ * kernel/dma; boundary symbols (c-shim/mocks/dma.c): a mapping recorded,
+ * its address symbolic (where the bytes are in the world), failing where
+ * the world says.  The kernel's dma_map_single_attrs() is an inline over
+ * dma_map_page_attrs(virt_to_page()); here it is its own, as no pointer
+ * but the world's pages has a page.
  */
 dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page, size_t offset,
 			      size_t size, enum dma_data_direction dir, unsigned long attrs);
+dma_addr_t dma_map_single_attrs(struct device *dev, void *ptr, size_t size,
+				enum dma_data_direction dir, unsigned long attrs);
+/* The rest: never reached by a vector; declared for the inlines of ib_verbs.h. */
 void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size,
 			  enum dma_data_direction dir, unsigned long attrs);
 int dma_map_sg_attrs(struct device *dev, struct scatterlist *sg, int nents,
@@ -61,7 +67,7 @@ dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 void dma_unmap_phys(struct device *dev, dma_addr_t addr, size_t size,
 		    enum dma_data_direction dir, unsigned long attrs);
 
-#define dma_map_single(d, a, s, r)		dma_map_page_attrs(d, virt_to_page(a), offset_in_page(a), s, r, 0)
+#define dma_map_single(d, a, s, r)		dma_map_single_attrs(d, a, s, r, 0)
 #define dma_unmap_single(d, a, s, r)		dma_unmap_page_attrs(d, a, s, r, 0)
 #define dma_map_page(d, p, o, s, r)		dma_map_page_attrs(d, p, o, s, r, 0)
 #define dma_unmap_page(d, a, s, r)		dma_unmap_page_attrs(d, a, s, r, 0)

@@ -17,7 +17,8 @@ typedef struct { unsigned long pgprot; } pgprot_t;
 
 /* mm/; never reached by a vector. */
 struct page *virt_to_page(const void *addr);
-void *page_address(const struct page *page);
 phys_addr_t page_to_phys(struct page *page);
+/* A page's data: the world's pages are its four of data (c-shim/txbuild.c). */
+void *page_address(const struct page *page);
 
 #endif

@@ -24,6 +24,7 @@ void kfree(const void *objp);
 #define kmalloc_array(n, size, flags)	kmalloc(array_size(n, size), flags)
 /* The typed allocators (7.2): kzalloc_objs(TYPE or VAR, COUNT[, GFP]). */
 #define kzalloc_objs(t, n, ...)		((typeof(t) *)kcalloc(n, sizeof(t), GFP_KERNEL))
+#define kmalloc_objs(t, n, ...)		((typeof(t) *)kmalloc_array(n, sizeof(t), GFP_KERNEL))
 #define kvfree(p)			kfree(p)
 #define kfree_sensitive(p)		kfree(p)
 

@@ -302,6 +302,53 @@ macro_rules! call_schema {
                 /// request i in bit i.
                 "incomplete" incomplete: u8 [incomplete] = 0,
             }
+            /// `sdma_txinit_ahg(tx, flags, tlen, ahg_entry, num_ahg, ahg,
+            /// ahg_hlen, cb)` (sdma.h) on the world's tx request, given
+            /// fresh (what it held released first, as a reused request's
+            /// last owner cleaned it; no descriptor, its own six as the
+            /// world builds them, unpinned): its lengths and descriptors reset,
+            /// the AHG header copied or its updates added
+            /// (`_sdma_txreq_ahgadd`, sdma.c). Its callback is NULL.
+            SdmaTxinitAhg sdma_txinit_ahg {
+                "flags" flags: u16 [init_flags] = 0,
+                "tlen" tlen: u16 [init_tlen] = 64,
+                "ahg_entry" ahg_entry: u8 = 0,
+                "num_ahg" num_ahg: u8 [0..=13] = 0,
+                /// `ahg[i]` is the world's value i for this seed
+                /// ([`ahg_values`](crate::sdma_build::ahg_values)).
+                "ahg_seed" ahg_seed: u32 = 0,
+                "ahg_hlen" ahg_hlen: u8 [ahg_hlen] = 0,
+            }
+            /// `sdma_txadd_page(dd, tx, page, offset, len, pinning_ctx,
+            /// ctx_get, ctx_put)` (sdma.h) on the world's tx request: a
+            /// world page mapped and added as a descriptor, or, past the
+            /// request's descriptors, the array extended or the bytes
+            /// coalesced (`ext_coal_sdma_tx_descs`, sdma.c); the last
+            /// closes or pads the request (`_pad_sdma_tx_descs`).
+            SdmaTxaddPage sdma_txadd_page {
+                /// The world's page (of four, 4096 bytes each).
+                "page" page: u8 [0..=3] = 0,
+                "offset" offset: u16 [page_offset] = 0,
+                "len" len: u16 [add_len] = 0,
+                /// With the world's pinning context for the slot it fills
+                /// and recording `ctx_get` and `ctx_put` (else NULL).
+                "pinned" pinned: bool = false,
+            }
+            /// `sdma_txadd_kvaddr(dd, tx, kvaddr, len)` (sdma.h): as
+            /// `sdma_txadd_page`, a kernel address mapped single.
+            SdmaTxaddKvaddr sdma_txadd_kvaddr {
+                /// `kvaddr` is byte `at` of the world's four pages (in a
+                /// row), or NULL.
+                "null" null: bool [btx_null] = false,
+                "at" at: u16 [kvaddr_at] = 0,
+                "len" len: u16 [add_len] = 0,
+            }
+            /// `sdma_txadd_daddr(dd, tx, addr, len)` (sdma.h): an address
+            /// the caller mapped, added as is.
+            SdmaTxaddDaddr sdma_txadd_daddr {
+                "addr" addr: u64 = 0,
+                "len" len: u16 [add_len] = 0,
+            }
         }
     };
 }

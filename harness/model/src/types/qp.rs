@@ -170,6 +170,10 @@ impl Qp {
 /// with `descp` allocated).
 pub const MAX_TX_DESC: u8 = 8;
 
+/// The descriptors of the request being built a world reads back at
+/// most (`btx_descs`).
+pub const MAX_BTX_DESCS: usize = 8;
+
 /// The slots of the QP's send context's shadow ring at most.
 pub const MAX_SR: usize = 8;
 
@@ -346,6 +350,48 @@ macro_rules! qp_schema {
             /// The caller's list of tx requests (`sdma_send_txlist()`'s
             /// `tx_list`), in order: those the call has not taken.
             "txlist" txlist: Slots<DmaTx, MAX_DMA_TX> [txlist] = Slots::new(),
+            /// The tx request a caller builds (`struct sdma_txreq`, before
+            /// `sdma_send_txreq()`): `num_desc`, `desc_limit` (`NUM_DESC`,
+            /// 6: `descp` is its own `descs`; above: an allocated array of
+            /// `MAX_DESC`, 64), `flags`, `tlen` (the bytes not yet added)
+            /// and `packet_len`.
+            "btx_num_desc" btx_num_desc: u8 [btx_num_desc] = 0,
+            "btx_desc_limit" btx_desc_limit: u8 [btx_desc_limit] = 6,
+            "btx_flags" btx_flags: u16 [btx_flags] = 0,
+            "btx_tlen" btx_tlen: u16 [btx_len] = 0,
+            "btx_packet_len" btx_packet_len: u16 [btx_len] = 0,
+            /// `descp` is an array `__sdma_txclean()` freed (it left
+            /// `desc_limit` at `NUM_DESC` and `descp` as it was): nothing
+            /// may be added before `sdma_txinit_ahg()`.
+            "btx_descp_freed" btx_descp_freed: bool [btx_freed] = false,
+            /// Its coalesce buffer is allocated (the world builds it zeroed,
+            /// of `btx_coal_size` bytes; upstream allocates `tlen + 4`),
+            /// `coalesce_idx`, and the digest of the
+            /// buffer's bytes
+            /// ([`coalesce_digest`](crate::sdma_build::coalesce_digest)):
+            /// the world's buffer is taken to hold bytes of this digest
+            /// (its zeroes are added to it), one upstream allocates starts
+            /// at 0.
+            "btx_coalesce" btx_coalesce: bool [btx_coalesce] = false,
+            "btx_coalesce_idx" btx_coalesce_idx: u16 [btx_coalesce_idx] = 0,
+            "btx_coal_sum" btx_coal_sum: u32 [btx_coal_sum] = 0,
+            "btx_coal_size" btx_coal_size: u32 [btx_coal_size] = 0,
+            /// Its descriptors as the world builds them, every slot of the
+            /// array: symbolic words, the mapping type of descriptor i
+            /// bits 2(i mod 8) of `btx_map`, the first's header mode
+            /// `btx_mode`
+            /// ([`built_desc`](crate::sdma_build::built_desc)).
+            "btx_map" btx_map: u16 [btx_map] = 0,
+            "btx_mode" btx_mode: u8 [btx_mode] = 0,
+            /// The descriptors holding a pinning context (`pinning_ctx`,
+            /// the world's token for its slot, with a recording `ctx_put`),
+            /// descriptor i in bit i; only below `num_desc`.
+            "btx_pinned" btx_pinned: u64 [btx_pinned] = 0,
+            /// The descriptors below `max(num_desc, 1)` whose words are not
+            /// those the world built, in order (as the call left them);
+            /// past the eighth, counted in `btx_desc_stray` (0 in a vector).
+            "btx_descs" btx_descs: Slots<DescqEntry, MAX_BTX_DESCS> [btx_descs] = Slots::new(),
+            "btx_desc_stray" btx_desc_stray: u8 [0..=0] = 0,
             /// `sde->descq_full_count` (unsigned): the sends that found the
             /// ring full.
             "sde_descq_full_count" sde_descq_full_count: u32 = 0,

@@ -111,6 +111,14 @@ macro_rules! world_schema {
             /// `dd->icode` is `ICODE_FPGA_EMULATION` (else
             /// `ICODE_RTL_SILICON`): the PIO init engine is given longer.
             "fpga_emulation" fpga_emulation: bool [cap_bit] = false,
+            /// `dd->default_desc1`: the bits the last descriptor of every
+            /// request gets in `qw[1]` (`_sdma_close_tx()`).
+            "default_desc1" default_desc1: u64 [default_desc1] = 0,
+            /// `dd->sdma_pad_phys`: the DMA address of the pad bytes.
+            "sdma_pad_phys" sdma_pad_phys: u64 [sdma_pad_phys] = 0,
+            /// The n-th DMA mapping of a call (`dma_map_page`,
+            /// `dma_map_single`) fails (0: none does).
+            "dma_map_fail" dma_map_fail: u8 [dma_map_fail] = 0,
         }
     };
 }

@@ -7,7 +7,9 @@ use crate::model::types::*;
 use crate::outcome::Outcome;
 
 mod sdma;
+mod txbuild;
 use sdma::{check_dma_tx, check_sdma_call};
+use txbuild::{check_btx, check_btx_call};
 
 /// The invariants every vector keeps, each with the upstream reason. A
 /// vector outside them drives upstream code out of bounds (or into C
@@ -378,6 +380,8 @@ fn check_function(c: &Call) -> Result<(), String> {
     check_wait_lists(c)?;
     check_ring(q)?;
     check_dma_tx(q)?;
+    check_btx(q)?;
+    check_btx_call(c)?;
     // hfi1_migrate_qp(): the alternate path becomes the QP's port and its
     // SL indexes sl_to_sc.
     if c.func() == Func::MigrateQp

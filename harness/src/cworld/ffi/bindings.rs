@@ -171,7 +171,11 @@ pub const SHIM_FN_SDMA_SEND_TXREQ: shim_fn = 54;
 pub const SHIM_FN_SC_ENABLE: shim_fn = 55;
 pub const SHIM_FN_SC_GROUP_RELEASE_UPDATE: shim_fn = 56;
 pub const SHIM_FN_SDMA_SEND_TXLIST: shim_fn = 57;
-pub const SHIM_FN_COUNT: shim_fn = 58;
+pub const SHIM_FN_SDMA_TXINIT_AHG: shim_fn = 58;
+pub const SHIM_FN_SDMA_TXADD_PAGE: shim_fn = 59;
+pub const SHIM_FN_SDMA_TXADD_KVADDR: shim_fn = 60;
+pub const SHIM_FN_SDMA_TXADD_DADDR: shim_fn = 61;
+pub const SHIM_FN_COUNT: shim_fn = 62;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -330,7 +334,7 @@ impl Default for shim_qp__bindgen_ty_4 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_5 {
     pub n: shim_u8,
-    pub v: [shim_waiter; 24usize],
+    pub v: [shim_descq_entry; 8usize],
 }
 impl Default for shim_qp__bindgen_ty_5 {
     fn default() -> Self {
@@ -344,7 +348,7 @@ impl Default for shim_qp__bindgen_ty_5 {
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_6 {
     pub n: shim_u8,
-    pub v: [shim_pio_waiter; 8usize],
+    pub v: [shim_waiter; 24usize],
 }
 impl Default for shim_qp__bindgen_ty_6 {
     fn default() -> Self {
@@ -356,8 +360,22 @@ impl Default for shim_qp__bindgen_ty_6 {
     }
 }
 #[repr(C, packed)]
-#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_qp__bindgen_ty_7 {
+    pub n: shim_u8,
+    pub v: [shim_pio_waiter; 8usize],
+}
+impl Default for shim_qp__bindgen_ty_7 {
+    fn default() -> Self {
+        let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::std::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_qp__bindgen_ty_8 {
     pub n: shim_u8,
     pub v: [shim_u64; 8usize],
 }
@@ -434,7 +452,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 3usize],
+    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -457,7 +475,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
-    pub __bindgen_padding_2: [u8; 2usize],
+    pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

@@ -12,8 +12,10 @@ use crate::model::types::*;
 
 mod pio_ring;
 mod sdma_ring;
+mod txbuild;
 pub use pio_ring::*;
 pub use sdma_ring::*;
+pub use txbuild::*;
 
 /// Device flags; send DMA three times in four.
 pub fn dev_flags<S: Source>(u: &mut Draw<S>, _: &World) -> Flags<DevFlag> {
