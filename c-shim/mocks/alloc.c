@@ -3,7 +3,8 @@
  * alloc.c - kmalloc and kfree for a C world, and its leak report.
  *
  * Every block is zeroed calloc memory (uninitialised memory would make runs
- * differ) and tracked until it is freed.  After a call, a block that no
+ * differ) and tracked until it is freed, then poisoned and kept until the
+ * world is reset (a use after free reads poison; a write is journalled).  After a call, a block that no
  * writable data of the world reaches, directly or through other live
  * blocks, is journalled as "leak: kmalloc in CALLER", as kmemleak reports
  * an unreferenced object: the scan is kmemleak's (every aligned word of the
@@ -141,6 +142,82 @@ static void untrack(const void *p)
 	}
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+/* AddressSanitizer's own quarantine finds a use after free, at the access. */
+static void release(const void *p)
+{
+	untrack(p);
+	free((void *)p);
+}
+
+static void check_freed(void)
+{
+}
+
+static void free_quarantine(void)
+{
+}
+#else
+/*
+ * A freed block is poisoned and kept until the world is reset (KASAN's
+ * quarantine, SLUB's POISON_FREE): upstream reading it after the free
+ * reads poison, not the next allocation's data, and a write to it is
+ * journalled after the call (`BUG: write after free: ...`) instead of
+ * corrupting the worker's heap.
+ */
+#define SHIM_POISON_FREE 0x6b
+#define SHIM_QUARANTINE 64
+
+static struct shim_block freed[SHIM_QUARANTINE];
+static int nfreed;
+
+/* The poison of each freed block checked: a write journalled once, poisoned again. */
+static void check_freed(void)
+{
+	int i;
+	size_t k;
+
+	for (i = 0; i < nfreed; i++) {
+		const unsigned char *b = freed[i].p;
+
+		for (k = 0; k < freed[i].size; k++)
+			if (b[k] != SHIM_POISON_FREE)
+				break;
+		if (k == freed[i].size)
+			continue;
+		journal_printf("BUG: write after free: %s%s", freed[i].kind, freed[i].what);
+		memset(freed[i].p, SHIM_POISON_FREE, freed[i].size);
+	}
+}
+
+static void free_quarantine(void)
+{
+	while (nfreed)
+		free(freed[--nfreed].p);
+}
+
+static void release(const void *p)
+{
+	int i;
+
+	for (i = 0; i < nlive; i++)
+		if (live[i].p == p)
+			break;
+	if (i == nlive) {
+		/* Not tracked (past SHIM_LIVE_MAX): nothing to poison it by. */
+		free((void *)p);
+		return;
+	}
+	if (nfreed == SHIM_QUARANTINE) {
+		check_freed();
+		free_quarantine();
+	}
+	freed[nfreed++] = live[i];
+	memset(live[i].p, SHIM_POISON_FREE, live[i].size);
+	untrack(p);
+}
+#endif
+
 size_t shim_block_size(const void *p)
 {
 	int i;
@@ -179,8 +256,7 @@ void kfree(const void *objp)
 	if (!objp)
 		return;
 	journal_printf("kfree");
-	untrack(objp);
-	free((void *)objp);
+	release(objp);
 }
 
 /*
@@ -209,14 +285,14 @@ void *__kcompat_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *
 void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle)
 {
 	journal_printf("dma_free_coherent(%zu, 0x%llx)", size, (unsigned long long)dma_handle);
-	untrack(cpu_addr);
-	free(cpu_addr);
+	release(cpu_addr);
 }
 
 void shim_alloc_reset(void)
 {
 	while (nlive)
 		free(live[--nlive].p);
+	free_quarantine();
 }
 
 /*
@@ -328,6 +404,7 @@ void shim_report_leaks(void)
 	bool more = true;
 	int i;
 
+	check_freed();
 	if (!nlive)
 		return;
 	for (i = 0; i < nlive; i++) {

@@ -174,6 +174,13 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
     {
         let get = get.clone();
         trials.push(Trial::test(
+            format!("{s}::gate::write_after_free"),
+            move || gate::gate_write_after_free(&get()?.tree),
+        ));
+    }
+    {
+        let get = get.clone();
+        trials.push(Trial::test(
             format!("{s}::diff::finds_the_mutant"),
             move || mutants::diff_finds_the_mutant(&get()?.tree),
         ));

@@ -660,3 +660,29 @@ pub fn gate_write_past_block(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// A write to freed memory, as KASAN's quarantine would report it. A patch
+/// that has ext_coal_sdma_tx_descs() go on adding after a failed extension
+/// (which cleaned the request, freeing its array) makes sdma_txadd_*
+/// write a descriptor into the freed array: `changes`, the differing calls
+/// journal it (`BUG: write after free: descp`) where the worker's heap
+/// would otherwise be corrupted.
+pub fn gate_write_after_free(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate::new(tree)?;
+    let from = "\trval = _extend_sdma_tx_descs(dd, tx);\n\tif (rval) {\n\t\t__sdma_txclean(dd, tx);\n\t\treturn rval;";
+    let to = "\trval = _extend_sdma_tx_descs(dd, tx);\n\tif (rval) {\n\t\t__sdma_txclean(dd, tx);\n\t\treturn 1;";
+    let j = g.run(g.patch(SDMA, from, to, "go on after a failed extension"))?;
+    let Some(c) = j[0].comparison.as_ref() else {
+        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
+    };
+    let ok = verdicts(&j) == ["changes"]
+        && c.groups.iter().any(|x| {
+            x.fields
+                .iter()
+                .any(|(_, _, after)| after.contains("BUG: write after free: descp"))
+        });
+    if !ok {
+        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
+    }
+    Ok(())
+}
