@@ -29,6 +29,8 @@ static int shim_irqs_entry;
 u64 shim_delay_ns;
 int shim_preempt_depth;
 int shim_rcu_depth;
+/* kcompat linux/highmem.h: the pages a call holds mapped. */
+int shim_kmap_depth;
 
 /*
  * The callbacks qp.c installs in every QP's iowait are static: the only way
@@ -76,6 +78,9 @@ static void shim_check_balance(void)
 	if (shim_preempt_depth)
 		journal_printf("preempt %+d", shim_preempt_depth);
 	shim_preempt_depth = 0;
+	if (shim_kmap_depth)
+		journal_printf("UNBALANCED(kmap %+d)", shim_kmap_depth);
+	shim_kmap_depth = 0;
 	if (shim_lockdep_depth || shim_rcu_depth) {
 		journal_printf("UNBALANCED(locks %+d, rcu %+d)", shim_lockdep_depth,
 			       shim_rcu_depth);
@@ -122,8 +127,9 @@ void shim_begin(const struct shim_call *c, struct shim_outcome *out)
 	shim_rcu_depth = 0;
 	shim_delay_ns = 0;
 	shim_preempt_depth = 0;
-	ctx = shim_entry_context(c->fn);
+	shim_kmap_depth = 0;
 	shim_w.dma_maps = 0;
+	ctx = shim_entry_context(c->fn);
 	shim_irqs_off = shim_irqs_entry = ctx != SHIM_CTX_TASK;
 	shim_in_hardirq = ctx == SHIM_CTX_HARDIRQ;
 	journal_begin(out);

@@ -138,77 +138,30 @@ fn main() {
 
 /// The trials of the harness's own abilities on series `s` (`newest`:
 /// the newest series selected).
+/// The abilities judged on one tree, by name.
+type TreeTrial = fn(&kernel::KernelTree) -> Result<(), Failed>;
+const TREE_TRIALS: &[(&str, TreeTrial)] = &[
+    ("gate::verdicts", gate::gate_verdicts),
+    ("gate::not_judged", gate::gate_not_judged),
+    ("gate::lock_order", gate::gate_lock_order),
+    ("gate::irq_safety", gate::gate_irq_safety),
+    ("gate::write_past_block", gate::gate_write_past_block),
+    ("gate::write_after_free", gate::gate_write_after_free),
+    ("diff::finds_the_mutant", mutants::diff_finds_the_mutant),
+    ("failslab::sweep", mutants::failslab_sweep),
+    ("leaks::found", mutants::leaks_are_found),
+    ("scope::statement", gate::scope_statement),
+    (
+        "mutants::extracted_function",
+        mutants::mutants_of_an_extracted_function,
+    ),
+];
+
 fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
     let mut trials = vec![];
-    {
+    for &(name, f) in TREE_TRIALS {
         let get = get.clone();
-        trials.push(Trial::test(format!("{s}::gate::verdicts"), move || {
-            gate::gate_verdicts(&get()?.tree)
-        }));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(format!("{s}::gate::not_judged"), move || {
-            gate::gate_not_judged(&get()?.tree)
-        }));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(format!("{s}::gate::lock_order"), move || {
-            gate::gate_lock_order(&get()?.tree)
-        }));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(format!("{s}::gate::irq_safety"), move || {
-            gate::gate_irq_safety(&get()?.tree)
-        }));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(
-            format!("{s}::gate::write_past_block"),
-            move || gate::gate_write_past_block(&get()?.tree),
-        ));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(
-            format!("{s}::gate::write_after_free"),
-            move || gate::gate_write_after_free(&get()?.tree),
-        ));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(
-            format!("{s}::diff::finds_the_mutant"),
-            move || mutants::diff_finds_the_mutant(&get()?.tree),
-        ));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(format!("{s}::failslab::sweep"), move || {
-            mutants::failslab_sweep(&get()?.tree)
-        }));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(format!("{s}::leaks::found"), move || {
-            mutants::leaks_are_found(&get()?.tree)
-        }));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(format!("{s}::scope::statement"), move || {
-            gate::scope_statement(&get()?.tree)
-        }));
-    }
-    {
-        let get = get.clone();
-        trials.push(Trial::test(
-            format!("{s}::mutants::extracted_function"),
-            move || mutants::mutants_of_an_extracted_function(&get()?.tree),
-        ));
+        trials.push(Trial::test(format!("{s}::{name}"), move || f(&get()?.tree)));
     }
     // Schemata against mutants built alone, and the reach of mutants
     // against their differences: a minute of builds each, on the newest

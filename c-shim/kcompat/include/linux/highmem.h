@@ -5,23 +5,34 @@
 
 #include <linux/mm.h>
 
-/* No highmem: every page is mapped where page_address() says. */
+/*
+ * No highmem: every page is mapped where page_address() says.  The
+ * mappings a call holds are counted (CONFIG_DEBUG_KMAP_LOCAL's check): the
+ * shim journals a call that returns holding one, or unmaps one it did not
+ * map.
+ */
+extern int shim_kmap_depth;
+
 static inline void *kmap(struct page *page)
 {
+	shim_kmap_depth++;
 	return page_address(page);
 }
 
 static inline void kunmap(struct page *page)
 {
+	shim_kmap_depth--;
 }
 
 static inline void *kmap_local_page(struct page *page)
 {
+	shim_kmap_depth++;
 	return page_address(page);
 }
 
 static inline void kunmap_local(const void *addr)
 {
+	shim_kmap_depth--;
 }
 
 #endif
