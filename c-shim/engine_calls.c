@@ -254,3 +254,22 @@ SHIM_CALL(sdma_send_txlist)
 	out->text_len = snprintf(out->text, sizeof(out->text), "count_out=%u", count_out);
 	return 0;
 }
+
+SHIM_CALL(sc_restart)
+{
+	shim_begin(c, out);
+	if (!shim_sc(c->args.sc_restart.sc))
+		return shim_refuse(out);
+	out->ret = sc_restart(shim_sc(c->args.sc_restart.sc));
+	return 0;
+}
+
+SHIM_CALL(sc_halted)
+{
+	shim_begin(c, out);
+	if (!shim_sc(c->args.sc_halted.sc))
+		return shim_refuse(out);
+	/* From the context's halt work (process context). */
+	shim_static_sc_halted(&shim_sc(c->args.sc_halted.sc)->halt_work);
+	return 0;
+}

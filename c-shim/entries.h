@@ -18,5 +18,6 @@ extern void (*const shim_static_sdma_field_flush)(struct work_struct *work);
 extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
 extern void (*const shim_static_sc_wait_for_packet_egress)(struct send_context *sc, int pause);
 extern void (*const shim_static_verbs_pio_complete)(void *arg, int code);
+extern void (*const shim_static_sc_halted)(struct work_struct *work);
 
 #endif

@@ -328,6 +328,8 @@ enum shim_fn {
 	SHIM_FN_SDMA_TXADD_PAGE,
 	SHIM_FN_SDMA_TXADD_KVADDR,
 	SHIM_FN_SDMA_TXADD_DADDR,
+	SHIM_FN_SC_RESTART,
+	SHIM_FN_SC_HALTED,
 	SHIM_FN_COUNT
 };
 
@@ -394,7 +396,9 @@ enum shim_fn {
 	X(sdma_txinit_ahg) \
 	X(sdma_txadd_page) \
 	X(sdma_txadd_kvaddr) \
-	X(sdma_txadd_daddr)
+	X(sdma_txadd_daddr) \
+	X(sc_restart) \
+	X(sc_halted)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -1310,6 +1314,25 @@ struct shim_args_sdma_txadd_daddr {
 } __attribute__((__packed__));
 
 /*
+ * `sc_restart(sc)` (pio.c) on the QP's send context (the one the
+ * world gives counters): a halted context, not being freed, waited
+ * for to halt (its status register, at most 101 polls: -ETIME) and
+ * for its buffers (a kernel context's count of buffers allocated),
+ * then disabled and enabled again.
+ */
+struct shim_args_sc_restart {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
+ * `sc_halted(work)` (pio.c, static): the context's halt work, queued
+ * by its error interrupt, restarting it.
+ */
+struct shim_args_sc_halted {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1356,6 +1379,8 @@ struct shim_args {
 	struct shim_args_sdma_txadd_page sdma_txadd_page;
 	struct shim_args_sdma_txadd_kvaddr sdma_txadd_kvaddr;
 	struct shim_args_sdma_txadd_daddr sdma_txadd_daddr;
+	struct shim_args_sc_restart sc_restart;
+	struct shim_args_sc_halted sc_halted;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

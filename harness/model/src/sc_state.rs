@@ -333,3 +333,83 @@ impl crate::Mirror for super::types::args::ScEnable {
         Ok(())
     }
 }
+
+/// `-ETIME` (errno).
+const ETIME: i32 = 62;
+
+/// The polls `sc_restart()` waits for a context to halt before it gives
+/// up (`loop > 100`).
+const HALT_POLLS: u32 = 100;
+
+/// Mirrors `sc_restart()` (pio.c): a context not halted (`SCF_HALTED`) or
+/// being freed (`SCF_IN_FREE`) is -EINVAL; otherwise its status register
+/// polled until it says halted, 1 µs between polls, -ETIME after 101; a
+/// context not a user's waits for its buffers allocated to drop to 0
+/// ([`get_buffers_allocated`], one CPU: the world's count); then
+/// [`sc_disable`] and [`sc_enable`].
+pub fn sc_restart(
+    w: &World,
+    e: &mut Engines,
+    qp: &mut Qp,
+    sc: SendCtxIdx,
+    j: &mut Journal,
+) -> Result<i32, Undefined> {
+    let f = e.sc_flags.get(usize::from(sc.0));
+    if !f.contains(&ScFlag::Halted) || f.contains(&ScFlag::InFree) {
+        return Ok(-EINVAL);
+    }
+    let mut polls = 0;
+    while !is_sc_halted(w, sc, j) {
+        if polls > HALT_POLLS {
+            return Ok(-ETIME);
+        }
+        polls += 1;
+        j.udelay(1);
+    }
+    if w.sc_type.get(usize::from(sc.0)) != ScType::User && get_buffers_allocated(qp, sc)? != 0 {
+        return Err(Undefined(
+            "sc_restart() waits for a kernel context's buffers allocated to drop to 0, \
+             which nothing does in a world of one thread"
+                .into(),
+        ));
+    }
+    sc_disable(w, e, qp, Some(sc), j)?;
+    sc_enable(w, e, qp, Some(sc), j)
+}
+
+/// Mirrors the static `get_buffers_allocated()` (pio.c): the context's
+/// per-CPU counts summed (one CPU: the QP's context's count; the world
+/// gives no other context one).
+fn get_buffers_allocated(qp: &Qp, sc: SendCtxIdx) -> Result<u32, Undefined> {
+    if qp.s_sendcontext != Some(sc) {
+        return Err(Undefined(
+            "get_buffers_allocated() of a send context other than the QP's: the world gives only it counters"
+                .into(),
+        ));
+    }
+    Ok(qp.sc_buffers_allocated)
+}
+
+impl crate::Mirror for super::types::args::ScRestart {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        let sc = self
+            .sc
+            .ok_or_else(|| Undefined("sc_restart(NULL) dereferences it".into()))?;
+        cx.out.ret = sc_restart(cx.w, e, qp, sc, &mut cx.j)?;
+        Ok(())
+    }
+}
+
+/// Mirrors the static `sc_halted()` (pio.c): the context's halt work
+/// restarts it ([`sc_restart`]), its result dropped.
+impl crate::Mirror for super::types::args::ScHalted {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (qp, e) = (cx.qp.to_mut(), cx.engines.to_mut());
+        let sc = self
+            .sc
+            .ok_or_else(|| Undefined("sc_halted() of no context".into()))?;
+        sc_restart(cx.w, e, qp, sc, &mut cx.j)?;
+        Ok(())
+    }
+}

@@ -39,6 +39,8 @@ pub const STEP_FUNCS: &[Func] = &[
     Func::ScDisable,
     Func::ScEnable,
     Func::ScStop,
+    Func::ScRestart,
+    Func::ScHalted,
     Func::SdmaTxinitAhg,
     Func::SdmaTxaddPage,
     Func::SdmaTxaddKvaddr,

@@ -349,6 +349,20 @@ macro_rules! call_schema {
                 "addr" addr: u64 = 0,
                 "len" len: u16 [add_len] = 0,
             }
+            /// `sc_restart(sc)` (pio.c) on the QP's send context (the one
+            /// the world gives counters): a halted context, not being
+            /// freed, waited for to halt (its status register, at most
+            /// 101 polls: -ETIME) and for its buffers (a kernel
+            /// context's count of buffers allocated), then disabled and
+            /// enabled again.
+            ScRestart sc_restart {
+                "sc" sc: Option<SendCtxIdx> [sc_is_qps] = Some(SendCtxIdx(0)),
+            }
+            /// `sc_halted(work)` (pio.c, static): the context's halt work,
+            /// queued by its error interrupt, restarting it.
+            ScHalted sc_halted {
+                "sc" sc: Option<SendCtxIdx> [sc_is_qps] = Some(SendCtxIdx(0)),
+            }
         }
     };
 }

@@ -175,7 +175,9 @@ pub const SHIM_FN_SDMA_TXINIT_AHG: shim_fn = 58;
 pub const SHIM_FN_SDMA_TXADD_PAGE: shim_fn = 59;
 pub const SHIM_FN_SDMA_TXADD_KVADDR: shim_fn = 60;
 pub const SHIM_FN_SDMA_TXADD_DADDR: shim_fn = 61;
-pub const SHIM_FN_COUNT: shim_fn = 62;
+pub const SHIM_FN_SC_RESTART: shim_fn = 62;
+pub const SHIM_FN_SC_HALTED: shim_fn = 63;
+pub const SHIM_FN_COUNT: shim_fn = 64;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]

@@ -580,6 +580,17 @@ pub fn sc_of_qp<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, r: &R) -> Opti
     }
 }
 
+/// The QP's send context (the one the world gives counters) three times
+/// in four, else any of the world's.
+pub fn sc_is_qps<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, _: &R) -> Option<SendCtxIdx> {
+    match q.s_sendcontext {
+        Some(sc) if u.ratio(3, 4) => Some(sc),
+        _ => Some(SendCtxIdx(
+            u.int_in_range(0..=w.num_send_contexts.max(1) - 1),
+        )),
+    }
+}
+
 /// `pause`: mostly 0 or 1, now and then any value.
 pub fn pause<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> i32 {
     if u.ratio(3, 4) {
