@@ -18,17 +18,31 @@ static u8 shim_data_byte(unsigned int at)
 	return (u8)((at * 2654435761u) >> 24);
 }
 
-/* The world's data as every call finds it (an add may not write it: a copy). */
-static u8 shim_data_pristine[SHIM_DATA_PAGES * 4096];
+void *calloc(size_t nmemb, size_t size);
 
-static void shim_btx_data(void)
+/*
+ * The world's data as every call finds it (an add may not write it: a
+ * copy), and the copy a call reads.  Both on the heap, allocated once: the
+ * leak scan reads every word of the world's own data after each call, and
+ * 32 KiB of bytes that never hold a pointer would cost every call.
+ */
+static u8 *shim_data_pristine;
+
+/* The world's data as the call finds it; false if it could not be had. */
+static bool shim_btx_data(void)
 {
 	unsigned int at;
 
-	if (!shim_data_pristine[1])
-		for (at = 0; at < sizeof(shim_data_pristine); at++)
+	if (!shim_data_pristine) {
+		shim_data_pristine = calloc(1, SHIM_DATA_BYTES);
+		shim_w.data = calloc(1, SHIM_DATA_BYTES);
+		if (!shim_data_pristine || !shim_w.data)
+			return false;
+		for (at = 0; at < SHIM_DATA_BYTES; at++)
 			shim_data_pristine[at] = shim_data_byte(at);
-	memcpy(shim_w.data, shim_data_pristine, sizeof(shim_w.data));
+	}
+	memcpy(shim_w.data, shim_data_pristine, SHIM_DATA_BYTES);
+	return true;
 }
 
 /* kcompat linux/mm.h: a world page's data. */
@@ -36,7 +50,7 @@ void *page_address(const struct page *page)
 {
 	long k = page - shim_w.page;
 
-	if (k < 0 || k >= SHIM_DATA_PAGES)
+	if (k < 0 || k >= SHIM_DATA_PAGES || !shim_w.data)
 		return NULL;
 	return shim_w.data + k * 4096;
 }
@@ -46,7 +60,7 @@ long shim_data_offset(const void *p)
 {
 	const u8 *b = p;
 
-	if (b < shim_w.data || b >= shim_w.data + sizeof(shim_w.data))
+	if (!shim_w.data || b < shim_w.data || b >= shim_w.data + SHIM_DATA_BYTES)
 		return -1;
 	return b - shim_w.data;
 }
@@ -252,9 +266,8 @@ SHIM_CALL(sdma_txadd_page)
 	unsigned int slot;
 
 	shim_begin(c, out);
-	if (shim_btx_freed() || a->page >= SHIM_DATA_PAGES)
+	if (shim_btx_freed() || a->page >= SHIM_DATA_PAGES || !shim_btx_data())
 		return shim_refuse(out);
-	shim_btx_data();
 	slot = shim_w.btx.num_desc % MAX_DESC;
 	out->ret = sdma_txadd_page(&shim_w.dd, &shim_w.btx, &shim_w.page[a->page], a->offset,
 				   a->len, a->pinned ? &shim_w.pin[slot] : NULL,
@@ -267,9 +280,8 @@ SHIM_CALL(sdma_txadd_kvaddr)
 	const struct shim_args_sdma_txadd_kvaddr *a = &c->args.sdma_txadd_kvaddr;
 
 	shim_begin(c, out);
-	if (shim_btx_freed() || a->at >= sizeof(shim_w.data))
+	if (shim_btx_freed() || a->at >= SHIM_DATA_BYTES || !shim_btx_data())
 		return shim_refuse(out);
-	shim_btx_data();
 	out->ret = sdma_txadd_kvaddr(&shim_w.dd, &shim_w.btx, a->null ? NULL : shim_w.data + a->at,
 				     a->len);
 	return 0;

@@ -59,7 +59,10 @@ pub fn btx_num_desc<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -
 
 /// The limit: its own array's (6) when the descriptors fit, one time in
 /// four an allocated one; past six, 63 or 64 (64 only).
-pub fn btx_desc_limit<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u8 {
+pub fn btx_desc_limit<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u8 {
+    if !builds(func) {
+        return 6;
+    }
     match q.btx_num_desc {
         0..=6 if u.ratio(3, 4) => 6,
         64 => 64,
