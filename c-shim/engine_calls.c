@@ -273,3 +273,31 @@ SHIM_CALL(sc_halted)
 	shim_static_sc_halted(&shim_sc(c->args.sc_halted.sc)->halt_work);
 	return 0;
 }
+
+SHIM_CALL(pio_send_control)
+{
+	shim_begin(c, out);
+	pio_send_control(&shim_w.dd, c->args.pio_send_control.op);
+	return 0;
+}
+
+SHIM_CALL(pio_reset_all)
+{
+	shim_begin(c, out);
+	pio_reset_all(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(pio_kernel_unfreeze)
+{
+	shim_begin(c, out);
+	pio_kernel_unfreeze(&shim_w.dd);
+	return 0;
+}
+
+SHIM_CALL(pio_kernel_linkup)
+{
+	shim_begin(c, out);
+	pio_kernel_linkup(&shim_w.dd);
+	return 0;
+}

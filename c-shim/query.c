@@ -276,6 +276,8 @@ u64 shim_csr_value(u32 offset)
 	}
 	if (offset == SEND_PIO_INIT_CTXT)
 		return shim_w.sw->pio_init_csr;
+	if (offset == SEND_CTRL)
+		return shim_w.sw->send_ctrl_csr;
 	if (offset >= SEND_CTXT_STATUS && (offset - SEND_CTXT_STATUS) % 0x100 == 0 &&
 	    (offset - SEND_CTXT_STATUS) / 0x100 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_CTXT_STATUS) / 0x100);

@@ -330,6 +330,10 @@ enum shim_fn {
 	SHIM_FN_SDMA_TXADD_DADDR,
 	SHIM_FN_SC_RESTART,
 	SHIM_FN_SC_HALTED,
+	SHIM_FN_PIO_SEND_CONTROL,
+	SHIM_FN_PIO_RESET_ALL,
+	SHIM_FN_PIO_KERNEL_UNFREEZE,
+	SHIM_FN_PIO_KERNEL_LINKUP,
 	SHIM_FN_COUNT
 };
 
@@ -398,7 +402,11 @@ enum shim_fn {
 	X(sdma_txadd_kvaddr) \
 	X(sdma_txadd_daddr) \
 	X(sc_restart) \
-	X(sc_halted)
+	X(sc_halted) \
+	X(pio_send_control) \
+	X(pio_reset_all) \
+	X(pio_kernel_unfreeze) \
+	X(pio_kernel_linkup)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -548,6 +556,12 @@ struct shim_world {
 	 * fails (0: none does).
 	 */
 	shim_u8 dma_map_fail;
+	/*
+	 * What `SEND_CTRL` reads: the chip's global send control (send
+	 * enable, VL arbiter enable, CM reset in progress, the unsupported
+	 * VLs).
+	 */
+	shim_u64 send_ctrl_csr;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -1333,6 +1347,16 @@ struct shim_args_sc_halted {
 } __attribute__((__packed__));
 
 /*
+ * `pio_send_control(dd, op)` (pio.c): under `sendctrl_lock`,
+ * `SEND_CTRL` read and written back changed by `op` (`PSC_*`: send
+ * enable, VL arbiter, the VLs without an MTU disallowed, the CM
+ * reset, which waits for the chip to clear it).
+ */
+struct shim_args_pio_send_control {
+	shim_i32 op;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1381,6 +1405,7 @@ struct shim_args {
 	struct shim_args_sdma_txadd_daddr sdma_txadd_daddr;
 	struct shim_args_sc_restart sc_restart;
 	struct shim_args_sc_halted sc_halted;
+	struct shim_args_pio_send_control pio_send_control;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

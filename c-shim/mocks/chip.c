@@ -27,8 +27,10 @@ static const struct {
 	{ SEND_DMA_DESC_CNT, 0x100, "SEND_DMA_DESC_CNT" },
 	{ SEND_DMA_TAIL, 0x100, "SEND_DMA_TAIL" },
 	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE" },
-	/* One register of the device: stride 0. */
+	/* Registers of the device: stride 0. */
 	{ SEND_PIO_INIT_CTXT, 0, "SEND_PIO_INIT_CTXT" },
+	{ SEND_PIO_ERR_CLEAR, 0, "SEND_PIO_ERR_CLEAR" },
+	{ SEND_CTRL, 0, "SEND_CTRL" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)

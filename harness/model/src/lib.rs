@@ -25,6 +25,7 @@ pub mod modify;
 pub mod mtu;
 pub mod outcome;
 pub mod pio;
+pub mod pio_chip;
 pub mod pio_init;
 pub mod pio_ring;
 pub mod print;

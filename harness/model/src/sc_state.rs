@@ -238,7 +238,7 @@ const PIO_INIT_ERR_SMASK: u64 = 0x8;
 /// engine polled (`SEND_PIO_INIT_CTXT`, the world's one value a call)
 /// while in progress, 5 µs between polls, giving up after 5 polls (120 on
 /// an FPGA emulation) with -ETIMEDOUT; done, -EIO if it says an error.
-fn pio_init_wait_progress(w: &World, j: &mut Journal) -> i32 {
+pub(crate) fn pio_init_wait_progress(w: &World, j: &mut Journal) -> i32 {
     let max = if w.fpga_emulation { 120 } else { 5 };
     let mut count = 0;
     let reg = loop {

@@ -71,39 +71,12 @@ fn small_world() -> World {
         default_desc1: 0,
         sdma_pad_phys: 0,
         dma_map_fail: 0,
+        send_ctrl_csr: 0,
         sc_egress_csr: PerIndex::new(),
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,
-        sdma_map: Some(VlMap {
-            mask: 1,
-            elems: [
-                Some(MapElem {
-                    mask: 1,
-                    entries: entries([Some(EngineIdx(0)), Some(EngineIdx(1))]),
-                }),
-                Some(MapElem {
-                    mask: 1,
-                    entries: entries([Some(EngineIdx(2)), Some(EngineIdx(3))]),
-                }),
-            ]
-            .into_iter()
-            .collect(),
-        }),
-        pio_map: Some(VlMap {
-            mask: 1,
-            elems: [
-                Some(MapElem {
-                    mask: 0,
-                    entries: entries([Some(SendCtxIdx(0))]),
-                }),
-                Some(MapElem {
-                    mask: 0,
-                    entries: entries([Some(SendCtxIdx(1))]),
-                }),
-            ]
-            .into_iter()
-            .collect(),
-        }),
+        sdma_map: Some(small_sdma_map()),
+        pio_map: Some(small_pio_map()),
         sl_to_sc: [sl_to_sc].into_iter().collect(),
         port_ibmtu: [4096].into_iter().collect(),
         max_rdma_atomic: 16,
@@ -116,6 +89,44 @@ fn small_world() -> World {
         port_qp0: [true].into_iter().collect(),
         port_qp1: [true].into_iter().collect(),
         alloc_fail: 0,
+    }
+}
+
+/// The small world's SDMA map: VL0 on engines 0 and 1, VL1 on 2 and 3.
+fn small_sdma_map() -> VlMap<EngineIdx> {
+    VlMap {
+        mask: 1,
+        elems: [
+            Some(MapElem {
+                mask: 1,
+                entries: entries([Some(EngineIdx(0)), Some(EngineIdx(1))]),
+            }),
+            Some(MapElem {
+                mask: 1,
+                entries: entries([Some(EngineIdx(2)), Some(EngineIdx(3))]),
+            }),
+        ]
+        .into_iter()
+        .collect(),
+    }
+}
+
+/// The small world's PIO map: VL0 on sc#0, VL1 on sc#1.
+fn small_pio_map() -> VlMap<SendCtxIdx> {
+    VlMap {
+        mask: 1,
+        elems: [
+            Some(MapElem {
+                mask: 0,
+                entries: entries([Some(SendCtxIdx(0))]),
+            }),
+            Some(MapElem {
+                mask: 0,
+                entries: entries([Some(SendCtxIdx(1))]),
+            }),
+        ]
+        .into_iter()
+        .collect(),
     }
 }
 

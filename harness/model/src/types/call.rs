@@ -363,6 +363,23 @@ macro_rules! call_schema {
             ScHalted sc_halted {
                 "sc" sc: Option<SendCtxIdx> [sc_is_qps] = Some(SendCtxIdx(0)),
             }
+            /// `pio_send_control(dd, op)` (pio.c): under `sendctrl_lock`,
+            /// `SEND_CTRL` read and written back changed by `op` (`PSC_*`:
+            /// send enable, VL arbiter, the VLs without an MTU disallowed,
+            /// the CM reset, which waits for the chip to clear it).
+            PioSendControl pio_send_control {
+                "op" op: i32 [psc_op] = 0,
+            }
+            /// `pio_reset_all(dd)` (pio.c): every context's PIO memory
+            /// initialised by the chip's init engine (an error it reports
+            /// cleared first).
+            PioResetAll pio_reset_all {}
+            /// `pio_kernel_unfreeze(dd)` (pio.c): every frozen kernel
+            /// context whose link is up enabled again.
+            PioKernelUnfreeze pio_kernel_unfreeze {}
+            /// `pio_kernel_linkup(dd)` (pio.c): every kernel context the
+            /// link going down disabled enabled again.
+            PioKernelLinkup pio_kernel_linkup {}
         }
     };
 }

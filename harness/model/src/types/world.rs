@@ -119,6 +119,10 @@ macro_rules! world_schema {
             /// The n-th DMA mapping of a call (`dma_map_page`,
             /// `dma_map_single`) fails (0: none does).
             "dma_map_fail" dma_map_fail: u8 [dma_map_fail] = 0,
+            /// What `SEND_CTRL` reads: the chip's global send control
+            /// (send enable, VL arbiter enable, CM reset in progress, the
+            /// unsupported VLs).
+            "send_ctrl_csr" send_ctrl_csr: u64 [send_ctrl_csr] = 0,
         }
     };
 }

@@ -6,8 +6,10 @@
 use crate::model::types::*;
 use crate::outcome::Outcome;
 
+mod pio;
 mod sdma;
 mod txbuild;
+use pio::{check_pio_chip, check_restart};
 use sdma::{check_dma_tx, check_sdma_call};
 use txbuild::{check_btx, check_btx_call};
 
@@ -609,6 +611,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
         }
     }
     check_restart(c)?;
+    check_pio_chip(c)?;
     // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
     // entries, indexed by the interrupt's source unchecked.
     if let Args::ScGroupReleaseUpdate(a) = &c.args {
@@ -649,39 +652,6 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
             return Err(format!(
                 "engines.sde_ahg_bits[{}] has no clear bit: ffz() is undefined (sdma_init leaves bit 32 clear)",
                 e.0
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// sc_restart() and its halt work: a context of the world (it is
-/// dereferenced); one it restarts (halted, not being freed) is the QP's
-/// (the one the world gives counters), whose buffers allocated a kernel
-/// context waits for, forever unless they are 0 (one thread drops none).
-fn check_restart(c: &Call) -> Result<(), String> {
-    let w = &c.world;
-    if let Args::ScRestart(args::ScRestart { sc }) | Args::ScHalted(args::ScHalted { sc }) = &c.args
-    {
-        let name = c.func().name();
-        let Some(sc) = sc.filter(|s| s.0 < w.num_send_contexts) else {
-            return Err(format!(
-                "{name}'s sc is a send context of the world (not NULL: it is dereferenced)"
-            ));
-        };
-        let f = c.engines.sc_flags.get(usize::from(sc.0));
-        let restarts = f.contains(&ScFlag::Halted) && !f.contains(&ScFlag::InFree);
-        if restarts && Some(sc) != c.qp.s_sendcontext {
-            return Err(format!(
-                "{name} of a halted context other than the QP's (qp.s_sendcontext): the world gives only it counters"
-            ));
-        }
-        if restarts
-            && w.sc_type.get(usize::from(sc.0)) != ScType::User
-            && c.qp.sc_buffers_allocated != 0
-        {
-            return Err(format!(
-                "{name} of a halted kernel context with buffers allocated never returns (it waits for them to drop to 0)"
             ));
         }
     }

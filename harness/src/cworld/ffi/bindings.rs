@@ -177,7 +177,11 @@ pub const SHIM_FN_SDMA_TXADD_KVADDR: shim_fn = 60;
 pub const SHIM_FN_SDMA_TXADD_DADDR: shim_fn = 61;
 pub const SHIM_FN_SC_RESTART: shim_fn = 62;
 pub const SHIM_FN_SC_HALTED: shim_fn = 63;
-pub const SHIM_FN_COUNT: shim_fn = 64;
+pub const SHIM_FN_PIO_SEND_CONTROL: shim_fn = 64;
+pub const SHIM_FN_PIO_RESET_ALL: shim_fn = 65;
+pub const SHIM_FN_PIO_KERNEL_UNFREEZE: shim_fn = 66;
+pub const SHIM_FN_PIO_KERNEL_LINKUP: shim_fn = 67;
+pub const SHIM_FN_COUNT: shim_fn = 68;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]

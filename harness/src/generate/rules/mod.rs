@@ -10,9 +10,11 @@ use super::shapes::{
 };
 use crate::model::types::*;
 
+mod pio_chip;
 mod pio_ring;
 mod sdma_ring;
 mod txbuild;
+pub use pio_chip::*;
 pub use pio_ring::*;
 pub use sdma_ring::*;
 pub use txbuild::*;
@@ -577,17 +579,6 @@ pub fn sc_of_qp<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, r: &R) -> Opti
     match q.s_sendcontext {
         Some(sc) if u.arbitrary() => Some(sc),
         _ => sc_ptr(u, w, q, r),
-    }
-}
-
-/// The QP's send context (the one the world gives counters) three times
-/// in four, else any of the world's.
-pub fn sc_is_qps<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, _: &R) -> Option<SendCtxIdx> {
-    match q.s_sendcontext {
-        Some(sc) if u.ratio(3, 4) => Some(sc),
-        _ => Some(SendCtxIdx(
-            u.int_in_range(0..=w.num_send_contexts.max(1) - 1),
-        )),
     }
 }
 

@@ -1,0 +1,72 @@
+//! The invariants of the calls on a send context's states and on the
+//! chip's PIO as a whole (pio.c): a restart, the global send control,
+//! the kernel contexts enabled again after a freeze or a link down.
+
+use crate::model::types::*;
+
+/// sc_restart() and its halt work: a context of the world (it is
+/// dereferenced); one it restarts (halted, not being freed) is the QP's
+/// (the one the world gives counters), whose buffers allocated a kernel
+/// context waits for, forever unless they are 0 (one thread drops none).
+pub(super) fn check_restart(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    if let Args::ScRestart(args::ScRestart { sc }) | Args::ScHalted(args::ScHalted { sc }) = &c.args
+    {
+        let name = c.func().name();
+        let Some(sc) = sc.filter(|s| s.0 < w.num_send_contexts) else {
+            return Err(format!(
+                "{name}'s sc is a send context of the world (not NULL: it is dereferenced)"
+            ));
+        };
+        let f = c.engines.sc_flags.get(usize::from(sc.0));
+        let restarts = f.contains(&ScFlag::Halted) && !f.contains(&ScFlag::InFree);
+        if restarts && Some(sc) != c.qp.s_sendcontext {
+            return Err(format!(
+                "{name} of a halted context other than the QP's (qp.s_sendcontext): the world gives only it counters"
+            ));
+        }
+        if restarts
+            && w.sc_type.get(usize::from(sc.0)) != ScType::User
+            && c.qp.sc_buffers_allocated != 0
+        {
+            return Err(format!(
+                "{name} of a halted kernel context with buffers allocated never returns (it waits for them to drop to 0)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The chip-wide PIO calls: `__cm_reset()` polls `SEND_CTRL` until the chip
+/// clears the CM reset bit (the world's register reads one value a call,
+/// so a set bit is polled forever); `pio_kernel_unfreeze()` and
+/// `pio_kernel_linkup()` enable only the QP's context (the world gives
+/// only it counters).
+pub(super) fn check_pio_chip(c: &Call) -> Result<(), String> {
+    let w = &c.world;
+    if let Args::PioSendControl(a) = &c.args {
+        if a.op == 4 && w.send_ctrl_csr & 0x4 != 0 {
+            return Err("pio_send_control(PSC_CM_RESET) with world.send_ctrl_csr's CM reset bit (0x4) set never returns".into());
+        }
+    }
+    let pick: fn(&Flags<ScFlag>) -> bool = match c.args {
+        Args::PioKernelUnfreeze(_) => {
+            |f| f.contains(&ScFlag::Frozen) && !f.contains(&ScFlag::LinkDown)
+        }
+        Args::PioKernelLinkup(_) => |f| f.contains(&ScFlag::LinkDown),
+        _ => return Ok(()),
+    };
+    for i in 0..w.num_send_contexts {
+        let k = usize::from(i);
+        let enables = !w.sc_freed.get(k)
+            && pick(&c.engines.sc_flags.get(k))
+            && w.sc_type.get(k) != ScType::User;
+        if enables && c.qp.s_sendcontext != Some(SendCtxIdx(i)) {
+            return Err(format!(
+                "{} enables send context {i}, not the QP's (qp.s_sendcontext): the world gives only it counters",
+                c.func().name()
+            ));
+        }
+    }
+    Ok(())
+}
