@@ -1330,9 +1330,9 @@ struct shim_args_sdma_txadd_daddr {
 /*
  * `sc_restart(sc)` (pio.c) on the QP's send context (the one the
  * world gives counters): a halted context, not being freed, waited
- * for to halt (its status register, at most 101 polls: -ETIME) and
- * for its buffers (a kernel context's count of buffers allocated),
- * then disabled and enabled again.
+ * for to halt (its status register, read at most 102 times: -ETIME)
+ * and for its buffers (a kernel context's count of buffers
+ * allocated), then disabled and enabled again.
  */
 struct shim_args_sc_restart {
 	shim_i16 sc;

@@ -280,7 +280,7 @@ SHIM_CALL(sdma_txadd_kvaddr)
 	const struct shim_args_sdma_txadd_kvaddr *a = &c->args.sdma_txadd_kvaddr;
 
 	shim_begin(c, out);
-	if (shim_btx_freed() || a->at >= SHIM_DATA_BYTES || !shim_btx_data())
+	if (shim_btx_freed() || (!a->null && a->at >= SHIM_DATA_BYTES) || !shim_btx_data())
 		return shim_refuse(out);
 	out->ret = sdma_txadd_kvaddr(&shim_w.dd, &shim_w.btx, a->null ? NULL : shim_w.data + a->at,
 				     a->len);

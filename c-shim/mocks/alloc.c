@@ -3,8 +3,10 @@
  * alloc.c - kmalloc and kfree for a C world, and its leak report.
  *
  * Every block is zeroed calloc memory (uninitialised memory would make runs
- * differ) and tracked until it is freed, then poisoned and kept until the
- * world is reset (a use after free reads poison; a write is journalled).  After a call, a block that no
+ * differ) and tracked until it is freed, then poisoned and kept in a
+ * quarantine of 64 until the world is reset or it fills (a use after free
+ * reads poison; a write is journalled, and so is a second free); under
+ * --sanitize AddressSanitizer's own quarantine does this.  After a call, a block that no
  * writable data of the world reaches, directly or through other live
  * blocks, is journalled as "leak: kmalloc in CALLER", as kmemleak reports
  * an unreferenced object: the scan is kmemleak's (every aligned word of the
@@ -196,10 +198,26 @@ static void free_quarantine(void)
 		free(freed[--nfreed].p);
 }
 
-static void release(const void *p)
+/* A block in quarantine (freed already), or -1. */
+static int quarantined(const void *p)
 {
 	int i;
 
+	for (i = 0; i < nfreed; i++)
+		if (freed[i].p == p)
+			return i;
+	return -1;
+}
+
+static void release(const void *p)
+{
+	int i = quarantined(p);
+
+	if (i >= 0) {
+		/* Freed twice: journalled, the block left in quarantine. */
+		journal_printf("BUG: double free: %s%s", freed[i].kind, freed[i].what);
+		return;
+	}
 	for (i = 0; i < nlive; i++)
 		if (live[i].p == p)
 			break;
@@ -242,13 +260,20 @@ bool shim_block_is_world(const void *p)
 /*
  * A block the world hands back (a request given fresh releases what it
  * held, as its last owner would have): no journal line, no longer tracked.
+ * Only a live block: one upstream freed already is in quarantine (or, under
+ * --sanitize, gone) and is not the world's to free again.
  */
 void shim_free_tracked(void *p)
 {
-	if (!p)
-		return;
-	untrack(p);
-	free(p);
+	int i;
+
+	for (i = 0; i < nlive; i++) {
+		if (live[i].p == p) {
+			untrack(p);
+			free(p);
+			return;
+		}
+	}
 }
 
 void kfree(const void *objp)

@@ -343,7 +343,8 @@ const HALT_POLLS: u32 = 100;
 
 /// Mirrors `sc_restart()` (pio.c): a context not halted (`SCF_HALTED`) or
 /// being freed (`SCF_IN_FREE`) is -EINVAL; otherwise its status register
-/// polled until it says halted, 1 µs between polls, -ETIME after 101; a
+/// polled until it says halted, 1 µs between polls, -ETIME at the 102nd
+/// read; a
 /// context not a user's waits for its buffers allocated to drop to 0
 /// ([`get_buffers_allocated`], one CPU: the world's count); then
 /// [`sc_disable`] and [`sc_enable`].

@@ -121,6 +121,16 @@ pub fn built_desc(qp: &Qp, i: usize) -> [u64; 2] {
     ]
 }
 
+/// An add to this request copies its bytes into the coalesce buffer:
+/// every descriptor used but not all 64, and a buffer there or about to be
+/// allocated (the 63rd used with bytes left).
+pub fn coalesce_copies(q: &Qp) -> bool {
+    let n = u16::from(q.btx_num_desc);
+    n == u16::from(q.btx_desc_limit)
+        && n < MAX_DESC
+        && (q.btx_coalesce || (n == MAX_DESC - 1 && q.btx_tlen != 0))
+}
+
 /// The bytes a full request's coalesce buffer has left: from
 /// `coalesce_idx` to its size, or, none allocated yet, the `tlen + 4`
 /// of the one `_extend_sdma_tx_descs()` allocates.
@@ -672,6 +682,13 @@ fn with_build(
     cx: &mut crate::Cx<'_>,
     f: impl FnOnce(&mut Build<'_>, &mut Journal) -> Result<i32, Undefined>,
 ) -> Result<(), Undefined> {
+    if cx.qp.btx_desc_stray != 0 {
+        return Err(Undefined(
+            "the request's descriptors past the eighth that differ are only counted \
+             (btx_desc_stray): the model cannot rebuild them"
+                .into(),
+        ));
+    }
     let mut b = Build {
         w: cx.w,
         tx: Tx::of(&cx.qp),

@@ -22,7 +22,11 @@ void kfree(const void *objp);
 #define kcalloc(n, size, flags)		kzalloc(array_size(n, size), flags)
 #define kcalloc_node(n, size, flags, node) kzalloc_node(array_size(n, size), flags, node)
 #define kmalloc_array(n, size, flags)	kmalloc(array_size(n, size), flags)
-/* The typed allocators (7.2): kzalloc_objs(TYPE or VAR, COUNT[, GFP]). */
+/*
+ * The typed allocators (7.2): kzalloc_objs(TYPE or VAR, COUNT[, GFP]).  The
+ * GFP argument is dropped for GFP_KERNEL: the allocation mock ignores
+ * flags but __GFP_ZERO, and every block it gives is zeroed anyway.
+ */
 #define kzalloc_objs(t, n, ...)		((typeof(t) *)kcalloc(n, sizeof(t), GFP_KERNEL))
 #define kmalloc_objs(t, n, ...)		((typeof(t) *)kmalloc_array(n, sizeof(t), GFP_KERNEL))
 #define kvfree(p)			kfree(p)

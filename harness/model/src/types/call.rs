@@ -351,8 +351,8 @@ macro_rules! call_schema {
             }
             /// `sc_restart(sc)` (pio.c) on the QP's send context (the one
             /// the world gives counters): a halted context, not being
-            /// freed, waited for to halt (its status register, at most
-            /// 101 polls: -ETIME) and for its buffers (a kernel
+            /// freed, waited for to halt (its status register, read at
+            /// most 102 times: -ETIME) and for its buffers (a kernel
             /// context's count of buffers allocated), then disabled and
             /// enabled again.
             ScRestart sc_restart {

@@ -23,14 +23,38 @@ pub use survivors::{
     check_manifest, manifest_path, parse_manifest, read_manifest, tally, Listed, Problem, Tally,
 };
 
+/// Calls whose upstream function is a header's inline (sdma.h), which the
+/// shim's call compiles, and the functions of the files the worlds take
+/// that they reach: a default run mutates those instead.
+const VIA_HEADER: &[(Func, &[&str])] = &[
+    (Func::SdmaTxinitAhg, &["_sdma_txreq_ahgadd"]),
+    (
+        Func::SdmaTxaddPage,
+        &[
+            "ext_coal_sdma_tx_descs",
+            "_extend_sdma_tx_descs",
+            "_pad_sdma_tx_descs",
+        ],
+    ),
+    (Func::SdmaTxaddKvaddr, &[]),
+    (Func::SdmaTxaddDaddr, &[]),
+];
+
 /// The functions named (C names), or every function of the call schema
-/// when none is.
+/// when none is (a header's inline replaced by what it reaches,
+/// [`VIA_HEADER`]).
 fn named_or_all(functions: &[String]) -> Vec<String> {
-    if functions.is_empty() {
-        Func::ALL.iter().map(|f| f.name().to_owned()).collect()
-    } else {
-        functions.to_vec()
+    if !functions.is_empty() {
+        return functions.to_vec();
     }
+    let mut all = vec![];
+    for f in Func::ALL {
+        match VIA_HEADER.iter().find(|(h, _)| h == f) {
+            Some((_, reached)) => all.extend(reached.iter().map(|n| n.to_string())),
+            None => all.push(f.name().to_owned()),
+        }
+    }
+    all
 }
 
 /// The manifest entries a run answers for: those of the functions it
@@ -339,6 +363,20 @@ pub fn report(kernel: &str, run: &Run, listed: &[Listed]) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_default_run_mutates_what_header_inlines_reach() {
+        let all = named_or_all(&[]);
+        for (f, reached) in VIA_HEADER {
+            assert!(
+                !all.iter().any(|n| n == f.name()),
+                "{f:?} is a header inline"
+            );
+            assert!(reached.iter().all(|r| all.iter().any(|n| n == r)));
+        }
+        assert!(all.iter().any(|n| n == "hfi1_setup_wqe"));
+        assert_eq!(named_or_all(&["x".into()]), ["x"]);
+    }
 
     /// Manifest entries of functions `a`, `b`, `c` and `helper`.
     fn manifest() -> Vec<Listed> {

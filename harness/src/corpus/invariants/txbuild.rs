@@ -1,7 +1,7 @@
 //! The invariants of the tx request a caller builds (the QP's `btx_*`
 //! fields) and of the calls that build it.
 
-use crate::model::sdma_build::{built_desc, coalesce_room, DATA_BYTES, MAX_DESC};
+use crate::model::sdma_build::{built_desc, coalesce_copies, coalesce_room, DATA_BYTES, MAX_DESC};
 use crate::model::types::*;
 
 /// `NUM_DESC` (sdma_txreq.h).
@@ -44,6 +44,15 @@ pub(super) fn check_btx(q: &Qp) -> Result<(), String> {
         return Err(format!(
             "qp.btx_coalesce_idx {} is past btx_coal_size {}: the bytes copied are in the buffer",
             q.btx_coalesce_idx, q.btx_coal_size
+        ));
+    }
+    // _extend_sdma_tx_descs() allocates tlen + 4 (the packet and its pad),
+    // and tlen is fixed while the buffer fills.
+    if q.btx_coalesce && q.btx_coal_size < u32::from(q.btx_tlen) + 4 {
+        return Err(format!(
+            "qp.btx_coal_size {} is below btx_tlen + 4 ({}): the buffer holds the packet and its pad",
+            q.btx_coal_size,
+            u32::from(q.btx_tlen) + 4
         ));
     }
     if q.btx_desc_stray != 0 {
@@ -94,12 +103,24 @@ pub(super) fn check_btx_call(c: &Call) -> Result<(), String> {
             c.func().name()
         ));
     }
+    // _sdma_txreq_ahgadd() reads ahg[num_ahg - 1] (the world passes 16) and
+    // ORs updates into descs[1 + (num_ahg - 2) / 4] (6 of them).
+    if let Args::SdmaTxinitAhg(a) = &c.args {
+        if a.num_ahg > 13 {
+            return Err(format!(
+                "sdma_txinit_ahg: num_ahg {} past 13 reads past the world's 16 AHG values and writes past tx->descs",
+                a.num_ahg
+            ));
+        }
+    }
     let (start, len, end) = match &c.args {
-        Args::SdmaTxaddPage(a) => (
-            usize::from(a.offset),
-            a.len,
-            if a.page > 3 { 0 } else { 4096 },
-        ),
+        Args::SdmaTxaddPage(a) if a.page > 3 => {
+            return Err(format!(
+                "sdma_txadd_page: page {} is not one of the world's four",
+                a.page
+            ));
+        }
+        Args::SdmaTxaddPage(a) => (usize::from(a.offset), a.len, 4096),
         // NULL: nothing is read (the coalescing path refuses it first).
         Args::SdmaTxaddKvaddr(a) if a.null => return Ok(()),
         Args::SdmaTxaddKvaddr(a) => (usize::from(a.at), a.len, DATA_BYTES),
@@ -112,7 +133,7 @@ pub(super) fn check_btx_call(c: &Call) -> Result<(), String> {
             end
         ));
     }
-    if q.btx_num_desc == q.btx_desc_limit && u32::from(len) > coalesce_room(q) {
+    if coalesce_copies(q) && u32::from(len) > coalesce_room(q) {
         return Err(format!(
             "{}: {len} bytes to coalesce into a buffer with {} left (ext_coal_sdma_tx_descs() copies unchecked)",
             c.func().name(),

@@ -5,7 +5,7 @@
 //! allocated array, the packet's last bytes.
 
 use super::super::draw::{Draw, Source};
-use crate::model::sdma_build::{built_desc, DATA_BYTES};
+use crate::model::sdma_build::{built_desc, coalesce_copies, coalesce_room, DATA_BYTES};
 use crate::model::types::args::{SdmaTxaddDaddr, SdmaTxaddKvaddr, SdmaTxaddPage, SdmaTxinitAhg};
 use crate::model::types::*;
 
@@ -250,13 +250,8 @@ impl AddArgs for SdmaTxaddDaddr {
 /// what a full request's coalesce buffer has left.
 pub fn add_len<S: Source, R: AddArgs>(u: &mut Draw<S>, _: &World, q: &Qp, a: &R) -> u16 {
     let mut room = a.room();
-    if q.btx_num_desc == q.btx_desc_limit {
-        let copied = if q.btx_coalesce {
-            q.btx_coalesce_idx
-        } else {
-            0
-        };
-        room = room.min(q.btx_tlen.saturating_sub(copied));
+    if coalesce_copies(q) {
+        room = room.min(coalesce_room(q).min(u32::from(u16::MAX)) as u16);
     }
     let len = match u.int_in_range(0..=2u8) {
         0 => q.btx_tlen,
