@@ -265,6 +265,28 @@ bool shim_check_call(const struct shim_call *c)
 		    c->args._sdma_engine_progress_schedule.sde == SHIM_NONE)
 			return false;
 		break;
+	case SHIM_FN_SDMA_PROCESS_EVENT:
+	case SHIM_FN_SDMA_ENGINE_ERROR:
+	case SHIM_FN_SDMA_SW_CLEAN_UP_TASK:
+	case SHIM_FN_SDMA_HW_CLEAN_UP_TASK:
+		/* A state machine step: an event it knows (it indexes a table). */
+		if (c->fn == SHIM_FN_SDMA_PROCESS_EVENT &&
+		    c->args.sdma_process_event.event >= SHIM_SDMA_EVENT_COUNT)
+			return false;
+		/* The hardware clean-up polls the status until it says done. */
+		if (c->fn == SHIM_FN_SDMA_HW_CLEAN_UP_TASK &&
+		    !(sw->sdma_status_csr & SEND_DMA_STATUS_ENG_CLEANED_UP_SMASK))
+			return false;
+		/*
+		 * An error's dump reads the descriptors from the head to the
+		 * tail: the world's ring (whatever a scenario's steps left of
+		 * its head and tail).
+		 */
+		if (c->fn == SHIM_FN_SDMA_ENGINE_ERROR &&
+		    (c->args.sdma_engine_error.status & ~SEND_DMA_ENG_ERR_STATUS_SDMA_HALT_ERR_SMASK) &&
+		    !shim_tx_ring_own(c->qp.sde_descq_cnt))
+			return false;
+		fallthrough;
 	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
 		/*
 		 * The QP's engine, its ring a power of two, the chip's heads
@@ -422,7 +444,8 @@ void shim_build_world(const struct shim_world *sw)
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	hfi1_cap_mask = (sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |
-			(sw->cap_sdma_head_check ? HFI1_CAP_SDMA_HEAD_CHECK : 0);
+			(sw->cap_sdma_head_check ? HFI1_CAP_SDMA_HEAD_CHECK : 0) |
+			(sw->cap_sdma_ahg ? HFI1_CAP_SDMA_AHG : 0);
 	seqlock_init(&shim_w.dd.sc2vl_lock);
 	memcpy(shim_w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
 	/* The entries off 0 (the last world's back to 0 first). */
@@ -666,6 +689,7 @@ void shim_build_qp(const struct shim_call *c)
 	shim_build_btx(q);
 	for (i = 0; i < c->world.sl_to_sc.n; i++)
 		shim_w.pport[i].ibport_data.rvp.n_dmawait = q->port_n_dmawait;
+	atomic_set(&shim_w.dd.sdma_unfreeze_count, q->sdma_unfreeze_count);
 	shim_w.priv.s_flags = tree_bits(q->priv_flags, &shim_priv_flags);
 	for (i = 0; i < SHIM_IOWAIT_FLAG_COUNT; i++)
 		if (q->iowait_flags & (1u << i))
@@ -884,6 +908,7 @@ void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unkn
 	}
 	q->sde_head_csr = shim_w.head_csr;
 	q->port_n_dmawait = to_iport(qp->ibqp.device, qp->port_num)->rvp.n_dmawait;
+	q->sdma_unfreeze_count = atomic_read(&shim_w.dd.sdma_unfreeze_count);
 	shim_read_waiters(q, in);
 	shim_read_pio_waiters(q, in);
 	shim_read_ring(q, in);

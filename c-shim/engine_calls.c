@@ -301,3 +301,40 @@ SHIM_CALL(pio_kernel_linkup)
 	pio_kernel_linkup(&shim_w.dd);
 	return 0;
 }
+
+SHIM_CALL(sdma_process_event)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_process_event(shim_w.priv.s_sde,
+				       sdma_event_values[c->args.sdma_process_event.event]);
+	return 0;
+}
+
+SHIM_CALL(sdma_engine_error)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	sdma_engine_error(shim_w.priv.s_sde, c->args.sdma_engine_error.status);
+	return 0;
+}
+
+SHIM_CALL(sdma_sw_clean_up_task)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_sw_clean_up_task(&shim_w.priv.s_sde->sdma_sw_clean_up_task);
+	return 0;
+}
+
+SHIM_CALL(sdma_hw_clean_up_task)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_hw_clean_up_task(&shim_w.priv.s_sde->sdma_hw_clean_up_task);
+	return 0;
+}

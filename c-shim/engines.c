@@ -39,20 +39,59 @@ static u32 sc_flags_symbolic(u32 tree)
 #define SHIM_TREE_sde_ahg_bits(v)		(v)
 #define SHIM_SYM_sde_ahg_bits(t)		(t)
 
-/* An engine state no name has reads back as the count (no name either). */
+/*
+ * A value of the tree's enumeration back to its index in the shim's list
+ * (the list's count for a value no name has: no name either).
+ */
+#define SHIM_SYMBOLIC_OF(values, count, tree) ({			\
+	u32 __i;							\
+	for (__i = 0; __i < (count); __i++)				\
+		if ((u32)(values)[__i] == (tree))			\
+			break;						\
+	__i;								\
+})
+
 static u32 sdma_state_symbolic(u32 tree)
 {
-	u32 i;
+	return SHIM_SYMBOLIC_OF(sdma_state_values, SHIM_SDMA_STATE_COUNT, tree);
+}
 
-	for (i = 0; i < SHIM_SDMA_STATE_COUNT; i++)
-		if (sdma_state_values[i] == tree)
-			return i;
-	return SHIM_SDMA_STATE_COUNT;
+static u32 sdma_event_symbolic(u32 tree)
+{
+	return SHIM_SYMBOLIC_OF(sdma_event_values, SHIM_SDMA_EVENT_COUNT, tree);
 }
 
 #define SHIM_AT_sde_state(o)			((o)->state.current_state)
 #define SHIM_TREE_sde_state(v)			sdma_state_values[v]
 #define SHIM_SYM_sde_state(t)			sdma_state_symbolic(t)
+#define SHIM_AT_sde_previous_state(o)		((o)->state.previous_state)
+#define SHIM_TREE_sde_previous_state(v)		sdma_state_values[v]
+#define SHIM_SYM_sde_previous_state(t)		sdma_state_symbolic(t)
+#define SHIM_AT_sde_current_op(o)		((o)->state.current_op)
+#define SHIM_TREE_sde_current_op(v)		(v)
+#define SHIM_SYM_sde_current_op(t)		(t)
+#define SHIM_AT_sde_previous_op(o)		((o)->state.previous_op)
+#define SHIM_TREE_sde_previous_op(v)		(v)
+#define SHIM_SYM_sde_previous_op(t)		(t)
+#define SHIM_AT_sde_go_s99_running(o)		((o)->state.go_s99_running)
+#define SHIM_TREE_sde_go_s99_running(v)		(v)
+#define SHIM_SYM_sde_go_s99_running(t)		(t)
+#define SHIM_AT_sde_last_event(o)		((o)->state.last_event)
+#define SHIM_TREE_sde_last_event(v)		sdma_event_values[v]
+#define SHIM_SYM_sde_last_event(t)		sdma_event_symbolic(t)
+/* kcompat's refcount_t is an atomic_t: its counter, as an lvalue. */
+#define SHIM_AT_sde_kref(o)			((o)->state.kref.refcount.refs.counter)
+#define SHIM_TREE_sde_kref(v)			(v)
+#define SHIM_SYM_sde_kref(t)			(t)
+#define SHIM_AT_sde_comp_done(o)		((o)->state.comp.done)
+#define SHIM_TREE_sde_comp_done(v)		(v)
+#define SHIM_SYM_sde_comp_done(t)		(t)
+#define SHIM_AT_sde_p_senddmactrl(o)		((o)->p_senddmactrl)
+#define SHIM_TREE_sde_p_senddmactrl(v)		(v)
+#define SHIM_SYM_sde_p_senddmactrl(t)		(t)
+#define SHIM_AT_sde_progress_check_head(o)	((o)->progress_check_head)
+#define SHIM_TREE_sde_progress_check_head(v)	(v)
+#define SHIM_SYM_sde_progress_check_head(t)	(t)
 #define SHIM_AT_sde_idle_int_cnt(o)		((o)->idle_int_cnt)
 #define SHIM_TREE_sde_idle_int_cnt(v)		(v)
 #define SHIM_SYM_sde_idle_int_cnt(t)		(t)
@@ -88,6 +127,12 @@ bool shim_check_engines(const struct shim_engines *e, const struct shim_world *s
 #undef SHIM_CHECK
 	for (k = 0; k < e->sde_state.n; k++)
 		if (e->sde_state.val[k] >= SHIM_SDMA_STATE_COUNT)
+			return false;
+	for (k = 0; k < e->sde_previous_state.n; k++)
+		if (e->sde_previous_state.val[k] >= SHIM_SDMA_STATE_COUNT)
+			return false;
+	for (k = 0; k < e->sde_last_event.n; k++)
+		if (e->sde_last_event.val[k] >= SHIM_SDMA_EVENT_COUNT)
 			return false;
 	return true;
 }

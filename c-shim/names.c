@@ -50,6 +50,10 @@ const enum sdma_states sdma_state_values[SHIM_SDMA_STATE_COUNT] = {
 	SHIM_SDMA_STATE_NAMES(SHIM_VALUE)
 };
 
+const enum sdma_events sdma_event_values[SHIM_SDMA_EVENT_COUNT] = {
+	SHIM_SDMA_EVENT_NAMES(SHIM_VALUE)
+};
+
 /* iowait flags are bit numbers (iowait_set_flag() uses set_bit()). */
 const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT] = {
 	SHIM_IOWAIT_FLAG_NAMES(SHIM_VALUE)

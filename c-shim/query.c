@@ -5,6 +5,11 @@
  */
 #include "state.h"
 
+bool shim_chip_bx(void)
+{
+	return shim_w.sw->chip_bx;
+}
+
 bool shim_queue_work_ret(void)
 {
 	return shim_w.queue_work_ret;
@@ -108,8 +113,15 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	/* Inside an engine or a context (one of its locks): named by it. */
 	if (p >= (void *)shim_w.per_sdma && p < (void *)(shim_w.per_sdma + SHIM_MAX_SDMA)) {
 		i = ((const char *)p - (const char *)shim_w.per_sdma) / sizeof(shim_w.per_sdma[0]);
-		if (p == &shim_w.per_sdma[i].flush_worker)
-			return snprintf(buf, len, "sde#%d.flush_worker", i);
+#define SHIM_SDE_MEMBER(m)						\
+		if (p == &shim_w.per_sdma[i].m)					\
+			return snprintf(buf, len, "sde#%d." #m, i);
+		SHIM_SDE_MEMBER(flush_worker)
+		SHIM_SDE_MEMBER(err_halt_worker)
+		SHIM_SDE_MEMBER(err_progress_check_timer)
+		SHIM_SDE_MEMBER(sdma_hw_clean_up_task)
+		SHIM_SDE_MEMBER(sdma_sw_clean_up_task)
+#undef SHIM_SDE_MEMBER
 		return snprintf(buf, len, "sde#%d", i);
 	}
 	if (p >= (void *)shim_w.sc && p < (void *)(shim_w.sc + SHIM_MAX_SEND_CONTEXTS))
@@ -187,6 +199,10 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "wq:hfi1");
 	if (p == system_highpri_wq)
 		return snprintf(buf, len, "wq:highpri");
+	if (p == system_wq)
+		return snprintf(buf, len, "wq:system");
+	if (p == &shim_w.dd.sdma_unfreeze_wq)
+		return snprintf(buf, len, "sdma-unfreeze-wq");
 	for (i = 0; i < SHIM_MAX_SR; i++)
 		if (p == &shim_w.sr[i])
 			return snprintf(buf, len, "sr#%d", i);
@@ -274,6 +290,10 @@ u64 shim_csr_value(u32 offset)
 		sc = shim_sc_of_hw((offset - SEND_CTXT_ERR_STATUS) / 0x100);
 		return sc < 0 ? 0 : SHIM_PER_SC(sc_err_csr, sc);
 	}
+	/* Every engine's status reads the world's one value. */
+	if (offset >= SEND_DMA_STATUS && (offset - SEND_DMA_STATUS) % 0x100 == 0 &&
+	    (offset - SEND_DMA_STATUS) / 0x100 < (u32)shim_w.dd.num_sdma)
+		return shim_w.sw->sdma_status_csr;
 	if (offset == SEND_PIO_INIT_CTXT)
 		return shim_w.sw->pio_init_csr;
 	if (offset == SEND_CTRL)

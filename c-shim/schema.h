@@ -246,6 +246,42 @@ enum shim_sdma_state {
 	X(sdma_state_s82_freeze_sw_clean) \
 	X(sdma_state_s99_running)
 
+/* An event of an SDMA engine's state machine (sdma_process_event()). */
+enum shim_sdma_event {
+	SHIM_SDMA_EVENT_E00_GO_HW_DOWN,
+	SHIM_SDMA_EVENT_E10_GO_HW_START,
+	SHIM_SDMA_EVENT_E15_HW_HALT_DONE,
+	SHIM_SDMA_EVENT_E25_HW_CLEAN_UP_DONE,
+	SHIM_SDMA_EVENT_E30_GO_RUNNING,
+	SHIM_SDMA_EVENT_E40_SW_CLEANED,
+	SHIM_SDMA_EVENT_E50_HW_CLEANED,
+	SHIM_SDMA_EVENT_E60_HW_HALTED,
+	SHIM_SDMA_EVENT_E70_GO_IDLE,
+	SHIM_SDMA_EVENT_E80_HW_FREEZE,
+	SHIM_SDMA_EVENT_E81_HW_FROZEN,
+	SHIM_SDMA_EVENT_E82_HW_UNFREEZE,
+	SHIM_SDMA_EVENT_E85_LINK_DOWN,
+	SHIM_SDMA_EVENT_E90_SW_HALTED,
+	SHIM_SDMA_EVENT_COUNT
+};
+
+/* The tree's names of enum shim_sdma_event, in order: X(name). */
+#define SHIM_SDMA_EVENT_NAMES(X) \
+	X(sdma_event_e00_go_hw_down) \
+	X(sdma_event_e10_go_hw_start) \
+	X(sdma_event_e15_hw_halt_done) \
+	X(sdma_event_e25_hw_clean_up_done) \
+	X(sdma_event_e30_go_running) \
+	X(sdma_event_e40_sw_cleaned) \
+	X(sdma_event_e50_hw_cleaned) \
+	X(sdma_event_e60_hw_halted) \
+	X(sdma_event_e70_go_idle) \
+	X(sdma_event_e80_hw_freeze) \
+	X(sdma_event_e81_hw_frozen) \
+	X(sdma_event_e82_hw_unfreeze) \
+	X(sdma_event_e85_link_down) \
+	X(sdma_event_e90_sw_halted)
+
 /* A send context's flags (sc->flags). */
 enum shim_sc_flag {
 	SHIM_SCF_ENABLED,
@@ -334,6 +370,10 @@ enum shim_fn {
 	SHIM_FN_PIO_RESET_ALL,
 	SHIM_FN_PIO_KERNEL_UNFREEZE,
 	SHIM_FN_PIO_KERNEL_LINKUP,
+	SHIM_FN_SDMA_PROCESS_EVENT,
+	SHIM_FN_SDMA_ENGINE_ERROR,
+	SHIM_FN_SDMA_SW_CLEAN_UP_TASK,
+	SHIM_FN_SDMA_HW_CLEAN_UP_TASK,
 	SHIM_FN_COUNT
 };
 
@@ -406,7 +446,11 @@ enum shim_fn {
 	X(pio_send_control) \
 	X(pio_reset_all) \
 	X(pio_kernel_unfreeze) \
-	X(pio_kernel_linkup)
+	X(pio_kernel_linkup) \
+	X(sdma_process_event) \
+	X(sdma_engine_error) \
+	X(sdma_sw_clean_up_task) \
+	X(sdma_hw_clean_up_task)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -544,6 +588,18 @@ struct shim_world {
 	 * the PIO init engine is given longer.
 	 */
 	shim_u8 fpga_emulation;
+	/*
+	 * `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA_AHG`, and what chip.c's
+	 * `is_bx(dd)` answers (a B-step chip): an engine's halt schedules a
+	 * progress check of the others on an A-step chip with AHG.
+	 */
+	shim_u8 cap_sdma_ahg;
+	shim_u8 chip_bx;
+	/*
+	 * What every engine's `SEND_DMA_STATUS` reads: its clean-up done (bit
+	 * 57: `ENG_CLEANED_UP`) and halted (bit 56).
+	 */
+	shim_u64 sdma_status_csr;
 	/*
 	 * `dd->default_desc1`: the bits the last descriptor of every request
 	 * gets in `qw[1]` (`_sdma_close_tx()`).
@@ -874,6 +930,11 @@ struct shim_qp {
 	 */
 	shim_u64 port_n_dmawait;
 	/*
+	 * `dd->sdma_unfreeze_count` (an `atomic_t`): the engines a freeze or
+	 * an unfreeze still waits for (-1: none, the state machine stopped).
+	 */
+	shim_i32 sdma_unfreeze_count;
+	/*
 	 * `qp->s_hdrwords` (u8 in `struct rvt_qp`): the header of the packet
 	 * being built.
 	 */
@@ -945,6 +1006,33 @@ struct shim_engines {
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_ahg_bits;
 	/* `sde->state.current_state`. */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_state;
+	/*
+	 * `sde->state`'s bookkeeping of its state machine: `previous_state`,
+	 * `current_op` and `previous_op` (the `SDMA_SENDCTRL_OP_*` bits of
+	 * the state's action), `go_s99_running`, `last_event`.
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_previous_state;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_current_op;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_previous_op;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_go_s99_running;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_last_event;
+	/*
+	 * `sde->state.kref`'s count (the state machine holds one while
+	 * started) and `sde->state.comp.done` (completed when the count
+	 * reaches 0).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_kref;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_comp_done;
+	/*
+	 * `sde->p_senddmactrl` (u64): the engine's control CSR as last
+	 * written.
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_p_senddmactrl;
+	/*
+	 * `sde->progress_check_head` (u32): the head an error's progress
+	 * check compares.
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u32 val[8]; } __attribute__((__packed__)) sde_progress_check_head;
 	/*
 	 * `sde->idle_int_cnt`, `progress_int_cnt`, `sdma_int_cnt` (u64): the
 	 * engine's interrupts counted by kind.
@@ -1357,6 +1445,27 @@ struct shim_args_pio_send_control {
 } __attribute__((__packed__));
 
 /*
+ * The static `sdma_process_event(sde, event)` (sdma.c) on the QP's
+ * engine: under its `tail_lock` and `head_lock`, the state machine's
+ * step for the event (`__sdma_process_event`: a new state and its
+ * send control, the clean-up tasklets and the halt worker scheduled,
+ * the ring flushed on entering running), then the free descriptors
+ * offered to the waiters if the engine runs.
+ */
+struct shim_args_sdma_process_event {
+	shim_u32 event;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_engine_error(sde, u64 status)` (sdma.c) on the QP's engine: a
+ * halting error is the state machine's `e60_hw_halted`; any other bit
+ * dumps the engine's state.
+ */
+struct shim_args_sdma_engine_error {
+	shim_u64 status;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1406,6 +1515,8 @@ struct shim_args {
 	struct shim_args_sc_restart sc_restart;
 	struct shim_args_sc_halted sc_halted;
 	struct shim_args_pio_send_control pio_send_control;
+	struct shim_args_sdma_process_event sdma_process_event;
+	struct shim_args_sdma_engine_error sdma_engine_error;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */
@@ -1455,6 +1566,15 @@ struct shim_args {
 	SC(sc_credit_ctrl) \
 	SDE(sde_ahg_bits) \
 	SDE(sde_state) \
+	SDE(sde_previous_state) \
+	SDE(sde_current_op) \
+	SDE(sde_previous_op) \
+	SDE(sde_go_s99_running) \
+	SDE(sde_last_event) \
+	SDE(sde_kref) \
+	SDE(sde_comp_done) \
+	SDE(sde_p_senddmactrl) \
+	SDE(sde_progress_check_head) \
 	SDE(sde_idle_int_cnt) \
 	SDE(sde_progress_int_cnt) \
 	SDE(sde_sdma_int_cnt) \

@@ -259,6 +259,7 @@ extern const u32 priv_flag_values[SHIM_PRIV_FLAG_COUNT];
 extern const int iowait_flag_bits[SHIM_IOWAIT_FLAG_COUNT];
 extern const u32 sc_flag_values[SHIM_SC_FLAG_COUNT];
 extern const enum sdma_states sdma_state_values[SHIM_SDMA_STATE_COUNT];
+extern const enum sdma_events sdma_event_values[SHIM_SDMA_EVENT_COUNT];
 extern u8 qp_type_index[256], qp_state_index[256], mig_state_index[256];
 extern u8 wr_opcode_index[256];
 void shim_build_inverse(void);

@@ -30,6 +30,8 @@ static inline u64 shim_dma_handle(int node)
 /* What queue_work_on(), hfi1_schedule_tid_send() and cancel_work_sync()
  * return. */
 bool shim_queue_work_ret(void);
+/* What chip.c's is_bx() answers: the chip is a B step. */
+bool shim_chip_bx(void);
 bool shim_tid_send_ret(void);
 bool shim_cancel_work_ret(void);
 /* What the register at a chip offset reads (0 for one the world does not

@@ -26,6 +26,10 @@ static const struct {
 	{ SEND_DMA_HEAD, 0x100, "SEND_DMA_HEAD" },
 	{ SEND_DMA_DESC_CNT, 0x100, "SEND_DMA_DESC_CNT" },
 	{ SEND_DMA_TAIL, 0x100, "SEND_DMA_TAIL" },
+	{ SEND_DMA_CTRL, 0x100, "SEND_DMA_CTRL" },
+	{ SEND_DMA_STATUS, 0x100, "SEND_DMA_STATUS" },
+	{ SEND_DMA_LEN_GEN, 0x100, "SEND_DMA_LEN_GEN" },
+	{ SEND_DMA_ENG_ERR_CLEAR, 0x100, "SEND_DMA_ENG_ERR_CLEAR" },
 	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE" },
 	/* Registers of the device: stride 0. */
 	{ SEND_PIO_INIT_CTXT, 0, "SEND_PIO_INIT_CTXT" },
@@ -61,8 +65,8 @@ static void csr_name(u32 offset, char *buf, size_t len)
 static struct {
 	unsigned long call;
 	unsigned int n;
-	u32 offset[6 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA + 1];
-	u64 value[6 * SHIM_MAX_SEND_CONTEXTS + 2 * SHIM_MAX_SDMA + 1];
+	u32 offset[6 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 1];
+	u64 value[6 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 1];
 } reads;
 
 u64 read_csr(const struct hfi1_devdata *dd, u32 offset)
@@ -117,6 +121,12 @@ void writeq(u64 val, volatile void __iomem *addr)
 
 	csr_name((u32)((uintptr_t)addr - (uintptr_t)csr_window), name, sizeof(name));
 	journal_printf("writeq(%s, 0x%llx)", name, (unsigned long long)val);
+}
+
+/* A B-step chip or not: what the world says (a look-up: not recorded). */
+int is_bx(struct hfi1_devdata *dd)
+{
+	return shim_chip_bx();
 }
 
 /* The chip clock's conversion: recorded; 0 ns (time does not pass). */

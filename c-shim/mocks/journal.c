@@ -165,7 +165,22 @@ void __kcompat_trace(const char *name, int n, const struct __kcompat_trace_arg *
 
 		if (i)
 			PUT(", ", 2);
-		if (a->pointer) {
+		if (a->kind == __KCOMPAT_TRACE_STRING) {
+			const char *str = *(const char *const *)a->at;
+			size_t n = 0;
+
+			if (!str) {
+				PUT("(null)", 6);
+				continue;
+			}
+			while (n < 64 && str[n])
+				n++;
+			PUT("\"", 1);
+			PUT(str, n);
+			PUT("\"", 1);
+			continue;
+		}
+		if (a->kind == __KCOMPAT_TRACE_POINTER) {
 			const char *nm = jp(*(const void *const *)a->at);
 
 			PUT(nm, strlen(nm));

@@ -9,8 +9,9 @@
 #include "journal.h"
 #include "world.h"
 
-struct workqueue_struct *system_wq;
-/* A queue of its own, named by the journal (wq:highpri), never run. */
+/* The system queues: tokens the journal names (wq:system, wq:highpri). */
+static char system_token;
+struct workqueue_struct *system_wq = (struct workqueue_struct *)&system_token;
 static char highpri_token;
 struct workqueue_struct *system_highpri_wq = (struct workqueue_struct *)&highpri_token;
 

@@ -37,6 +37,7 @@ pub mod sdma;
 pub mod sdma_build;
 pub mod sdma_progress;
 pub mod sdma_send;
+pub mod sdma_state;
 pub mod sdma_tx;
 pub mod tid_rdma;
 pub mod types;
@@ -80,14 +81,14 @@ pub const JOURNAL_BYTES: usize = 2048;
 
 /// What the C journal writes where a line does not fit
 /// (c-shim/mocks/journal.c).
-const JOURNAL_OVERFLOW: &str = "journal-overflow\n";
+pub const JOURNAL_OVERFLOW: &str = "journal-overflow\n";
 
 /// The lines as a journal of [`JOURNAL_BYTES`] holds them: each line and
 /// its newline while they leave room for the terminating NUL; the first
 /// that does not fit is written as far as it goes, then cut, with what is
 /// before it, to leave room for `journal-overflow` at the end
 /// (journal_vprintf(); any later line overflows at the same place).
-fn journal_room(lines: Vec<String>) -> Vec<String> {
+pub fn journal_room(lines: Vec<String>) -> Vec<String> {
     let mut text: Vec<u8> = Vec::new();
     for l in &lines {
         if text.len() + l.len() + 2 > JOURNAL_BYTES {

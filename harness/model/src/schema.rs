@@ -200,6 +200,7 @@ text_symbols!(
     crate::types::Leg,
     crate::types::ScType,
     crate::types::SdmaState,
+    crate::types::SdmaEvent,
     crate::types::PioCb
 );
 

@@ -22,6 +22,19 @@ pub(crate) fn sdma_running(e: &Engines, sde: EngineIdx) -> bool {
     e.sde_state.get(usize::from(sde.0)) == SdmaState::S99Running
 }
 
+/// `write_seqlock(&sde->head_lock)` ... `write_sequnlock()` around
+/// `body`: the QP's engine's head sequence up by one at each end (a
+/// reader that saw it move retries: `sdma_progress()`).
+pub(crate) fn under_head_lock(
+    qp: &mut Qp,
+    body: impl FnOnce(&mut Qp) -> Result<(), Undefined>,
+) -> Result<(), Undefined> {
+    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
+    body(qp)?;
+    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
+    Ok(())
+}
+
 /// `SDMA_DESC_INTR` (sdma.c): the `desct_intr` module parameter's
 /// default, which the world leaves.
 const SDMA_DESC_INTR: u64 = 64;
@@ -184,26 +197,25 @@ pub fn sdma_engine_interrupt(
         "hfi1_sdma_engine_interrupt",
         format_args!("sde#{}, 0x{status:x}", sde.0),
     );
-    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
-    sdma_set_desc_cnt(w, sde, SDMA_DESC_INTR, j);
-    let [int_mask, progress_mask, idle_mask] = int_masks(sde);
-    let count = if status & idle_mask != 0 {
-        Some(&mut e.sde_idle_int_cnt)
-    } else if status & progress_mask != 0 {
-        Some(&mut e.sde_progress_int_cnt)
-    } else if status & int_mask != 0 {
-        Some(&mut e.sde_sdma_int_cnt)
-    } else {
-        None
-    };
-    if let Some(c) = count {
-        let i = usize::from(sde.0);
-        let v = c.get(i).wrapping_add(1);
-        put(c, i, v, "sde_*_int_cnt")?;
-    }
-    sdma_make_progress(w, qp, e, sde, status, j)?;
-    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
-    Ok(())
+    under_head_lock(qp, |qp| {
+        sdma_set_desc_cnt(w, sde, SDMA_DESC_INTR, j);
+        let [int_mask, progress_mask, idle_mask] = int_masks(sde);
+        let count = if status & idle_mask != 0 {
+            Some(&mut e.sde_idle_int_cnt)
+        } else if status & progress_mask != 0 {
+            Some(&mut e.sde_progress_int_cnt)
+        } else if status & int_mask != 0 {
+            Some(&mut e.sde_sdma_int_cnt)
+        } else {
+            None
+        };
+        if let Some(c) = count {
+            let i = usize::from(sde.0);
+            let v = c.get(i).wrapping_add(1);
+            put(c, i, v, "sde_*_int_cnt")?;
+        }
+        sdma_make_progress(w, qp, e, sde, status, j)
+    })
 }
 
 /// `IS_SDMA_START` (chip.h): the first SDMA interrupt source; its force
@@ -235,12 +247,12 @@ pub fn sdma_field_flush(
     j: &mut Journal,
 ) -> Result<(), Undefined> {
     let sde = qp_engine(qp, "sdma_field_flush")?;
-    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
-    if !sdma_running(e, sde) {
-        sdma_flush(w, qp, j)?;
-    }
-    qp.sde_head_seq = qp.sde_head_seq.wrapping_add(1);
-    Ok(())
+    under_head_lock(qp, |qp| {
+        if !sdma_running(e, sde) {
+            sdma_flush(w, qp, j)?;
+        }
+        Ok(())
+    })
 }
 
 // The functions of this module as the model runs them (`crate::Mirror`).

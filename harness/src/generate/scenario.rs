@@ -14,7 +14,7 @@ use crate::model::types::*;
 /// What a scenario's steps call: the functions that act on what lives
 /// between calls (the QP's place on its engine's and send context's wait
 /// lists, its tx requests, the rings and credits, its reference, the tx
-/// request a caller builds).
+/// request a caller builds, its engine's state machine).
 pub const STEP_FUNCS: &[Func] = &[
     Func::IowaitSleep,
     Func::SdmaSendTxreq,
@@ -22,6 +22,10 @@ pub const STEP_FUNCS: &[Func] = &[
     Func::SdmaDescAvail,
     Func::SdmaFlush,
     Func::SdmaEngineInterrupt,
+    Func::SdmaProcessEvent,
+    Func::SdmaEngineError,
+    Func::SdmaSwCleanUpTask,
+    Func::SdmaHwCleanUpTask,
     Func::FlushQpWaiters,
     Func::IowaitWakeup,
     Func::IowaitSdmaDrained,

@@ -68,6 +68,10 @@ fn small_world() -> World {
         pio_init_csr: 0,
         // Silicon, not an FPGA emulation.
         fpga_emulation: false,
+        // An A-step chip without AHG; no engine status bit set.
+        cap_sdma_ahg: false,
+        chip_bx: false,
+        sdma_status_csr: 0,
         default_desc1: 0,
         sdma_pad_phys: 0,
         dma_map_fail: 0,

@@ -9,6 +9,7 @@
 #include <linux/irqreturn.h>
 #include <linux/kref.h>
 #include <linux/cpumask.h>
+#include <linux/container_of.h>
 
 struct tasklet_struct {
 	struct tasklet_struct *next;
@@ -30,12 +31,20 @@ struct irq_affinity_notify {
 	void (*release)(struct kref *ref);
 };
 
-/* kernel/softirq.c; a boundary symbol (c-shim/mocks). */
+#define from_tasklet(var, callback_tasklet, tasklet_fieldname) \
+	container_of(callback_tasklet, typeof(*var), tasklet_fieldname)
+
+/* kernel/softirq.c; boundary symbols (c-shim/mocks/softirq.c). */
 void __tasklet_schedule(struct tasklet_struct *t);
+void __tasklet_hi_schedule(struct tasklet_struct *t);
 static inline void tasklet_schedule(struct tasklet_struct *t)
 {
 	__tasklet_schedule(t);
 }
-#define tasklet_hi_schedule(t) tasklet_schedule(t)
+
+static inline void tasklet_hi_schedule(struct tasklet_struct *t)
+{
+	__tasklet_hi_schedule(t);
+}
 
 #endif

@@ -4,8 +4,9 @@
  *
  * Tracepoints are part of the driver's observable interface (ftrace,
  * perf), so every trace_<name>() records its call: the name and each
- * argument (a pointer as the world's name for it, anything else as the
- * integer it holds) go to __kcompat_trace(), which journals them as
+ * argument (a string quoted, another pointer as the world's name for it,
+ * anything else as the integer it holds) go to __kcompat_trace(), which
+ * journals them as
  * "trace <name>(arg, arg)".  trace_<name>_enabled() is always false (no
  * tracer is attached: the driver's own formatting code does not run);
  * event classes and enum definitions expand to nothing.  The driver's
@@ -22,16 +23,27 @@
 #define TP_CONDITION(args...) args
 
 /* One argument as the recorder sees it: where it is, its size, its kind. */
+enum __kcompat_trace_kind {
+	__KCOMPAT_TRACE_INT,
+	__KCOMPAT_TRACE_POINTER,
+	__KCOMPAT_TRACE_STRING,
+};
+
 struct __kcompat_trace_arg {
 	const void *at;
 	unsigned short size;
-	bool pointer;
+	unsigned char kind;
 };
 
 void __kcompat_trace(const char *name, int n, const struct __kcompat_trace_arg *args);
 
 /* __builtin_classify_type(): 5 is a pointer (GCC and Clang). */
-#define __KCOMPAT_TRACE_ARG(x) { &(x), sizeof(x), __builtin_classify_type(x) == 5 },
+#define __KCOMPAT_TRACE_KIND(x)						\
+	_Generic((x), char *: __KCOMPAT_TRACE_STRING,			\
+		 const char *: __KCOMPAT_TRACE_STRING,			\
+		 default: __builtin_classify_type(x) == 5 ?		\
+			  __KCOMPAT_TRACE_POINTER : __KCOMPAT_TRACE_INT)
+#define __KCOMPAT_TRACE_ARG(x) { &(x), sizeof(x), __KCOMPAT_TRACE_KIND(x) },
 #define __KCOMPAT_EACH_1(m, a) m(a)
 #define __KCOMPAT_EACH_2(m, a, ...) m(a) __KCOMPAT_EACH_1(m, __VA_ARGS__)
 #define __KCOMPAT_EACH_3(m, a, ...) m(a) __KCOMPAT_EACH_2(m, __VA_ARGS__)

@@ -380,6 +380,30 @@ macro_rules! call_schema {
             /// `pio_kernel_linkup(dd)` (pio.c): every kernel context the
             /// link going down disabled enabled again.
             PioKernelLinkup pio_kernel_linkup {}
+            /// The static `sdma_process_event(sde, event)` (sdma.c) on the
+            /// QP's engine: under its `tail_lock` and `head_lock`, the
+            /// state machine's step for the event (`__sdma_process_event`:
+            /// a new state and its send control, the clean-up tasklets and
+            /// the halt worker scheduled, the ring flushed on entering
+            /// running), then the free descriptors offered to the waiters
+            /// if the engine runs.
+            SdmaProcessEvent sdma_process_event {
+                "event" event: SdmaEvent [sdma_event] = SdmaEvent::E00GoHwDown,
+            }
+            /// `sdma_engine_error(sde, u64 status)` (sdma.c) on the QP's
+            /// engine: a halting error is the state machine's
+            /// `e60_hw_halted`; any other bit dumps the engine's state.
+            SdmaEngineError sdma_engine_error {
+                "status" status: u64 [sdma_err_status] = 0,
+            }
+            /// The static `sdma_sw_clean_up_task(t)` (sdma.c), the QP's
+            /// engine's software clean-up tasklet: progress made, the ring
+            /// flushed and reset, then `e40_sw_cleaned`.
+            SdmaSwCleanUpTask sdma_sw_clean_up_task {}
+            /// The static `sdma_hw_clean_up_task(t)` (sdma.c), the QP's
+            /// engine's hardware clean-up tasklet: `SEND_DMA_STATUS` polled
+            /// for the clean-up done, then `e25_hw_clean_up_done`.
+            SdmaHwCleanUpTask sdma_hw_clean_up_task {}
         }
     };
 }
@@ -555,5 +579,37 @@ impl Call {
     /// The function called.
     pub fn func(&self) -> Func {
         self.args.func()
+    }
+}
+
+impl Func {
+    /// The calls that walk the QP's engine's ring by its mask (flushing
+    /// it, or retiring descriptors up to the chip's head) and offer its
+    /// free descriptors to the waiters on its dmawait list: the flush and
+    /// its worker, the interrupt, and the state machine's steps, which
+    /// flush on entering running and make progress on a halt.
+    pub fn walks_engine_ring(self) -> bool {
+        matches!(
+            self,
+            Func::SdmaFlush
+                | Func::SdmaFieldFlush
+                | Func::SdmaEngineInterrupt
+                | Func::SdmaProcessEvent
+                | Func::SdmaEngineError
+                | Func::SdmaSwCleanUpTask
+                | Func::SdmaHwCleanUpTask
+        )
+    }
+
+    /// The calls that may read the chip's head of the QP's engine (to
+    /// make progress): its interrupt and the state machine's steps.
+    pub fn reads_chip_head(self) -> bool {
+        self.walks_engine_ring() && !matches!(self, Func::SdmaFlush | Func::SdmaFieldFlush)
+    }
+
+    /// The calls that wake the waiters on the QP's engine's dmawait list:
+    /// `sdma_desc_avail` and every call that walks the ring.
+    pub fn wakes_dmawait(self) -> bool {
+        self == Func::SdmaDescAvail || self.walks_engine_ring()
     }
 }

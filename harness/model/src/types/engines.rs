@@ -27,6 +27,26 @@ macro_rules! engines_schema {
             "sde_ahg_bits" sde_ahg_bits: PerIndex<u64, 16> [sde_ahg_bits] = PerIndex::new() => sde,
             /// `sde->state.current_state`.
             "sde_state" sde_state: PerIndex<SdmaState, 16> [sde_state] = PerIndex::new() => sde,
+            /// `sde->state`'s bookkeeping of its state machine:
+            /// `previous_state`, `current_op` and `previous_op` (the
+            /// `SDMA_SENDCTRL_OP_*` bits of the state's action),
+            /// `go_s99_running`, `last_event`.
+            "sde_previous_state" sde_previous_state: PerIndex<SdmaState, 16> [sde_state] = PerIndex::new() => sde,
+            "sde_current_op" sde_current_op: PerIndex<u32, 16> [sde_op] = PerIndex::new() => sde,
+            "sde_previous_op" sde_previous_op: PerIndex<u32, 16> [sde_op] = PerIndex::new() => sde,
+            "sde_go_s99_running" sde_go_s99_running: PerIndex<u32, 16> [sde_go_running] = PerIndex::new() => sde,
+            "sde_last_event" sde_last_event: PerIndex<SdmaEvent, 16> [sde_last_event] = PerIndex::new() => sde,
+            /// `sde->state.kref`'s count (the state machine holds one
+            /// while started) and `sde->state.comp.done` (completed when
+            /// the count reaches 0).
+            "sde_kref" sde_kref: PerIndex<u32, 16> [sde_kref] = PerIndex::new() => sde,
+            "sde_comp_done" sde_comp_done: PerIndex<u32, 16> [sde_comp_done] = PerIndex::new() => sde,
+            /// `sde->p_senddmactrl` (u64): the engine's control CSR as
+            /// last written.
+            "sde_p_senddmactrl" sde_p_senddmactrl: PerIndex<u64, 16> [sde_senddmactrl] = PerIndex::new() => sde,
+            /// `sde->progress_check_head` (u32): the head an error's
+            /// progress check compares.
+            "sde_progress_check_head" sde_progress_check_head: PerIndex<u32, 16> [sde_check_head] = PerIndex::new() => sde,
             /// `sde->idle_int_cnt`, `progress_int_cnt`, `sdma_int_cnt`
             /// (u64): the engine's interrupts counted by kind.
             "sde_idle_int_cnt" sde_idle_int_cnt: PerIndex<u64, 16> [sde_int_cnt] = PerIndex::new() => sde,

@@ -439,6 +439,10 @@ macro_rules! qp_schema {
             /// `to_iport(qp)->rvp.n_dmawait` (u64): the QP's port's count of
             /// waits for SDMA descriptors (every port of the world has it).
             "port_n_dmawait" port_n_dmawait: u64 = 0,
+            /// `dd->sdma_unfreeze_count` (an `atomic_t`): the engines a
+            /// freeze or an unfreeze still waits for (-1: none, the state
+            /// machine stopped).
+            "sdma_unfreeze_count" sdma_unfreeze_count: i32 = 0,
             /// `qp->s_hdrwords` (u8 in `struct rvt_qp`): the header of the
             /// packet being built.
             "s_hdrwords" s_hdrwords: u8 = 0 => qp,

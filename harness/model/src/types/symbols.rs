@@ -243,6 +243,34 @@ impl Default for SdmaState {
 }
 
 symbolic! {
+    /// An event of an SDMA engine's state machine (sdma.h's `enum
+    /// sdma_events`, in its order: e00_go_hw_down is 0).
+    SdmaEvent {
+        E00GoHwDown = "sdma_event_e00_go_hw_down",
+        E10GoHwStart = "sdma_event_e10_go_hw_start",
+        E15HwHaltDone = "sdma_event_e15_hw_halt_done",
+        E25HwCleanUpDone = "sdma_event_e25_hw_clean_up_done",
+        E30GoRunning = "sdma_event_e30_go_running",
+        E40SwCleaned = "sdma_event_e40_sw_cleaned",
+        E50HwCleaned = "sdma_event_e50_hw_cleaned",
+        E60HwHalted = "sdma_event_e60_hw_halted",
+        E70GoIdle = "sdma_event_e70_go_idle",
+        E80HwFreeze = "sdma_event_e80_hw_freeze",
+        E81HwFrozen = "sdma_event_e81_hw_frozen",
+        E82HwUnfreeze = "sdma_event_e82_hw_unfreeze",
+        E85LinkDown = "sdma_event_e85_link_down",
+        E90SwHalted = "sdma_event_e90_sw_halted",
+    }
+}
+
+/// An event no one set is the first: `sdma_event_e00_go_hw_down` is 0.
+impl Default for SdmaEvent {
+    fn default() -> SdmaEvent {
+        SdmaEvent::E00GoHwDown
+    }
+}
+
+symbolic! {
     /// A send context's flags, `sc->flags` (pio.h).
     ScFlag {
         Enabled = "SCF_ENABLED",

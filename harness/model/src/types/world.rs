@@ -111,6 +111,15 @@ macro_rules! world_schema {
             /// `dd->icode` is `ICODE_FPGA_EMULATION` (else
             /// `ICODE_RTL_SILICON`): the PIO init engine is given longer.
             "fpga_emulation" fpga_emulation: bool [cap_bit] = false,
+            /// `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA_AHG`, and
+            /// what chip.c's `is_bx(dd)` answers (a B-step chip): an
+            /// engine's halt schedules a progress check of the others on
+            /// an A-step chip with AHG.
+            "cap_sdma_ahg" cap_sdma_ahg: bool [cap_bit] = false,
+            "chip_bx" chip_bx: bool [cap_bit] = false,
+            /// What every engine's `SEND_DMA_STATUS` reads: its clean-up
+            /// done (bit 57: `ENG_CLEANED_UP`) and halted (bit 56).
+            "sdma_status_csr" sdma_status_csr: u64 [sdma_status_csr] = 0,
             /// `dd->default_desc1`: the bits the last descriptor of every
             /// request gets in `qw[1]` (`_sdma_close_tx()`).
             "default_desc1" default_desc1: u64 [default_desc1] = 0,

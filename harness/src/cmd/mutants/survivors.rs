@@ -39,9 +39,9 @@ pub fn read_manifest() -> Result<Vec<Listed>> {
     parse_manifest(&path, &text)
 }
 
-/// Reads the manifest (`[[survivor]]` tables: `id`, `reason`, optionally
-/// `sanitize_kills = true` and `unstable = true`); errors name the
-/// manifest's line.
+/// Reads the manifest (`[[survivor]]` tables: `id`, or `ids` for several
+/// mutants of one reason, `reason`, optionally `sanitize_kills = true` and
+/// `unstable = true`); errors name the manifest's line.
 pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
     let line = |span: Option<std::ops::Range<usize>>| {
         span.map_or(1, |s| {
@@ -64,9 +64,9 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
     for t in tables.iter() {
         let at = line(t.span());
         for (k, _) in t.iter() {
-            if !["id", "reason", "sanitize_kills", "unstable"].contains(&k) {
+            if !["id", "ids", "reason", "sanitize_kills", "unstable"].contains(&k) {
                 bail!(
-                    "{}:{at}: unknown key {k:?} (expected id, reason, sanitize_kills, unstable)",
+                    "{}:{at}: unknown key {k:?} (expected id or ids, reason, sanitize_kills, unstable)",
                     path.display()
                 );
             }
@@ -88,13 +88,37 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
                     anyhow::anyhow!("{}:{at}: `{k}` must be a non-empty string", path.display())
                 })
         };
-        out.push(Listed {
+        let ids = match (t.get("id"), t.get("ids")) {
+            (Some(_), None) => vec![text_of("id")?],
+            (None, Some(v)) => v
+                .as_array()
+                .filter(|a| !a.is_empty())
+                .and_then(|a| {
+                    a.iter()
+                        .map(|x| {
+                            x.as_str()
+                                .filter(|s| !s.trim().is_empty())
+                                .map(str::to_owned)
+                        })
+                        .collect::<Option<Vec<_>>>()
+                })
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{}:{at}: `ids` must be a non-empty array of non-empty strings",
+                        path.display()
+                    )
+                })?,
+            _ => bail!("{}:{at}: give `id` or `ids` (one of them)", path.display()),
+        };
+        let reason = text_of("reason")?;
+        let (sanitize_kills, unstable) = (flag("sanitize_kills")?, flag("unstable")?);
+        out.extend(ids.into_iter().map(|id| Listed {
             at,
-            id: text_of("id")?,
-            reason: text_of("reason")?,
-            sanitize_kills: flag("sanitize_kills")?,
-            unstable: flag("unstable")?,
-        });
+            id,
+            reason: reason.clone(),
+            sanitize_kills,
+            unstable,
+        }));
     }
     Ok(out)
 }
@@ -324,6 +348,34 @@ mod tests {
         )
         .expect_err("unknown key");
         assert!(e.to_string().contains("unknown key \"why\""), "{e}");
+        // Several mutants of one reason: an entry each, each checked.
+        let grouped = parse_manifest(
+            Path::new("m.toml"),
+            "[[survivor]]\nids = [\"pick: `a <= b` [<= -> <#0]\", \"pick: `a && b` [&& -> ||#0]\"]\nreason = \"printing only\"\n",
+        )
+        .expect("parses");
+        assert_eq!(grouped.len(), 2);
+        assert!(grouped
+            .iter()
+            .all(|l| l.at == 1 && l.reason == "printing only"));
+        let both = vec![
+            (mutant("a <= b", "<= -> <"), Fate::Survived),
+            (mutant("a && b", "&& -> ||"), Fate::Survived),
+        ];
+        assert!(check_manifest(&grouped, &both, false, false).is_empty());
+        let p = check_manifest(&grouped, &killed, false, false);
+        assert!(
+            matches!(&p[..], [Problem::KilledNow { at: 1, .. }]),
+            "{p:?}"
+        );
+        for bad in [
+            "[[survivor]]\nids = []\nreason = \"r\"\n",
+            "[[survivor]]\nid = \"x\"\nids = [\"y\"]\nreason = \"r\"\n",
+            "[[survivor]]\nreason = \"r\"\n",
+        ] {
+            let e = parse_manifest(Path::new("m.toml"), bad).expect_err(bad);
+            assert!(e.to_string().starts_with("m.toml:1:"), "{e}");
+        }
     }
 
     /// The tally counts the fates, the survivors the manifest accepts, and

@@ -76,7 +76,7 @@ macro_rules! toml_symbols {
         }
     )*};
 }
-toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType, SdmaState, PioCb);
+toml_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType, SdmaState, SdmaEvent, PioCb);
 
 /// A byte newtype argument.
 macro_rules! toml_bytes {

@@ -282,18 +282,9 @@ fn check_wait_lists(c: &Call) -> Result<(), String> {
     // world state for the wakeups that harvest that list, sdma_desc_avail()
     // and its callers sdma_flush() and sdma_engine_interrupt(); a sleeper's place among them (iowait_queue()'s head
     // or tail) is not modelled yet, so no other function is given them.
-    if !q.waiters.is_empty()
-        && (q.s_sde.is_none()
-            || !matches!(
-                c.func(),
-                Func::SdmaDescAvail
-                    | Func::SdmaFlush
-                    | Func::SdmaFieldFlush
-                    | Func::SdmaEngineInterrupt
-            ))
-    {
+    if !q.waiters.is_empty() && (q.s_sde.is_none() || !c.func().wakes_dmawait()) {
         return Err(
-            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and its callers (sdma_flush, sdma_field_flush, sdma_engine_interrupt) are given them".into(),
+            "qp.waiters: other iowaits on the QP's engine's dmawait list need qp.s_sde, and only sdma_desc_avail and its callers (the flush and its worker, the interrupt, the state machine's steps) are given them".into(),
         );
     }
     // The other QPs on the piowait list of the QP's send context

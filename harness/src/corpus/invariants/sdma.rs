@@ -1,6 +1,9 @@
 //! The invariants of the QP's SDMA engine: its tx requests and
 //! descriptors, the chip's head, and what the calls on it read.
 
+use crate::model::sdma_state::{
+    ALL_SDMA_ENG_HALT_ERRS, ENG_ERR_STATUS_HALT_ERR, STATUS_ENG_CLEANED_UP,
+};
 use crate::model::types::*;
 
 /// The QP's engine's tx requests (the shim places them on it): on a ring
@@ -102,7 +105,10 @@ fn check_tx(tx: &DmaTx) -> Result<(), String> {
 /// `HFI1_CAP_` bits, a running engine, `HFI1_HAS_SDMA_TIMEOUT`), within the
 /// ring's busy part: an insane DMA head sends sdma_gethead() back to a
 /// retry that reads host memory again, spinning until the chip writes a
-/// sane one (its CSR fallback never runs).
+/// sane one (its CSR fallback never runs). The state machine's steps read
+/// the head only from a halted engine (`e60_hw_halted` leaves running
+/// first), but for the software clean-up, which reads it as it finds the
+/// engine.
 fn check_hw_head(c: &Call) -> Result<(), String> {
     let q = &c.qp;
     let (dma, csr) = (q.sde_head_dma as u16, q.sde_head_csr as u16);
@@ -115,7 +121,11 @@ fn check_hw_head(c: &Call) -> Result<(), String> {
     let w = &c.world;
     let running = q
         .s_sde
-        .is_some_and(|e| c.engines.sde_state.get(usize::from(e.0)) == SdmaState::S99Running);
+        .is_some_and(|e| c.engines.sde_state.get(usize::from(e.0)) == SdmaState::S99Running)
+        && matches!(
+            c.func(),
+            Func::SdmaEngineInterrupt | Func::SdmaSwCleanUpTask
+        );
     if w.cap_use_sdma_head && w.cap_sdma_head_check && running && w.has(DevFlag::HasSdmaTimeout) {
         let mask = u32::from(q.sde_descq_cnt) - 1;
         let (sw, tail) = (
@@ -143,16 +153,12 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
     // iowait_sleep(): the SDMA engine calls it for the engine the tx went
     // to (sdma_send_txreq/sdma_send_txlist pass their sde); the shim calls
     // sdma_flush()/sdma_desc_avail() on the QP's engine.
-    if matches!(
-        c.func(),
-        Func::IowaitSleep
-            | Func::SdmaFlush
-            | Func::SdmaFieldFlush
-            | Func::SdmaDescAvail
-            | Func::SdmaEngineInterrupt
-            | Func::SdmaSendTxreq
-            | Func::SdmaSendTxlist
-    ) && q.s_sde.is_none()
+    if (c.func().wakes_dmawait()
+        || matches!(
+            c.func(),
+            Func::IowaitSleep | Func::SdmaSendTxreq | Func::SdmaSendTxlist
+        ))
+        && q.s_sde.is_none()
     {
         return Err(format!(
             "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
@@ -162,19 +168,16 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
     // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,
     // descq_cnt - 1; sdma_init() makes descq_cnt a power of two (any other
     // mask may make the walk 2^32 steps long).
-    if matches!(
-        c.func(),
-        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
-    ) && !q.sde_descq_cnt.is_power_of_two()
-    {
+    if c.func().walks_engine_ring() && !q.sde_descq_cnt.is_power_of_two() {
         return Err(format!(
             "qp.sde_descq_cnt {} is not a power of two (sdma_init makes the ring one)",
             q.sde_descq_cnt
         ));
     }
-    if c.func() == Func::SdmaEngineInterrupt {
+    if c.func().reads_chip_head() {
         check_hw_head(c)?;
     }
+    check_state_machine(c)?;
     match &c.args {
         Args::SdmaSendTxreq(a) => {
             check_tx(&a.tx)?;
@@ -212,4 +215,45 @@ fn check_sends(c: &Call, txs: &[DmaTx]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The state machine's steps: the hardware clean-up polls
+/// `SEND_DMA_STATUS` until the chip says the engine is cleaned up, which
+/// a world must say (it would poll forever); an error whose status has a
+/// bit other than the halt error dumps the ring's descriptors from its
+/// head to its tail, which a world holds only for a ring that holds tx
+/// requests (`sde->descq` is NULL for a larger one; an empty ring reads
+/// none, but a scenario's step may find it busy).
+fn check_state_machine(c: &Call) -> Result<(), String> {
+    let q = &c.qp;
+    match &c.args {
+        Args::SdmaHwCleanUpTask(_) if c.world.sdma_status_csr & STATUS_ENG_CLEANED_UP == 0 => Err(
+            "world.sdma_status_csr: without ENG_CLEANED_UP (bit 57), sdma_hw_clean_up_task() polls forever".into(),
+        ),
+        Args::SdmaProcessEvent(_) | Args::SdmaEngineError(_) if halt_fills_check_heads(c) => Err(format!(
+            "a halt of the running engine on an A-step chip with AHG sets every other engine's progress check head: {} engines, more than a record holds ({PER_INDEX_SLOTS} entries, one perhaps its own)",
+            c.world.sdma_cpus.len()
+        )),
+        Args::SdmaEngineError(a) if a.status & !ENG_ERR_STATUS_HALT_ERR != 0 && !q.ring_holds_txs() => Err(format!(
+            "sdma_engine_error() dumps the descriptors of its {}-descriptor ring from head to tail, which a world does not allocate (a power of two up to {MAX_TX_RING} it does)",
+            q.sde_descq_cnt
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The call halts the QP's engine as it runs, on an A-step chip with AHG,
+/// in a world of more engines than a record's room past it: every other
+/// engine's progress check head is set (sdma_err_progress_check_schedule).
+fn halt_fills_check_heads(c: &Call) -> bool {
+    let w = &c.world;
+    let halts = match &c.args {
+        Args::SdmaProcessEvent(a) => a.event == SdmaEvent::E60HwHalted,
+        Args::SdmaEngineError(a) => a.status & ALL_SDMA_ENG_HALT_ERRS != 0,
+        _ => false,
+    };
+    let running =
+        c.qp.s_sde
+            .is_some_and(|e| c.engines.sde_state.get(usize::from(e.0)) == SdmaState::S99Running);
+    halts && running && w.cap_sdma_ahg && !w.chip_bx && w.sdma_cpus.len() > PER_INDEX_SLOTS
 }

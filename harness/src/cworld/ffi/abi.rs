@@ -81,7 +81,7 @@ macro_rules! abi_symbols {
         }
     )*};
 }
-abi_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType, SdmaState, PioCb);
+abi_symbols!(QpType, QpState, MigState, WrOpcode, Leg, ScType, SdmaState, SdmaEvent, PioCb);
 
 /// A flag set: bit `i` for the flag of index `i`, the enumerator.
 impl<T: Symbol> Abi for Flags<T> {

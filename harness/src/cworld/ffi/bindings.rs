@@ -106,6 +106,22 @@ pub const SHIM_SDMA_STATE_S82_FREEZE_SW_CLEAN: shim_sdma_state = 9;
 pub const SHIM_SDMA_STATE_S99_RUNNING: shim_sdma_state = 10;
 pub const SHIM_SDMA_STATE_COUNT: shim_sdma_state = 11;
 pub type shim_sdma_state = ::std::os::raw::c_uint;
+pub const SHIM_SDMA_EVENT_E00_GO_HW_DOWN: shim_sdma_event = 0;
+pub const SHIM_SDMA_EVENT_E10_GO_HW_START: shim_sdma_event = 1;
+pub const SHIM_SDMA_EVENT_E15_HW_HALT_DONE: shim_sdma_event = 2;
+pub const SHIM_SDMA_EVENT_E25_HW_CLEAN_UP_DONE: shim_sdma_event = 3;
+pub const SHIM_SDMA_EVENT_E30_GO_RUNNING: shim_sdma_event = 4;
+pub const SHIM_SDMA_EVENT_E40_SW_CLEANED: shim_sdma_event = 5;
+pub const SHIM_SDMA_EVENT_E50_HW_CLEANED: shim_sdma_event = 6;
+pub const SHIM_SDMA_EVENT_E60_HW_HALTED: shim_sdma_event = 7;
+pub const SHIM_SDMA_EVENT_E70_GO_IDLE: shim_sdma_event = 8;
+pub const SHIM_SDMA_EVENT_E80_HW_FREEZE: shim_sdma_event = 9;
+pub const SHIM_SDMA_EVENT_E81_HW_FROZEN: shim_sdma_event = 10;
+pub const SHIM_SDMA_EVENT_E82_HW_UNFREEZE: shim_sdma_event = 11;
+pub const SHIM_SDMA_EVENT_E85_LINK_DOWN: shim_sdma_event = 12;
+pub const SHIM_SDMA_EVENT_E90_SW_HALTED: shim_sdma_event = 13;
+pub const SHIM_SDMA_EVENT_COUNT: shim_sdma_event = 14;
+pub type shim_sdma_event = ::std::os::raw::c_uint;
 pub const SHIM_SCF_ENABLED: shim_sc_flag = 0;
 pub const SHIM_SCF_IN_FREE: shim_sc_flag = 1;
 pub const SHIM_SCF_HALTED: shim_sc_flag = 2;
@@ -181,7 +197,11 @@ pub const SHIM_FN_PIO_SEND_CONTROL: shim_fn = 64;
 pub const SHIM_FN_PIO_RESET_ALL: shim_fn = 65;
 pub const SHIM_FN_PIO_KERNEL_UNFREEZE: shim_fn = 66;
 pub const SHIM_FN_PIO_KERNEL_LINKUP: shim_fn = 67;
-pub const SHIM_FN_COUNT: shim_fn = 68;
+pub const SHIM_FN_SDMA_PROCESS_EVENT: shim_fn = 68;
+pub const SHIM_FN_SDMA_ENGINE_ERROR: shim_fn = 69;
+pub const SHIM_FN_SDMA_SW_CLEAN_UP_TASK: shim_fn = 70;
+pub const SHIM_FN_SDMA_HW_CLEAN_UP_TASK: shim_fn = 71;
+pub const SHIM_FN_COUNT: shim_fn = 72;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -425,25 +445,88 @@ pub struct shim_engines__bindgen_ty_5 {
 pub struct shim_engines__bindgen_ty_6 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u64; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_engines__bindgen_ty_7 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u64; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_engines__bindgen_ty_8 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u64; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_engines__bindgen_ty_9 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_10 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_11 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_12 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_13 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_14 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_15 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_16 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_17 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_18 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u64; 8usize],
@@ -458,7 +541,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: u8,
+    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -481,7 +564,6 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
-    pub __bindgen_padding_2: u8,
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 1024usize],
     pub journal_len: shim_u32,

@@ -13,10 +13,12 @@ use crate::model::types::*;
 mod pio_chip;
 mod pio_ring;
 mod sdma_ring;
+mod sdma_state;
 mod txbuild;
 pub use pio_chip::*;
 pub use pio_ring::*;
 pub use sdma_ring::*;
+pub use sdma_state::*;
 pub use txbuild::*;
 
 /// Device flags; send DMA three times in four.
@@ -411,10 +413,7 @@ pub fn wqe_length<S: Source>(u: &mut Draw<S>, w: &World, q: &Qp, wqe: &Wqe) -> u
 pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u16 {
     // sdma_flush() and sdma_engine_interrupt() walk the ring by its mask:
     // a power of two, as sdma_init() makes it (corpus::invariants).
-    if matches!(
-        func,
-        Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
-    ) {
+    if func.walks_engine_ring() {
         return 1 << u.int_in_range(0..=15u8);
     }
     // submit_tx() writes descriptors to the ring: one a world holds.
@@ -781,11 +780,7 @@ pub fn waiters<S: Source>(
     q: &Qp,
 ) -> Slots<Waiter, MAX_WAITERS> {
     let mut s = Slots::new();
-    if !matches!(
-        func,
-        Func::SdmaDescAvail | Func::SdmaFlush | Func::SdmaFieldFlush | Func::SdmaEngineInterrupt
-    ) || q.s_sde.is_none()
-    {
+    if !func.wakes_dmawait() || q.s_sde.is_none() {
         return s;
     }
     if u.arbitrary() {

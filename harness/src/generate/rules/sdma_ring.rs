@@ -10,14 +10,8 @@ use crate::model::types::*;
 
 /// The calls that complete an engine's tx requests, or add to them.
 fn completes(func: Func, q: &Qp) -> bool {
-    matches!(
-        func,
-        Func::SdmaFlush
-            | Func::SdmaFieldFlush
-            | Func::SdmaEngineInterrupt
-            | Func::SdmaSendTxreq
-            | Func::SdmaSendTxlist
-    ) && q.s_sde.is_some()
+    (func.walks_engine_ring() || matches!(func, Func::SdmaSendTxreq | Func::SdmaSendTxlist))
+        && q.s_sde.is_some()
 }
 
 /// The requests a ring or flush list is drawn with: room for a send's
@@ -146,7 +140,7 @@ const SHORT_WALK: u32 = 16;
 /// descriptor head towards the tail, its upper bits now and then set (the
 /// u16 cast drops them).
 pub fn hw_head<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u64 {
-    if func != Func::SdmaEngineInterrupt || q.sde_descq_cnt == 0 {
+    if !func.reads_chip_head() || q.sde_descq_cnt == 0 {
         return 0;
     }
     let mask = u32::from(q.sde_descq_cnt) - 1;

@@ -164,6 +164,12 @@ fn enumerations(h: &mut String) {
         "SHIM_",
         "An SDMA engine's state (sde->state.current_state).",
     );
+    enumeration::<SdmaEvent>(
+        h,
+        "sdma_event",
+        "SHIM_",
+        "An event of an SDMA engine's state machine (sdma_process_event()).",
+    );
     enumeration::<ScFlag>(h, "sc_flag", "SHIM_", "A send context's flags (sc->flags).");
     enumeration::<Func>(h, "fn", "SHIM_FN_", "The upstream function a call runs.");
 }
