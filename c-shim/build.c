@@ -223,6 +223,8 @@ bool shim_check_call(const struct shim_call *c)
 			return false;
 		break;
 	case SHIM_FN_SDMA_DESC_AVAIL:
+	case SHIM_FN_SDMA_ERR_PROGRESS_CHECK:
+		/* The QP's engine (its waiters, its timer). */
 		if (c->qp.s_sde == SHIM_NONE)
 			return false;
 		break;
@@ -269,13 +271,20 @@ bool shim_check_call(const struct shim_call *c)
 	case SHIM_FN_SDMA_ENGINE_ERROR:
 	case SHIM_FN_SDMA_SW_CLEAN_UP_TASK:
 	case SHIM_FN_SDMA_HW_CLEAN_UP_TASK:
+	case SHIM_FN_SDMA_ERR_HALT_WAIT:
 		/* A state machine step: an event it knows (it indexes a table). */
 		if (c->fn == SHIM_FN_SDMA_PROCESS_EVENT &&
 		    c->args.sdma_process_event.event >= SHIM_SDMA_EVENT_COUNT)
 			return false;
-		/* The hardware clean-up polls the status until it says done. */
+		/*
+		 * The hardware clean-up polls the status until it says done,
+		 * the halt worker until it says halted (jiffies stand still).
+		 */
 		if (c->fn == SHIM_FN_SDMA_HW_CLEAN_UP_TASK &&
 		    !(sw->sdma_status_csr & SEND_DMA_STATUS_ENG_CLEANED_UP_SMASK))
+			return false;
+		if (c->fn == SHIM_FN_SDMA_ERR_HALT_WAIT &&
+		    !(sw->sdma_status_csr & SEND_DMA_STATUS_ENG_HALTED_SMASK))
 			return false;
 		/*
 		 * An error's dump reads the descriptors from the head to the

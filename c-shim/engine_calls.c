@@ -338,3 +338,19 @@ SHIM_CALL(sdma_hw_clean_up_task)
 	shim_static_sdma_hw_clean_up_task(&shim_w.priv.s_sde->sdma_hw_clean_up_task);
 	return 0;
 }
+
+SHIM_CALL(sdma_err_halt_wait)
+{
+	if (!shim_prep_callbacks(c))
+		return shim_refuse(out);
+	shim_begin(c, out);
+	shim_static_sdma_err_halt_wait(&shim_w.priv.s_sde->err_halt_worker);
+	return 0;
+}
+
+SHIM_CALL(sdma_err_progress_check)
+{
+	shim_begin(c, out);
+	shim_static_sdma_err_progress_check(&shim_w.priv.s_sde->err_progress_check_timer);
+	return 0;
+}

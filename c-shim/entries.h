@@ -12,6 +12,7 @@
 struct sdma_engine;
 struct work_struct;
 struct tasklet_struct;
+struct timer_list;
 enum sdma_events;
 
 extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
@@ -21,6 +22,8 @@ extern void (*const shim_static_sdma_process_event)(struct sdma_engine *sde,
 						    enum sdma_events event);
 extern void (*const shim_static_sdma_sw_clean_up_task)(struct tasklet_struct *t);
 extern void (*const shim_static_sdma_hw_clean_up_task)(struct tasklet_struct *t);
+extern void (*const shim_static_sdma_err_halt_wait)(struct work_struct *work);
+extern void (*const shim_static_sdma_err_progress_check)(struct timer_list *t);
 extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
 extern void (*const shim_static_sc_wait_for_packet_egress)(struct send_context *sc, int pause);
 extern void (*const shim_static_verbs_pio_complete)(void *arg, int code);

@@ -374,6 +374,8 @@ enum shim_fn {
 	SHIM_FN_SDMA_ENGINE_ERROR,
 	SHIM_FN_SDMA_SW_CLEAN_UP_TASK,
 	SHIM_FN_SDMA_HW_CLEAN_UP_TASK,
+	SHIM_FN_SDMA_ERR_HALT_WAIT,
+	SHIM_FN_SDMA_ERR_PROGRESS_CHECK,
 	SHIM_FN_COUNT
 };
 
@@ -450,7 +452,9 @@ enum shim_fn {
 	X(sdma_process_event) \
 	X(sdma_engine_error) \
 	X(sdma_sw_clean_up_task) \
-	X(sdma_hw_clean_up_task)
+	X(sdma_hw_clean_up_task) \
+	X(sdma_err_halt_wait) \
+	X(sdma_err_progress_check)
 
 /*
  * A device and its module parameters: everything a QP's device

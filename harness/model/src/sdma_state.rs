@@ -27,6 +27,8 @@ const CTRL_INT_ENABLE: u64 = 0x8;
 
 /// `SEND_DMA_STATUS_ENG_CLEANED_UP_SMASK` (chip_registers.h).
 pub const STATUS_ENG_CLEANED_UP: u64 = 1 << 57;
+/// `SEND_DMA_STATUS_ENG_HALTED_SMASK` (chip_registers.h).
+pub const STATUS_ENG_HALTED: u64 = 1 << 56;
 
 /// `ALL_SDMA_ENG_HALT_ERRS` (sdma.c): the 18 engine errors that halt it
 /// (every `SEND_DMA_ENG_ERR_STATUS_SDMA_*_ERR_SMASK` but bit 9).
@@ -506,6 +508,55 @@ pub fn sdma_hw_clean_up_task(
     sdma_process_event(w, qp, e, sde, SdmaEvent::E25HwCleanUpDone, j)
 }
 
+/// Mirrors the static `sdma_err_halt_wait()` (sdma.c), the engine's halt
+/// worker: `SEND_DMA_STATUS` polled until the engine says it halted, 80
+/// to 120 us apart, for 10 ms (jiffies stand still in a world: a status
+/// without the bit is polled forever, which a world does not give it),
+/// then [`sdma_process_event`] `e15_hw_halt_done`.
+pub fn sdma_err_halt_wait(
+    w: &World,
+    qp: &mut Qp,
+    e: &mut Engines,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let sde = qp_engine(qp, "sdma_err_halt_wait")?;
+    j.read_csr(format_args!("SEND_DMA_STATUS[{}]", sde.0));
+    if w.sdma_status_csr & STATUS_ENG_HALTED == 0 {
+        return Err(Undefined(
+            "sdma_err_halt_wait() polls SEND_DMA_STATUS forever: the chip never says the engine halted and time stands still".into(),
+        ));
+    }
+    sdma_process_event(w, qp, e, sde, SdmaEvent::E15HwHaltDone, j)
+}
+
+/// Mirrors the static `sdma_err_progress_check()` (sdma.c), the engine's
+/// progress check timer: for every other engine, under its locks, one
+/// that runs with descriptors out (its head not at its tail) and its head
+/// still at its `progress_check_head` is halted (`__sdma_process_event`
+/// `e90_sw_halted`); each engine of a world has the QP's engine's ring.
+/// Then the engine's halt worker scheduled.
+pub fn sdma_err_progress_check(
+    w: &World,
+    qp: &mut Qp,
+    e: &mut Engines,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let sde = qp_engine(qp, "sdma_err_progress_check")?;
+    for i in 0..w.sdma_cpus.len() {
+        if i == ix(sde) || e.sde_state.get(i) != SdmaState::S99Running {
+            continue;
+        }
+        if qp.sde_descq_head != qp.sde_descq_tail
+            && qp.sde_descq_head == e.sde_progress_check_head.get(i)
+        {
+            let other = EngineIdx(i as u8);
+            __sdma_process_event(w, qp, e, other, SdmaEvent::E90SwHalted, j)?;
+        }
+    }
+    halt_worker(sde, j);
+    Ok(())
+}
+
 // The functions of this module as the model runs them (`crate::Mirror`).
 
 impl crate::Mirror for super::types::args::SdmaProcessEvent {
@@ -543,5 +594,17 @@ impl crate::Mirror for super::types::args::SdmaSwCleanUpTask {
 impl crate::Mirror for super::types::args::SdmaHwCleanUpTask {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         sdma_hw_clean_up_task(cx.w, cx.qp.to_mut(), cx.engines.to_mut(), &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaErrHaltWait {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_err_halt_wait(cx.w, cx.qp.to_mut(), cx.engines.to_mut(), &mut cx.j)
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaErrProgressCheck {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_err_progress_check(cx.w, cx.qp.to_mut(), cx.engines.to_mut(), &mut cx.j)
     }
 }

@@ -26,6 +26,8 @@ pub const STEP_FUNCS: &[Func] = &[
     Func::SdmaEngineError,
     Func::SdmaSwCleanUpTask,
     Func::SdmaHwCleanUpTask,
+    Func::SdmaErrHaltWait,
+    Func::SdmaErrProgressCheck,
     Func::FlushQpWaiters,
     Func::IowaitWakeup,
     Func::IowaitSdmaDrained,

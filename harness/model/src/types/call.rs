@@ -404,6 +404,16 @@ macro_rules! call_schema {
             /// engine's hardware clean-up tasklet: `SEND_DMA_STATUS` polled
             /// for the clean-up done, then `e25_hw_clean_up_done`.
             SdmaHwCleanUpTask sdma_hw_clean_up_task {}
+            /// The static `sdma_err_halt_wait(work)` (sdma.c), the QP's
+            /// engine's halt worker: `SEND_DMA_STATUS` polled until the
+            /// engine says it halted, then `e15_hw_halt_done`.
+            SdmaErrHaltWait sdma_err_halt_wait {}
+            /// The static `sdma_err_progress_check(t)` (sdma.c), the QP's
+            /// engine's progress check timer: every other running engine
+            /// whose head has not moved from its check head with work on
+            /// its ring is halted (`e90_sw_halted`), then the engine's
+            /// halt worker scheduled.
+            SdmaErrProgressCheck sdma_err_progress_check {}
         }
     };
 }
@@ -598,6 +608,7 @@ impl Func {
                 | Func::SdmaEngineError
                 | Func::SdmaSwCleanUpTask
                 | Func::SdmaHwCleanUpTask
+                | Func::SdmaErrHaltWait
         )
     }
 

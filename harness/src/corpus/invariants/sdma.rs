@@ -2,7 +2,7 @@
 //! descriptors, the chip's head, and what the calls on it read.
 
 use crate::model::sdma_state::{
-    ALL_SDMA_ENG_HALT_ERRS, ENG_ERR_STATUS_HALT_ERR, STATUS_ENG_CLEANED_UP,
+    ALL_SDMA_ENG_HALT_ERRS, ENG_ERR_STATUS_HALT_ERR, STATUS_ENG_CLEANED_UP, STATUS_ENG_HALTED,
 };
 use crate::model::types::*;
 
@@ -156,7 +156,10 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
     if (c.func().wakes_dmawait()
         || matches!(
             c.func(),
-            Func::IowaitSleep | Func::SdmaSendTxreq | Func::SdmaSendTxlist
+            Func::IowaitSleep
+                | Func::SdmaSendTxreq
+                | Func::SdmaSendTxlist
+                | Func::SdmaErrProgressCheck
         ))
         && q.s_sde.is_none()
     {
@@ -218,8 +221,9 @@ fn check_sends(c: &Call, txs: &[DmaTx]) -> Result<(), String> {
 }
 
 /// The state machine's steps: the hardware clean-up polls
-/// `SEND_DMA_STATUS` until the chip says the engine is cleaned up, which
-/// a world must say (it would poll forever); an error whose status has a
+/// `SEND_DMA_STATUS` until the chip says the engine is cleaned up, the
+/// halt worker until it says halted, which a world must say (they would
+/// poll forever); an error whose status has a
 /// bit other than the halt error dumps the ring's descriptors from its
 /// head to its tail, which a world holds only for a ring that holds tx
 /// requests (`sde->descq` is NULL for a larger one; an empty ring reads
@@ -229,6 +233,9 @@ fn check_state_machine(c: &Call) -> Result<(), String> {
     match &c.args {
         Args::SdmaHwCleanUpTask(_) if c.world.sdma_status_csr & STATUS_ENG_CLEANED_UP == 0 => Err(
             "world.sdma_status_csr: without ENG_CLEANED_UP (bit 57), sdma_hw_clean_up_task() polls forever".into(),
+        ),
+        Args::SdmaErrHaltWait(_) if c.world.sdma_status_csr & STATUS_ENG_HALTED == 0 => Err(
+            "world.sdma_status_csr: without ENG_HALTED (bit 56), sdma_err_halt_wait() polls forever (jiffies stand still)".into(),
         ),
         Args::SdmaProcessEvent(_) | Args::SdmaEngineError(_) if halt_fills_check_heads(c) => Err(format!(
             "a halt of the running engine on an A-step chip with AHG sets every other engine's progress check head: {} engines, more than a record holds ({PER_INDEX_SLOTS} entries, one perhaps its own)",

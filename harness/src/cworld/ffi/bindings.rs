@@ -201,7 +201,9 @@ pub const SHIM_FN_SDMA_PROCESS_EVENT: shim_fn = 68;
 pub const SHIM_FN_SDMA_ENGINE_ERROR: shim_fn = 69;
 pub const SHIM_FN_SDMA_SW_CLEAN_UP_TASK: shim_fn = 70;
 pub const SHIM_FN_SDMA_HW_CLEAN_UP_TASK: shim_fn = 71;
-pub const SHIM_FN_COUNT: shim_fn = 72;
+pub const SHIM_FN_SDMA_ERR_HALT_WAIT: shim_fn = 72;
+pub const SHIM_FN_SDMA_ERR_PROGRESS_CHECK: shim_fn = 73;
+pub const SHIM_FN_COUNT: shim_fn = 74;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 use super::super::draw::{Draw, Source};
 use super::super::shapes::{per_index, pick};
 use crate::model::sdma_state::{
-    ALL_SDMA_ENG_HALT_ERRS, ENG_ERR_STATUS_HALT_ERR, STATUS_ENG_CLEANED_UP,
+    ALL_SDMA_ENG_HALT_ERRS, ENG_ERR_STATUS_HALT_ERR, STATUS_ENG_CLEANED_UP, STATUS_ENG_HALTED,
 };
 use crate::model::types::*;
 
@@ -83,9 +83,9 @@ pub fn sde_check_head<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> Per
     })
 }
 
-/// What the engines' status register reads: cleaned up (bit 57) and
-/// halted (bit 56) in any combination with other bits; always cleaned up
-/// for the hardware clean-up tasklet, which polls for it forever
+/// What the engines' status register reads: any other bits, always
+/// cleaned up (bit 57) and halted (bit 56): the hardware clean-up tasklet
+/// and the halt worker, the only readers, poll for them forever
 /// (corpus::invariants).
 pub fn sdma_status_csr<S: Source>(u: &mut Draw<S>, _: &World) -> u64 {
     let v: u64 = match u.int_in_range(0..=3u8) {
@@ -94,7 +94,7 @@ pub fn sdma_status_csr<S: Source>(u: &mut Draw<S>, _: &World) -> u64 {
         2 => 1 << 56,
         _ => u.arbitrary(),
     };
-    v | STATUS_ENG_CLEANED_UP
+    v | STATUS_ENG_CLEANED_UP | STATUS_ENG_HALTED
 }
 
 /// A halt of a running engine on an A-step chip with AHG sets every other
