@@ -578,6 +578,25 @@ void shim_build_remote_ah(struct rdma_ah_attr *attr, u8 sl, u32 dlid,
 	rdma_ah_set_port_num(attr, port);
 }
 
+/*
+ * Every engine of a world has the QP's engine's ring (shim_build_qp()):
+ * before a scenario's later step, as the step before left the QP's, so a
+ * step that looks at the other engines' heads (the progress checks) sees
+ * what the model carries.
+ */
+void shim_carry_ring(void)
+{
+	const struct sdma_engine *q = shim_w.priv.s_sde;
+	int i;
+
+	if (!q)
+		return;
+	for (i = 0; i < shim_w.dd.num_sdma; i++) {
+		shim_w.per_sdma[i].descq_head = q->descq_head;
+		shim_w.per_sdma[i].descq_tail = q->descq_tail;
+	}
+}
+
 void shim_build_qp(const struct shim_call *c)
 {
 	const struct shim_qp *q = &c->qp;

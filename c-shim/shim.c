@@ -572,6 +572,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		 * (shim_read_engines()): they are set again from that read.
 		 */
 		shim_build_engines(&shim_scenario.step.engines);
+		shim_carry_ring();
 		shim_scenario.step.fn = c->fn;
 		shim_scenario.step.carry = c->carry;
 		shim_scenario.step.args = c->args;

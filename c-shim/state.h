@@ -277,6 +277,7 @@ u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown);
 bool shim_check_call(const struct shim_call *c);
 void shim_build_world(const struct shim_world *sw);
 void shim_build_qp(const struct shim_call *c);
+void shim_carry_ring(void);
 void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unknown);
 struct sdma_engine *shim_sde(int idx);
 struct send_context *shim_sc(int idx);

@@ -161,7 +161,7 @@ impl std::fmt::Display for Problem {
             ),
             Problem::KilledNow { at, id } => write!(
                 f,
-                "vectors/mutants.toml:{at}: {id} is killed now: remove the entry"
+                "vectors/mutants.toml:{at}: {id} is killed now: remove the entry (or its id from the entry's ids)"
             ),
             Problem::Gone { at, id } => write!(
                 f,
