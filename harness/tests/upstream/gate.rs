@@ -397,14 +397,14 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
 pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
-    let worker = "static void sdma_err_halt_wait(struct work_struct *work)\n{\n";
+    let unrun_fn = "void sdma_freeze(struct hfi1_devdata *dd)\n{\n";
     let unrun = (
         sdma,
-        worker,
-        "static void sdma_err_halt_wait(struct work_struct *work)\n{\n\t/* halt */\n",
+        unrun_fn,
+        "void sdma_freeze(struct hfi1_devdata *dd)\n{\n\t/* freeze */\n",
     );
     if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
-        return Err(format!("{}: no sdma_err_halt_wait to change", tree.version).into());
+        return Err(format!("{}: no sdma_freeze to change", tree.version).into());
     }
     let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
     let named = |j: &gate::Judged| {
@@ -415,7 +415,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["not-judged"]
         || gate::exit_code(&j) != 0
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_err_halt_wait (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_freeze (line "))
         || !named(&j[0])
         || j[0].comparison.is_some()
         || j[0].timings.iter().any(|(phase, _)| *phase == "build")
@@ -433,7 +433,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if !line.starts_with("state=warning ")
         || !line.contains("not-judged (no changed function runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
-        || s.not_judged_functions != ["sdma.c: sdma_err_halt_wait"]
+        || s.not_judged_functions != ["sdma.c: sdma_freeze"]
     {
         return Err(format!("sdma only: {line} {s:?}").into());
     }
@@ -442,7 +442,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let f = &j[0].functions;
     if verdicts(&j) != ["changes"]
         || f.judged != ["qp.c: hfi1_setup_wqe"]
-        || f.not_judged != ["sdma.c: sdma_err_halt_wait"]
+        || f.not_judged != ["sdma.c: sdma_freeze"]
         || !named(&j[0])
         || gate::patchwork_state(&j[0]) == "success"
     {
@@ -455,9 +455,8 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     }
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
-    if !line.contains(
-        "changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_err_halt_wait)",
-    ) || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
+    if !line.contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_freeze)")
+        || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
         || s.skipped.is_some()
     {
         return Err(format!("qp and sdma: {line} {s:?}").into());
@@ -514,14 +513,14 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     ]
     .iter()
     .all(|n| has(&sdma.judged, n))
-        || !has(&sdma.not_judged, "sdma_err_halt_wait")
+        || !has(&sdma.not_judged, "sdma_freeze")
         || has(&sdma.not_judged, "sdma_flush")
         || !once(&sdma.judged)
         || !once(&sdma.not_judged)
         || !sdma
             .reasons
             .iter()
-            .any(|b| has(&b.functions, "sdma_err_halt_wait"))
+            .any(|b| has(&b.functions, "sdma_freeze"))
     {
         return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }
@@ -535,12 +534,12 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let j = g.run(g.patch(
         "drivers/infiniband/hw/hfi1/sdma.c",
-        "static void sdma_err_halt_wait(struct work_struct *work)\n{",
-        "static void sdma_err_halt_wait(struct work_struct *work)\n{\n\t/* halt */",
-        "halt wait",
+        "void sdma_freeze(struct hfi1_devdata *dd)\n{",
+        "void sdma_freeze(struct hfi1_devdata *dd)\n{\n\t/* freeze */",
+        "freeze",
     ))?;
     if verdicts(&j) != ["not-judged"] {
-        return Err(format!("sdma_err_halt_wait patch: {:?}", verdicts(&j)).into());
+        return Err(format!("sdma_freeze patch: {:?}", verdicts(&j)).into());
     }
     Ok(())
 }
