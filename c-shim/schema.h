@@ -376,6 +376,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_HW_CLEAN_UP_TASK,
 	SHIM_FN_SDMA_ERR_HALT_WAIT,
 	SHIM_FN_SDMA_ERR_PROGRESS_CHECK,
+	SHIM_FN_SDMA_MAP_INIT,
 	SHIM_FN_COUNT
 };
 
@@ -454,7 +455,8 @@ enum shim_fn {
 	X(sdma_sw_clean_up_task) \
 	X(sdma_hw_clean_up_task) \
 	X(sdma_err_halt_wait) \
-	X(sdma_err_progress_check)
+	X(sdma_err_progress_check) \
+	X(sdma_map_init)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -1470,6 +1472,22 @@ struct shim_args_sdma_engine_error {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_map_init(dd, u8 port, u8 num_vls, u8 *vl_engines)` (sdma.c):
+ * the VL-to-engine map built for `num_vls` VLs and published
+ * (`dd->sdma_map`), the map it replaces freed after a grace period
+ * (`call_rcu`); with send DMA off, nothing.
+ */
+struct shim_args_sdma_map_init {
+	shim_u8 port;
+	shim_u8 num_vls;
+	/*
+	 * `vl_engines[]`: each VL's engines; empty: NULL, the engines spread
+	 * evenly, the extras from the last VL down.
+	 */
+	struct { shim_u8 n; shim_u8 v[16]; } __attribute__((__packed__)) vl_engines;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1521,6 +1539,7 @@ struct shim_args {
 	struct shim_args_pio_send_control pio_send_control;
 	struct shim_args_sdma_process_event sdma_process_event;
 	struct shim_args_sdma_engine_error sdma_engine_error;
+	struct shim_args_sdma_map_init sdma_map_init;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

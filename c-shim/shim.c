@@ -604,6 +604,8 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	shim_check_balance();
 	/* After the shim's own frees (a call may have ended the journal). */
 	journal_resume(out);
+	/* The call's grace periods end: what it freed by RCU is freed. */
+	shim_rcu_barrier();
 	shim_report_leaks();
 	journal_end();
 	shim_read_qp(&out->qp, &c->qp, &out->s_flags_unknown);

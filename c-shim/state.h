@@ -29,6 +29,7 @@
 #include "shim.h"
 #include "mocks/alloc.h"
 #include "mocks/journal.h"
+#include "mocks/rcu.h"
 #include "world.h"
 #include "entries.h"
 
@@ -144,6 +145,11 @@ struct shim_state {
 		char bytes[sizeof(struct pio_map_elem) +
 			   SHIM_ELEM_MAX_ENTRIES * sizeof(struct send_context *)];
 	} pio_elem[SHIM_MAP_MAX_ELEMS];
+	/*
+	 * The world's SDMA map in blocks of its own, for a call that replaces
+	 * it (vl_maps.c); NULL in any other.
+	 */
+	struct sdma_vl_map *sdma_map_heap;
 	union {
 		struct { SHIM_PER_CALL_MEMBERS };
 		struct { SHIM_PER_CALL_MEMBERS } per_call;

@@ -414,6 +414,17 @@ macro_rules! call_schema {
             /// its ring is halted (`e90_sw_halted`), then the engine's
             /// halt worker scheduled.
             SdmaErrProgressCheck sdma_err_progress_check {}
+            /// `sdma_map_init(dd, u8 port, u8 num_vls, u8 *vl_engines)`
+            /// (sdma.c): the VL-to-engine map built for `num_vls` VLs and
+            /// published (`dd->sdma_map`), the map it replaces freed after
+            /// a grace period (`call_rcu`); with send DMA off, nothing.
+            SdmaMapInit sdma_map_init {
+                "port" port: u8 = 0,
+                "num_vls" num_vls: u8 [map_num_vls] = 1,
+                /// `vl_engines[]`: each VL's engines; empty: NULL, the
+                /// engines spread evenly, the extras from the last VL down.
+                "vl_engines" vl_engines: Slots<u8, 16> [vl_engines] = Slots::new(),
+            }
         }
     };
 }

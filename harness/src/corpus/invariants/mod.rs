@@ -491,6 +491,18 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
             }
         }
     }
+    // What the model carries is the QP and the engines: a map a step
+    // publishes (its text) would be read by the steps after it.
+    let steps = std::iter::once(first).chain(then);
+    if let Some(k) = steps
+        .take(then.len())
+        .position(|s| s.func() == Func::SdmaMapInit)
+    {
+        return Err((
+            k + 1,
+            "sdma_map_init is only a scenario's last step: the map it publishes is not carried to the next".into(),
+        ));
+    }
     let mut state = crate::model::run(first).map_err(|u| (1, u.0))?;
     for (k, step) in then.iter().enumerate() {
         let at = carried(&state, step);

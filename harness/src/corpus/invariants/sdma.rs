@@ -187,8 +187,49 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
             check_sends(c, std::slice::from_ref(&a.tx))
         }
         Args::SdmaSendTxlist(_) => check_sends(c, &q.txlist),
+        Args::SdmaMapInit(a) => check_map_init(c, a),
         _ => Ok(()),
     }
+}
+
+/// sdma_map_init(): each VL gets at least one engine
+/// (`roundup_pow_of_two(0)` is undefined), which the device's engines
+/// spread over the VLs give only when there are as many (sdma_init()
+/// checks it of the num_sdma module parameter); given counts, one per
+/// VL, name engines the device has (`&dd->per_sdma[engine]`, the back-map
+/// of 16 entries). At most 16 VLs: the map read back holds that many.
+fn check_map_init(c: &Call, a: &args::SdmaMapInit) -> Result<(), String> {
+    let n = c.world.sdma_cpus.len();
+    if !(1..=16).contains(&a.num_vls) {
+        return Err(format!(
+            "num_vls {}: 1 to 16 (0 divides by zero; a map holds 16 elements)",
+            a.num_vls
+        ));
+    }
+    if a.vl_engines.is_empty() {
+        if usize::from(a.num_vls) > n {
+            return Err(format!(
+                "num_vls {} with {n} engines: a VL without an engine (roundup_pow_of_two(0) is undefined)",
+                a.num_vls
+            ));
+        }
+        return Ok(());
+    }
+    if a.vl_engines.len() != usize::from(a.num_vls) {
+        return Err(format!(
+            "vl_engines: {} counts for {} VLs (one per VL)",
+            a.vl_engines.len(),
+            a.num_vls
+        ));
+    }
+    let sum: usize = a.vl_engines.iter().map(|&v| usize::from(v)).sum();
+    if a.vl_engines.contains(&0) || sum > n {
+        return Err(format!(
+            "vl_engines {:?}: each VL at least one engine, {sum} in all of the device's {n}",
+            &a.vl_engines[..]
+        ));
+    }
+    Ok(())
 }
 
 /// submit_tx(): a send's requests' descriptors go to the ring's slots and

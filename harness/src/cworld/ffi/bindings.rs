@@ -203,7 +203,8 @@ pub const SHIM_FN_SDMA_SW_CLEAN_UP_TASK: shim_fn = 70;
 pub const SHIM_FN_SDMA_HW_CLEAN_UP_TASK: shim_fn = 71;
 pub const SHIM_FN_SDMA_ERR_HALT_WAIT: shim_fn = 72;
 pub const SHIM_FN_SDMA_ERR_PROGRESS_CHECK: shim_fn = 73;
-pub const SHIM_FN_COUNT: shim_fn = 74;
+pub const SHIM_FN_SDMA_MAP_INIT: shim_fn = 74;
+pub const SHIM_FN_COUNT: shim_fn = 75;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -543,7 +544,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 2usize],
+    pub __bindgen_padding_0: [u8; 3usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

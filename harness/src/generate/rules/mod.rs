@@ -15,11 +15,13 @@ mod pio_ring;
 mod sdma_ring;
 mod sdma_state;
 mod txbuild;
+mod vl_map;
 pub use pio_chip::*;
 pub use pio_ring::*;
 pub use sdma_ring::*;
 pub use sdma_state::*;
 pub use txbuild::*;
+pub use vl_map::*;
 
 /// Device flags; send DMA three times in four.
 pub fn dev_flags<S: Source>(u: &mut Draw<S>, _: &World) -> Flags<DevFlag> {

@@ -1,0 +1,178 @@
+//! The VL maps rebuilt when the number of VLs changes: sdma.c's
+//! VL-to-engine map (`dd->sdma_map`), built whole, published, and the map
+//! it replaces freed after a grace period. What the call leaves is the
+//! published map, described as the C world's describer writes it
+//! (`c-shim/vl_maps.c`): `sdma_map=world` while the world's own map is
+//! published, `sdma_map=NULL` while none is, else the new map whole.
+
+use std::fmt::Write;
+
+use super::alloc::{Allocs, ENOMEM, NUMA_NO_NODE};
+use super::types::{DevFlag, VlMap, World};
+use super::{Journal, Undefined};
+
+/// `TXE_NUM_SDMA_ENGINES` (chip_registers.h): the back-map's entries.
+const TXE_NUM_SDMA_ENGINES: usize = 16;
+
+/// `roundup_pow_of_two(n)` for `n >= 1`.
+fn roundup_pow_of_two(n: u32) -> u32 {
+    n.next_power_of_two()
+}
+
+/// A map upstream built: `vls` elements, the first `actual_vls` its own,
+/// each later one the element `i % actual_vls` again.
+struct Built {
+    actual_vls: u8,
+    vls: u32,
+    mask: u32,
+    /// The back-map (`sdma_vl_map` only).
+    engine_to_vl: Option<[i8; TXE_NUM_SDMA_ENGINES]>,
+    /// Each own element's mask and entries, by the world's names.
+    elems: Vec<(u32, Vec<String>)>,
+}
+
+/// The text a map init leaves: the map `name` that is published.
+fn describe(name: &str, built: Option<&Built>, world: Option<&VlMap<impl Sized>>) -> String {
+    let Some(m) = built else {
+        return format!("{name}={}", if world.is_some() { "world" } else { "NULL" });
+    };
+    let mut s = format!(
+        "{name}: actual_vls={} vls={} mask={}",
+        m.actual_vls, m.vls, m.mask
+    );
+    if let Some(e2v) = &m.engine_to_vl {
+        let v: Vec<String> = e2v.iter().map(|v| v.to_string()).collect();
+        let _ = write!(s, " engine_to_vl={}", v.join(","));
+    }
+    for i in 0..m.vls as usize {
+        let own = usize::from(m.actual_vls);
+        if i < own {
+            let (mask, entries) = &m.elems[i];
+            let _ = write!(s, " map[{i}]={{mask={mask}:");
+            for e in entries {
+                let _ = write!(s, " {e}");
+            }
+            s.push('}');
+        } else {
+            let _ = write!(s, " map[{i}]=map[{}]", i % own);
+        }
+    }
+    s
+}
+
+/// The `kfree` lines of freeing a map of `elems` own elements and the map
+/// itself (`sdma_map_free`, `pio_map_free`: a NULL element is not
+/// journalled, as `kfree(NULL)` is not).
+fn free_lines(elems: usize, j: &mut Journal) {
+    for _ in 0..elems {
+        j.record("kfree".into());
+    }
+    j.record("kfree".into());
+}
+
+/// The world's map freed after its grace period: the RCU callback
+/// (`sdma_map_rcu_callback`, `pio_map_rcu_callback`) runs as the call
+/// returns, each element the world allocated freed, then the map.
+fn free_world_map<T>(m: &VlMap<T>, name: &str, j: &mut Journal) {
+    j.record(format!("call_rcu({name}.list)"));
+    free_lines(m.elems.iter().flatten().count(), j);
+}
+
+/// Each VL's count of what it gets: `vl_given`, or `total` spread evenly,
+/// the extras from the last VL down (`sdma_map_init`'s and
+/// `pio_map_init`'s automatic loading).
+fn loading(num_vls: u8, vl_given: &[u8], total: u32) -> Vec<u8> {
+    if !vl_given.is_empty() {
+        return vl_given.to_vec();
+    }
+    let n = u32::from(num_vls);
+    let per = total / n;
+    let mut extra = (total % n) as i32;
+    let mut v = vec![0u8; usize::from(num_vls)];
+    for i in (0..usize::from(num_vls)).rev() {
+        v[i] = (per + u32::from(extra > 0)) as u8;
+        extra -= 1;
+    }
+    v
+}
+
+/// Mirrors `sdma_map_init()` (sdma.c): without `HFI1_HAS_SEND_DMA`, 0;
+/// else each VL's engine count (`vl_engines`, or `dd->num_sdma` spread
+/// evenly with the extras from the last VL down), the map allocated
+/// (`kzalloc`) with `roundup_pow_of_two(num_vls)` elements, each VL's
+/// element allocated with `roundup_pow_of_two(count)` entries filled
+/// round robin from the VL's first engine, the back-map set, the
+/// elements past the VLs the first ones again; an allocation failing frees
+/// what was built (`sdma_map_free`), -ENOMEM. Else the map published and
+/// the old one, if any, freed after a grace period. The text is the
+/// published map.
+pub fn sdma_map_init(
+    w: &World,
+    num_vls: u8,
+    vl_engines: &[u8],
+    j: &mut Journal,
+) -> Result<(i32, String), Undefined> {
+    let world = w.sdma_map.as_ref();
+    if !w.has(DevFlag::HasSendDma) {
+        return Ok((0, describe("sdma_map", None, world)));
+    }
+    let num_sdma = w.sdma_cpus.len() as u32;
+    let v = loading(num_vls, vl_engines, num_sdma);
+    if let Some(i) = v.iter().position(|&n| n == 0) {
+        return Err(Undefined(format!(
+            "VL {i} gets no engine: roundup_pow_of_two(0) is undefined"
+        )));
+    }
+    let mut a = Allocs::new(w);
+    if !a.kmalloc(NUMA_NO_NODE, j) {
+        return Ok((-ENOMEM, describe("sdma_map", None, world)));
+    }
+    let vls = roundup_pow_of_two(u32::from(num_vls));
+    let mut m = Built {
+        actual_vls: num_vls,
+        vls,
+        mask: vls - 1,
+        engine_to_vl: Some([-1; TXE_NUM_SDMA_ENGINES]),
+        elems: vec![],
+    };
+    let mut engine = 0u32;
+    for (i, &count) in v.iter().enumerate() {
+        let first = engine;
+        let count = u32::from(count);
+        let sz = roundup_pow_of_two(count);
+        if !a.kmalloc(NUMA_NO_NODE, j) {
+            free_lines(m.elems.len(), j);
+            return Ok((-ENOMEM, describe("sdma_map", None, world)));
+        }
+        let mut entries = vec![];
+        for _ in 0..sz {
+            entries.push(format!("sde#{engine}"));
+            engine += 1;
+            if engine >= first + count {
+                engine = first;
+            }
+        }
+        if let Some(e2v) = &mut m.engine_to_vl {
+            for k in first..first + count {
+                e2v[k as usize] = i as i8;
+            }
+        }
+        m.elems.push((sz - 1, entries));
+        engine = first + count;
+    }
+    if let Some(old) = world {
+        free_world_map(old, "sdma_map", j);
+    }
+    Ok((0, describe("sdma_map", Some(&m), world)))
+}
+
+// The functions of this module as the model runs them (`crate::Mirror`).
+
+impl crate::Mirror for super::types::args::SdmaMapInit {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (ret, text) = sdma_map_init(cx.w, self.num_vls, &self.vl_engines, &mut cx.j)?;
+        cx.out.ret = ret;
+        cx.out.text = text;
+        Ok(())
+    }
+}
