@@ -72,7 +72,7 @@ fn main() {
         let get: Arc<WorldOf> = Arc::new(get);
         for (name, f) in smoke::smoke_tests() {
             let get = get.clone();
-            trials.push(Trial::test(format!("{s}::smoke::{name}"), move || {
+            trials.push(trial(format!("{s}::smoke::{name}"), move || {
                 let world = get()?;
                 let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
                 f(&mut w)
@@ -80,42 +80,42 @@ fn main() {
         }
         {
             let get = get.clone();
-            trials.push(Trial::test(
+            trials.push(trial(
                 format!("{s}::isolation::crash_is_a_finding"),
                 move || isolation::crash_is_a_finding(&get()?),
             ));
         }
         {
             let get = get.clone();
-            trials.push(Trial::test(
+            trials.push(trial(
                 format!("{s}::isolation::first_call_sees_the_whole_world"),
                 move || isolation::first_call_sees_the_whole_world(&get()?),
             ));
         }
         {
             let get = get.clone();
-            trials.push(Trial::test(
+            trials.push(trial(
                 format!("{s}::isolation::ubsan_reports_upstream_ub"),
                 move || isolation::ubsan_reports_upstream_ub(&get()?.tree),
             ));
         }
         {
             let get = get.clone();
-            trials.push(Trial::test(
+            trials.push(trial(
                 format!("{s}::isolation::sanitize_poisons_past_declared_ports"),
                 move || isolation::sanitize_poisons_past_declared_ports(&get()?.tree),
             ));
         }
         {
             let get = get.clone();
-            trials.push(Trial::test(
+            trials.push(trial(
                 format!("{s}::isolation::reused_flat_call_buffer"),
                 move || isolation::reused_flat_call_buffer(&get()?),
             ));
         }
         {
             let get = get.clone();
-            trials.push(Trial::test(
+            trials.push(trial(
                 format!("{s}::isolation::scenario_steps_carry_only_kept_state"),
                 move || isolation::scenario_steps_carry_only_kept_state(&get()?),
             ));
@@ -128,12 +128,29 @@ fn main() {
         // default one.
         if abilities || s == "6.12" {
             let get = get.clone();
-            trials.push(Trial::test(format!("{s}::gate::depth"), move || {
+            trials.push(trial(format!("{s}::gate::depth"), move || {
                 depth::depth_of_changed_lines(&get()?.tree)
             }));
         }
     }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// A trial; with `HFI1_TRIAL_TIMES` set, it says on stderr how long it
+/// took (`[time] 12.3 s NAME`), to find the trials that make CI slow.
+fn trial<F>(name: String, f: F) -> Trial
+where
+    F: FnOnce() -> Result<(), Failed> + Send + 'static,
+{
+    if std::env::var_os("HFI1_TRIAL_TIMES").is_none() {
+        return Trial::test(name, f);
+    }
+    Trial::test(name.clone(), move || {
+        let t = std::time::Instant::now();
+        let r = f();
+        eprintln!("[time] {:.1} s {name}", t.elapsed().as_secs_f64());
+        r
+    })
 }
 
 /// The trials of the harness's own abilities on series `s` (`newest`:
@@ -161,36 +178,36 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
     let mut trials = vec![];
     for &(name, f) in TREE_TRIALS {
         let get = get.clone();
-        trials.push(Trial::test(format!("{s}::{name}"), move || f(&get()?.tree)));
+        trials.push(trial(format!("{s}::{name}"), move || f(&get()?.tree)));
     }
     // Schemata against mutants built alone, and the reach of mutants
     // against their differences: a minute of builds each, on the newest
     // series only (the mechanism is the harness's, not a tree's).
     if newest {
         let get2 = get.clone();
-        trials.push(Trial::test(format!("{s}::reach::sound"), move || {
+        trials.push(trial(format!("{s}::reach::sound"), move || {
             mutants::reach_is_sound(&get2()?.tree)
         }));
         let (get, again) = (get.clone(), get.clone());
-        trials.push(Trial::test(
+        trials.push(trial(
             format!("{s}::mutants::schemata_agree_with_alone"),
             move || mutants::schemata_agree_with_alone(&get()?.tree),
         ));
         let get = again;
-        trials.push(Trial::test(
+        trials.push(trial(
             format!("{s}::mutants::schemata_reach_sound"),
             move || mutants::schemata_reach_is_sound(&get()?.tree),
         ));
     }
     {
         let get = get.clone();
-        trials.push(Trial::test(format!("{s}::vendor::overlay"), move || {
+        trials.push(trial(format!("{s}::vendor::overlay"), move || {
             vendor::vendor_overlay(&get()?.tree)
         }));
     }
     for m in mutants::MUTATIONS {
         let get = get.clone();
-        trials.push(Trial::test(format!("{s}::mutant::{}", m.name), move || {
+        trials.push(trial(format!("{s}::mutant::{}", m.name), move || {
             let world = get()?;
             mutants::mutate(&world.tree, m)
         }));

@@ -18,7 +18,7 @@ use crate::kernel::cache_dir;
 
 /// How many command-and-source keys are kept (each with up to
 /// [`PER_KEY`] sets of headers): the least recently used go first.
-const KEYS_KEPT: usize = 1024;
+const KEYS_KEPT: usize = 2048;
 /// How many sets of header contents one command and source keep.
 const PER_KEY: usize = 4;
 
