@@ -386,6 +386,7 @@ static void shim_build_maps(const struct shim_world *sw)
 	SHIM_BUILD_MAP(shim_w.sdma_map, shim_w.sdma_elem, sde, shim_sde, &sw->sdma_map);
 	RCU_INIT_POINTER(shim_w.dd.sdma_map, sw->sdma_map.present ? &shim_w.sdma_map.m : NULL);
 	shim_w.sdma_map_heap = NULL;
+	shim_w.pio_map_heap = NULL;
 	SHIM_BUILD_MAP(shim_w.pio_map, shim_w.pio_elem, ksc, shim_sc, &sw->pio_map);
 	RCU_INIT_POINTER(shim_w.dd.pio_map, sw->pio_map.present ? &shim_w.pio_map.m : NULL);
 }

@@ -181,6 +181,8 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return i;
 	if (shim_w.sdma_map_heap && p == &shim_w.sdma_map_heap->list)
 		return snprintf(buf, len, "sdma_map.list");
+	if (shim_w.pio_map_heap && p == &shim_w.pio_map_heap->list)
+		return snprintf(buf, len, "pio_map.list");
 	if (p == &shim_w.past_sc)
 		return snprintf(buf, len, "sc:past-the-table");
 	if (p == &shim_w.queue)

@@ -377,6 +377,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_ERR_HALT_WAIT,
 	SHIM_FN_SDMA_ERR_PROGRESS_CHECK,
 	SHIM_FN_SDMA_MAP_INIT,
+	SHIM_FN_PIO_MAP_INIT,
 	SHIM_FN_COUNT
 };
 
@@ -456,7 +457,8 @@ enum shim_fn {
 	X(sdma_hw_clean_up_task) \
 	X(sdma_err_halt_wait) \
 	X(sdma_err_progress_check) \
-	X(sdma_map_init)
+	X(sdma_map_init) \
+	X(pio_map_init)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -479,7 +481,11 @@ struct shim_world {
 	shim_u8 sc_to_vl[32];
 	/* `dd->vld[i].mtu`. */
 	shim_u16 vl_mtu[16];
-	/* Send contexts of the world; context `i` has `sw_index` i. */
+	/*
+	 * Send contexts of the world; context `i` has `sw_index` i. Generated
+	 * worlds have two or more: a device has VL15's and a kernel one (the
+	 * PIO map is built from index 1).
+	 */
 	shim_u8 num_send_contexts;
 	/* `dd->vld[i].sc`: a send context of the world, or NULL. */
 	shim_i16 vl_sc[16];
@@ -526,6 +532,18 @@ struct shim_world {
 	struct shim_map sdma_map;
 	/* `dd->pio_map`, or NULL. */
 	struct shim_map pio_map;
+	/*
+	 * `dd->kernel_send_context[i]`: the kernel's send contexts as
+	 * `init_pervl_scs()` numbers them (0: VL15's, then the data VLs');
+	 * the array has `num_send_contexts` entries, those past this list
+	 * NULL. Read by the PIO map's rebuild only.
+	 */
+	struct { shim_u8 n; shim_i16 v[24]; } __attribute__((__packed__)) kernel_sc;
+	/*
+	 * `dd->rcd[0]->rcvhdrqentsize`: a receive header queue entry in
+	 * dwords (module parameter `hdrq_entsize`: 2, 16 or 32).
+	 */
+	shim_u8 rcvhdrqentsize;
 	/* Per port: `ibp->sl_to_sc`; its length is `dd->num_pports`. */
 	struct { shim_u8 n; shim_u8 v[2][32]; } __attribute__((__packed__)) sl_to_sc;
 	/* Per port: `ppd->ibmtu`. */
@@ -1488,6 +1506,24 @@ struct shim_args_sdma_map_init {
 } __attribute__((__packed__));
 
 /*
+ * `pio_map_init(dd, u8 port, u8 num_vls, u8 *vl_scontexts)` (pio.c):
+ * the VL-to-send-context map built for `num_vls` VLs from the
+ * kernel's send contexts (`dd->kernel_send_context`, from 1), each
+ * context's credit return threshold set (`set_threshold`), the map
+ * published (`dd->pio_map`) and the map it replaces freed after a
+ * grace period.
+ */
+struct shim_args_pio_map_init {
+	shim_u8 port;
+	shim_u8 num_vls;
+	/*
+	 * `vl_scontexts[]`: each VL's contexts; empty: NULL, the `SC_KERNEL`
+	 * contexts spread evenly, the extras from the last VL down.
+	 */
+	struct { shim_u8 n; shim_u8 v[16]; } __attribute__((__packed__)) vl_scontexts;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1540,6 +1576,7 @@ struct shim_args {
 	struct shim_args_sdma_process_event sdma_process_event;
 	struct shim_args_sdma_engine_error sdma_engine_error;
 	struct shim_args_sdma_map_init sdma_map_init;
+	struct shim_args_pio_map_init pio_map_init;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

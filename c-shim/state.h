@@ -150,6 +150,14 @@ struct shim_state {
 	 * it (vl_maps.c); NULL in any other.
 	 */
 	struct sdma_vl_map *sdma_map_heap;
+	struct pio_vl_map *pio_map_heap;
+	/*
+	 * dd->kernel_send_context (its num_send_contexts entries) and
+	 * dd->rcd[0], for the calls that read them (vl_maps.c).
+	 */
+	struct send_context *kernel_sc[SHIM_MAX_SEND_CONTEXTS];
+	struct hfi1_ctxtdata rcd0;
+	struct hfi1_ctxtdata *rcd[1];
 	union {
 		struct { SHIM_PER_CALL_MEMBERS };
 		struct { SHIM_PER_CALL_MEMBERS } per_call;

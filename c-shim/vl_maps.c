@@ -1,46 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vl_maps.c - the calls that rebuild a VL map (sdma_map_init), and the
- * text of the map they leave published.
+ * vl_maps.c - the calls that rebuild a VL map (sdma_map_init,
+ * pio_map_init), and the text of the map they leave published.
  *
- * The world's map is static storage (build.c); a call that replaces it
+ * The world's maps are static storage (build.c); a call that replaces one
  * gets it in blocks of its own first, tracked as the world's, as the
  * driver's map is kzalloc'd: the RCU callback that frees the replaced map
  * then frees blocks (mocks/rcu.c runs it as the call returns).
+ *
+ * struct sdma_vl_map and struct pio_vl_map differ in their types, the name
+ * of an element's array (sde, ksc) and the SDMA map's back-map, so one
+ * body (a macro) serves both.
  */
 #include "calls.h"
 
 /*
- * The world's SDMA map, if any, copied into blocks: the map with one slot
- * per element the world allocated (actual_vls, what sdma_map_free()
- * walks), each allocated element a block of its entries.
+ * The world's map `world` (NULL: none), copied into blocks: the map with
+ * one slot per element the world allocated (actual_vls, what
+ * sdma_map_free() and pio_map_free() walk), each allocated element a
+ * block of its entries.
  */
-static struct sdma_vl_map *shim_heap_sdma_map(unsigned int nelems)
-{
-	const struct sdma_vl_map *w = rcu_dereference_raw(shim_w.dd.sdma_map);
-	const size_t esz = sizeof(struct sdma_map_elem) +
-			   SHIM_ELEM_MAX_ENTRIES * sizeof(struct sdma_engine *);
-	struct sdma_vl_map *m;
-	unsigned int i;
-
-	if (!w)
-		return NULL;
-	m = shim_alloc_tracked(sizeof(*m) + nelems * sizeof(m->map[0]), "the world's sdma_map");
-	if (!m)
-		return NULL;
-	memcpy(m->engine_to_vl, w->engine_to_vl, sizeof(m->engine_to_vl));
-	m->mask = w->mask;
-	m->actual_vls = nelems;
-	m->vls = nelems;
-	for (i = 0; i < nelems; i++) {
-		if (!w->map[i])
-			continue;
-		m->map[i] = shim_alloc_tracked(esz, "an element of the world's sdma_map");
-		if (m->map[i])
-			memcpy(m->map[i], w->map[i], esz);
-	}
-	return m;
-}
+#define SHIM_HEAP_MAP(maptype, elemtype, entry, world, nelems, what) ({	\
+	const struct maptype *w_ = (world);					\
+	const size_t esz_ = sizeof(struct elemtype) +				\
+			    SHIM_ELEM_MAX_ENTRIES * sizeof(((struct elemtype *)0)->entry[0]); \
+	struct maptype *m_ = NULL;						\
+	unsigned int i_;							\
+										\
+	if (w_)									\
+		m_ = shim_alloc_tracked(sizeof(*m_) + (nelems) * sizeof(m_->map[0]), \
+					"the world's " what);			\
+	if (m_) {								\
+		memcpy(m_, w_, sizeof(*m_));					\
+		m_->actual_vls = (nelems);					\
+		m_->vls = (nelems);						\
+		for (i_ = 0; i_ < (nelems); i_++) {				\
+			m_->map[i_] = NULL;					\
+			if (!w_->map[i_])					\
+				continue;					\
+			m_->map[i_] = shim_alloc_tracked(esz_, "an element of the world's " what); \
+			if (m_->map[i_])					\
+				memcpy(m_->map[i_], w_->map[i_], esz_);		\
+		}								\
+	}									\
+	m_;									\
+})
 
 /* Up to how many pointers of an array at `off` in block `p` it holds. */
 static size_t shim_block_room(const void *p, size_t off, size_t each)
@@ -50,57 +54,85 @@ static size_t shim_block_room(const void *p, size_t off, size_t each)
 	return size > off ? (size - off) / each : 0;
 }
 
+/* Appends to a call's text, never past its room. */
+static __printf(2, 3) void shim_put(struct shim_outcome *out, const char *fmt, ...)
+{
+	size_t room = sizeof(out->text), len = out->text_len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out->text + len, room - len, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		out->text_len = len + n >= room ? room - 1 : len + n;
+}
+
 /*
- * The SDMA map published: "sdma_map=NULL", "sdma_map=world" (the world's,
+ * The map published as `name`: "NAME=NULL", "NAME=world" (the world's,
  * not replaced), or the map upstream built, each element up to what its
  * block holds (a mask past it is not followed) and an element that is an
- * earlier one again by its index.
+ * earlier one again by its index. `m` is the published map, `heap` the
+ * world's copy; `back` prints the back-map of the SDMA map.
  */
+#define SHIM_DESCRIBE_MAP(out, name, maptype, elemtype, entry, m, heap, back) do { \
+	const struct maptype *m_ = (m);						\
+	unsigned int i_, j_, k_, nmap_, nent_;					\
+										\
+	if (!m_ || m_ == (heap)) {						\
+		shim_put(out, name "=%s", m_ ? "world" : "NULL");		\
+		break;								\
+	}									\
+	shim_put(out, name ": actual_vls=%u vls=%u mask=%u", m_->actual_vls,	\
+		 m_->vls, m_->mask);						\
+	back;									\
+	nmap_ = min_t(size_t, m_->vls,						\
+		      shim_block_room(m_, offsetof(struct maptype, map),	\
+				      sizeof(m_->map[0])));			\
+	for (i_ = 0; i_ < nmap_; i_++) {					\
+		const struct elemtype *e_ = m_->map[i_];			\
+										\
+		for (k_ = 0; k_ < i_ && m_->map[k_] != e_; k_++)		\
+			;							\
+		if (k_ < i_) {							\
+			shim_put(out, " map[%u]=map[%u]", i_, k_);		\
+			continue;						\
+		}								\
+		if (!e_ || !shim_block_size(e_)) {				\
+			shim_put(out, " map[%u]=%s", i_, jp(e_));		\
+			continue;						\
+		}								\
+		shim_put(out, " map[%u]={mask=%u:", i_, e_->mask);		\
+		nent_ = min_t(size_t, (size_t)e_->mask + 1,			\
+			      shim_block_room(e_, offsetof(struct elemtype, entry), \
+					      sizeof(e_->entry[0])));		\
+		for (j_ = 0; j_ < nent_; j_++)					\
+			shim_put(out, " %s", jp(e_->entry[j_]));		\
+		shim_put(out, "}");						\
+	}									\
+} while (0)
+
 static void shim_describe_sdma_map(struct shim_outcome *out)
 {
 	const struct sdma_vl_map *m = rcu_dereference_raw(shim_w.dd.sdma_map);
-	char *t = out->text;
-	size_t room = sizeof(out->text), len = 0;
-	unsigned int i, j, k, nmap, nent;
+	unsigned int i;
 
-#define SHIM_PUT(...) do {						\
-	int n_ = snprintf(t + len, room - len, __VA_ARGS__);		\
-	len = n_ < 0 ? len : len + n_ >= room ? room - 1 : len + n_;	\
-} while (0)
-	if (!m || m == shim_w.sdma_map_heap) {
-		SHIM_PUT("sdma_map=%s", m ? "world" : "NULL");
-		goto done;
-	}
-	SHIM_PUT("sdma_map: actual_vls=%u vls=%u mask=%u engine_to_vl=", m->actual_vls, m->vls,
-		 m->mask);
-	for (i = 0; i < ARRAY_SIZE(m->engine_to_vl); i++)
-		SHIM_PUT("%s%d", i ? "," : "", m->engine_to_vl[i]);
-	nmap = min_t(size_t, m->vls, shim_block_room(m, offsetof(struct sdma_vl_map, map),
-						      sizeof(m->map[0])));
-	for (i = 0; i < nmap; i++) {
-		const struct sdma_map_elem *e = m->map[i];
+	out->text_len = 0;
+	SHIM_DESCRIBE_MAP(out, "sdma_map", sdma_vl_map, sdma_map_elem, sde, m,
+			  shim_w.sdma_map_heap, ({
+		shim_put(out, " engine_to_vl=");
+		for (i = 0; i < ARRAY_SIZE(m->engine_to_vl); i++)
+			shim_put(out, "%s%d", i ? "," : "", m->engine_to_vl[i]);
+	}));
+}
 
-		for (k = 0; k < i && m->map[k] != e; k++)
-			;
-		if (k < i) {
-			SHIM_PUT(" map[%u]=map[%u]", i, k);
-			continue;
-		}
-		if (!e || !shim_block_size(e)) {
-			SHIM_PUT(" map[%u]=%s", i, jp(e));
-			continue;
-		}
-		SHIM_PUT(" map[%u]={mask=%u:", i, e->mask);
-		nent = min_t(size_t, (size_t)e->mask + 1,
-			     shim_block_room(e, offsetof(struct sdma_map_elem, sde),
-					     sizeof(e->sde[0])));
-		for (j = 0; j < nent; j++)
-			SHIM_PUT(" %s", jp(e->sde[j]));
-		SHIM_PUT("}");
-	}
-#undef SHIM_PUT
-done:
-	out->text_len = len;
+static void shim_describe_pio_map(struct shim_outcome *out)
+{
+	const struct pio_vl_map *m = rcu_dereference_raw(shim_w.dd.pio_map);
+
+	out->text_len = 0;
+	SHIM_DESCRIBE_MAP(out, "pio_map", pio_vl_map, pio_map_elem, ksc, m,
+			  shim_w.pio_map_heap, (void)0);
 }
 
 SHIM_CALL(sdma_map_init)
@@ -109,7 +141,9 @@ SHIM_CALL(sdma_map_init)
 	u8 vl_engines[SHIM_ELEM_MAX_ENTRIES];
 	int ret;
 
-	shim_w.sdma_map_heap = shim_heap_sdma_map(c->world.sdma_map.nelems);
+	shim_w.sdma_map_heap = SHIM_HEAP_MAP(sdma_vl_map, sdma_map_elem, sde,
+					     rcu_dereference_raw(shim_w.dd.sdma_map),
+					     c->world.sdma_map.nelems, "sdma_map");
 	if (c->world.sdma_map.present && !shim_w.sdma_map_heap)
 		return shim_refuse(out);
 	RCU_INIT_POINTER(shim_w.dd.sdma_map, shim_w.sdma_map_heap);
@@ -119,5 +153,35 @@ SHIM_CALL(sdma_map_init)
 			    a->vl_engines.n ? vl_engines : NULL);
 	out->ret = ret;
 	shim_describe_sdma_map(out);
+	return 0;
+}
+
+SHIM_CALL(pio_map_init)
+{
+	const struct shim_args_pio_map_init *a = &c->args.pio_map_init;
+	const struct shim_world *sw = &c->world;
+	u8 vl_scontexts[SHIM_ELEM_MAX_ENTRIES];
+	unsigned int i;
+	int ret;
+
+	shim_w.pio_map_heap = SHIM_HEAP_MAP(pio_vl_map, pio_map_elem, ksc,
+					    rcu_dereference_raw(shim_w.dd.pio_map),
+					    sw->pio_map.nelems, "pio_map");
+	if (sw->pio_map.present && !shim_w.pio_map_heap)
+		return shim_refuse(out);
+	RCU_INIT_POINTER(shim_w.dd.pio_map, shim_w.pio_map_heap);
+	/* What init_pervl_scs() left: the kernel's contexts, NULL past them. */
+	for (i = 0; i < ARRAY_SIZE(shim_w.kernel_sc); i++)
+		shim_w.kernel_sc[i] = i < sw->kernel_sc.n ? shim_sc(sw->kernel_sc.v[i]) : NULL;
+	shim_w.dd.kernel_send_context = shim_w.kernel_sc;
+	shim_w.rcd0.rcvhdrqentsize = sw->rcvhdrqentsize;
+	shim_w.rcd[0] = &shim_w.rcd0;
+	shim_w.dd.rcd = shim_w.rcd;
+	memcpy(vl_scontexts, a->vl_scontexts.v, sizeof(vl_scontexts));
+	shim_begin(c, out);
+	ret = pio_map_init(&shim_w.dd, a->port, a->num_vls,
+			   a->vl_scontexts.n ? vl_scontexts : NULL);
+	out->ret = ret;
+	shim_describe_pio_map(out);
 	return 0;
 }

@@ -14,6 +14,10 @@ use super::{at, null_or, put, Journal, Undefined};
 const CREDIT_CTRL_CREDIT_INTR_SMASK: u64 = 0x20000;
 /// `SEND_CTXT_CREDIT_FORCE_FORCE_RETURN_SMASK` (chip_registers.h).
 const CREDIT_FORCE_FORCE_RETURN_SMASK: u64 = 0x1;
+/// `SEND_CTXT_CREDIT_CTRL_THRESHOLD_MASK` (chip_registers.h, shift 0).
+const CREDIT_CTRL_THRESHOLD_MASK: u64 = 0x7ff;
+/// `PIO_BLOCK_SIZE` (pio.h): a credit is 64 bytes.
+const PIO_BLOCK_SIZE: u32 = 64;
 
 /// `dd->vld[0].sc`: the fallback send context (itself possibly NULL).
 fn vl0_context(w: &World) -> Ptr<SendCtxIdx> {
@@ -164,6 +168,60 @@ pub fn sc_return_credits(w: &World, sc: Option<SendCtxIdx>, j: &mut Journal) {
     write_kctxt_csr(w, sc, csr, CREDIT_FORCE_FORCE_RETURN_SMASK, j);
     read_kctxt_csr(w, sc, csr, j);
     write_kctxt_csr(w, sc, csr, 0, j);
+}
+
+/// `sc->credits`: the QP's send context's from the QP (`sc_credits`),
+/// every other context of the world 0.
+pub(crate) fn sc_credits_of(qp: &Qp, sc: SendCtxIdx) -> u32 {
+    if qp.s_sendcontext == Some(sc) {
+        qp.sc_credits
+    } else {
+        0
+    }
+}
+
+/// Mirrors `sc_percent_to_threshold()` (pio.c): `percent` of the
+/// context's credits (u32 arithmetic).
+pub fn sc_percent_to_threshold(credits: u32, percent: u32) -> u32 {
+    credits.wrapping_mul(percent) / 100
+}
+
+/// Mirrors `sc_mtu_to_threshold()` (pio.c): the credits an MTU's packet
+/// with its header (`hdrqentsize` dwords) takes; the context's credits
+/// less those, or 1 when it has no more.
+pub fn sc_mtu_to_threshold(credits: u32, mtu: u32, hdrqentsize: u32) -> u32 {
+    let mtu = mtu.wrapping_add(hdrqentsize << 2);
+    let release_credits = mtu.div_ceil(PIO_BLOCK_SIZE);
+    if credits <= release_credits {
+        1
+    } else {
+        credits - release_credits
+    }
+}
+
+/// Mirrors `sc_set_cr_threshold()` (pio.c): a threshold other than the
+/// one in the context's credit control shadow is written into it (its
+/// low 11 bits) and to `SEND_CTXT_CREDIT_CTRL`, then a credit return
+/// forced ([`sc_return_credits`]).
+pub fn sc_set_cr_threshold(
+    w: &World,
+    e: &mut Engines,
+    sc: SendCtxIdx,
+    new_threshold: u32,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let i = usize::from(sc.0);
+    let ctrl = e.sc_credit_ctrl.get(i);
+    let old_threshold = ctrl & CREDIT_CTRL_THRESHOLD_MASK;
+    if u64::from(new_threshold) == old_threshold {
+        return Ok(());
+    }
+    let ctrl = (ctrl & !CREDIT_CTRL_THRESHOLD_MASK)
+        | (u64::from(new_threshold) & CREDIT_CTRL_THRESHOLD_MASK);
+    put(&mut e.sc_credit_ctrl, i, ctrl, "sc_credit_ctrl")?;
+    write_kctxt_csr(w, sc, "SEND_CTXT_CREDIT_CTRL", ctrl, j);
+    sc_return_credits(w, Some(sc), j);
+    Ok(())
 }
 
 /// Mirrors `hfi1_sc_wantpiobuf_intr()` (pio.c): a user of credit return

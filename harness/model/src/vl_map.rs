@@ -1,14 +1,18 @@
 //! The VL maps rebuilt when the number of VLs changes: sdma.c's
-//! VL-to-engine map (`dd->sdma_map`), built whole, published, and the map
-//! it replaces freed after a grace period. What the call leaves is the
-//! published map, described as the C world's describer writes it
-//! (`c-shim/vl_maps.c`): `sdma_map=world` while the world's own map is
-//! published, `sdma_map=NULL` while none is, else the new map whole.
+//! VL-to-engine map (`dd->sdma_map`) and pio.c's VL-to-send-context map
+//! (`dd->pio_map`), each built whole, published, and the map it replaces
+//! freed after a grace period. What the call leaves is the published map,
+//! described as the C world's describer writes it (`c-shim/vl_maps.c`):
+//! `sdma_map=world` while the world's own map is published,
+//! `sdma_map=NULL` while none is, else the new map whole.
 
 use std::fmt::Write;
 
 use super::alloc::{Allocs, ENOMEM, NUMA_NO_NODE};
-use super::types::{DevFlag, VlMap, World};
+use super::pio::{
+    sc_credits_of, sc_mtu_to_threshold, sc_percent_to_threshold, sc_set_cr_threshold,
+};
+use super::types::{DevFlag, Engines, Qp, ScType, SendCtxIdx, VlMap, World};
 use super::{Journal, Undefined};
 
 /// `TXE_NUM_SDMA_ENGINES` (chip_registers.h): the back-map's entries.
@@ -166,11 +170,125 @@ pub fn sdma_map_init(
     Ok((0, describe("sdma_map", Some(&m), world)))
 }
 
+/// Mirrors the static `set_threshold()` (pio.c): kernel send context
+/// `sc`'s credit return threshold set to the smaller of half its credits
+/// and what an MTU packet of VL `vl` leaves ([`sc_set_cr_threshold`]).
+fn set_threshold(
+    w: &World,
+    qp: &Qp,
+    e: &mut Engines,
+    sc: SendCtxIdx,
+    vl: usize,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
+    let credits = sc_credits_of(qp, sc);
+    let thres = sc_percent_to_threshold(credits, 50).min(sc_mtu_to_threshold(
+        credits,
+        u32::from(w.vl_mtu[vl]),
+        u32::from(w.rcvhdrqentsize),
+    ));
+    sc_set_cr_threshold(w, e, sc, thres, j)
+}
+
+/// `dd->kernel_send_context[i]`: the world's list, NULL past it.
+fn kernel_send_context(w: &World, i: u32) -> Option<SendCtxIdx> {
+    w.kernel_sc.get(i as usize).copied().flatten()
+}
+
+/// Mirrors `pio_map_init()` (pio.c): each VL's count of kernel send
+/// contexts (`vl_scontexts`, or the `SC_KERNEL` contexts of
+/// `dd->send_contexts` spread evenly with the extras from the last VL
+/// down), the map allocated with `roundup_pow_of_two(num_vls)` elements,
+/// each VL's element with `roundup_pow_of_two(count)` entries filled
+/// round robin from the VL's first context (`dd->kernel_send_context[]`,
+/// from 1; a NULL one leaves its entry NULL, and each other gets its
+/// credit return threshold, [`set_threshold`]), the elements past the VLs
+/// the first ones again; an allocation failing frees what was built
+/// (`pio_map_free`), -ENOMEM. Else the map published and the old one, if
+/// any, freed after a grace period. The text is the published map.
+pub fn pio_map_init(
+    w: &World,
+    qp: &Qp,
+    e: &mut Engines,
+    num_vls: u8,
+    vl_scontexts: &[u8],
+    j: &mut Journal,
+) -> Result<(i32, String), Undefined> {
+    let world = w.pio_map.as_ref();
+    let kernel = (0..usize::from(w.num_send_contexts))
+        .filter(|&i| w.sc_type.get(i) == ScType::Kernel)
+        .count() as u32;
+    let v = loading(num_vls, vl_scontexts, kernel);
+    if let Some(i) = v.iter().position(|&n| n == 0) {
+        return Err(Undefined(format!(
+            "VL {i} gets no send context: roundup_pow_of_two(0) is undefined"
+        )));
+    }
+    let mut a = Allocs::new(w);
+    if !a.kmalloc(NUMA_NO_NODE, j) {
+        return Ok((-ENOMEM, describe("pio_map", None, world)));
+    }
+    let vls = roundup_pow_of_two(u32::from(num_vls));
+    let mut m = Built {
+        actual_vls: num_vls,
+        vls,
+        mask: vls - 1,
+        engine_to_vl: None,
+        elems: vec![],
+    };
+    let mut scontext = 1u32;
+    for (i, &count) in v.iter().enumerate() {
+        let first = scontext;
+        let count = u32::from(count);
+        let sz = roundup_pow_of_two(count);
+        if !a.kmalloc(NUMA_NO_NODE, j) {
+            free_lines(m.elems.len(), j);
+            return Ok((-ENOMEM, describe("pio_map", None, world)));
+        }
+        let mut entries = vec![];
+        for _ in 0..sz {
+            match kernel_send_context(w, scontext) {
+                Some(sc) => {
+                    entries.push(format!("sc#{}", sc.0));
+                    set_threshold(w, qp, e, sc, i, j)?;
+                }
+                None => entries.push("(null)".into()),
+            }
+            scontext += 1;
+            if scontext >= first + count {
+                scontext = first;
+            }
+        }
+        m.elems.push((sz - 1, entries));
+        scontext = first + count;
+    }
+    if let Some(old) = world {
+        free_world_map(old, "pio_map", j);
+    }
+    Ok((0, describe("pio_map", Some(&m), world)))
+}
+
 // The functions of this module as the model runs them (`crate::Mirror`).
 
 impl crate::Mirror for super::types::args::SdmaMapInit {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         let (ret, text) = sdma_map_init(cx.w, self.num_vls, &self.vl_engines, &mut cx.j)?;
+        cx.out.ret = ret;
+        cx.out.text = text;
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::PioMapInit {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        let (ret, text) = pio_map_init(
+            cx.w,
+            &cx.qp,
+            cx.engines.to_mut(),
+            self.num_vls,
+            &self.vl_scontexts,
+            &mut cx.j,
+        )?;
         cx.out.ret = ret;
         cx.out.text = text;
         Ok(())

@@ -81,6 +81,8 @@ fn small_world() -> World {
         num_send_contexts: 3,
         sdma_map: Some(small_sdma_map()),
         pio_map: Some(small_pio_map()),
+        kernel_sc: Slots::new(),
+        rcvhdrqentsize: 32,
         sl_to_sc: [sl_to_sc].into_iter().collect(),
         port_ibmtu: [4096].into_iter().collect(),
         max_rdma_atomic: 16,

@@ -29,6 +29,9 @@ void kfree(const void *objp);
  */
 #define kzalloc_objs(t, n, ...)		((typeof(t) *)kcalloc(n, sizeof(t), GFP_KERNEL))
 #define kmalloc_objs(t, n, ...)		((typeof(t) *)kmalloc_array(n, sizeof(t), GFP_KERNEL))
+/* kzalloc_flex(TYPE or VAR, FAM, COUNT[, GFP]) (7.2): COUNT of its flexible array. */
+#define kzalloc_flex(t, fam, n, ...)	\
+	((typeof(t) *)kzalloc(struct_size((typeof(t) *)0, fam, n), GFP_KERNEL))
 #define kvfree(p)			kfree(p)
 #define kfree_sensitive(p)		kfree(p)
 

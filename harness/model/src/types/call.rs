@@ -425,6 +425,20 @@ macro_rules! call_schema {
                 /// engines spread evenly, the extras from the last VL down.
                 "vl_engines" vl_engines: Slots<u8, 16> [vl_engines] = Slots::new(),
             }
+            /// `pio_map_init(dd, u8 port, u8 num_vls, u8 *vl_scontexts)`
+            /// (pio.c): the VL-to-send-context map built for `num_vls` VLs
+            /// from the kernel's send contexts (`dd->kernel_send_context`,
+            /// from 1), each context's credit return threshold set
+            /// (`set_threshold`), the map published (`dd->pio_map`) and the
+            /// map it replaces freed after a grace period.
+            PioMapInit pio_map_init {
+                "port" port: u8 = 0,
+                "num_vls" num_vls: u8 [pio_map_num_vls] = 1,
+                /// `vl_scontexts[]`: each VL's contexts; empty: NULL, the
+                /// `SC_KERNEL` contexts spread evenly, the extras from the
+                /// last VL down.
+                "vl_scontexts" vl_scontexts: Slots<u8, 16> [vl_scontexts] = Slots::new(),
+            }
         }
     };
 }

@@ -29,7 +29,9 @@ macro_rules! world_schema {
             /// `dd->vld[i].mtu`.
             "vl_mtu" vl_mtu: [u16; 16] [vl_mtu] = [0; 16],
             /// Send contexts of the world; context `i` has `sw_index` i.
-            "num_send_contexts" num_send_contexts: u8 [1..=64] = 0,
+            /// Generated worlds have two or more: a device has VL15's and
+            /// a kernel one (the PIO map is built from index 1).
+            "num_send_contexts" num_send_contexts: u8 [2..=64] = 0,
             /// `dd->vld[i].sc`: a send context of the world, or NULL.
             "vl_sc" vl_sc: [Option<SendCtxIdx>; 16] [vl_sc] = [None; 16],
             /// `sc->hw_context` of send context `i` (a u8 in `struct
@@ -61,6 +63,14 @@ macro_rules! world_schema {
             "sdma_map" sdma_map: Option<VlMap<EngineIdx>> [sdma_map] = None,
             /// `dd->pio_map`, or NULL.
             "pio_map" pio_map: Option<VlMap<SendCtxIdx>> [pio_map] = None,
+            /// `dd->kernel_send_context[i]`: the kernel's send contexts as
+            /// `init_pervl_scs()` numbers them (0: VL15's, then the data
+            /// VLs'); the array has `num_send_contexts` entries, those past
+            /// this list NULL. Read by the PIO map's rebuild only.
+            "kernel_sc" kernel_sc: Slots<Option<SendCtxIdx>, 24> [kernel_sc] = Slots::new(),
+            /// `dd->rcd[0]->rcvhdrqentsize`: a receive header queue entry
+            /// in dwords (module parameter `hdrq_entsize`: 2, 16 or 32).
+            "rcvhdrqentsize" rcvhdrqentsize: u8 [rcvhdrqentsize] = 32,
             /// Per port: `ibp->sl_to_sc`; its length is `dd->num_pports`.
             "sl_to_sc" sl_to_sc: Slots<[u8; 32], 2> [sl_to_sc] = Slots::new(),
             /// Per port: `ppd->ibmtu`.

@@ -9,7 +9,7 @@ use crate::outcome::Outcome;
 mod pio;
 mod sdma;
 mod txbuild;
-use pio::{check_pio_chip, check_restart};
+use pio::{check_pio_chip, check_pio_map_init, check_restart};
 use sdma::{check_dma_tx, check_sdma_call};
 use txbuild::{check_btx, check_btx_call};
 
@@ -93,6 +93,25 @@ pub fn validate_world(w: &World) -> Result<(), String> {
                 ));
             }
         }
+    }
+    // dd->kernel_send_context has num_send_contexts entries.
+    if w.kernel_sc.len() > usize::from(w.num_send_contexts) {
+        return Err(format!(
+            "world.kernel_sc: {} entries, more than the array's num_send_contexts ({})",
+            w.kernel_sc.len(),
+            w.num_send_contexts
+        ));
+    }
+    if let Some((i, s)) = w
+        .kernel_sc
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| s.filter(|s| s.0 >= w.num_send_contexts).map(|s| (i, s)))
+    {
+        return Err(format!(
+            "world.kernel_sc[{i}] = {} is not a send context (num_send_contexts = {})",
+            s.0, w.num_send_contexts
+        ));
     }
     if w.port_ibmtu.len() != w.sl_to_sc.len() {
         return Err(format!(
@@ -494,13 +513,15 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
     // What the model carries is the QP and the engines: a map a step
     // publishes (its text) would be read by the steps after it.
     let steps = std::iter::once(first).chain(then);
-    if let Some(k) = steps
+    if let Some((k, f)) = steps
         .take(then.len())
-        .position(|s| s.func() == Func::SdmaMapInit)
+        .map(|s| s.func())
+        .enumerate()
+        .find(|(_, f)| matches!(f, Func::SdmaMapInit | Func::PioMapInit))
     {
         return Err((
             k + 1,
-            "sdma_map_init is only a scenario's last step: the map it publishes is not carried to the next".into(),
+            format!("{f} is only a scenario's last step: the map it publishes is not carried to the next"),
         ));
     }
     let mut state = crate::model::run(first).map_err(|u| (1, u.0))?;
@@ -513,10 +534,12 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
 }
 
 /// Whether the world's tables name send context `i`: a VL's context
-/// (`dd->vld[].sc`) or an entry of the PIO map. A freed context
+/// (`dd->vld[].sc`), a kernel context (`dd->kernel_send_context[]`) or
+/// an entry of the PIO map. A freed context
 /// (`world.sc_freed`) is named by nothing, as sc_free() leaves it.
 pub fn world_names_sc(w: &World, i: u8) -> bool {
     w.vl_sc.iter().any(|s| s.is_some_and(|s| s.0 == i))
+        || w.kernel_sc.iter().any(|s| s.is_some_and(|s| s.0 == i))
         || w.pio_map.as_ref().is_some_and(|m| {
             m.elems
                 .iter()
@@ -615,6 +638,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
     }
     check_restart(c)?;
     check_pio_chip(c)?;
+    check_pio_map_init(c)?;
     // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
     // entries, indexed by the interrupt's source unchecked.
     if let Args::ScGroupReleaseUpdate(a) = &c.args {

@@ -70,3 +70,54 @@ pub(super) fn check_pio_chip(c: &Call) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// pio_map_init(): each VL gets at least one context
+/// (`roundup_pow_of_two(0)` is undefined): the `SC_KERNEL` contexts spread
+/// over the VLs give that only when there are as many; the contexts it
+/// indexes in `dd->kernel_send_context[]`, from 1 up to the sum of the
+/// counts, are within the array's `num_send_contexts` entries. At most
+/// 16 VLs: the map read back holds that many.
+pub(super) fn check_pio_map_init(c: &Call) -> Result<(), String> {
+    let Args::PioMapInit(a) = &c.args else {
+        return Ok(());
+    };
+    let w = &c.world;
+    let n = usize::from(w.num_send_contexts);
+    if !(1..=16).contains(&a.num_vls) {
+        return Err(format!(
+            "num_vls {}: 1 to 16 (0 divides by zero; a map holds 16 elements)",
+            a.num_vls
+        ));
+    }
+    let counts: Vec<usize> = if a.vl_scontexts.is_empty() {
+        let kernel = (0..n)
+            .filter(|&i| w.sc_type.get(i) == ScType::Kernel)
+            .count();
+        if usize::from(a.num_vls) > kernel {
+            return Err(format!(
+                "num_vls {} with {kernel} SC_KERNEL contexts: a VL without one (roundup_pow_of_two(0) is undefined)",
+                a.num_vls
+            ));
+        }
+        vec![kernel]
+    } else {
+        if a.vl_scontexts.len() != usize::from(a.num_vls) {
+            return Err(format!(
+                "vl_scontexts: {} counts for {} VLs (one per VL)",
+                a.vl_scontexts.len(),
+                a.num_vls
+            ));
+        }
+        if a.vl_scontexts.contains(&0) {
+            return Err("vl_scontexts: each VL at least one context".into());
+        }
+        a.vl_scontexts.iter().map(|&v| usize::from(v)).collect()
+    };
+    let last: usize = counts.iter().sum();
+    if last >= n {
+        return Err(format!(
+            "the contexts indexed reach dd->kernel_send_context[{last}], past its {n} entries (num_send_contexts)"
+        ));
+    }
+    Ok(())
+}

@@ -204,7 +204,8 @@ pub const SHIM_FN_SDMA_HW_CLEAN_UP_TASK: shim_fn = 71;
 pub const SHIM_FN_SDMA_ERR_HALT_WAIT: shim_fn = 72;
 pub const SHIM_FN_SDMA_ERR_PROGRESS_CHECK: shim_fn = 73;
 pub const SHIM_FN_SDMA_MAP_INIT: shim_fn = 74;
-pub const SHIM_FN_COUNT: shim_fn = 75;
+pub const SHIM_FN_PIO_MAP_INIT: shim_fn = 75;
+pub const SHIM_FN_COUNT: shim_fn = 76;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -265,13 +266,13 @@ pub struct shim_world__bindgen_ty_8 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_9 {
     pub n: shim_u8,
-    pub v: [[shim_u8; 32usize]; 2usize],
+    pub v: [shim_i16; 24usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_10 {
     pub n: shim_u8,
-    pub v: [shim_u32; 2usize],
+    pub v: [[shim_u8; 32usize]; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -283,13 +284,13 @@ pub struct shim_world__bindgen_ty_11 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_12 {
     pub n: shim_u8,
-    pub v: [shim_u64; 2usize],
+    pub v: [shim_u32; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_13 {
     pub n: shim_u8,
-    pub v: [shim_u8; 2usize],
+    pub v: [shim_u64; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -300,6 +301,12 @@ pub struct shim_world__bindgen_ty_14 {
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_15 {
+    pub n: shim_u8,
+    pub v: [shim_u8; 2usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_16 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u8; 8usize],
@@ -544,7 +551,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 3usize],
+    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
