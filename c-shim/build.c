@@ -222,6 +222,11 @@ bool shim_check_call(const struct shim_call *c)
 		if (c->qp.s_sde == SHIM_NONE || c->args.iowait_sleep.leg > 1)
 			return false;
 		break;
+	case SHIM_FN_SDMA_MAP_INIT:
+	case SHIM_FN_PIO_MAP_INIT:
+		if (!shim_check_vl_map_init(c))
+			return false;
+		break;
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_ERR_PROGRESS_CHECK:
 		/* The QP's engine (its waiters, its timer). */
@@ -387,6 +392,9 @@ static void shim_build_maps(const struct shim_world *sw)
 	RCU_INIT_POINTER(shim_w.dd.sdma_map, sw->sdma_map.present ? &shim_w.sdma_map.m : NULL);
 	shim_w.sdma_map_heap = NULL;
 	shim_w.pio_map_heap = NULL;
+	/* Set by the calls that read them (vl_maps.c), for that call only. */
+	shim_w.dd.kernel_send_context = NULL;
+	shim_w.dd.rcd = NULL;
 	SHIM_BUILD_MAP(shim_w.pio_map, shim_w.pio_elem, ksc, shim_sc, &sw->pio_map);
 	RCU_INIT_POINTER(shim_w.dd.pio_map, sw->pio_map.present ? &shim_w.pio_map.m : NULL);
 }

@@ -589,6 +589,7 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 			return shim_refuse(out);
 		}
 		shim_alloc_reset();
+		shim_rcu_reset();
 		shim_lockdep_reset();
 		shim_w.nsleep_tx = 0;
 		shim_build_world(&c->world);

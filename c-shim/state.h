@@ -289,6 +289,8 @@ u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown);
 
 /* build.c */
 bool shim_check_call(const struct shim_call *c);
+/* vl_maps.c: a map init the world can run without crashing. */
+bool shim_check_vl_map_init(const struct shim_call *c);
 void shim_build_world(const struct shim_world *sw);
 void shim_build_qp(const struct shim_call *c);
 void shim_carry_ring(void);

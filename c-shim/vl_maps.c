@@ -39,8 +39,11 @@
 			if (!w_->map[i_])					\
 				continue;					\
 			m_->map[i_] = shim_alloc_tracked(esz_, "an element of the world's " what); \
-			if (m_->map[i_])					\
-				memcpy(m_->map[i_], w_->map[i_], esz_);		\
+			if (!m_->map[i_]) {					\
+				m_ = NULL;	/* the call is refused */	\
+				break;						\
+			}							\
+			memcpy(m_->map[i_], w_->map[i_], esz_);			\
 		}								\
 	}									\
 	m_;									\
@@ -112,6 +115,68 @@ static __printf(2, 3) void shim_put(struct shim_outcome *out, const char *fmt, .
 	}									\
 } while (0)
 
+/*
+ * Each VL's count: given (`given`, n of them), or `total` spread over the
+ * VLs (the loading both map inits compute), into `v`; whether every VL
+ * has at least one and they add up to at most `most`.
+ */
+static bool shim_counts_fit(const u8 *given, unsigned int n, unsigned int num_vls,
+			    unsigned int total, unsigned int most)
+{
+	unsigned int i, sum = 0;
+
+	if (n && n != num_vls)
+		return false;
+	for (i = 0; i < num_vls; i++) {
+		unsigned int v = n ? given[i] : total / num_vls + (i >= num_vls - total % num_vls);
+
+		if (!v)
+			return false;
+		sum += v;
+	}
+	return sum <= most;
+}
+
+/*
+ * What would crash the world or make upstream's behaviour undefined
+ * (corpus::invariants says why of each): 1 to 16 VLs (0 divides by zero,
+ * more overrun the caller's array of OPA_MAX_VLS), a VL without an engine
+ * or a context (roundup_pow_of_two(0)), engines past the device's (the
+ * back-map has 16 entries), contexts past dd->kernel_send_context[]'s
+ * num_send_contexts entries, kernel contexts the world does not have.
+ */
+bool shim_check_vl_map_init(const struct shim_call *c)
+{
+	const struct shim_world *sw = &c->world;
+	unsigned int i, kernel;
+
+	if (c->fn == SHIM_FN_SDMA_MAP_INIT) {
+		const struct shim_args_sdma_map_init *a = &c->args.sdma_map_init;
+
+		return a->num_vls >= 1 && a->num_vls <= 16 &&
+		       shim_counts_fit(a->vl_engines.v, a->vl_engines.n, a->num_vls,
+				       sw->sdma_cpus.n, sw->sdma_cpus.n);
+	}
+	if (sw->kernel_sc.n > ARRAY_SIZE(sw->kernel_sc.v) ||
+	    sw->kernel_sc.n > sw->num_send_contexts)
+		return false;
+	for (i = 0; i < sw->kernel_sc.n; i++)
+		if (sw->kernel_sc.v[i] != SHIM_NONE &&
+		    (sw->kernel_sc.v[i] < 0 || sw->kernel_sc.v[i] >= sw->num_send_contexts))
+			return false;
+	/* The world is not built yet: its types, SC_KERNEL where none is said. */
+	kernel = sw->num_send_contexts;
+	for (i = 0; i < sw->sc_type.n && i < ARRAY_SIZE(sw->sc_type.idx); i++)
+		kernel -= sw->sc_type.idx[i] < sw->num_send_contexts &&
+			  sw->sc_type.val[i] != SHIM_SC_KERNEL;
+	return c->args.pio_map_init.num_vls >= 1 && c->args.pio_map_init.num_vls <= 16 &&
+	       sw->num_send_contexts >= 1 &&
+	       shim_counts_fit(c->args.pio_map_init.vl_scontexts.v,
+			       c->args.pio_map_init.vl_scontexts.n,
+			       c->args.pio_map_init.num_vls, kernel,
+			       sw->num_send_contexts - 1);
+}
+
 static void shim_describe_sdma_map(struct shim_outcome *out)
 {
 	const struct sdma_vl_map *m = rcu_dereference_raw(shim_w.dd.sdma_map);
@@ -135,6 +200,17 @@ static void shim_describe_pio_map(struct shim_outcome *out)
 			  shim_w.pio_map_heap, (void)0);
 }
 
+/*
+ * The call's grace period ends: the map it replaced is freed (its RCU
+ * callback), and the shim keeps no pointer to the world's copy, so the
+ * leak check sees a copy upstream no longer reaches.
+ */
+static void shim_vl_map_grace_period(void *heap)
+{
+	shim_rcu_barrier();
+	*(void **)heap = NULL;
+}
+
 SHIM_CALL(sdma_map_init)
 {
 	const struct shim_args_sdma_map_init *a = &c->args.sdma_map_init;
@@ -153,6 +229,7 @@ SHIM_CALL(sdma_map_init)
 			    a->vl_engines.n ? vl_engines : NULL);
 	out->ret = ret;
 	shim_describe_sdma_map(out);
+	shim_vl_map_grace_period(&shim_w.sdma_map_heap);
 	return 0;
 }
 
@@ -183,5 +260,6 @@ SHIM_CALL(pio_map_init)
 			   a->vl_scontexts.n ? vl_scontexts : NULL);
 	out->ret = ret;
 	shim_describe_pio_map(out);
+	shim_vl_map_grace_period(&shim_w.pio_map_heap);
 	return 0;
 }

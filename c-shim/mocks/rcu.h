@@ -5,5 +5,7 @@
 
 /* Runs the callbacks call_rcu() queued, in order (rcu_barrier()). */
 void shim_rcu_barrier(void);
+/* Drops the callbacks queued, unrun (a world built again). */
+void shim_rcu_reset(void);
 
 #endif

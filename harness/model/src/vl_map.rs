@@ -85,7 +85,7 @@ fn free_world_map<T>(m: &VlMap<T>, name: &str, j: &mut Journal) {
 /// Each VL's count of what it gets: `vl_given`, or `total` spread evenly,
 /// the extras from the last VL down (`sdma_map_init`'s and
 /// `pio_map_init`'s automatic loading).
-fn loading(num_vls: u8, vl_given: &[u8], total: u32) -> Vec<u8> {
+pub fn loading(num_vls: u8, vl_given: &[u8], total: u32) -> Vec<u8> {
     if !vl_given.is_empty() {
         return vl_given.to_vec();
     }

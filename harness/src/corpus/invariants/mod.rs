@@ -94,25 +94,7 @@ pub fn validate_world(w: &World) -> Result<(), String> {
             }
         }
     }
-    // dd->kernel_send_context has num_send_contexts entries.
-    if w.kernel_sc.len() > usize::from(w.num_send_contexts) {
-        return Err(format!(
-            "world.kernel_sc: {} entries, more than the array's num_send_contexts ({})",
-            w.kernel_sc.len(),
-            w.num_send_contexts
-        ));
-    }
-    if let Some((i, s)) = w
-        .kernel_sc
-        .iter()
-        .enumerate()
-        .find_map(|(i, s)| s.filter(|s| s.0 >= w.num_send_contexts).map(|s| (i, s)))
-    {
-        return Err(format!(
-            "world.kernel_sc[{i}] = {} is not a send context (num_send_contexts = {})",
-            s.0, w.num_send_contexts
-        ));
-    }
+    check_kernel_sc(w)?;
     if w.port_ibmtu.len() != w.sl_to_sc.len() {
         return Err(format!(
             "world.port_ibmtu has {} entries for {} port(s): one per port",
@@ -529,6 +511,30 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
         let at = carried(&state, step);
         validate(&at).map_err(|m| (k + 2, m))?;
         state = crate::model::run(&at).map_err(|u| (k + 2, u.0))?;
+    }
+    Ok(())
+}
+
+/// `dd->kernel_send_context` has `num_send_contexts` entries, each a
+/// send context of the world or NULL.
+fn check_kernel_sc(w: &World) -> Result<(), String> {
+    if w.kernel_sc.len() > usize::from(w.num_send_contexts) {
+        return Err(format!(
+            "world.kernel_sc: {} entries, more than the array's num_send_contexts ({})",
+            w.kernel_sc.len(),
+            w.num_send_contexts
+        ));
+    }
+    if let Some((i, s)) = w
+        .kernel_sc
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| s.filter(|s| s.0 >= w.num_send_contexts).map(|s| (i, s)))
+    {
+        return Err(format!(
+            "world.kernel_sc[{i}] = {} is not a send context (num_send_contexts = {})",
+            s.0, w.num_send_contexts
+        ));
     }
     Ok(())
 }

@@ -71,12 +71,18 @@ pub(super) fn check_pio_chip(c: &Call) -> Result<(), String> {
     Ok(())
 }
 
+/// The entries of a PIO map's elements its description holds: 64 of at
+/// most 6 bytes (` sc#63`), with 16 elements' and the header's text, stay
+/// within an outcome's 1023 bytes.
+const MAP_TEXT_ENTRIES: usize = 64;
+
 /// pio_map_init(): each VL gets at least one context
 /// (`roundup_pow_of_two(0)` is undefined): the `SC_KERNEL` contexts spread
 /// over the VLs give that only when there are as many; the contexts it
 /// indexes in `dd->kernel_send_context[]`, from 1 up to the sum of the
 /// counts, are within the array's `num_send_contexts` entries. At most
-/// 16 VLs: the map read back holds that many.
+/// 16 VLs: the map read back holds that many; and at most
+/// [`MAP_TEXT_ENTRIES`] entries in all, which the text describes whole.
 pub(super) fn check_pio_map_init(c: &Call) -> Result<(), String> {
     let Args::PioMapInit(a) = &c.args else {
         return Ok(());
@@ -99,7 +105,10 @@ pub(super) fn check_pio_map_init(c: &Call) -> Result<(), String> {
                 a.num_vls
             ));
         }
-        vec![kernel]
+        crate::model::vl_map::loading(a.num_vls, &[], kernel as u32)
+            .into_iter()
+            .map(usize::from)
+            .collect()
     } else {
         if a.vl_scontexts.len() != usize::from(a.num_vls) {
             return Err(format!(
@@ -117,6 +126,13 @@ pub(super) fn check_pio_map_init(c: &Call) -> Result<(), String> {
     if last >= n {
         return Err(format!(
             "the contexts indexed reach dd->kernel_send_context[{last}], past its {n} entries (num_send_contexts)"
+        ));
+    }
+    // The map is the call's text, of at most 1023 bytes (the outcome's).
+    let entries: usize = counts.iter().map(|c| c.next_power_of_two()).sum();
+    if entries > MAP_TEXT_ENTRIES {
+        return Err(format!(
+            "the map's elements hold {entries} entries: more than the {MAP_TEXT_ENTRIES} an outcome's text describes"
         ));
     }
     Ok(())

@@ -67,8 +67,8 @@ pub fn pio_map_num_vls<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) 
 }
 
 /// Each VL's send contexts: mostly NULL where the kernel contexts can be
-/// spread (at least one a VL, all within the array), else counts of at
-/// least one per VL within the array.
+/// spread (at least one a VL, all within the array, 64 entries at most),
+/// else counts of one to four per VL within the array.
 pub fn vl_scontexts<S: Source>(
     u: &mut Draw<S>,
     w: &World,
@@ -77,7 +77,13 @@ pub fn vl_scontexts<S: Source>(
 ) -> Slots<u8, 16> {
     let mut s = Slots::new();
     let (n, room, k) = (usize::from(a.num_vls), sc_room(w), kernel_contexts(w));
-    let spread = n <= k && k <= room;
+    // Spread, each VL's element of up to 2 * k / n entries: at most 64
+    // in all (corpus::invariants: the text describes them whole).
+    let entries: usize = crate::model::vl_map::loading(a.num_vls, &[], k as u32)
+        .iter()
+        .map(|&c| usize::from(c).next_power_of_two())
+        .sum();
+    let spread = n <= k && k <= room && entries <= 64;
     if (spread && u.ratio(3, 4)) || n > room {
         return s;
     }
