@@ -103,7 +103,8 @@ pub(super) fn check_boundary(
 
 /// The source lines of `obj` that refer to `sym`, from `objdump -dr -l`
 /// (the last `file:line` seen before each relocation naming it), with the
-/// tree's root left out.
+/// tree's root left out (its own path, or the one a kept object's debug
+/// information gives every tree).
 fn symbol_uses(sb: &Sandbox, spec: &Spec, obj: &Path, sym: &str, root: &Path) -> Vec<String> {
     let mut bare = Command::new("objdump");
     bare.args(["-dr", "-l", "--no-show-raw-insn"]).arg(obj);
@@ -129,6 +130,9 @@ fn symbol_uses(sb: &Sandbox, spec: &Spec, obj: &Path, sym: &str, root: &Path) ->
             if name == sym && !at.is_empty() {
                 let rel = at
                     .strip_prefix(&format!("{}/", root.display()))
+                    .or_else(|| {
+                        at.strip_prefix(&format!("{}/", super::objcache::TREE_IN_DEBUG_INFO))
+                    })
                     .unwrap_or(&at);
                 found.push(rel.to_owned());
             }

@@ -623,6 +623,15 @@ fn kept_objects<'a>(
             bare.args(&plan.warn);
         }
         let counted = plan.instrumented.contains(u);
+        if !counted {
+            // Kept and reused by other copies of the tree: its lines name
+            // the tree as the cache does, not as this copy's path.
+            bare.arg(format!(
+                "-fdebug-prefix-map={}={}",
+                plan.places.tree(),
+                objcache::TREE_IN_DEBUG_INFO
+            ));
+        }
         if counted {
             bare.args(plan.counters);
             if name_is_upstream(&o) {

@@ -7,14 +7,19 @@
 //! Paths are kept relative to where they were (`@TREE`, `@WORLD`,
 //! `@CSHIM`), so a scratch copy of a tree finds the objects of the cached
 //! tree. Not for coverage worlds: gcov writes counters to the absolute
-//! place an object was compiled at. A reused object's debug information
-//! still names the tree it was compiled from.
+//! place an object was compiled at. An object's debug information names
+//! the tree as [`TREE_IN_DEBUG_INFO`], whichever copy compiled it.
 
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
 use crate::kernel::cache_dir;
+
+/// What a kept object's debug information calls the tree's root
+/// (`-fdebug-prefix-map`): a reused object was compiled in another copy of
+/// the tree, whose path means nothing here (`boundary.rs` reads it back).
+pub(super) const TREE_IN_DEBUG_INFO: &str = "/hfi1-tree";
 
 /// How many command-and-source keys are kept (each with up to
 /// [`PER_KEY`] sets of headers): the least recently used go first.
@@ -35,6 +40,14 @@ impl Places {
         ];
         v.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
         Places(v)
+    }
+
+    /// The tree's root.
+    pub(super) fn tree(&self) -> &str {
+        self.0
+            .iter()
+            .find(|(_, name)| *name == "@TREE")
+            .map_or("", |(p, _)| p.as_str())
     }
 
     /// `s` with every place replaced by its name.
