@@ -227,6 +227,10 @@ bool shim_check_call(const struct shim_call *c)
 		if (!shim_check_vl_map_init(c))
 			return false;
 		break;
+	case SHIM_FN_SC_ALLOC:
+		if (!shim_check_sc_alloc(c))
+			return false;
+		break;
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_ERR_PROGRESS_CHECK:
 		/* The QP's engine (its waiters, its timer). */
@@ -445,6 +449,9 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.dd.pcidev = &shim_w.pcidev;
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)
 			shim_sci[i].sc = &shim_w.sc[i];
+		shim_w.sci_dirty = true;	/* the rest of the table: below */
+		/* The PIO send buffers' mapping: only ever added to (sc_alloc). */
+		shim_w.dd.piobase = (void __iomem *)SHIM_PIOBASE;
 		for (; i < SHIM_SCI_ENTRIES; i++)
 			shim_sci[i].sc = &shim_w.past_sc;
 		shim_build_inverse();
@@ -462,9 +469,15 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.sdma_pad_phys = sw->sdma_pad_phys;
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
+	user_credit_return_threshold = sw->user_credit_return_threshold;
+	hfi1_max_mtu = sw->max_mtu;
 	hfi1_cap_mask = (sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |
 			(sw->cap_sdma_head_check ? HFI1_CAP_SDMA_HEAD_CHECK : 0) |
-			(sw->cap_sdma_ahg ? HFI1_CAP_SDMA_AHG : 0);
+			(sw->cap_sdma_ahg ? HFI1_CAP_SDMA_AHG : 0) |
+			(sw->cap_no_integrity ? HFI1_CAP_NO_INTEGRITY : 0) |
+			(sw->cap_early_credit_return ? HFI1_CAP_EARLY_CREDIT_RETURN : 0) |
+			(sw->cap_user_early_credit_return ?
+			 HFI1_CAP_EARLY_CREDIT_RETURN << HFI1_CAP_USER_SHIFT : 0);
 	seqlock_init(&shim_w.dd.sc2vl_lock);
 	memcpy(shim_w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
 	/* The entries off 0 (the last world's back to 0 first). */
@@ -484,15 +497,47 @@ void shim_build_world(const struct shim_world *sw)
 			sc_type_values[sw->sc_type.val[i]];
 		shim_w.sc_type_set |= BIT_ULL(sw->sc_type.idx[i]);
 	}
-	/* A freed context's table entry is NULL (the last world's back first). */
-	for (; shim_w.sc_freed_set; shim_w.sc_freed_set &= shim_w.sc_freed_set - 1)
+	/*
+	 * A freed context's table entry is NULL and not allocated (the last
+	 * world's back first: every entry, when a call allocated or freed one,
+	 * contexts.c).
+	 */
+	for (; shim_w.sc_freed_set; shim_w.sc_freed_set &= shim_w.sc_freed_set - 1) {
 		shim_sci[__builtin_ctzll(shim_w.sc_freed_set)].sc =
 			&shim_w.sc[__builtin_ctzll(shim_w.sc_freed_set)];
+		shim_sci[__builtin_ctzll(shim_w.sc_freed_set)].allocated = 1;
+	}
+	/*
+	 * The entries past the world's table are not allocated: a walk past
+	 * its end (a bug) takes one, and says so.
+	 */
+	if (shim_w.sci_dirty || shim_w.sci_n != sw->num_send_contexts) {
+		for (i = 0; i < SHIM_SCI_ENTRIES; i++) {
+			shim_sci[i].sc = i < SHIM_MAX_SEND_CONTEXTS ? &shim_w.sc[i] : &shim_w.past_sc;
+			shim_sci[i].allocated = i < sw->num_send_contexts;
+		}
+		shim_w.sci_dirty = false;
+		shim_w.sci_n = sw->num_send_contexts;
+	}
 	for (i = 0; i < sw->sc_freed.n; i++) {
 		if (!sw->sc_freed.val[i])
 			continue;
 		shim_sci[sw->sc_freed.idx[i]].sc = NULL;
+		shim_sci[sw->sc_freed.idx[i]].allocated = 0;
 		shim_w.sc_freed_set |= BIT_ULL(sw->sc_freed.idx[i]);
+	}
+	/* Each entry's PIO blocks, as init_send_contexts() laid them out. */
+	for (; shim_w.sci_blocks_set; shim_w.sci_blocks_set &= shim_w.sci_blocks_set - 1) {
+		shim_sci[__builtin_ctzll(shim_w.sci_blocks_set)].credits = 0;
+		shim_sci[__builtin_ctzll(shim_w.sci_blocks_set)].base = 0;
+	}
+	for (i = 0; i < sw->sci_credits.n; i++) {
+		shim_sci[sw->sci_credits.idx[i]].credits = sw->sci_credits.val[i];
+		shim_w.sci_blocks_set |= BIT_ULL(sw->sci_credits.idx[i]);
+	}
+	for (i = 0; i < sw->sci_base.n; i++) {
+		shim_sci[sw->sci_base.idx[i]].base = sw->sci_base.val[i];
+		shim_w.sci_blocks_set |= BIT_ULL(sw->sci_base.idx[i]);
 	}
 	shim_build_hw_to_sw(sw);
 	shim_build_past_sc();

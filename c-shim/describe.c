@@ -5,6 +5,20 @@
  */
 #include "state.h"
 
+/* Appends to a call's text, never past its room. */
+void shim_put(struct shim_outcome *out, const char *fmt, ...)
+{
+	size_t room = sizeof(out->text), len = out->text_len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out->text + len, room - len, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		out->text_len = len + n >= room ? room - 1 : len + n;
+}
+
 /* The addressing state hfi1_modify_qp/hfi1_migrate_qp leave, key=value. */
 void shim_describe_path(struct shim_outcome *out)
 {

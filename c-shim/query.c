@@ -225,6 +225,9 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	i = shim_dtx_name(p, buf, len);
 	if (i >= 0)
 		return i;
+	i = shim_new_sc_name(p, buf, len);
+	if (i >= 0)
+		return i;
 	return snprintf(buf, len, "ptr:foreign");
 }
 
@@ -302,6 +305,8 @@ u64 shim_csr_value(u32 offset)
 		return shim_w.sw->pio_init_csr;
 	if (offset == SEND_CTRL)
 		return shim_w.sw->send_ctrl_csr;
+	if (offset == SEND_CONTEXTS)
+		return shim_w.sw->chip_send_contexts;
 	if (offset >= SEND_CTXT_STATUS && (offset - SEND_CTXT_STATUS) % 0x100 == 0 &&
 	    (offset - SEND_CTXT_STATUS) / 0x100 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_CTXT_STATUS) / 0x100);

@@ -378,6 +378,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_ERR_PROGRESS_CHECK,
 	SHIM_FN_SDMA_MAP_INIT,
 	SHIM_FN_PIO_MAP_INIT,
+	SHIM_FN_SC_ALLOC,
 	SHIM_FN_COUNT
 };
 
@@ -458,7 +459,8 @@ enum shim_fn {
 	X(sdma_err_halt_wait) \
 	X(sdma_err_progress_check) \
 	X(sdma_map_init) \
-	X(pio_map_init)
+	X(pio_map_init) \
+	X(sc_alloc)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -642,6 +644,36 @@ struct shim_world {
 	 * VLs).
 	 */
 	shim_u64 send_ctrl_csr;
+	/*
+	 * `dd->send_contexts[i].credits` and `.base` of context `i`: its PIO
+	 * blocks as `init_send_contexts()` laid them out (what `sc_alloc()`
+	 * gives the context it allocates at index `i`).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u16 val[8]; } __attribute__((__packed__)) sci_credits;
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u16 val[8]; } __attribute__((__packed__)) sci_base;
+	/*
+	 * What `SEND_CONTEXTS` reads (chip.h's `chip_send_contexts()`): the
+	 * chip's hardware send contexts; `sc_hw_alloc()` gives index `i`
+	 * hardware context `chip_send_contexts - i - 1`.
+	 */
+	shim_u8 chip_send_contexts;
+	/*
+	 * Module parameter `user_credit_return_threshold` (init.c): a
+	 * percentage, at most 100 once the driver has probed.
+	 */
+	shim_u8 user_credit_return_threshold;
+	/*
+	 * Module parameter `max_mtu` (`hfi1_max_mtu`, init.c): 2048, 4096,
+	 * 8192 or 10240 once the driver has probed.
+	 */
+	shim_u16 max_mtu;
+	/*
+	 * `hfi1_cap_mask`'s kernel bits `HFI1_CAP_NO_INTEGRITY` and
+	 * `HFI1_CAP_EARLY_CREDIT_RETURN`, and the latter's user bit.
+	 */
+	shim_u8 cap_no_integrity;
+	shim_u8 cap_early_credit_return;
+	shim_u8 cap_user_early_credit_return;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -1524,6 +1556,21 @@ struct shim_args_pio_map_init {
 } __attribute__((__packed__));
 
 /*
+ * `sc_alloc(dd, int type, uint hdrqentsize, int numa)` (pio.c): a
+ * send context of `type` allocated on node `numa` at the first free
+ * index of that type in `dd->send_contexts` (`sc_hw_alloc`), its
+ * registers programmed, its credit return threshold set from
+ * `hdrqentsize` (kernel contexts), its shadow ring allocated; NULL,
+ * with what it took back (`sc_free`), when frozen, out of contexts or
+ * memory.
+ */
+struct shim_args_sc_alloc {
+	shim_u32 ty;
+	shim_u8 hdrqentsize;
+	shim_i32 numa;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1577,6 +1624,7 @@ struct shim_args {
 	struct shim_args_sdma_engine_error sdma_engine_error;
 	struct shim_args_sdma_map_init sdma_map_init;
 	struct shim_args_pio_map_init pio_map_init;
+	struct shim_args_sc_alloc sc_alloc;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

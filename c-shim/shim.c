@@ -19,6 +19,8 @@
 uint num_vls;
 unsigned short piothreshold;
 unsigned long hfi1_cap_mask;
+unsigned int user_credit_return_threshold;
+unsigned int hfi1_max_mtu;
 /* kcompat linux/lockdep.h: open locks and RCU read sections. */
 int shim_lockdep_depth;
 /* kcompat linux/irqflags.h: the CPU's interrupt state, an interrupt handler's call. */

@@ -12,6 +12,8 @@
  *   ring.c      the QP's send context's shadow ring and credit counters
  *   dmatx.c     the QP's engine's tx requests: its tx ring and flush list
  *   describe.c  the text of the state some functions leave
+ *   vl_maps.c   the VL maps' rebuild and the text of the map published
+ *   contexts.c  a send context's allocation and the text of what it leaves
  *   shim.c      the ABI entry points: runs one call, the benchmark
  */
 #ifndef HFI1_CONFORMANCE_STATE_H
@@ -71,6 +73,9 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 /* The DMA address of byte AT of the world's data; of anything else. */
 #define SHIM_DATA_DMA 0x100000ull
 #define SHIM_OTHER_DMA 0xf000000ull
+
+/* What dd->piobase maps (the PIO send buffers): an address, never read. */
+#define SHIM_PIOBASE 0x40000000ul
 
 /* The iowait_sleep() calls one scenario may make (each a new tx). */
 #define SHIM_MAX_SLEEP_TX 4
@@ -218,6 +223,9 @@ struct shim_state {
 	struct send_context past_sc;
 	u64 sc_type_set;	/* the contexts whose type is not SC_KERNEL (0) */
 	u64 sc_freed_set;	/* the contexts whose table entry is NULL */
+	u64 sci_blocks_set;	/* the table entries whose credits or base are not 0 */
+	bool sci_dirty;		/* a call allocated or freed a context (contexts.c) */
+	unsigned int sci_n;	/* the table's entries allocated (num_send_contexts) */
 	bool locks_held;	/* a call returned holding a lock */
 	u8 error_qp_ret[SHIM_MAX_ITER_QPS];
 	const struct shim_world *sw;	/* the call's world: what its registers read */
@@ -350,7 +358,12 @@ void shim_read_engines(struct shim_engines *e);
 int shim_sde_index(const struct sdma_engine *sde);
 int shim_sc_index(const struct send_context *sc);
 
+/* contexts.c: an sc_alloc() the world can run without crashing. */
+bool shim_check_sc_alloc(const struct shim_call *c);
+int shim_new_sc_name(const void *p, char *buf, size_t len);
+
 /* describe.c */
+__printf(2, 3) void shim_put(struct shim_outcome *out, const char *fmt, ...);
 void shim_describe_path(struct shim_outcome *out);
 void shim_describe_priv(struct shim_outcome *out, struct hfi1_qp_priv *p);
 void shim_describe_post_parms(struct shim_outcome *out, u32 opcode);

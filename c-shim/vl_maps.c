@@ -57,20 +57,6 @@ static size_t shim_block_room(const void *p, size_t off, size_t each)
 	return size > off ? (size - off) / each : 0;
 }
 
-/* Appends to a call's text, never past its room. */
-static __printf(2, 3) void shim_put(struct shim_outcome *out, const char *fmt, ...)
-{
-	size_t room = sizeof(out->text), len = out->text_len;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(out->text + len, room - len, fmt, ap);
-	va_end(ap);
-	if (n >= 0)
-		out->text_len = len + n >= room ? room - 1 : len + n;
-}
-
 /*
  * The map published as `name`: "NAME=NULL", "NAME=world" (the world's,
  * not replaced), or the map upstream built, each element up to what its

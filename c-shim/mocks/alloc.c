@@ -276,6 +276,33 @@ void shim_free_tracked(void *p)
 	}
 }
 
+/*
+ * alloc_percpu(): the world has one CPU, so its object is a block as
+ * kmalloc's (failslab counts it, the leak check tracks it).
+ */
+void *__kcompat_alloc_percpu(size_t size, const char *caller)
+{
+	void *p;
+
+	if (shim_alloc_fails()) {
+		journal_printf("alloc_percpu() = NULL");
+		return NULL;
+	}
+	journal_printf("alloc_percpu()");
+	p = zalloc(size);
+	if (p)
+		track(p, size, "alloc_percpu in ", caller);
+	return p;
+}
+
+void free_percpu(void *p)
+{
+	if (!p)
+		return;
+	journal_printf("free_percpu");
+	release(p);
+}
+
 void kfree(const void *objp)
 {
 	if (!objp)

@@ -30,11 +30,18 @@ static const struct {
 	{ SEND_DMA_STATUS, 0x100, "SEND_DMA_STATUS" },
 	{ SEND_DMA_LEN_GEN, 0x100, "SEND_DMA_LEN_GEN" },
 	{ SEND_DMA_ENG_ERR_CLEAR, 0x100, "SEND_DMA_ENG_ERR_CLEAR" },
+	{ SEND_CTXT_CHECK_ENABLE, 0x100, "SEND_CTXT_CHECK_ENABLE" },
+	{ SEND_CTXT_ERR_MASK, 0x100, "SEND_CTXT_ERR_MASK" },
+	{ SEND_CTXT_CHECK_PARTITION_KEY, 0x100, "SEND_CTXT_CHECK_PARTITION_KEY" },
+	{ SEND_CTXT_CHECK_OPCODE, 0x100, "SEND_CTXT_CHECK_OPCODE" },
+	{ SEND_CTXT_CREDIT_RETURN_ADDR, 0x100, "SEND_CTXT_CREDIT_RETURN_ADDR" },
+	{ SEND_CTXT_CHECK_VL, 0x100, "SEND_CTXT_CHECK_VL" },
 	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE" },
 	/* Registers of the device: stride 0. */
 	{ SEND_PIO_INIT_CTXT, 0, "SEND_PIO_INIT_CTXT" },
 	{ SEND_PIO_ERR_CLEAR, 0, "SEND_PIO_ERR_CLEAR" },
 	{ SEND_CTRL, 0, "SEND_CTRL" },
+	{ SEND_CONTEXTS, 0, "SEND_CONTEXTS" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)
@@ -127,6 +134,12 @@ void writeq(u64 val, volatile void __iomem *addr)
 int is_bx(struct hfi1_devdata *dd)
 {
 	return shim_chip_bx();
+}
+
+/* An A-step chip: a world's chip is one or a B step (not recorded). */
+int is_ax(struct hfi1_devdata *dd)
+{
+	return !shim_chip_bx();
 }
 
 /* The chip clock's conversion: recorded; 0 ns (time does not pass). */

@@ -80,3 +80,22 @@ void hfi1_put_txreq(struct verbs_txreq *tx)
 {
 	journal_printf("hfi1_put_txreq(%s)", jp(tx));
 }
+
+/*
+ * trace.c's hfi1_cdbg(PIO, ...): the message recorded with its function,
+ * without the trailing newline 5.10's messages have and later ones not.
+ */
+void __hfi1_trace_PIO(const char *funct, char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	n = strlen(msg);
+	while (n && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	journal_printf("hfi1_cdbg(PIO) %s: %s", funct, msg);
+}

@@ -21,6 +21,13 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *wor
 	return shim_queue_work_ret();
 }
 
+/* Waiting for a work item: recorded; nothing is queued to wait for. */
+bool flush_work(struct work_struct *work)
+{
+	journal_printf("flush_work(%s)", jp(work));
+	return false;
+}
+
 bool cancel_work_sync(struct work_struct *work)
 {
 	journal_printf("cancel_work_sync(%s)", jp(work));

@@ -41,6 +41,17 @@ impl<'a> Allocs<'a> {
         !fail
     }
 
+    /// `alloc_percpu()`: the world's one CPU's object, counted and
+    /// journalled as a kmalloc is; whether it succeeded.
+    pub(crate) fn alloc_percpu(&mut self, j: &mut Journal) -> bool {
+        let fail = self.fails();
+        j.record(format!(
+            "alloc_percpu(){}",
+            if fail { " = NULL" } else { "" }
+        ));
+        !fail
+    }
+
     /// `dma_alloc_coherent()` of `size` bytes on the device's node `node`:
     /// whether it succeeded.
     pub(crate) fn dma_alloc_coherent(&mut self, node: i32, size: usize, j: &mut Journal) -> bool {

@@ -17,7 +17,7 @@ const CREDIT_FORCE_FORCE_RETURN_SMASK: u64 = 0x1;
 /// `SEND_CTXT_CREDIT_CTRL_THRESHOLD_MASK` (chip_registers.h, shift 0).
 const CREDIT_CTRL_THRESHOLD_MASK: u64 = 0x7ff;
 /// `PIO_BLOCK_SIZE` (pio.h): a credit is 64 bytes.
-const PIO_BLOCK_SIZE: u32 = 64;
+pub(crate) const PIO_BLOCK_SIZE: u32 = 64;
 
 /// `dd->vld[0].sc`: the fallback send context (itself possibly NULL).
 fn vl0_context(w: &World) -> Ptr<SendCtxIdx> {
@@ -72,27 +72,39 @@ pub fn pio_select_send_context_sc(
 /// `write_kctxt_csr(dd, sc->hw_context, csr, value)` (chip.h): the
 /// boundary `write_csr` journals the register by name and context.
 pub(crate) fn write_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, value: u64, j: &mut Journal) {
-    let hw = w.sc_hw_context.get(usize::from(sc.0));
+    write_hw_csr(
+        u32::from(w.sc_hw_context.get(usize::from(sc.0))),
+        csr,
+        value,
+        j,
+    );
+}
+
+/// `write_kctxt_csr(dd, hw, csr, value)` of hardware context `hw`.
+pub(crate) fn write_hw_csr(hw: u32, csr: &str, value: u64, j: &mut Journal) {
     j.record(format!("write_csr({csr}[{hw}], 0x{value:x})"));
 }
 
-/// The send context whose registers `sc`'s hardware context reads: the
-/// lowest index sharing its `hw_context` (the world's rule for contexts
-/// that share one).
-pub(crate) fn csr_owner(w: &World, sc: SendCtxIdx) -> usize {
-    let hw = w.sc_hw_context.get(usize::from(sc.0));
-    (0..usize::from(w.num_send_contexts))
-        .find(|&i| w.sc_hw_context.get(i) == hw)
-        .unwrap_or(usize::from(sc.0))
+/// The send context whose registers hardware context `hw` reads: the
+/// lowest index of the world on it (the world's rule for contexts that
+/// share one); none: the registers read 0.
+pub(crate) fn hw_owner(w: &World, hw: u32) -> Option<usize> {
+    (0..usize::from(w.num_send_contexts)).find(|&i| u32::from(w.sc_hw_context.get(i)) == hw)
 }
 
 /// `read_kctxt_csr(dd, sc->hw_context, csr)` (chip.h): journalled (once
 /// a call, [`Journal::read_csr`]); the value is what the world says the
 /// register reads (`sc_ctrl_csr`, `sc_status_csr`; any other 0).
 pub(crate) fn read_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, j: &mut Journal) -> u64 {
-    let hw = w.sc_hw_context.get(usize::from(sc.0));
+    read_hw_csr(w, u32::from(w.sc_hw_context.get(usize::from(sc.0))), csr, j)
+}
+
+/// `read_kctxt_csr(dd, hw, csr)` of hardware context `hw`.
+pub(crate) fn read_hw_csr(w: &World, hw: u32, csr: &str, j: &mut Journal) -> u64 {
     j.read_csr(format_args!("{csr}[{hw}]"));
-    let owner = csr_owner(w, sc);
+    let Some(owner) = hw_owner(w, hw) else {
+        return 0;
+    };
     match csr {
         "SEND_CTXT_CTRL" => w.sc_ctrl_csr.get(owner),
         "SEND_CTXT_STATUS" => w.sc_status_csr.get(owner),

@@ -3,7 +3,9 @@
 //! device's contexts waited for and frozen.
 
 use super::iowait::{list_del_init, piowait, Iowait};
-use super::pio::{csr_owner, deref, pio_wakeup, read_kctxt_csr, write_kctxt_csr};
+use super::pio::{
+    deref, hw_owner, pio_wakeup, read_hw_csr, read_kctxt_csr, write_hw_csr, write_kctxt_csr,
+};
 use super::pio_ring::{next_slot, release, PRC_SC_DISABLE};
 use super::qp::{EINVAL, EIO, ETIMEDOUT};
 use super::types::{Engines, Flags, Qp, ScFlag, ScType, SendCtxIdx, World};
@@ -26,18 +28,36 @@ const PACKET_EGRESS_TIMEOUT: u32 = 350;
 /// (`loop > 50000` in `sc_wait_for_packet_egress`).
 const EGRESS_POLLS: u32 = 50000;
 
+/// What the wait for a context's egress reads of the context: its
+/// hardware context and whether its `SCF_HALTED` flag is set.
+#[derive(Clone, Copy)]
+pub(crate) struct HwCtx {
+    pub(crate) hw: u32,
+    pub(crate) halted: bool,
+}
+
+impl HwCtx {
+    /// Context `sc` of the world, with its flags in `e`.
+    fn of(w: &World, e: &Engines, sc: SendCtxIdx) -> HwCtx {
+        let i = usize::from(sc.0);
+        HwCtx {
+            hw: u32::from(w.sc_hw_context.get(i)),
+            halted: e.sc_flags.get(i).contains(&ScFlag::Halted),
+        }
+    }
+}
+
 /// `read_csr(dd, sc->hw_context * 8 + SEND_EGRESS_CTXT_STATUS)`: the
 /// egress status registers are 8 bytes apart, not 0x100.
-fn read_egress_status(w: &World, sc: SendCtxIdx, j: &mut Journal) -> u64 {
-    let hw = w.sc_hw_context.get(usize::from(sc.0));
+fn read_egress_status(w: &World, hw: u32, j: &mut Journal) -> u64 {
     j.read_csr(format_args!("SEND_EGRESS_CTXT_STATUS[{hw}]"));
-    w.sc_egress_csr.get(csr_owner(w, sc))
+    hw_owner(w, hw).map_or(0, |o| w.sc_egress_csr.get(o))
 }
 
 /// Mirrors `is_sc_halted()` (pio.c): the context's status register says
 /// halted.
-fn is_sc_halted(w: &World, sc: SendCtxIdx, j: &mut Journal) -> bool {
-    read_kctxt_csr(w, sc, "SEND_CTXT_STATUS", j) & CTXT_HALTED_SMASK != 0
+fn is_sc_halted(w: &World, hw: u32, j: &mut Journal) -> bool {
+    read_hw_csr(w, hw, "SEND_CTXT_STATUS", j) & CTXT_HALTED_SMASK != 0
 }
 
 /// Mirrors `egress_halted()` (pio.c).
@@ -74,6 +94,11 @@ pub fn sc_wait_for_packet_egress(
     pause: i32,
     j: &mut Journal,
 ) {
+    wait_for_packet_egress(w, HwCtx::of(w, e, sc), pause, j);
+}
+
+/// [`sc_wait_for_packet_egress`] of the context `ctx` describes.
+pub(crate) fn wait_for_packet_egress(w: &World, ctx: HwCtx, pause: i32, j: &mut Journal) {
     // The world gives a register one value a call: the first poll reads
     // (and journals) each, the later polls see the same values.
     let (mut egress, mut hw_halted) = (None, None);
@@ -81,9 +106,9 @@ pub fn sc_wait_for_packet_egress(
     let mut polls = 0u32;
     loop {
         let reg_prev = reg;
-        reg = *egress.get_or_insert_with(|| read_egress_status(w, sc, j));
-        if e.sc_flags.get(usize::from(sc.0)).contains(&ScFlag::Halted)
-            || *hw_halted.get_or_insert_with(|| is_sc_halted(w, sc, j))
+        reg = *egress.get_or_insert_with(|| read_egress_status(w, ctx.hw, j));
+        if ctx.halted
+            || *hw_halted.get_or_insert_with(|| is_sc_halted(w, ctx.hw, j))
             || egress_halted(reg)
         {
             break;
@@ -125,13 +150,11 @@ pub fn sc_disable(
 ) -> Result<(), Undefined> {
     let Some(sc) = sc else { return Ok(()) };
     let i = usize::from(sc.0);
-    let reg = read_kctxt_csr(w, sc, "SEND_CTXT_CTRL", j) & !CTXT_ENABLE_SMASK;
+    let ctx = HwCtx::of(w, e, sc);
     let mut f: Flags<ScFlag> = e.sc_flags.get(i);
     f.remove_all(&[ScFlag::Enabled]);
     put(&mut e.sc_flags, i, f, "sc_flags")?;
-    sc_wait_for_packet_egress(w, e, sc, 1, j);
-    write_kctxt_csr(w, sc, "SEND_CTXT_CTRL", reg, j);
-    j.udelay(1);
+    disable_hw(w, ctx, j);
     if qp.s_sendcontext == Some(sc) && !qp.sc_sr_sent_at.is_empty() {
         while qp.sc_sr_tail != qp.sc_sr_head {
             release(w, qp, qp.sc_sr_tail as usize, PRC_SC_DISABLE, j)?;
@@ -146,6 +169,17 @@ pub fn sc_disable(
         pio_wakeup(w, qp, iow, j)?;
     }
     Ok(())
+}
+
+/// `sc_disable()`'s steps on the hardware (pio.c): the control register
+/// read, the context's packets waited for (with the pause), the register
+/// written back without the enable bit, 1 µs for interrupts in flight.
+/// (Its `SCF_ENABLED` cleared in between is the caller's.)
+pub(crate) fn disable_hw(w: &World, ctx: HwCtx, j: &mut Journal) {
+    let reg = read_hw_csr(w, ctx.hw, "SEND_CTXT_CTRL", j) & !CTXT_ENABLE_SMASK;
+    wait_for_packet_egress(w, ctx, 1, j);
+    write_hw_csr(ctx.hw, "SEND_CTXT_CTRL", reg, j);
+    j.udelay(1);
 }
 
 /// Mirrors `sc_flush()` (pio.c): nothing for NULL; otherwise its packets
@@ -360,7 +394,7 @@ pub fn sc_restart(
         return Ok(-EINVAL);
     }
     let mut polls = 0;
-    while !is_sc_halted(w, sc, j) {
+    while !is_sc_halted(w, u32::from(w.sc_hw_context.get(usize::from(sc.0))), j) {
         if polls > HALT_POLLS {
             return Ok(-ETIME);
         }

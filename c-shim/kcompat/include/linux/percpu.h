@@ -3,9 +3,16 @@
 #ifndef _KCOMPAT_LINUX_PERCPU_H
 #define _KCOMPAT_LINUX_PERCPU_H
 
+#include <linux/types.h>
+
 /* The world has one CPU: a per-CPU object is the object. */
 #define this_cpu_ptr(ptr)	(ptr)
 #define this_cpu_inc(pcp)	((pcp)++)
 #define per_cpu_ptr(ptr, cpu)	((void)(cpu), (ptr))
+
+/* mm/percpu.c; boundary symbols (c-shim/mocks/alloc.c). */
+void *__kcompat_alloc_percpu(size_t size, const char *caller);
+void free_percpu(void *p);
+#define alloc_percpu(type)	((type *)__kcompat_alloc_percpu(sizeof(type), __func__))
 
 #endif

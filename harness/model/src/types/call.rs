@@ -439,6 +439,18 @@ macro_rules! call_schema {
                 /// last VL down.
                 "vl_scontexts" vl_scontexts: Slots<u8, 16> [vl_scontexts] = Slots::new(),
             }
+            /// `sc_alloc(dd, int type, uint hdrqentsize, int numa)` (pio.c):
+            /// a send context of `type` allocated on node `numa` at the
+            /// first free index of that type in `dd->send_contexts`
+            /// (`sc_hw_alloc`), its registers programmed, its credit return
+            /// threshold set from `hdrqentsize` (kernel contexts), its
+            /// shadow ring allocated; NULL, with what it took back
+            /// (`sc_free`), when frozen, out of contexts or memory.
+            ScAlloc sc_alloc {
+                "type" ty: ScType [sc_alloc_type] = ScType::Kernel,
+                "hdrqentsize" hdrqentsize: u8 [sc_alloc_hdrqentsize] = 32,
+                "numa" numa: i32 [sc_alloc_numa] = 0,
+            }
         }
     };
 }

@@ -142,6 +142,26 @@ macro_rules! world_schema {
             /// (send enable, VL arbiter enable, CM reset in progress, the
             /// unsupported VLs).
             "send_ctrl_csr" send_ctrl_csr: u64 [send_ctrl_csr] = 0,
+            /// `dd->send_contexts[i].credits` and `.base` of context `i`:
+            /// its PIO blocks as `init_send_contexts()` laid them out (what
+            /// `sc_alloc()` gives the context it allocates at index `i`).
+            "sci_credits" sci_credits: PerIndex<u16, 64> [sci_credits] = PerIndex::new(),
+            "sci_base" sci_base: PerIndex<u16, 64> [sci_base] = PerIndex::new(),
+            /// What `SEND_CONTEXTS` reads (chip.h's `chip_send_contexts()`):
+            /// the chip's hardware send contexts; `sc_hw_alloc()` gives
+            /// index `i` hardware context `chip_send_contexts - i - 1`.
+            "chip_send_contexts" chip_send_contexts: u8 [chip_send_contexts] = 160,
+            /// Module parameter `user_credit_return_threshold` (init.c): a
+            /// percentage, at most 100 once the driver has probed.
+            "user_credit_return_threshold" user_credit_return_threshold: u8 [percent] = 33,
+            /// Module parameter `max_mtu` (`hfi1_max_mtu`, init.c): 2048,
+            /// 4096, 8192 or 10240 once the driver has probed.
+            "max_mtu" max_mtu: u16 [max_mtu] = 10240,
+            /// `hfi1_cap_mask`'s kernel bits `HFI1_CAP_NO_INTEGRITY` and
+            /// `HFI1_CAP_EARLY_CREDIT_RETURN`, and the latter's user bit.
+            "cap_no_integrity" cap_no_integrity: bool [cap_bit] = false,
+            "cap_early_credit_return" cap_early_credit_return: bool [cap_bit] = false,
+            "cap_user_early_credit_return" cap_user_early_credit_return: bool [cap_bit] = false,
         }
     };
 }

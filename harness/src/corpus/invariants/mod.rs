@@ -9,7 +9,7 @@ use crate::outcome::Outcome;
 mod pio;
 mod sdma;
 mod txbuild;
-use pio::{check_pio_chip, check_pio_map_init, check_restart};
+use pio::{check_pio_chip, check_pio_map_init, check_restart, check_sc_alloc};
 use sdma::{check_dma_tx, check_sdma_call};
 use txbuild::{check_btx, check_btx_call};
 
@@ -493,17 +493,18 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
         }
     }
     // What the model carries is the QP and the engines: a map a step
-    // publishes (its text) would be read by the steps after it.
+    // publishes, or a context it allocates (its text), would be read by
+    // the steps after it.
     let steps = std::iter::once(first).chain(then);
     if let Some((k, f)) = steps
         .take(then.len())
         .map(|s| s.func())
         .enumerate()
-        .find(|(_, f)| matches!(f, Func::SdmaMapInit | Func::PioMapInit))
+        .find(|(_, f)| matches!(f, Func::SdmaMapInit | Func::PioMapInit | Func::ScAlloc))
     {
         return Err((
             k + 1,
-            format!("{f} is only a scenario's last step: the map it publishes is not carried to the next"),
+            format!("{f} is only a scenario's last step: what it publishes (its text) is not carried to the next"),
         ));
     }
     let mut state = crate::model::run(first).map_err(|u| (1, u.0))?;
@@ -645,6 +646,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
     check_restart(c)?;
     check_pio_chip(c)?;
     check_pio_map_init(c)?;
+    check_sc_alloc(c)?;
     // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
     // entries, indexed by the interrupt's source unchecked.
     if let Args::ScGroupReleaseUpdate(a) = &c.args {

@@ -137,3 +137,34 @@ pub(super) fn check_pio_map_init(c: &Call) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// sc_alloc(): a node with credit return memory (`cr_base[numa].va` is
+/// read unchecked, and is NULL only when the probe failed), and a chip
+/// with a hardware context for every index of the world
+/// (`chip_send_contexts - index - 1` indexes `dd->hw_to_sw[]`, which has
+/// `TXE_NUM_CONTEXTS` entries).
+pub(super) fn check_sc_alloc(c: &Call) -> Result<(), String> {
+    let Args::ScAlloc(a) = &c.args else {
+        return Ok(());
+    };
+    let w = &c.world;
+    if a.numa < 0 || a.numa >= i32::from(w.possible_nodes.min(MAX_NUMNODES)) {
+        return Err(format!(
+            "numa {}: not a possible node (cr_base has {} entries)",
+            a.numa, w.possible_nodes
+        ));
+    }
+    if !c.qp.cr_base || c.qp.cr_va & (1 << a.numa) == 0 {
+        return Err(format!(
+            "numa {}: no credit return memory there (qp.cr_base, qp.cr_va): sc_alloc() reads cr_base[numa].va unchecked",
+            a.numa
+        ));
+    }
+    if w.chip_send_contexts < w.num_send_contexts || w.chip_send_contexts > 160 {
+        return Err(format!(
+            "world.chip_send_contexts {}: from num_send_contexts ({}) to TXE_NUM_CONTEXTS (160), a hardware context for each index",
+            w.chip_send_contexts, w.num_send_contexts
+        ));
+    }
+    Ok(())
+}

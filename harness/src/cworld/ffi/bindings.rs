@@ -205,7 +205,8 @@ pub const SHIM_FN_SDMA_ERR_HALT_WAIT: shim_fn = 72;
 pub const SHIM_FN_SDMA_ERR_PROGRESS_CHECK: shim_fn = 73;
 pub const SHIM_FN_SDMA_MAP_INIT: shim_fn = 74;
 pub const SHIM_FN_PIO_MAP_INIT: shim_fn = 75;
-pub const SHIM_FN_COUNT: shim_fn = 76;
+pub const SHIM_FN_SC_ALLOC: shim_fn = 76;
+pub const SHIM_FN_COUNT: shim_fn = 77;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -310,6 +311,20 @@ pub struct shim_world__bindgen_ty_16 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u8; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_17 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u16; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_18 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u16; 8usize],
 }
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_1 {
@@ -551,7 +566,6 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

@@ -12,12 +12,14 @@ use crate::model::types::*;
 
 mod pio_chip;
 mod pio_ring;
+mod sc_alloc;
 mod sdma_ring;
 mod sdma_state;
 mod txbuild;
 mod vl_map;
 pub use pio_chip::*;
 pub use pio_ring::*;
+pub use sc_alloc::*;
 pub use sdma_ring::*;
 pub use sdma_state::*;
 pub use txbuild::*;
@@ -863,19 +865,29 @@ pub fn cpu_nodes<S: Source>(u: &mut Draw<S>, w: &World) -> u8 {
 /// `dd->cr_base`: allocated for its free (now and then not), never
 /// before its init (probe time: corpus::invariants).
 pub fn cr_base<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> bool {
-    func == Func::FreeCreditReturn && u.ratio(7, 8)
+    match func {
+        Func::FreeCreditReturn => u.ratio(7, 8),
+        // sc_alloc() reads its node's block unchecked.
+        Func::ScAlloc => true,
+        _ => false,
+    }
 }
 
 /// Which possible nodes' credit return blocks are allocated, with
-/// `cr_base`.
-pub fn cr_va<S: Source>(u: &mut Draw<S>, w: &World, _: Func, q: &Qp) -> u8 {
+/// `cr_base` (node 0's always for `sc_alloc`, which needs one).
+pub fn cr_va<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &Qp) -> u8 {
     if !q.cr_base {
         return 0;
     }
     let all = w.possible_nodes_mask();
-    if u.ratio(1, 2) {
+    let v = if u.ratio(1, 2) {
         all
     } else {
         u.arbitrary::<u8>() & all
+    };
+    if func == Func::ScAlloc {
+        v | 1
+    } else {
+        v
     }
 }

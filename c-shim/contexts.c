@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * contexts.c - the call that allocates a send context (sc_alloc, whose
+ * error paths free it again: sc_free), and the text of what it leaves:
+ * the context it returns, and the entries of dd->send_contexts[] and
+ * dd->hw_to_sw[] it changed.
+ *
+ * An entry of the world's table is allocated unless the world freed its
+ * context (world.sc_freed; build.c), so sc_alloc() takes the first freed
+ * entry of its type.  The context it returns is a block of its own,
+ * named sc:new (shim_new_sc_name()), reached from the table: the leak
+ * check sees what it holds.  The table is the world's again next call
+ * (build.c rebuilds it whole: sci_dirty).
+ */
+#include "calls.h"
+
+#define SHIM_STR(name) #name,
+static const char *const sc_type_names_c[] = { SHIM_SC_TYPE_NAMES(SHIM_STR) };
+#undef SHIM_STR
+
+/* What the call may change of the tables, as the world built them. */
+static struct {
+	struct send_context *sc[SHIM_MAX_SEND_CONTEXTS];
+	u8 allocated[SHIM_MAX_SEND_CONTEXTS];
+	u8 hw_to_sw[TXE_NUM_CONTEXTS];
+} before;
+
+/*
+ * What would crash the world or make upstream's behaviour undefined
+ * (corpus::invariants says why of each): a type the tree does not have,
+ * a node without credit return memory (cr_base[numa].va is read), a
+ * SEND_CONTEXTS that gives an index a hardware context past
+ * TXE_NUM_CONTEXTS (dd->hw_to_sw[] is written there).
+ */
+bool shim_check_sc_alloc(const struct shim_call *c)
+{
+	const struct shim_args_sc_alloc *a = &c->args.sc_alloc;
+	const struct shim_world *sw = &c->world;
+
+	return a->ty < SHIM_SC_TYPE_COUNT &&
+	       a->numa >= 0 && a->numa < sw->possible_nodes && a->numa < MAX_NUMNODES &&
+	       c->qp.cr_base && (c->qp.cr_va & (1u << a->numa)) &&
+	       sw->chip_send_contexts >= sw->num_send_contexts &&
+	       sw->chip_send_contexts <= TXE_NUM_CONTEXTS;
+}
+
+/*
+ * A context of the table that is not the world's (sc_alloc()'s), or a
+ * member of one: sc:new, sc:new.halt_work.  -1 for any other pointer.
+ */
+int shim_new_sc_name(const void *p, char *buf, size_t len)
+{
+	unsigned int i;
+
+	if (!shim_w.sci_dirty)
+		return -1;
+	for (i = 0; i < shim_w.nsc; i++) {
+		const struct send_context *sc = shim_w.dd.send_contexts[i].sc;
+
+		if (!sc || sc == &shim_w.sc[i] || p < (const void *)sc ||
+		    p >= (const void *)(sc + 1))
+			continue;
+		if (p == &sc->halt_work)
+			return snprintf(buf, len, "sc:new.halt_work");
+		return snprintf(buf, len, "sc:new");
+	}
+	return -1;
+}
+
+/* Where a context's hw_free points: its slot of a node's credit returns. */
+static void shim_put_hw_free(struct shim_outcome *out, const volatile __le64 *p)
+{
+	const size_t each = sizeof(struct credit_return);
+	int n;
+
+	for (n = 0; shim_w.dd.cr_base && n < shim_w.sw->possible_nodes && n < MAX_NUMNODES; n++) {
+		const char *va = (const char *)shim_w.dd.cr_base[n].va;
+		size_t off = (const char *)p - va;
+
+		if (va && (const char *)p >= va && off < TXE_NUM_CONTEXTS * each) {
+			shim_put(out, " hw_free=cr_base[%d].va[%zu].cr[%zu]", n, off / each,
+				 off % each / sizeof(__le64));
+			return;
+		}
+	}
+	shim_put(out, " hw_free=%s", jp((const void *)p));
+}
+
+static const char *shim_sc_type_name(u32 type)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_SC_TYPE_COUNT; i++)
+		if (sc_type_values[i] == type)
+			return sc_type_names_c[i];
+	return "?";
+}
+
+/* The context sc_alloc() returned: every field it set. */
+static void shim_describe_new_sc(struct shim_outcome *out, const struct send_context *sc)
+{
+	u32 unknown;
+
+	shim_put(out, "sc=%s", jp(sc));
+	if (!sc)
+		return;
+	shim_put(out, " dd=%s sw_index=%u hw_context=%u type=%s node=%d group=%u credits=%u size=%u",
+		 jp(sc->dd), sc->sw_index, sc->hw_context, shim_sc_type_name(sc->type),
+		 sc->node, sc->group, sc->credits, sc->size);
+	shim_put(out, " base_addr=piobase+0x%lx",
+		 (unsigned long)((uintptr_t)sc->base_addr - SHIM_PIOBASE));
+	shim_put_hw_free(out, sc->hw_free);
+	shim_put(out, " credit_ctrl=0x%llx sr_size=%u", (unsigned long long)sc->credit_ctrl,
+		 sc->sr_size);
+	if (sc->sr)
+		shim_put(out, " sr=%zu", shim_block_size(sc->sr) / sizeof(sc->sr[0]));
+	else
+		shim_put(out, " sr=NULL");
+	shim_put(out, " buffers_allocated=%s flags=0x%x", sc->buffers_allocated ? "set" : "NULL",
+		 symbolic_bits(sc->flags, &shim_sc_flags, &unknown));
+	shim_put(out, " piowait=%s halt_wait=%s halt_work=%s",
+		 sc->piowait.next == &sc->piowait && sc->piowait.prev == &sc->piowait ?
+		 "empty" : "not-empty",
+		 sc->halt_wait.head.next == &sc->halt_wait.head &&
+		 sc->halt_wait.head.prev == &sc->halt_wait.head ? "empty" : "not-empty",
+		 sc->halt_work.func == shim_static_sc_halted ? "sc_halted" :
+		 sc->halt_work.func ? "other" : "NULL");
+}
+
+/* The entries of the tables the call changed. */
+static void shim_describe_tables(struct shim_outcome *out)
+{
+	const struct send_context_info *sci = shim_w.dd.send_contexts;
+	unsigned int i;
+
+	for (i = 0; i < shim_w.nsc; i++) {
+		if (sci[i].sc == before.sc[i] && sci[i].allocated == before.allocated[i])
+			continue;
+		shim_put(out, " send_contexts[%u]: sc %s->%s allocated %u->%u", i,
+			 jp(before.sc[i]), jp(sci[i].sc), before.allocated[i], sci[i].allocated);
+	}
+	for (i = 0; i < TXE_NUM_CONTEXTS; i++)
+		if (shim_w.dd.hw_to_sw[i] != before.hw_to_sw[i])
+			shim_put(out, " hw_to_sw[%u]: %u->%u", i, before.hw_to_sw[i],
+				 shim_w.dd.hw_to_sw[i]);
+}
+
+SHIM_CALL(sc_alloc)
+{
+	const struct shim_args_sc_alloc *a = &c->args.sc_alloc;
+	struct send_context *sc;
+	unsigned int i;
+
+	for (i = 0; i < shim_w.nsc; i++) {
+		before.sc[i] = shim_w.dd.send_contexts[i].sc;
+		before.allocated[i] = shim_w.dd.send_contexts[i].allocated;
+	}
+	memcpy(before.hw_to_sw, shim_w.dd.hw_to_sw, sizeof(before.hw_to_sw));
+	shim_w.sci_dirty = true;
+	shim_begin(c, out);
+	sc = sc_alloc(&shim_w.dd, sc_type_values[a->ty], a->hdrqentsize, a->numa);
+	out->ret = sc ? 0 : -1;
+	out->text_len = 0;
+	shim_describe_new_sc(out, sc);
+	shim_describe_tables(out);
+	return 0;
+}

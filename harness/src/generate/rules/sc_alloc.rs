@@ -1,0 +1,94 @@
+//! A send context's allocation (`sc_alloc`): the table entries it may
+//! take (their PIO blocks), the chip's count of hardware contexts, the
+//! module parameters and capabilities it reads, and its arguments.
+
+use super::super::draw::{Draw, Source};
+use super::super::shapes::per_index;
+use crate::model::types::*;
+
+/// An entry's PIO blocks: mostly what the context depth field holds
+/// (11 bits), now and then more (the field masks them).
+fn blocks<S: Source>(u: &mut Draw<S>) -> u16 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=0x7ff)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// Each freed entry's credits (the entries `sc_alloc` takes), and a few
+/// others'.
+pub fn sci_credits<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u16, 64> {
+    let n = usize::from(w.num_send_contexts);
+    let mut p = per_index(u, n, blocks);
+    for i in (0..n).filter(|&i| w.sc_freed.get(i)) {
+        let v = blocks(u);
+        let _ = p.set(i, v);
+    }
+    p
+}
+
+/// Each freed entry's first block, and a few others'.
+pub fn sci_base<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u16, 64> {
+    sci_credits(u, w)
+}
+
+/// The chip's hardware contexts: 160 (what every hfi1 has) mostly, else
+/// as few as the world's contexts (each index needs one).
+pub fn chip_send_contexts<S: Source>(u: &mut Draw<S>, w: &World) -> u8 {
+    if u.ratio(3, 4) {
+        160
+    } else {
+        u.int_in_range(w.num_send_contexts.min(160)..=160)
+    }
+}
+
+/// A percentage module parameter: its default (33) half the time.
+pub fn percent<S: Source>(u: &mut Draw<S>, _: &World) -> u8 {
+    if u.ratio(1, 2) {
+        33
+    } else {
+        u.int_in_range(0..=100)
+    }
+}
+
+/// Module parameter `max_mtu`: one of the MTUs the driver accepts.
+pub fn max_mtu<S: Source>(u: &mut Draw<S>, _: &World) -> u16 {
+    *u.choose(&[2048, 4096, 8192, 10240])
+}
+
+/// The type asked for: a freed entry's three times in four (else the
+/// allocation finds none), any other now and then.
+pub fn sc_alloc_type<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> ScType {
+    let freed: Vec<usize> = (0..usize::from(w.num_send_contexts))
+        .filter(|&i| w.sc_freed.get(i))
+        .collect();
+    if !freed.is_empty() && u.ratio(3, 4) {
+        w.sc_type.get(*u.choose(&freed))
+    } else {
+        *u.choose(ScType::ALL)
+    }
+}
+
+/// The receive header entry size a kernel context is sized for: the
+/// module parameter's values (2, 16, 32 dwords) mostly.
+pub fn sc_alloc_hdrqentsize<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u8 {
+    if u.ratio(7, 8) {
+        *u.choose(&[2, 16, 32])
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// The node: one whose credit return block is allocated (the context's
+/// slot is in it).
+pub fn sc_alloc_numa<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, _: &R) -> i32 {
+    let nodes: Vec<i32> = (0..i32::from(w.possible_nodes.min(MAX_NUMNODES)))
+        .filter(|&n| q.cr_va & (1 << n) != 0)
+        .collect();
+    if nodes.is_empty() {
+        0
+    } else {
+        *u.choose(&nodes)
+    }
+}
