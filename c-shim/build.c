@@ -512,6 +512,7 @@ void shim_build_world(const struct shim_world *sw)
 	 * its end (a bug) takes one, and says so.
 	 */
 	if (shim_w.sci_dirty || shim_w.sci_n != sw->num_send_contexts) {
+		shim_w.dd.send_contexts = shim_sci;	/* init_send_contexts() replaces it */
 		for (i = 0; i < SHIM_SCI_ENTRIES; i++) {
 			shim_sci[i].sc = i < SHIM_MAX_SEND_CONTEXTS ? &shim_w.sc[i] : &shim_w.past_sc;
 			shim_sci[i].allocated = i < sw->num_send_contexts;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * contexts.c - the call that allocates a send context (sc_alloc, whose
- * error paths free it again: sc_free), and the text of what it leaves:
- * the context it returns, and the entries of dd->send_contexts[] and
- * dd->hw_to_sw[] it changed.
+ * contexts.c - the calls that lay out the device's send context table
+ * (init_send_contexts) and allocate a send context from it (sc_alloc,
+ * whose error paths free it again: sc_free), and the text of what they
+ * leave: the tables laid out; the context returned and the entries of
+ * dd->send_contexts[] and dd->hw_to_sw[] changed.
  *
  * An entry of the world's table is allocated unless the world freed its
  * context (world.sc_freed; build.c), so sc_alloc() takes the first freed
@@ -163,5 +164,75 @@ SHIM_CALL(sc_alloc)
 	out->text_len = 0;
 	shim_describe_new_sc(out, sc);
 	shim_describe_tables(out);
+	return 0;
+}
+
+/*
+ * A table init_send_contexts() left in dd: the world's (`world`), NULL,
+ * a block it freed (`freed`), or its entries in runs (consecutive
+ * entries alike, each starting where the one before ends).
+ */
+static void shim_put_sci(struct shim_outcome *out, const struct send_context_info *t,
+			 const struct send_context_info *world)
+{
+	size_t i, j, n;
+
+	if (t == world || !t || !shim_block_size(t)) {
+		shim_put(out, "send_contexts=%s", t == world ? "world" : t ? "freed" : "NULL");
+		return;
+	}
+	n = shim_block_size(t) / sizeof(*t);
+	shim_put(out, "send_contexts=%zu entries:", n);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && t[j].type == t[j - 1].type &&
+			    t[j].credits == t[j - 1].credits &&
+			    t[j].base == (u16)(t[j - 1].base + t[j - 1].credits) &&
+			    t[j].allocated == t[j - 1].allocated && t[j].sc == t[j - 1].sc; j++)
+			;
+		shim_put(out, " [%zu-%zu] type=%u base=%u credits=%u", i, j - 1, t[i].type,
+			 t[i].base, t[i].credits);
+		if (t[i].allocated)
+			shim_put(out, " allocated=%u", t[i].allocated);
+		if (t[i].sc)
+			shim_put(out, " sc=%s", jp(t[i].sc));
+	}
+}
+
+/* dd->hw_to_sw as init_send_contexts() left it: as a table above, in runs of a value. */
+static void shim_put_hw_to_sw(struct shim_outcome *out, const u8 *t, const u8 *world)
+{
+	size_t i, j, n;
+
+	if (t == world || !t || !shim_block_size(t)) {
+		shim_put(out, " hw_to_sw=%s", t == world ? "world" : t ? "freed" : "NULL");
+		return;
+	}
+	n = shim_block_size(t);
+	shim_put(out, " hw_to_sw=%zu entries:", n);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && t[j] == t[i]; j++)
+			;
+		shim_put(out, " [%zu-%zu]=%u", i, j - 1, t[i]);
+	}
+}
+
+SHIM_CALL(init_send_contexts)
+{
+	const struct shim_world *sw = &c->world;
+	struct send_context_info *world_sci = shim_w.dd.send_contexts;
+	u8 *world_hw_to_sw = shim_w.dd.hw_to_sw;
+	unsigned int i;
+
+	/* What init_sc_pools_and_sizes() sized, for this call. */
+	for (i = 0; i < SC_MAX; i++) {
+		shim_w.dd.sc_sizes[i].count = (short)sw->sc_size_count[i];
+		shim_w.dd.sc_sizes[i].size = (short)sw->sc_size_blocks[i];
+	}
+	shim_w.sci_dirty = true;
+	shim_begin(c, out);
+	out->ret = init_send_contexts(&shim_w.dd);
+	out->text_len = 0;
+	shim_put_sci(out, shim_w.dd.send_contexts, world_sci);
+	shim_put_hw_to_sw(out, shim_w.dd.hw_to_sw, world_hw_to_sw);
 	return 0;
 }

@@ -378,6 +378,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_ERR_PROGRESS_CHECK,
 	SHIM_FN_SDMA_MAP_INIT,
 	SHIM_FN_PIO_MAP_INIT,
+	SHIM_FN_INIT_SEND_CONTEXTS,
 	SHIM_FN_SC_ALLOC,
 	SHIM_FN_COUNT
 };
@@ -460,6 +461,7 @@ enum shim_fn {
 	X(sdma_err_progress_check) \
 	X(sdma_map_init) \
 	X(pio_map_init) \
+	X(init_send_contexts) \
 	X(sc_alloc)
 
 /*
@@ -651,6 +653,15 @@ struct shim_world {
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u16 val[8]; } __attribute__((__packed__)) sci_credits;
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u16 val[8]; } __attribute__((__packed__)) sci_base;
+	/*
+	 * `dd->sc_sizes[t]` for each type `t` (pio.h's order: kernel, VL15,
+	 * ack, user): how many contexts of the type and each one's PIO blocks
+	 * (`short int`s: a count or size of 0x8000 or more is negative), as
+	 * `init_sc_pools_and_sizes()` sized them; read by
+	 * `init_send_contexts()` only.
+	 */
+	shim_u16 sc_size_count[4];
+	shim_u16 sc_size_blocks[4];
 	/*
 	 * What `SEND_CONTEXTS` reads (chip.h's `chip_send_contexts()`): the
 	 * chip's hardware send contexts; `sc_hw_alloc()` gives index `i`

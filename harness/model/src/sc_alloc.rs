@@ -10,9 +10,9 @@ use super::types::{DevFlag, ScType, World};
 use super::{Journal, Undefined};
 
 /// `TXE_NUM_CONTEXTS` (chip.h): the entries of `dd->hw_to_sw`.
-const TXE_NUM_CONTEXTS: usize = 160;
+pub(crate) const TXE_NUM_CONTEXTS: usize = 160;
 /// `INVALID_SCI` (pio.h): a hardware context no send context has.
-const INVALID_SCI: u8 = 0xff;
+pub(crate) const INVALID_SCI: u8 = 0xff;
 /// `sizeof(struct credit_return)` (pio.h): 8 __le64.
 const CREDIT_RETURN_BYTES: u64 = 64;
 

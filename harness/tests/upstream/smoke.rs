@@ -78,6 +78,8 @@ fn small_world() -> World {
         send_ctrl_csr: 0,
         sci_credits: PerIndex::new(),
         sci_base: PerIndex::new(),
+        sc_size_count: [0; 4],
+        sc_size_blocks: [0; 4],
         chip_send_contexts: 160,
         user_credit_return_threshold: 33,
         max_mtu: 10240,

@@ -439,6 +439,15 @@ macro_rules! call_schema {
                 /// last VL down.
                 "vl_scontexts" vl_scontexts: Slots<u8, 16> [vl_scontexts] = Slots::new(),
             }
+            /// `init_send_contexts(dd)` (pio.c): the credit return memory
+            /// allocated (`init_credit_return`), then the device's table of
+            /// hardware to software contexts (`dd->hw_to_sw`, every entry
+            /// `INVALID_SCI`) and of send contexts (`dd->send_contexts`,
+            /// `num_send_contexts` entries laid out type by type from
+            /// `dd->sc_sizes`: each entry's type, first PIO block and
+            /// credits); either allocation failing frees both and the
+            /// credit return memory, -ENOMEM.
+            InitSendContexts init_send_contexts {}
             /// `sc_alloc(dd, int type, uint hdrqentsize, int numa)` (pio.c):
             /// a send context of `type` allocated on node `numa` at the
             /// first free index of that type in `dd->send_contexts`

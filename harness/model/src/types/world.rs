@@ -147,6 +147,13 @@ macro_rules! world_schema {
             /// `sc_alloc()` gives the context it allocates at index `i`).
             "sci_credits" sci_credits: PerIndex<u16, 64> [sci_credits] = PerIndex::new(),
             "sci_base" sci_base: PerIndex<u16, 64> [sci_base] = PerIndex::new(),
+            /// `dd->sc_sizes[t]` for each type `t` (pio.h's order:
+            /// kernel, VL15, ack, user): how many contexts of the type and
+            /// each one's PIO blocks (`short int`s: a count or size of
+            /// 0x8000 or more is negative), as `init_sc_pools_and_sizes()`
+            /// sized them; read by `init_send_contexts()` only.
+            "sc_size_count" sc_size_count: [u16; 4] [sc_size_count] = [0; 4],
+            "sc_size_blocks" sc_size_blocks: [u16; 4] [sc_size_blocks] = [0; 4],
             /// What `SEND_CONTEXTS` reads (chip.h's `chip_send_contexts()`):
             /// the chip's hardware send contexts; `sc_hw_alloc()` gives
             /// index `i` hardware context `chip_send_contexts - i - 1`.

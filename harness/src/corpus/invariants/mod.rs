@@ -9,7 +9,9 @@ use crate::outcome::Outcome;
 mod pio;
 mod sdma;
 mod txbuild;
-use pio::{check_pio_chip, check_pio_map_init, check_restart, check_sc_alloc};
+use pio::{
+    check_init_send_contexts, check_pio_chip, check_pio_map_init, check_restart, check_sc_alloc,
+};
 use sdma::{check_dma_tx, check_sdma_call};
 use txbuild::{check_btx, check_btx_call};
 
@@ -329,9 +331,9 @@ fn check_ring(q: &Qp) -> Result<(), String> {
 }
 
 /// The device's credit return memory: a node's block only with `cr_base`,
-/// of a possible node; `init_credit_return()` runs at probe, before any
-/// (it would drop the pointer), and indexes `cr_base` by the device's node
-/// when that node has CPUs.
+/// of a possible node; `init_credit_return()` (and `init_send_contexts()`,
+/// which calls it) runs at probe, before any (it would drop the pointer),
+/// and indexes `cr_base` by the device's node when that node has CPUs.
 fn check_credit_return(c: &Call) -> Result<(), String> {
     let (w, q) = (&c.world, &c.qp);
     if (q.cr_va != 0 && !q.cr_base) || q.cr_va & !w.possible_nodes_mask() != 0 {
@@ -340,13 +342,13 @@ fn check_credit_return(c: &Call) -> Result<(), String> {
             q.cr_va, w.possible_nodes
         ));
     }
-    if c.func() == Func::InitCreditReturn
+    if matches!(c.func(), Func::InitCreditReturn | Func::InitSendContexts)
         && (q.cr_base
             || (w.node_cpus.0 != 0 && !(0..i32::from(w.possible_nodes)).contains(&w.node)))
     {
         return Err(format!(
-            "init_credit_return runs at probe (qp.cr_base {}) on a device of a possible node (world.node {}, {} possible)",
-            q.cr_base, w.node, w.possible_nodes
+            "{} runs at probe (qp.cr_base {}) on a device of a possible node (world.node {}, {} possible)",
+            c.func(), q.cr_base, w.node, w.possible_nodes
         ));
     }
     Ok(())
@@ -500,7 +502,12 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
         .take(then.len())
         .map(|s| s.func())
         .enumerate()
-        .find(|(_, f)| matches!(f, Func::SdmaMapInit | Func::PioMapInit | Func::ScAlloc))
+        .find(|(_, f)| {
+            matches!(
+                f,
+                Func::SdmaMapInit | Func::PioMapInit | Func::ScAlloc | Func::InitSendContexts
+            )
+        })
     {
         return Err((
             k + 1,
@@ -647,6 +654,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
     check_pio_chip(c)?;
     check_pio_map_init(c)?;
     check_sc_alloc(c)?;
+    check_init_send_contexts(c)?;
     // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
     // entries, indexed by the interrupt's source unchecked.
     if let Args::ScGroupReleaseUpdate(a) = &c.args {

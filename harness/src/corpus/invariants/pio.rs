@@ -168,3 +168,26 @@ pub(super) fn check_sc_alloc(c: &Call) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// init_send_contexts(): the sizes' counts (those not negative) add up to
+/// at most `num_send_contexts`, the entries of the table it allocates
+/// (`init_sc_pools_and_sizes()` makes them equal); more would write past
+/// it.
+pub(super) fn check_init_send_contexts(c: &Call) -> Result<(), String> {
+    if !matches!(c.args, Args::InitSendContexts(_)) {
+        return Ok(());
+    }
+    let w = &c.world;
+    let sum: u32 = w
+        .sc_size_count
+        .iter()
+        .map(|&n| (n as i16).max(0) as u32)
+        .sum();
+    if sum > u32::from(w.num_send_contexts) {
+        return Err(format!(
+            "world.sc_size_count adds up to {sum} contexts, more than the table's num_send_contexts ({}): init_send_contexts() would write past it",
+            w.num_send_contexts
+        ));
+    }
+    Ok(())
+}

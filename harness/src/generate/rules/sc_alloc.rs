@@ -92,3 +92,35 @@ pub fn sc_alloc_numa<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, _: &R) ->
         *u.choose(&nodes)
     }
 }
+
+/// Each type's count of contexts as `init_sc_pools_and_sizes()` sized
+/// them: together at most the world's contexts (the table has that many
+/// entries), mostly kernel ones; now and then a negative count (a
+/// `short int`), which lays out none.
+pub fn sc_size_count<S: Source>(u: &mut Draw<S>, w: &World) -> [u16; 4] {
+    let mut left = u16::from(w.num_send_contexts);
+    let mut c = [0u16; 4];
+    for v in &mut c {
+        if u.ratio(1, 16) {
+            *v = 0x8000 | u.arbitrary::<u16>();
+            continue;
+        }
+        *v = u.int_in_range(0..=left);
+        left -= *v;
+    }
+    c
+}
+
+/// Each type's PIO blocks a context: mostly a context's worth (1 to 512),
+/// now and then 0 or a negative `short int`.
+pub fn sc_size_blocks<S: Source>(u: &mut Draw<S>, _: &World) -> [u16; 4] {
+    let mut b = [0u16; 4];
+    for v in &mut b {
+        *v = if u.ratio(7, 8) {
+            u.int_in_range(1..=512)
+        } else {
+            u.arbitrary()
+        };
+    }
+    b
+}
