@@ -48,7 +48,7 @@ pub(super) fn patch_coverage(
     // patches need nothing more, and the corpus is the cheap part.
     let world = coverage::collect(tree, &vectors, Some(changed_files(lines)))?;
     let obj = world.dir.join("obj");
-    let pc = count_executed(&Tracefile::capture(&obj)?, lines);
+    let pc = count_executed(&Tracefile::capture(&obj)?, lines, &tree.root);
     if pc.missed.is_empty() {
         return Ok(Some(pc));
     }
@@ -64,7 +64,11 @@ pub(super) fn patch_coverage(
         cworld::digests::compute(&mut [&mut w1, &mut w2], *f, opts.seed, opts.random)?;
     }
     drop((w1, w2)); // the workers exit: gcov writes their counters
-    Ok(Some(count_executed(&Tracefile::capture(&obj)?, lines)))
+    Ok(Some(count_executed(
+        &Tracefile::capture(&obj)?,
+        lines,
+        &tree.root,
+    )))
 }
 
 /// The files of the changed lines: only they carry gcov's counters in a
@@ -95,20 +99,34 @@ pub(super) fn prebuild(
 }
 
 /// How many of the changed `lines` are executable and how many of those
-/// ran.
-fn count_executed(trace: &Tracefile, lines: &[(String, usize)]) -> PatchCoverage {
-    let mut files: std::collections::BTreeMap<&str, std::collections::BTreeMap<usize, u64>> =
-        Default::default();
+/// ran. A changed line gcov has no count for that continues a statement
+/// (a multi-line call's later argument, say) counts as the statement's
+/// first line, where gcov puts it; other lines (blank, comments,
+/// declarations) are not executable.
+fn count_executed(trace: &Tracefile, lines: &[(String, usize)], root: &Path) -> PatchCoverage {
+    let mut files: std::collections::BTreeMap<
+        &str,
+        (std::collections::BTreeMap<usize, u64>, Vec<String>),
+    > = Default::default();
     let mut pc = PatchCoverage {
         changed: 0,
         executed: 0,
         missed: vec![],
     };
     for (path, line) in lines {
-        let hits = files
-            .entry(path.as_str())
-            .or_insert_with(|| coverage::line_hits(trace, path));
-        match hits.get(line) {
+        let (hits, text) = files.entry(path.as_str()).or_insert_with(|| {
+            let text = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+            (
+                coverage::line_hits(trace, path),
+                text.lines().map(str::to_owned).collect(),
+            )
+        });
+        let at = if hits.contains_key(line) {
+            Some(*line)
+        } else {
+            statement_start(text, *line).filter(|s| hits.contains_key(s))
+        };
+        match at.and_then(|l| hits.get(&l)) {
             None => {} // not an executable line
             Some(0) => {
                 pc.changed += 1;
@@ -121,6 +139,29 @@ fn count_executed(trace: &Tracefile, lines: &[(String, usize)]) -> PatchCoverage
         }
     }
     pc
+}
+
+/// The first line (1-based) of the statement line `line` of `text`
+/// continues: back over the lines before it while each leaves a
+/// statement open (it does not end in `;`, `{`, `}` or `:`, and is not
+/// blank, a comment's end or a preprocessor line). `None` when `line`
+/// starts its own statement.
+fn statement_start(text: &[String], line: usize) -> Option<usize> {
+    let open = |l: usize| {
+        let t = text.get(l - 1).map_or("", |s| s.trim());
+        !(t.is_empty()
+            || t.ends_with(';')
+            || t.ends_with('{')
+            || t.ends_with('}')
+            || t.ends_with(':')
+            || t.ends_with("*/")
+            || t.starts_with('#'))
+    };
+    let mut k = line;
+    while k > 1 && open(k - 1) {
+        k -= 1;
+    }
+    (k < line).then_some(k)
 }
 
 /// How many copies of judged trees the cache keeps.
@@ -213,4 +254,35 @@ fn evict_trees(trees: &Path) -> std::io::Result<()> {
         let _ = std::fs::remove_dir_all(old);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::statement_start;
+
+    fn text(s: &str) -> Vec<String> {
+        s.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_continuation_line_belongs_to_its_statement() {
+        let t = text(
+            "\tret = 0;\n\tdd->send_contexts = kcalloc(dd->num_send_contexts,\n\t\t\t\t    sizeof(*dd->send_contexts),\n\t\t\t\t    GFP_KERNEL);\n\tif (!x) {",
+        );
+        assert_eq!(statement_start(&t, 3), Some(2));
+        assert_eq!(statement_start(&t, 4), Some(2));
+        // A line that starts its own statement, after one that ended.
+        assert_eq!(statement_start(&t, 2), None);
+        assert_eq!(statement_start(&t, 5), None);
+    }
+
+    #[test]
+    fn a_statement_after_a_brace_label_or_comment_starts_there() {
+        let t = text("\tif (a) {\n\t\tb();\nout:\n\tc(x,\n\t  y);\n\t/* note */\n\td(1,\n\t  2);");
+        assert_eq!(statement_start(&t, 2), None);
+        assert_eq!(statement_start(&t, 4), None);
+        assert_eq!(statement_start(&t, 5), Some(4));
+        assert_eq!(statement_start(&t, 7), None);
+        assert_eq!(statement_start(&t, 8), Some(7));
+    }
 }
