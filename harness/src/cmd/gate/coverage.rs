@@ -142,26 +142,63 @@ fn count_executed(trace: &Tracefile, lines: &[(String, usize)], root: &Path) -> 
 }
 
 /// The first line (1-based) of the statement line `line` of `text`
-/// continues: back over the lines before it while each leaves a
-/// statement open (it does not end in `;`, `{`, `}` or `:`, and is not
-/// blank, a comment's end or a preprocessor line). `None` when `line`
-/// starts its own statement.
+/// continues. `None` when `line` starts its own statement, or is blank or
+/// a comment (not executable).
 fn statement_start(text: &[String], line: usize) -> Option<usize> {
-    let open = |l: usize| {
-        let t = text.get(l - 1).map_or("", |s| s.trim());
-        !(t.is_empty()
-            || t.ends_with(';')
-            || t.ends_with('{')
-            || t.ends_with('}')
-            || t.ends_with(':')
-            || t.ends_with("*/")
-            || t.starts_with('#'))
-    };
-    let mut k = line;
-    while k > 1 && open(k - 1) {
-        k -= 1;
+    let own = text.get(line - 1).map_or("", |s| s.trim());
+    if own.is_empty() || own.starts_with("/*") || own.starts_with('*') || own.starts_with("//") {
+        return None;
     }
+    let k = first_line(text, line);
     (k < line).then_some(k)
+}
+
+/// The first line of the statement `line` is part of: back over the
+/// lines before it while the statement they make stays open — it does
+/// not end in `;`, a brace, a label or a comment's end, is not blank or a
+/// preprocessor line, and is not a whole control head (`if (...)`, `for
+/// (...)`, `while (...)`, `switch (...)` with its parentheses closed, over
+/// however many lines, or an `else` or `do`), whose body is a statement
+/// of its own.
+fn first_line(text: &[String], line: usize) -> usize {
+    let at = |l: usize| text.get(l - 1).map_or("", |s| s.trim());
+    let mut k = line;
+    while k > 1 {
+        let prev = at(k - 1);
+        if prev.is_empty()
+            || prev.ends_with(';')
+            || prev.ends_with('{')
+            || prev.ends_with('}')
+            || prev.ends_with(':')
+            || prev.ends_with("*/")
+            || prev.starts_with('#')
+        {
+            break;
+        }
+        let p0 = first_line(text, k - 1);
+        let joined: Vec<&str> = (p0..k).map(at).collect();
+        if control_head(&joined.join(" ")) {
+            break;
+        }
+        k = p0;
+    }
+    k
+}
+
+/// Whether `t` is a whole control head: `if`, `for`, `while` or `switch`
+/// with its parentheses closed, or a bare `else` or `do` (after a closing
+/// brace, maybe).
+fn control_head(t: &str) -> bool {
+    let head = t.trim_start_matches('}').trim_start();
+    let head = head.strip_prefix("else").map_or(head, str::trim_start);
+    if head.is_empty() || head == "do" {
+        return true;
+    }
+    let control = ["if", "for", "while", "switch"].iter().any(|k| {
+        head.strip_prefix(k)
+            .is_some_and(|r| r.starts_with('(') || r.starts_with(' '))
+    });
+    control && t.matches('(').count() == t.matches(')').count()
 }
 
 /// How many copies of judged trees the cache keeps.
@@ -274,6 +311,27 @@ mod tests {
         // A line that starts its own statement, after one that ended.
         assert_eq!(statement_start(&t, 2), None);
         assert_eq!(statement_start(&t, 5), None);
+    }
+
+    #[test]
+    fn a_body_without_braces_is_a_statement_of_its_own() {
+        let t = text(
+            "\tif (n)\n\t\thfi1_qp_wakeup(qp,\n\t\t\t       RVT_S_WAIT_PIO | HFI1_S_WAIT_PIO_DRAIN);\n\tfor (i = 0; i < n; i++)\n\t\tf(a,\n\t\t  b);\n\telse\n\t\tg(1,\n\t\t  2);\n\tif (a &&\n\t    b)\n\t\tc();",
+        );
+        assert_eq!(statement_start(&t, 3), Some(2));
+        assert_eq!(statement_start(&t, 2), None);
+        assert_eq!(statement_start(&t, 6), Some(5));
+        assert_eq!(statement_start(&t, 9), Some(8));
+        // A condition split over lines is one statement; its body is not.
+        assert_eq!(statement_start(&t, 11), Some(10));
+        assert_eq!(statement_start(&t, 12), None);
+    }
+
+    #[test]
+    fn a_comment_or_blank_line_is_not_executable() {
+        let t = text("\tf(a,\n\t  /* why */\n\n\t  b);");
+        assert_eq!(statement_start(&t, 2), None);
+        assert_eq!(statement_start(&t, 3), None);
     }
 
     #[test]
