@@ -122,7 +122,10 @@ bool shim_check_call(const struct shim_call *c)
 	SHIM_CHECK_PER_SC(sc_status_csr);
 	SHIM_CHECK_PER_SC(sc_err_csr);
 	SHIM_CHECK_PER_SC(sc_egress_csr);
+	SHIM_CHECK_PER_SC(sc_credit_status_csr);
 	SHIM_CHECK_PER_SC(sc_freed);
+	SHIM_CHECK_PER_SC(sci_credits);
+	SHIM_CHECK_PER_SC(sci_base);
 #undef SHIM_CHECK_PER_SC
 	if (!shim_check_map(&sw->sdma_map, sw->sdma_cpus.n) ||
 	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
@@ -229,6 +232,14 @@ bool shim_check_call(const struct shim_call *c)
 		break;
 	case SHIM_FN_SC_ALLOC:
 		if (!shim_check_sc_alloc(c))
+			return false;
+		break;
+	case SHIM_FN_SEQFILE_DUMP_SCI:
+		if (!shim_check_dump_sci(c))
+			return false;
+		break;
+	case SHIM_FN_INIT_SEND_CONTEXTS:
+		if (!shim_check_init_send_contexts(c))
 			return false;
 		break;
 	case SHIM_FN_SDMA_DESC_AVAIL:
@@ -451,7 +462,7 @@ void shim_build_world(const struct shim_world *sw)
 			shim_sci[i].sc = &shim_w.sc[i];
 		shim_w.sci_dirty = true;	/* the rest of the table: below */
 		/* The PIO send buffers' mapping: only ever added to (sc_alloc). */
-		shim_w.dd.piobase = (void __iomem *)SHIM_PIOBASE;
+		shim_w.dd.piobase = SHIM_PIOBASE;
 		for (; i < SHIM_SCI_ENTRIES; i++)
 			shim_sci[i].sc = &shim_w.past_sc;
 		shim_build_inverse();
@@ -489,6 +500,24 @@ void shim_build_world(const struct shim_world *sw)
 		shim_w.sc[sw->sc_hw_context.idx[i]].hw_context = sw->sc_hw_context.val[i];
 		shim_w.hw_context_set |= BIT_ULL(sw->sc_hw_context.idx[i]);
 	}
+	/*
+	 * The whole table again after a call that allocated or laid it out
+	 * (contexts.c: a bug there may have written any entry), or for a
+	 * table of another size: the entries past the world's are not
+	 * allocated, so a walk past its end (a bug) takes one and says so.
+	 */
+	if (shim_w.sci_dirty || shim_w.sci_n != sw->num_send_contexts) {
+		memset(shim_sci, 0, sizeof(shim_sci));
+		for (i = 0; i < SHIM_SCI_ENTRIES; i++) {
+			shim_sci[i].sc = i < SHIM_MAX_SEND_CONTEXTS ? &shim_w.sc[i] : &shim_w.past_sc;
+			shim_sci[i].allocated = i < sw->num_send_contexts;
+		}
+		shim_w.dd.send_contexts = shim_sci;	/* init_send_contexts() replaces it */
+		shim_w.sc_freed_set = 0;
+		shim_w.sci_blocks_set = 0;
+		shim_w.sci_dirty = false;
+		shim_w.sci_n = sw->num_send_contexts;
+	}
 	for (; shim_w.sc_type_set; shim_w.sc_type_set &= shim_w.sc_type_set - 1)
 		shim_sci[__builtin_ctzll(shim_w.sc_type_set)].type =
 			shim_w.sc[__builtin_ctzll(shim_w.sc_type_set)].type = SC_KERNEL;
@@ -506,19 +535,6 @@ void shim_build_world(const struct shim_world *sw)
 		shim_sci[__builtin_ctzll(shim_w.sc_freed_set)].sc =
 			&shim_w.sc[__builtin_ctzll(shim_w.sc_freed_set)];
 		shim_sci[__builtin_ctzll(shim_w.sc_freed_set)].allocated = 1;
-	}
-	/*
-	 * The entries past the world's table are not allocated: a walk past
-	 * its end (a bug) takes one, and says so.
-	 */
-	if (shim_w.sci_dirty || shim_w.sci_n != sw->num_send_contexts) {
-		shim_w.dd.send_contexts = shim_sci;	/* init_send_contexts() replaces it */
-		for (i = 0; i < SHIM_SCI_ENTRIES; i++) {
-			shim_sci[i].sc = i < SHIM_MAX_SEND_CONTEXTS ? &shim_w.sc[i] : &shim_w.past_sc;
-			shim_sci[i].allocated = i < sw->num_send_contexts;
-		}
-		shim_w.sci_dirty = false;
-		shim_w.sci_n = sw->num_send_contexts;
 	}
 	for (i = 0; i < sw->sc_freed.n; i++) {
 		if (!sw->sc_freed.val[i])
@@ -599,6 +615,7 @@ void shim_build_world(const struct shim_world *sw)
 		}
 		for (i = 0; i < SHIM_MAX_SDMA; i++)
 			seqlock_init(&shim_w.per_sdma[i].waitlock);
+		spin_lock_init(&shim_w.dd.sc_lock);
 		shim_w.locks_held = false;
 	}
 

@@ -4,7 +4,8 @@
  * (init_send_contexts) and allocate a send context from it (sc_alloc,
  * whose error paths free it again: sc_free), and the text of what they
  * leave: the tables laid out; the context returned and the entries of
- * dd->send_contexts[] and dd->hw_to_sw[] changed.
+ * dd->send_contexts[] and dd->hw_to_sw[] changed.  And debugfs's dump of
+ * an entry and its context (seqfile_dump_sci), printed into the text.
  *
  * An entry of the world's table is allocated unless the world freed its
  * context (world.sc_freed; build.c), so sc_alloc() takes the first freed
@@ -33,6 +34,33 @@ static struct {
  * SEND_CONTEXTS that gives an index a hardware context past
  * TXE_NUM_CONTEXTS (dd->hw_to_sw[] is written there).
  */
+/*
+ * init_send_contexts(): a table of at least one entry (the describer
+ * takes an empty block for a freed one), and counts that fit in it (more
+ * would write past the kcalloc'd table).
+ */
+bool shim_check_init_send_contexts(const struct shim_call *c)
+{
+	unsigned int i, sum = 0;
+
+	for (i = 0; i < SC_MAX; i++)
+		sum += (short)c->world.sc_size_count[i] > 0 ? (short)c->world.sc_size_count[i] : 0;
+	return c->world.num_send_contexts >= 1 && sum <= c->world.num_send_contexts;
+}
+
+/* seqfile_dump_sci(): an entry of the world whose context it dereferences. */
+bool shim_check_dump_sci(const struct shim_call *c)
+{
+	unsigned int i, k = c->args.seqfile_dump_sci.i;
+
+	if (k >= c->world.num_send_contexts)
+		return false;
+	for (i = 0; i < c->world.sc_freed.n && i < ARRAY_SIZE(c->world.sc_freed.idx); i++)
+		if (c->world.sc_freed.idx[i] == k && c->world.sc_freed.val[i])
+			return false;
+	return true;
+}
+
 bool shim_check_sc_alloc(const struct shim_call *c)
 {
 	const struct shim_args_sc_alloc *a = &c->args.sc_alloc;
@@ -109,7 +137,7 @@ static void shim_describe_new_sc(struct shim_outcome *out, const struct send_con
 		 jp(sc->dd), sc->sw_index, sc->hw_context, shim_sc_type_name(sc->type),
 		 sc->node, sc->group, sc->credits, sc->size);
 	shim_put(out, " base_addr=piobase+0x%lx",
-		 (unsigned long)((uintptr_t)sc->base_addr - SHIM_PIOBASE));
+		 (unsigned long)((uintptr_t)sc->base_addr - (uintptr_t)SHIM_PIOBASE));
 	shim_put_hw_free(out, sc->hw_free);
 	shim_put(out, " credit_ctrl=0x%llx sr_size=%u", (unsigned long long)sc->credit_ctrl,
 		 sc->sr_size);
@@ -234,5 +262,16 @@ SHIM_CALL(init_send_contexts)
 	out->text_len = 0;
 	shim_put_sci(out, shim_w.dd.send_contexts, world_sci);
 	shim_put_hw_to_sw(out, shim_w.dd.hw_to_sw, world_hw_to_sw);
+	return 0;
+}
+
+SHIM_CALL(seqfile_dump_sci)
+{
+	u32 i = c->args.seqfile_dump_sci.i;
+	struct seq_file sf = { .buf = out->text, .size = sizeof(out->text) };
+
+	shim_begin(c, out);
+	seqfile_dump_sci(&sf, i, &shim_w.dd.send_contexts[i]);
+	out->text_len = sf.count < sf.size ? sf.count : sf.size - 1;
 	return 0;
 }

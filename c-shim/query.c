@@ -307,6 +307,11 @@ u64 shim_csr_value(u32 offset)
 		return shim_w.sw->send_ctrl_csr;
 	if (offset == SEND_CONTEXTS)
 		return shim_w.sw->chip_send_contexts;
+	if (offset >= SEND_CTXT_CREDIT_STATUS && (offset - SEND_CTXT_CREDIT_STATUS) % 0x100 == 0 &&
+	    (offset - SEND_CTXT_CREDIT_STATUS) / 0x100 < 256) {
+		sc = shim_sc_of_hw((offset - SEND_CTXT_CREDIT_STATUS) / 0x100);
+		return sc < 0 ? 0 : SHIM_PER_SC(sc_credit_status_csr, sc);
+	}
 	if (offset >= SEND_CTXT_STATUS && (offset - SEND_CTXT_STATUS) % 0x100 == 0 &&
 	    (offset - SEND_CTXT_STATUS) / 0x100 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_CTXT_STATUS) / 0x100);

@@ -33,8 +33,6 @@ void *shim_pio_arg(pio_release_cb cb, u32 slot)
 	return cb == shim_pio_release ? (void *)&shim_w.sr[slot] : (void *)&shim_w.qp;
 }
 
-/* Where the world's PIO memory starts (an address nothing dereferences). */
-#define SHIM_PIO_BASE ((void __iomem *)0x10000000UL)
 
 /* The callbacks a slot may hold, by the model's index (types::PioCb). */
 pio_release_cb shim_pio_cb(u32 i)
@@ -125,7 +123,7 @@ void shim_build_ring(const struct shim_qp *q)
 	sc->alloc_free = q->sc_alloc_free;
 	sc->fill_wrap = q->sc_fill_wrap;
 	sc->size = q->sc_size;
-	sc->base_addr = SHIM_PIO_BASE;
+	sc->base_addr = SHIM_PIOBASE;
 	shim_w.buffers_allocated = q->sc_buffers_allocated;
 	sc->buffers_allocated = &shim_w.buffers_allocated;
 	SHIM_POISON_TAIL(shim_w.sr, q->sc_sr_sent_at.n, SHIM_MAX_SR);
@@ -190,9 +188,9 @@ void shim_describe_pbuf(struct shim_outcome *out, const struct pio_buf *pbuf)
 			     "pbuf=%s sc=%s arg=%s start=+0x%lx end=+0x%lx qw_written=%u carry_bytes=%u carry=0x%llx",
 			     jp(pbuf), jp(pbuf->sc), jp(pbuf->arg),
 			     (unsigned long)((const char __iomem *)pbuf->start -
-					     (const char __iomem *)SHIM_PIO_BASE),
+					     (const char __iomem *)SHIM_PIOBASE),
 			     (unsigned long)((const char __iomem *)pbuf->end -
-					     (const char __iomem *)SHIM_PIO_BASE),
+					     (const char __iomem *)SHIM_PIOBASE),
 			     pbuf->qw_written, pbuf->carry_bytes,
 			     (unsigned long long)pbuf->carry.val64);
 	out->text_len = n < (int)sizeof(out->text) ? n : sizeof(out->text) - 1;

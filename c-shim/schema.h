@@ -379,6 +379,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_MAP_INIT,
 	SHIM_FN_PIO_MAP_INIT,
 	SHIM_FN_INIT_SEND_CONTEXTS,
+	SHIM_FN_SEQFILE_DUMP_SCI,
 	SHIM_FN_SC_ALLOC,
 	SHIM_FN_COUNT
 };
@@ -462,6 +463,7 @@ enum shim_fn {
 	X(sdma_map_init) \
 	X(pio_map_init) \
 	X(init_send_contexts) \
+	X(seqfile_dump_sci) \
 	X(sc_alloc)
 
 /*
@@ -525,6 +527,11 @@ struct shim_world {
 	 * packets in the egress; bit 16: egress halted).
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_egress_csr;
+	/*
+	 * What send context `i`'s `SEND_CTXT_CREDIT_STATUS` reads (bits
+	 * 32-42: its current free counter, 0-10: the last returned).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sc_credit_status_csr;
 	/*
 	 * `dd->send_contexts[i].type` of send context `i` (absent:
 	 * `SC_KERNEL`, 0).
@@ -1567,6 +1574,17 @@ struct shim_args_pio_map_init {
 } __attribute__((__packed__));
 
 /*
+ * `seqfile_dump_sci(s, u32 i, sci)` (pio.c), what debugfs's
+ * `pio_stats` prints of an allocated context: the table entry
+ * `dd->send_contexts[i]` and its context's state, credit counters and
+ * credit status register, into the text.
+ */
+struct shim_args_seqfile_dump_sci {
+	/* The entry's index; its context is the world's `i`. */
+	shim_u8 i;
+} __attribute__((__packed__));
+
+/*
  * `sc_alloc(dd, int type, uint hdrqentsize, int numa)` (pio.c): a
  * send context of `type` allocated on node `numa` at the first free
  * index of that type in `dd->send_contexts` (`sc_hw_alloc`), its
@@ -1635,6 +1653,7 @@ struct shim_args {
 	struct shim_args_sdma_engine_error sdma_engine_error;
 	struct shim_args_sdma_map_init sdma_map_init;
 	struct shim_args_pio_map_init pio_map_init;
+	struct shim_args_seqfile_dump_sci seqfile_dump_sci;
 	struct shim_args_sc_alloc sc_alloc;
 } __attribute__((__packed__));
 

@@ -13,7 +13,8 @@
  *   dmatx.c     the QP's engine's tx requests: its tx ring and flush list
  *   describe.c  the text of the state some functions leave
  *   vl_maps.c   the VL maps' rebuild and the text of the map published
- *   contexts.c  a send context's allocation and the text of what it leaves
+ *   contexts.c  the send context table laid out, a context allocated from
+ *               it, an entry dumped; the text of what each leaves
  *   shim.c      the ABI entry points: runs one call, the benchmark
  */
 #ifndef HFI1_CONFORMANCE_STATE_H
@@ -74,8 +75,11 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 #define SHIM_DATA_DMA 0x100000ull
 #define SHIM_OTHER_DMA 0xf000000ull
 
-/* What dd->piobase maps (the PIO send buffers): an address, never read. */
-#define SHIM_PIOBASE 0x40000000ul
+/*
+ * dd->piobase, the PIO send buffers' mapping: an address, never read.
+ * The QP's send context's buffers start there (its base_addr, ring.c).
+ */
+#define SHIM_PIOBASE ((void __iomem *)0x10000000UL)
 
 /* The iowait_sleep() calls one scenario may make (each a new tx). */
 #define SHIM_MAX_SLEEP_TX 4
@@ -358,8 +362,10 @@ void shim_read_engines(struct shim_engines *e);
 int shim_sde_index(const struct sdma_engine *sde);
 int shim_sc_index(const struct send_context *sc);
 
-/* contexts.c: an sc_alloc() the world can run without crashing. */
+/* contexts.c: calls the world can run without crashing; pointer names. */
 bool shim_check_sc_alloc(const struct shim_call *c);
+bool shim_check_dump_sci(const struct shim_call *c);
+bool shim_check_init_send_contexts(const struct shim_call *c);
 int shim_new_sc_name(const void *p, char *buf, size_t len);
 
 /* describe.c */

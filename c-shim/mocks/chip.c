@@ -30,6 +30,7 @@ static const struct {
 	{ SEND_DMA_STATUS, 0x100, "SEND_DMA_STATUS" },
 	{ SEND_DMA_LEN_GEN, 0x100, "SEND_DMA_LEN_GEN" },
 	{ SEND_DMA_ENG_ERR_CLEAR, 0x100, "SEND_DMA_ENG_ERR_CLEAR" },
+	{ SEND_CTXT_CREDIT_STATUS, 0x100, "SEND_CTXT_CREDIT_STATUS" },
 	{ SEND_CTXT_CHECK_ENABLE, 0x100, "SEND_CTXT_CHECK_ENABLE" },
 	{ SEND_CTXT_ERR_MASK, 0x100, "SEND_CTXT_ERR_MASK" },
 	{ SEND_CTXT_CHECK_PARTITION_KEY, 0x100, "SEND_CTXT_CHECK_PARTITION_KEY" },
@@ -72,8 +73,8 @@ static void csr_name(u32 offset, char *buf, size_t len)
 static struct {
 	unsigned long call;
 	unsigned int n;
-	u32 offset[6 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 1];
-	u64 value[6 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 1];
+	u32 offset[7 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 3];
+	u64 value[7 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 3];
 } reads;
 
 u64 read_csr(const struct hfi1_devdata *dd, u32 offset)

@@ -83,7 +83,7 @@ void hfi1_put_txreq(struct verbs_txreq *tx)
 
 /*
  * trace.c's hfi1_cdbg(PIO, ...): the message recorded with its function,
- * without the trailing newline 5.10's messages have and later ones not.
+ * without the trailing newline 5.10's and 6.1's messages have (later ones not).
  */
 void __hfi1_trace_PIO(const char *funct, char *fmt, ...)
 {

@@ -31,6 +31,7 @@ pub mod pio_ring;
 pub mod print;
 pub mod qp;
 pub mod sc_alloc;
+pub mod sc_dump;
 pub mod sc_state;
 pub mod sched;
 pub mod schema;

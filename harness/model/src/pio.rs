@@ -109,6 +109,7 @@ pub(crate) fn read_hw_csr(w: &World, hw: u32, csr: &str, j: &mut Journal) -> u64
         "SEND_CTXT_CTRL" => w.sc_ctrl_csr.get(owner),
         "SEND_CTXT_STATUS" => w.sc_status_csr.get(owner),
         "SEND_CTXT_ERR_STATUS" => w.sc_err_csr.get(owner),
+        "SEND_CTXT_CREDIT_STATUS" => w.sc_credit_status_csr.get(owner),
         _ => 0,
     }
 }

@@ -86,7 +86,13 @@ fn cells(name: &str, func: Func, c: &Checked) -> [String; 8] {
             if o.text.is_empty() {
                 o.journal_text()
             } else {
-                format!("{} // print: {}", o.journal_text(), o.text.trim_end())
+                // One row a call: a text of several lines (a dump) keeps
+                // its line breaks as `\n`.
+                format!(
+                    "{} // print: {}",
+                    o.journal_text(),
+                    o.text.trim_end().replace('\n', "\\n")
+                )
             },
         ],
         None => [

@@ -87,6 +87,7 @@ fn small_world() -> World {
         cap_early_credit_return: false,
         cap_user_early_credit_return: false,
         sc_egress_csr: PerIndex::new(),
+        sc_credit_status_csr: PerIndex::new(),
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,
         sdma_map: Some(small_sdma_map()),

@@ -448,6 +448,14 @@ macro_rules! call_schema {
             /// credits); either allocation failing frees both and the
             /// credit return memory, -ENOMEM.
             InitSendContexts init_send_contexts {}
+            /// `seqfile_dump_sci(s, u32 i, sci)` (pio.c), what debugfs's
+            /// `pio_stats` prints of an allocated context: the table entry
+            /// `dd->send_contexts[i]` and its context's state, credit
+            /// counters and credit status register, into the text.
+            SeqfileDumpSci seqfile_dump_sci {
+                /// The entry's index; its context is the world's `i`.
+                "i" i: u8 [dump_sci] = 0,
+            }
             /// `sc_alloc(dd, int type, uint hdrqentsize, int numa)` (pio.c):
             /// a send context of `type` allocated on node `numa` at the
             /// first free index of that type in `dd->send_contexts`

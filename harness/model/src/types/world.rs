@@ -54,6 +54,9 @@ macro_rules! world_schema {
             /// What send context `i`'s `SEND_EGRESS_CTXT_STATUS` reads
             /// (bits 0-13: packets in the egress; bit 16: egress halted).
             "sc_egress_csr" sc_egress_csr: PerIndex<u64, 64> [sc_egress_csr] = PerIndex::new(),
+            /// What send context `i`'s `SEND_CTXT_CREDIT_STATUS` reads (bits
+            /// 32-42: its current free counter, 0-10: the last returned).
+            "sc_credit_status_csr" sc_credit_status_csr: PerIndex<u64, 64> [sc_csr] = PerIndex::new(),
             /// `dd->send_contexts[i].type` of send context `i` (absent:
             /// `SC_KERNEL`, 0).
             "sc_type" sc_type: PerIndex<ScType, 64> [sc_type] = PerIndex::new(),

@@ -10,7 +10,8 @@ mod pio;
 mod sdma;
 mod txbuild;
 use pio::{
-    check_init_send_contexts, check_pio_chip, check_pio_map_init, check_restart, check_sc_alloc,
+    check_dump_sci, check_init_send_contexts, check_pio_chip, check_pio_map_init, check_restart,
+    check_sc_alloc,
 };
 use sdma::{check_dma_tx, check_sdma_call};
 use txbuild::{check_btx, check_btx_call};
@@ -53,38 +54,7 @@ pub fn validate_world(w: &World) -> Result<(), String> {
     if w.sdma_cpus.is_empty() {
         return Err("world.sdma_cpus: the device needs at least engine 0 (the selectors fall back to &dd->per_sdma[0])".into());
     }
-    // The per-context fields name contexts of the world.
-    let per_context: [(&str, Vec<usize>); 6] = [
-        (
-            "sc_hw_context",
-            w.sc_hw_context.iter().map(|(i, _)| i).collect(),
-        ),
-        ("sc_group", w.sc_group.iter().map(|(i, _)| i).collect()),
-        ("sc_type", w.sc_type.iter().map(|(i, _)| i).collect()),
-        (
-            "sc_ctrl_csr",
-            w.sc_ctrl_csr.iter().map(|(i, _)| i).collect(),
-        ),
-        (
-            "sc_status_csr",
-            w.sc_status_csr.iter().map(|(i, _)| i).collect(),
-        ),
-        (
-            "sc_egress_csr",
-            w.sc_egress_csr.iter().map(|(i, _)| i).collect(),
-        ),
-    ];
-    for (field, indices) in per_context {
-        if let Some(i) = indices
-            .into_iter()
-            .find(|i| *i >= usize::from(w.num_send_contexts))
-        {
-            return Err(format!(
-                "world.{field}[{i}]: not a send context (num_send_contexts = {})",
-                w.num_send_contexts
-            ));
-        }
-    }
+    check_per_context(w)?;
     check_groups(w)?;
     for (i, sc) in w.vl_sc.iter().enumerate() {
         if let Some(s) = sc {
@@ -326,6 +296,52 @@ fn check_ring(q: &Qp) -> Result<(), String> {
         return Err(format!(
             "qp.sc_sr_cb: a callback past the {n}-slot shadow ring (it has no such slot)"
         ));
+    }
+    Ok(())
+}
+
+/// The per-context fields name contexts of the world.
+fn check_per_context(w: &World) -> Result<(), String> {
+    let per_context: [(&str, Vec<usize>); 10] = [
+        (
+            "sc_hw_context",
+            w.sc_hw_context.iter().map(|(i, _)| i).collect(),
+        ),
+        ("sc_group", w.sc_group.iter().map(|(i, _)| i).collect()),
+        ("sc_type", w.sc_type.iter().map(|(i, _)| i).collect()),
+        (
+            "sc_ctrl_csr",
+            w.sc_ctrl_csr.iter().map(|(i, _)| i).collect(),
+        ),
+        (
+            "sc_status_csr",
+            w.sc_status_csr.iter().map(|(i, _)| i).collect(),
+        ),
+        (
+            "sc_egress_csr",
+            w.sc_egress_csr.iter().map(|(i, _)| i).collect(),
+        ),
+        ("sc_err_csr", w.sc_err_csr.iter().map(|(i, _)| i).collect()),
+        (
+            "sc_credit_status_csr",
+            w.sc_credit_status_csr.iter().map(|(i, _)| i).collect(),
+        ),
+        (
+            "sci_credits",
+            w.sci_credits.iter().map(|(i, _)| i).collect(),
+        ),
+        ("sci_base", w.sci_base.iter().map(|(i, _)| i).collect()),
+    ];
+    for (field, indices) in per_context {
+        if let Some(i) = indices
+            .into_iter()
+            .find(|i| *i >= usize::from(w.num_send_contexts))
+        {
+            return Err(format!(
+                "world.{field}[{i}]: not a send context (num_send_contexts = {})",
+                w.num_send_contexts
+            ));
+        }
     }
     Ok(())
 }
@@ -655,6 +671,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
     check_pio_map_init(c)?;
     check_sc_alloc(c)?;
     check_init_send_contexts(c)?;
+    check_dump_sci(c)?;
     // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
     // entries, indexed by the interrupt's source unchecked.
     if let Args::ScGroupReleaseUpdate(a) = &c.args {

@@ -183,10 +183,29 @@ pub(super) fn check_init_send_contexts(c: &Call) -> Result<(), String> {
         .iter()
         .map(|&n| (n as i16).max(0) as u32)
         .sum();
+    if w.num_send_contexts == 0 {
+        return Err("world.num_send_contexts 0: init_send_contexts() lays out a table of at least one entry (the driver has VL15's)".into());
+    }
     if sum > u32::from(w.num_send_contexts) {
         return Err(format!(
             "world.sc_size_count adds up to {sum} contexts, more than the table's num_send_contexts ({}): init_send_contexts() would write past it",
             w.num_send_contexts
+        ));
+    }
+    Ok(())
+}
+
+/// seqfile_dump_sci(): an entry of the world's table whose context is
+/// allocated (it dereferences `sci->sc`; debugfs skips NULL ones).
+pub(super) fn check_dump_sci(c: &Call) -> Result<(), String> {
+    let Args::SeqfileDumpSci(a) = &c.args else {
+        return Ok(());
+    };
+    let w = &c.world;
+    if a.i >= w.num_send_contexts || w.sc_freed.get(usize::from(a.i)) {
+        return Err(format!(
+            "i {}: not an allocated context of the world ({} contexts; freed ones have no sc)",
+            a.i, w.num_send_contexts
         ));
     }
     Ok(())

@@ -206,8 +206,9 @@ pub const SHIM_FN_SDMA_ERR_PROGRESS_CHECK: shim_fn = 73;
 pub const SHIM_FN_SDMA_MAP_INIT: shim_fn = 74;
 pub const SHIM_FN_PIO_MAP_INIT: shim_fn = 75;
 pub const SHIM_FN_INIT_SEND_CONTEXTS: shim_fn = 76;
-pub const SHIM_FN_SC_ALLOC: shim_fn = 77;
-pub const SHIM_FN_COUNT: shim_fn = 78;
+pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 77;
+pub const SHIM_FN_SC_ALLOC: shim_fn = 78;
+pub const SHIM_FN_COUNT: shim_fn = 79;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -256,31 +257,32 @@ pub struct shim_world__bindgen_ty_6 {
 pub struct shim_world__bindgen_ty_7 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u32; 8usize],
+    pub val: [shim_u64; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_8 {
     pub n: shim_u8,
-    pub v: [shim_i32; 16usize],
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u32; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_9 {
     pub n: shim_u8,
-    pub v: [shim_i16; 24usize],
+    pub v: [shim_i32; 16usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_10 {
     pub n: shim_u8,
-    pub v: [[shim_u8; 32usize]; 2usize],
+    pub v: [shim_i16; 24usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_11 {
     pub n: shim_u8,
-    pub v: [shim_u32; 2usize],
+    pub v: [[shim_u8; 32usize]; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -292,13 +294,13 @@ pub struct shim_world__bindgen_ty_12 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_13 {
     pub n: shim_u8,
-    pub v: [shim_u64; 2usize],
+    pub v: [shim_u32; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_14 {
     pub n: shim_u8,
-    pub v: [shim_u8; 2usize],
+    pub v: [shim_u64; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -310,19 +312,25 @@ pub struct shim_world__bindgen_ty_15 {
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_16 {
     pub n: shim_u8,
-    pub idx: [shim_u8; 8usize],
-    pub val: [shim_u8; 8usize],
+    pub v: [shim_u8; 2usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_17 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
-    pub val: [shim_u16; 8usize],
+    pub val: [shim_u8; 8usize],
 }
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
 pub struct shim_world__bindgen_ty_18 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u16; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_19 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u16; 8usize],
@@ -567,6 +575,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
+    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

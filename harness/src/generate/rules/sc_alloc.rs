@@ -124,3 +124,16 @@ pub fn sc_size_blocks<S: Source>(u: &mut Draw<S>, _: &World) -> [u16; 4] {
     }
     b
 }
+
+/// The entry debugfs dumps: a context of the world that is allocated
+/// (its context not freed), mostly the QP's (the one with a ring).
+pub fn dump_sci<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, _: &R) -> u8 {
+    let live: Vec<u8> = (0..w.num_send_contexts)
+        .filter(|&i| !w.sc_freed.get(usize::from(i)))
+        .collect();
+    match q.s_sendcontext {
+        Some(s) if u.ratio(1, 2) && !w.sc_freed.get(usize::from(s.0)) => s.0,
+        _ if live.is_empty() => 0,
+        _ => *u.choose(&live),
+    }
+}
