@@ -1,8 +1,30 @@
 //! The numeric values of the kernel's names, as the headers define them
-//! (rdmavt_qp.h, qp.h, tid_rdma.h, ib_verbs.h, tid_rdma_defs.h, opfn.h).
-//! qp_iter_print prints raw numbers, so the model needs them.
+//! (rdmavt_qp.h, qp.h, tid_rdma.h, ib_verbs.h, tid_rdma_defs.h, opfn.h,
+//! pio.h). qp_iter_print and the send context dumps print raw numbers,
+//! so the model needs them.
 
-use super::types::{Flags, QpState, SFlag, WrOpcode};
+use super::types::{Flags, QpState, SFlag, ScFlag, ScType, WrOpcode};
+
+/// pio.h's `SC_*` value of a send context type.
+pub fn sc_type_value(ty: ScType) -> u32 {
+    match ty {
+        ScType::Kernel => 0,
+        ScType::Vl15 => 1,
+        ScType::Ack => 2,
+        ScType::User => 3,
+    }
+}
+
+/// pio.h's `SCF_*` value of a send context flag.
+pub fn sc_flag_value(f: ScFlag) -> u32 {
+    match f {
+        ScFlag::Enabled => 0x01,
+        ScFlag::InFree => 0x02,
+        ScFlag::Halted => 0x04,
+        ScFlag::Frozen => 0x08,
+        ScFlag::LinkDown => 0x10,
+    }
+}
 
 /// `qp->s_flags` bits.
 pub fn s_flag_value(f: SFlag) -> u32 {

@@ -4,6 +4,7 @@
 //! described as the C world describes them (`c-shim/contexts.c`).
 
 use super::alloc::{dma_handle, Allocs};
+use super::flags::sc_type_value;
 use super::pio::{sc_mtu_to_threshold, sc_percent_to_threshold, write_hw_csr, PIO_BLOCK_SIZE};
 use super::sc_state::{disable_hw, HwCtx};
 use super::types::{DevFlag, ScType, World};
@@ -52,17 +53,6 @@ const DEFAULT_PKEY: u64 = 0xffff;
 // hfi.h: the opcode check of user contexts.
 const USER_OPCODE_CHECK_VAL: u64 = 0xc0;
 const USER_OPCODE_CHECK_MASK: u64 = 0xc0;
-
-/// pio.h's `SC_*` value of a type (`SC_KERNEL` 0, `SC_VL15` 1, `SC_ACK`
-/// 2, `SC_USER` 3).
-fn sc_type_value(ty: ScType) -> u32 {
-    match ty {
-        ScType::Kernel => 0,
-        ScType::Vl15 => 1,
-        ScType::Ack => 2,
-        ScType::User => 3,
-    }
-}
 
 /// Mirrors the static `sc_type_name()` (pio.c): `sc_type_names[index]`,
 /// an array in the order kernel, ack, user, vl15 (which is not pio.h's

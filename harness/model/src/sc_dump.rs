@@ -2,8 +2,9 @@
 //! `pio_stats` shows, from the table entry, the context's state and its
 //! credit status register.
 
+use super::flags::{sc_flag_value, sc_type_value};
 use super::pio::read_hw_csr;
-use super::types::{Engines, Qp, ScFlag, ScType, World};
+use super::types::{Engines, Qp, World};
 use super::{Journal, Undefined};
 
 /// `CR_COUNTER_SMASK` (chip.h; its shift is 0): the credit counter of a
@@ -14,27 +15,6 @@ const CR_COUNTER_SMASK: u64 = 0x7ff;
 const CURRENT_FREE_SHIFT: u32 = 32;
 const CURRENT_FREE_MASK: u64 = 0x7ff;
 const LAST_RETURNED_SMASK: u64 = 0x7ff;
-
-/// pio.h's `SCF_*` value of a flag.
-fn scf_value(f: ScFlag) -> u32 {
-    match f {
-        ScFlag::Enabled => 0x01,
-        ScFlag::InFree => 0x02,
-        ScFlag::Halted => 0x04,
-        ScFlag::Frozen => 0x08,
-        ScFlag::LinkDown => 0x10,
-    }
-}
-
-/// pio.h's `SC_*` value of a type.
-fn sc_type_value(ty: ScType) -> u32 {
-    match ty {
-        ScType::Kernel => 0,
-        ScType::Vl15 => 1,
-        ScType::Ack => 2,
-        ScType::User => 3,
-    }
-}
 
 /// Mirrors `seqfile_dump_sci()` (pio.c): entry `i`'s type, base and
 /// credits; its context's flags, indices and group; its shadow ring's
@@ -57,7 +37,11 @@ pub fn seqfile_dump_sci(
             "seqfile_dump_sci() dereferences dd->send_contexts[{i}].sc, which is not a context of the world"
         )));
     }
-    let flags: u32 = e.sc_flags.get(k).iter().map(|&f| scf_value(f)).sum();
+    let flags = e
+        .sc_flags
+        .get(k)
+        .iter()
+        .fold(0, |a, &f| a | sc_flag_value(f));
     let hw = w.sc_hw_context.get(k);
     let ours = qp.s_sendcontext.is_some_and(|s| s.0 == i);
     let ring = |v: u64| if ours { v } else { 0 };
