@@ -37,7 +37,9 @@ pub(super) fn patch_coverage(
         .filter(|f| !not_run.contains(f))
         .collect();
     if funcs.is_empty() {
-        anyhow::bail!("no function the comparison ran returns after the patch");
+        anyhow::bail!(
+            "no function runs code the patch changed and returns after it (each one's compiled code is the base's, or the patch makes it hang)"
+        );
     }
     let vectors: Vec<Vector> = vectors
         .iter()
