@@ -76,18 +76,7 @@ fn small_world() -> World {
         sdma_pad_phys: 0,
         dma_map_fail: 0,
         send_ctrl_csr: 0,
-        sci_credits: PerIndex::new(),
-        sci_base: PerIndex::new(),
-        sc_size_count: [0; 4],
-        sc_size_blocks: [0; 4],
-        chip_send_contexts: 160,
-        user_credit_return_threshold: 33,
-        max_mtu: 10240,
-        cap_no_integrity: false,
-        cap_early_credit_return: false,
-        cap_user_early_credit_return: false,
         sc_egress_csr: PerIndex::new(),
-        sc_credit_status_csr: PerIndex::new(),
         sdma_cpus: [0, 1, 0, 1].into_iter().collect(),
         num_send_contexts: 3,
         sdma_map: Some(small_sdma_map()),
@@ -106,6 +95,9 @@ fn small_world() -> World {
         port_qp0: [true].into_iter().collect(),
         port_qp1: [true].into_iter().collect(),
         alloc_fail: 0,
+        // The send context table's and allocation's fields: the schema's
+        // defaults (a 160-context chip, the module parameters' defaults).
+        ..World::blank()
     }
 }
 
