@@ -20,6 +20,13 @@
 static const char *const sc_type_names_c[] = { SHIM_SC_TYPE_NAMES(SHIM_STR) };
 #undef SHIM_STR
 
+/*
+ * The world's table while an sc_alloc() runs on it, NULL otherwise: the
+ * only table shim_new_sc_name() reads (init_send_contexts() may leave a
+ * freed one in dd).
+ */
+static const struct send_context_info *alloc_table;
+
 /* What the call may change of the tables, as the world built them. */
 static struct {
 	struct send_context *sc[SHIM_MAX_SEND_CONTEXTS];
@@ -81,7 +88,7 @@ int shim_new_sc_name(const void *p, char *buf, size_t len)
 {
 	unsigned int i;
 
-	if (!shim_w.sci_dirty)
+	if (!shim_w.sci_dirty || !alloc_table || shim_w.dd.send_contexts != alloc_table)
 		return -1;
 	for (i = 0; i < shim_w.nsc; i++) {
 		const struct send_context *sc = shim_w.dd.send_contexts[i].sc;
@@ -186,6 +193,7 @@ SHIM_CALL(sc_alloc)
 	}
 	memcpy(before.hw_to_sw, shim_w.dd.hw_to_sw, sizeof(before.hw_to_sw));
 	shim_w.sci_dirty = true;
+	alloc_table = shim_w.dd.send_contexts;
 	shim_begin(c, out);
 	sc = sc_alloc(&shim_w.dd, sc_type_values[a->ty], a->hdrqentsize, a->numa);
 	out->ret = sc ? 0 : -1;
@@ -257,6 +265,7 @@ SHIM_CALL(init_send_contexts)
 		shim_w.dd.sc_sizes[i].size = (short)sw->sc_size_blocks[i];
 	}
 	shim_w.sci_dirty = true;
+	alloc_table = NULL;
 	shim_begin(c, out);
 	out->ret = init_send_contexts(&shim_w.dd);
 	out->text_len = 0;
