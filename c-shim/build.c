@@ -242,6 +242,10 @@ bool shim_check_call(const struct shim_call *c)
 		if (!shim_check_init_send_contexts(c))
 			return false;
 		break;
+	case SHIM_FN_INIT_SC_POOLS_AND_SIZES:
+		if (!shim_check_init_sc_pools(c))
+			return false;
+		break;
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_ERR_PROGRESS_CHECK:
 		/* The QP's engine (its waiters, its timer). */
@@ -414,6 +418,62 @@ static void shim_build_maps(const struct shim_world *sw)
 	RCU_INIT_POINTER(shim_w.dd.pio_map, sw->pio_map.present ? &shim_w.pio_map.m : NULL);
 }
 
+/*
+ * Upstream's file-static data (shim_static_data: boundary.toml `data`) as
+ * its initializers left it: kept at the first build, put back at every
+ * one, so what a call writes there (init_sc_pools_and_sizes() sizes the
+ * kernel contexts in sc_config_sizes) is not the next call's world.  Data
+ * past the room kept is not restored, and shim_static_data_of() does not
+ * give it: the calls that read it refuse.
+ */
+static struct {
+	unsigned char bytes[1024];
+	size_t used;
+	const unsigned char *of[16];
+	bool taken;
+} shim_initial;
+
+/* Keeps the initial bytes, once: before any call has run upstream code. */
+static void shim_keep_static_data(void)
+{
+	unsigned int i;
+
+	for (i = 0; !shim_initial.taken && shim_static_data[i].name && i < ARRAY_SIZE(shim_initial.of);
+	     i++) {
+		const struct shim_static_data *d = &shim_static_data[i];
+
+		if (d->size > sizeof(shim_initial.bytes) - shim_initial.used)
+			continue;
+		memcpy(shim_initial.bytes + shim_initial.used, d->addr, d->size);
+		shim_initial.of[i] = shim_initial.bytes + shim_initial.used;
+		shim_initial.used += d->size;
+	}
+	shim_initial.taken = true;
+}
+
+static void shim_restore_static_data(void)
+{
+	unsigned int i;
+
+	shim_keep_static_data();
+	for (i = 0; shim_static_data[i].name && i < ARRAY_SIZE(shim_initial.of); i++)
+		if (shim_initial.of[i])
+			memcpy(shim_static_data[i].addr, shim_initial.of[i], shim_static_data[i].size);
+}
+
+/* Upstream's static data `name`, when it is `size` bytes and restored; else NULL. */
+void *shim_static_data_of(const char *name, unsigned long size)
+{
+	unsigned int i;
+
+	shim_keep_static_data();
+	for (i = 0; shim_static_data[i].name && i < ARRAY_SIZE(shim_initial.of); i++)
+		if (!strcmp(shim_static_data[i].name, name))
+			return shim_static_data[i].size == size && shim_initial.of[i] ?
+				       shim_static_data[i].addr : NULL;
+	return NULL;
+}
+
 void shim_build_world(const struct shim_world *sw)
 {
 	unsigned int i;
@@ -478,11 +538,15 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.icode = sw->fpga_emulation ? ICODE_FPGA_EMULATION : ICODE_RTL_SILICON;
 	shim_w.dd.default_desc1 = sw->default_desc1;
 	shim_w.dd.sdma_pad_phys = sw->sdma_pad_phys;
+	shim_w.dd.n_krcv_queues = sw->n_krcv_queues;
+	shim_w.dd.num_rcv_contexts = sw->num_rcv_contexts;
+	shim_restore_static_data();
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	user_credit_return_threshold = sw->user_credit_return_threshold;
 	hfi1_max_mtu = sw->max_mtu;
-	hfi1_cap_mask = (sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |
+	hfi1_cap_mask = (sw->cap_sdma ? HFI1_CAP_SDMA : 0) |
+			(sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |
 			(sw->cap_sdma_head_check ? HFI1_CAP_SDMA_HEAD_CHECK : 0) |
 			(sw->cap_sdma_ahg ? HFI1_CAP_SDMA_AHG : 0) |
 			(sw->cap_no_integrity ? HFI1_CAP_NO_INTEGRITY : 0) |

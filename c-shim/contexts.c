@@ -252,18 +252,23 @@ static void shim_put_hw_to_sw(struct shim_outcome *out, const u8 *t, const u8 *w
 	}
 }
 
-SHIM_CALL(init_send_contexts)
+/* dd->sc_sizes as the world gives them, for this call. */
+static void shim_set_sc_sizes(const struct shim_world *sw)
 {
-	const struct shim_world *sw = &c->world;
-	struct send_context_info *world_sci = shim_w.dd.send_contexts;
-	u8 *world_hw_to_sw = shim_w.dd.hw_to_sw;
 	unsigned int i;
 
-	/* What init_sc_pools_and_sizes() sized, for this call. */
 	for (i = 0; i < SC_MAX; i++) {
 		shim_w.dd.sc_sizes[i].count = (short)sw->sc_size_count[i];
 		shim_w.dd.sc_sizes[i].size = (short)sw->sc_size_blocks[i];
 	}
+}
+
+SHIM_CALL(init_send_contexts)
+{
+	struct send_context_info *world_sci = shim_w.dd.send_contexts;
+	u8 *world_hw_to_sw = shim_w.dd.hw_to_sw;
+
+	shim_set_sc_sizes(&c->world);
 	shim_w.sci_dirty = true;
 	alloc_table = NULL;
 	shim_begin(c, out);
@@ -282,5 +287,71 @@ SHIM_CALL(seqfile_dump_sci)
 	shim_begin(c, out);
 	seqfile_dump_sci(&sf, i, &shim_w.dd.send_contexts[i]);
 	out->text_len = sf.count < sf.size ? sf.count : sf.size - 1;
+	return 0;
+}
+
+/*
+ * pio.c's static configuration of the send contexts (sc_config_sizes, an
+ * array of pio.h's struct; sc_mem_pool_config, of pio.c's two-int struct,
+ * one a pool), as the build restored it: NULL when the tree's differ in
+ * size (the call is refused).
+ */
+#define SHIM_SC_POOLS 2
+static struct sc_config_sizes *shim_sc_config(void)
+{
+	return shim_static_data_of("sc_config_sizes", SC_MAX * sizeof(struct sc_config_sizes));
+}
+
+static int *shim_sc_pools(void)
+{
+	return shim_static_data_of("sc_mem_pool_config", SHIM_SC_POOLS * 2 * sizeof(int));
+}
+
+/*
+ * init_sc_pools_and_sizes(): a pool's share of the blocks is computed in
+ * an int (blocks * centipercent, at most 10000): blocks past INT_MAX /
+ * 10000 overflow it.
+ */
+bool shim_check_init_sc_pools(const struct shim_call *c)
+{
+	return shim_sc_config() && shim_sc_pools() &&
+	       c->world.pio_mem_size / PIO_BLOCK_SIZE <= INT_MAX / 10000 + 1;
+}
+
+SHIM_CALL(init_sc_pools_and_sizes)
+{
+	const struct shim_world *sw = &c->world;
+	struct sc_config_sizes *cs = shim_sc_config(), given[SC_MAX];
+	int *pools = shim_sc_pools(), pools_given[SHIM_SC_POOLS * 2];
+	unsigned int i;
+
+	if (!cs || !pools)
+		return shim_refuse(out);
+	shim_set_sc_sizes(sw);
+	for (i = 0; sw->sc_config_set && i < SC_MAX; i++) {
+		cs[i].size = (short)sw->sc_config_size[i];
+		cs[i].count = (short)sw->sc_config_count[i];
+	}
+	for (i = 0; sw->sc_config_set && i < SHIM_SC_POOLS; i++) {
+		pools[2 * i] = (short)sw->sc_pool_centipercent[i];
+		pools[2 * i + 1] = (short)sw->sc_pool_blocks[i];
+	}
+	memcpy(given, cs, sizeof(given));
+	memcpy(pools_given, pools, sizeof(pools_given));
+	shim_begin(c, out);
+	out->ret = init_sc_pools_and_sizes(&shim_w.dd);
+	out->text_len = 0;
+	shim_put(out, "sc_sizes");
+	for (i = 0; i < SC_MAX; i++)
+		shim_put(out, " %s=%dx%d", sc_type_names_c[i], shim_w.dd.sc_sizes[i].count,
+			 shim_w.dd.sc_sizes[i].size);
+	for (i = 0; i < SC_MAX; i++) {
+		if (cs[i].size != given[i].size)
+			shim_put(out, " sc_config_sizes[%s].size=%d", sc_type_names_c[i], cs[i].size);
+		if (cs[i].count != given[i].count)
+			shim_put(out, " sc_config_sizes[%s].count=%d", sc_type_names_c[i], cs[i].count);
+	}
+	if (memcmp(pools, pools_given, sizeof(pools_given)))
+		shim_put(out, " sc_mem_pool_config changed");
 	return 0;
 }

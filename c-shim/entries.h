@@ -4,7 +4,7 @@
  * (c-shim/boundary.toml `entries`): the extracted unit exports each as a
  * constant pointer shim_static_NAME (harness/src/cworld/build/compile.rs)
  * and includes this header first, so a tree whose function has another
- * type does not compile.
+ * type does not compile.  And the table of its static data (`data`).
  */
 #ifndef HFI1_CONFORMANCE_ENTRIES_H
 #define HFI1_CONFORMANCE_ENTRIES_H
@@ -28,5 +28,18 @@ extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
 extern void (*const shim_static_sc_wait_for_packet_egress)(struct send_context *sc, int pause);
 extern void (*const shim_static_verbs_pio_complete)(void *arg, int code);
 extern void (*const shim_static_sc_halted)(struct work_struct *work);
+
+/*
+ * The file-static data of upstream an upstream function writes or a
+ * vector sets (boundary.toml `data`), ended by a NULL name: the shim
+ * keeps each one's initial bytes and restores them before every call.
+ */
+struct shim_static_data {
+	const char *name;
+	void *addr;
+	unsigned long size;
+};
+
+extern const struct shim_static_data shim_static_data[];
 
 #endif

@@ -307,6 +307,8 @@ u64 shim_csr_value(u32 offset)
 		return shim_w.sw->send_ctrl_csr;
 	if (offset == SEND_CONTEXTS)
 		return shim_w.sw->chip_send_contexts;
+	if (offset == SEND_PIO_MEM_SIZE)
+		return shim_w.sw->pio_mem_size;
 	if (offset >= SEND_CTXT_CREDIT_STATUS && (offset - SEND_CTXT_CREDIT_STATUS) % 0x100 == 0 &&
 	    (offset - SEND_CTXT_CREDIT_STATUS) / 0x100 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_CTXT_CREDIT_STATUS) / 0x100);

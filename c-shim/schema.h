@@ -379,6 +379,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_MAP_INIT,
 	SHIM_FN_PIO_MAP_INIT,
 	SHIM_FN_INIT_SEND_CONTEXTS,
+	SHIM_FN_INIT_SC_POOLS_AND_SIZES,
 	SHIM_FN_SEQFILE_DUMP_SCI,
 	SHIM_FN_SC_ALLOC,
 	SHIM_FN_COUNT
@@ -463,6 +464,7 @@ enum shim_fn {
 	X(sdma_map_init) \
 	X(pio_map_init) \
 	X(init_send_contexts) \
+	X(init_sc_pools_and_sizes) \
 	X(seqfile_dump_sci) \
 	X(sc_alloc)
 
@@ -692,6 +694,42 @@ struct shim_world {
 	shim_u8 cap_no_integrity;
 	shim_u8 cap_early_credit_return;
 	shim_u8 cap_user_early_credit_return;
+	/*
+	 * What `SEND_PIO_MEM_SIZE` reads (chip.h's `chip_pio_mem_size()`):
+	 * the chip's PIO memory in bytes, 64 a block.
+	 */
+	shim_u32 pio_mem_size;
+	/*
+	 * `dd->n_krcv_queues` (the kernel's receive queues: one ack context
+	 * each) and `dd->num_rcv_contexts` (with the user contexts: one send
+	 * context each), as probe sets them.
+	 */
+	shim_u8 n_krcv_queues;
+	shim_u8 num_rcv_contexts;
+	/* `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA` (set by default). */
+	shim_u8 cap_sdma;
+	/*
+	 * Whether the world sets pio.c's static configuration of the send
+	 * contexts (`sc_config_sizes`, `sc_mem_pool_config`) to the four
+	 * fields below; otherwise it is upstream's initializers (restored
+	 * before every call), so a patch that changes them changes behaviour.
+	 */
+	shim_u8 sc_config_set;
+	/*
+	 * `sc_config_sizes[t].size` and `.count` for each type `t` (pio.h's
+	 * order; `short int`s: -1, -2 a memory pool, -1, -2, -3 a count per
+	 * VL, CPU, kernel receive queue); the defaults are upstream's
+	 * initializers.
+	 */
+	shim_u16 sc_config_size[4];
+	shim_u16 sc_config_count[4];
+	/*
+	 * `sc_mem_pool_config[p]`'s centipercent and absolute block count for
+	 * each pool `p` (`int`s set from `short int`s: a negative one is
+	 * unused); the defaults are upstream's.
+	 */
+	shim_u16 sc_pool_centipercent[2];
+	shim_u16 sc_pool_blocks[2];
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */

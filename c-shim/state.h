@@ -304,6 +304,7 @@ bool shim_check_call(const struct shim_call *c);
 /* vl_maps.c: a map init the world can run without crashing. */
 bool shim_check_vl_map_init(const struct shim_call *c);
 void shim_build_world(const struct shim_world *sw);
+void *shim_static_data_of(const char *name, unsigned long size);
 void shim_build_qp(const struct shim_call *c);
 void shim_carry_ring(void);
 void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unknown);
@@ -366,6 +367,7 @@ int shim_sc_index(const struct send_context *sc);
 bool shim_check_sc_alloc(const struct shim_call *c);
 bool shim_check_dump_sci(const struct shim_call *c);
 bool shim_check_init_send_contexts(const struct shim_call *c);
+bool shim_check_init_sc_pools(const struct shim_call *c);
 int shim_new_sc_name(const void *p, char *buf, size_t len);
 
 /* describe.c */

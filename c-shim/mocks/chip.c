@@ -43,6 +43,7 @@ static const struct {
 	{ SEND_PIO_ERR_CLEAR, 0, "SEND_PIO_ERR_CLEAR" },
 	{ SEND_CTRL, 0, "SEND_CTRL" },
 	{ SEND_CONTEXTS, 0, "SEND_CONTEXTS" },
+	{ SEND_PIO_MEM_SIZE, 0, "SEND_PIO_MEM_SIZE" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)

@@ -313,11 +313,14 @@ fn chunks(src: &str) -> Result<Vec<(usize, usize, usize)>, ExtractError> {
 
 /// The declared name of a chunk: the identifier just before the first `(`,
 /// `[`, `=` or `;` outside any nesting (for a function, its name; for an
-/// array or variable, the variable).
+/// array or variable, the variable; for a type declaring none, its tag).
 fn declared_name(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let mut i = 0;
     let mut last_ident: Option<&str> = None;
+    // The tag of a type whose body was skipped: the name of a definition
+    // that declares no variable (`struct mem_pool_info { ... };`).
+    let mut tag: Option<&str> = None;
     while i < b.len() {
         let c = b[i];
         if c == b'_' || c.is_ascii_alphabetic() {
@@ -371,7 +374,10 @@ fn declared_name(text: &str) -> Option<String> {
                     .nth(1)
                     .is_some_and(|w| matches!(w, "struct" | "union" | "enum")) =>
             {
-                // A tagged type's body: skip it, the declarator follows.
+                // A type's body: skip it, the declarator follows.
+                if !matches!(last_ident, Some("struct" | "union" | "enum")) {
+                    tag = last_ident;
+                }
                 let mut d = 0;
                 while i < b.len() {
                     match b[i] {
@@ -388,6 +394,7 @@ fn declared_name(text: &str) -> Option<String> {
                 }
                 last_ident = None;
             }
+            b';' if last_ident.is_none() => return tag.map(str::to_owned),
             b'[' | b'=' | b';' | b'{' => return last_ident.map(str::to_owned),
             _ => {}
         }
@@ -476,7 +483,8 @@ fn is_definition(text: &str) -> bool {
     if t.starts_with("extern ") || t.starts_with("EXPORT_SYMBOL") {
         return false;
     }
-    text.trim_end().ends_with('}') || text.contains('=')
+    // A body, an initializer, or a type's members (`struct x { ... };`).
+    text.trim_end().ends_with('}') || text.contains('=') || text.contains('{')
 }
 
 #[cfg(test)]
@@ -568,6 +576,17 @@ int proto(int a)
                 lines: vec![2, 4]
             })
         );
+    }
+
+    #[test]
+    fn names_a_type_definition_by_its_tag() {
+        let src = "struct pool;\nstruct pool {\n\tint blocks;\n};\nstatic struct pool p[2] = { { 1 } };\n";
+        let d = extract(src, "pool").expect("found");
+        assert_eq!(
+            (d.line, d.text.as_str()),
+            (2, "struct pool {\n\tint blocks;\n};")
+        );
+        assert_eq!(extract(src, "p").map(|d| d.line), Ok(5));
     }
 
     #[test]

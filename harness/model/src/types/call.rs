@@ -448,6 +448,13 @@ macro_rules! call_schema {
             /// credits); either allocation failing frees both and the
             /// credit return memory, -ENOMEM.
             InitSendContexts init_send_contexts {}
+            /// `init_sc_pools_and_sizes(dd)` (pio.c): each type's count of
+            /// send contexts and their size in PIO blocks, from pio.c's
+            /// configuration (`sc_config_sizes`, `sc_mem_pool_config`)
+            /// with its wildcards replaced, written to `dd->sc_sizes`; the
+            /// contexts' total, or -EINVAL for a configuration that does
+            /// not fit the chip's PIO memory.
+            InitScPoolsAndSizes init_sc_pools_and_sizes {}
             /// `seqfile_dump_sci(s, u32 i, sci)` (pio.c), what debugfs's
             /// `pio_stats` prints of an allocated context: the table entry
             /// `dd->send_contexts[i]` and its context's state, credit

@@ -172,6 +172,33 @@ macro_rules! world_schema {
             "cap_no_integrity" cap_no_integrity: bool [cap_bit] = false,
             "cap_early_credit_return" cap_early_credit_return: bool [cap_bit] = false,
             "cap_user_early_credit_return" cap_user_early_credit_return: bool [cap_bit] = false,
+            /// What `SEND_PIO_MEM_SIZE` reads (chip.h's `chip_pio_mem_size()`):
+            /// the chip's PIO memory in bytes, 64 a block.
+            "pio_mem_size" pio_mem_size: u32 [pio_mem_size] = 0x30000,
+            /// `dd->n_krcv_queues` (the kernel's receive queues: one ack
+            /// context each) and `dd->num_rcv_contexts` (with the user
+            /// contexts: one send context each), as probe sets them.
+            "n_krcv_queues" n_krcv_queues: u8 [n_krcv_queues] = 0,
+            "num_rcv_contexts" num_rcv_contexts: u8 [num_rcv_contexts] = 0,
+            /// `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA` (set by default).
+            "cap_sdma" cap_sdma: bool [cap_bit] = true,
+            /// Whether the world sets pio.c's static configuration of the
+            /// send contexts (`sc_config_sizes`, `sc_mem_pool_config`) to
+            /// the four fields below; otherwise it is upstream's
+            /// initializers (restored before every call), so a patch that
+            /// changes them changes behaviour.
+            "sc_config_set" sc_config_set: bool [sc_config_set] = false,
+            /// `sc_config_sizes[t].size` and `.count` for each type `t`
+            /// (pio.h's order; `short int`s: -1, -2 a memory pool, -1, -2,
+            /// -3 a count per VL, CPU, kernel receive queue); the defaults
+            /// are upstream's initializers.
+            "sc_config_size" sc_config_size: [u16; 4] [sc_config_size] = [0xffff, 102, 32, 0xffff],
+            "sc_config_count" sc_config_count: [u16; 4] [sc_config_count] = [0xffff, 1, 0xfffd, 0xfffe],
+            /// `sc_mem_pool_config[p]`'s centipercent and absolute block
+            /// count for each pool `p` (`int`s set from `short int`s: a
+            /// negative one is unused); the defaults are upstream's.
+            "sc_pool_centipercent" sc_pool_centipercent: [u16; 2] [sc_pool_centipercent] = [10000, 0],
+            "sc_pool_blocks" sc_pool_blocks: [u16; 2] [sc_pool_blocks] = [0xffff, 0xffff],
         }
     };
 }

@@ -10,8 +10,8 @@ mod pio;
 mod sdma;
 mod txbuild;
 use pio::{
-    check_dump_sci, check_init_send_contexts, check_pio_chip, check_pio_map_init, check_restart,
-    check_sc_alloc,
+    check_dump_sci, check_init_sc_pools, check_init_send_contexts, check_pio_chip,
+    check_pio_map_init, check_restart, check_sc_alloc,
 };
 use sdma::{check_dma_tx, check_sdma_call};
 use txbuild::{check_btx, check_btx_call};
@@ -521,7 +521,11 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
         .find(|(_, f)| {
             matches!(
                 f,
-                Func::SdmaMapInit | Func::PioMapInit | Func::ScAlloc | Func::InitSendContexts
+                Func::SdmaMapInit
+                    | Func::PioMapInit
+                    | Func::ScAlloc
+                    | Func::InitSendContexts
+                    | Func::InitScPoolsAndSizes
             )
         })
     {
@@ -671,6 +675,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
     check_pio_map_init(c)?;
     check_sc_alloc(c)?;
     check_init_send_contexts(c)?;
+    check_init_sc_pools(c)?;
     check_dump_sci(c)?;
     // sc_group_release_update(): dd->hw_to_sw[] has TXE_NUM_CONTEXTS
     // entries, indexed by the interrupt's source unchecked.

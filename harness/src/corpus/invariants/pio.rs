@@ -210,3 +210,21 @@ pub(super) fn check_dump_sci(c: &Call) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// init_sc_pools_and_sizes(): a pool's share of the PIO blocks is
+/// computed in an `int` (blocks times its centipercent, at most 10000):
+/// more than `INT_MAX / 10000` blocks would overflow it.
+pub(super) fn check_init_sc_pools(c: &Call) -> Result<(), String> {
+    if !matches!(c.args, Args::InitScPoolsAndSizes(_)) {
+        return Ok(());
+    }
+    let blocks = c.world.pio_mem_size / 64;
+    if blocks > i32::MAX as u32 / 10000 + 1 {
+        return Err(format!(
+            "world.pio_mem_size {:#x} is {blocks} PIO blocks: a pool's share (blocks * centipercent) would overflow an int past {} blocks",
+            c.world.pio_mem_size,
+            i32::MAX / 10000 + 1
+        ));
+    }
+    Ok(())
+}

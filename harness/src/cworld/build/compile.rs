@@ -236,6 +236,24 @@ fn write_extract_unit(
             ));
         }
     }
+    // The file-static data the shim restores before every call, in one
+    // table (entries.h declares it; an empty one when there is none).
+    unit.push_str(
+        "#include \"entries.h\"\n#line 1 \"<shim data>\"\n\
+         const struct shim_static_data shim_static_data[] = {\n",
+    );
+    for e in &manifest.upstream.extract {
+        for v in &e.data {
+            if !e.symbols.contains(v) {
+                bail!(
+                    "c-shim/boundary.toml: data {v} of {} is not among its symbols",
+                    e.file
+                );
+            }
+            unit.push_str(&format!("\t{{ \"{v}\", &{v}, sizeof({v}) }},\n"));
+        }
+    }
+    unit.push_str("\t{ NULL, NULL, 0 }\n};\n");
     let out = dir.join("upstream_extract.c");
     fs::write(&out, unit)?;
     Ok(out)

@@ -63,6 +63,12 @@ pub struct Extracted {
     /// from the extracted unit as a constant pointer `shim_static_NAME`.
     #[serde(default)]
     pub entries: Vec<String>,
+    /// The file-static variables among them an upstream function writes
+    /// or a vector sets: listed in the extracted unit's `shim_static_data`
+    /// table (name, address, size), whose initial bytes the shim restores
+    /// before every call.
+    #[serde(default)]
+    pub data: Vec<String>,
     /// Why the world needs them.
     pub why: String,
 }

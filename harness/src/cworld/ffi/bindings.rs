@@ -206,9 +206,10 @@ pub const SHIM_FN_SDMA_ERR_PROGRESS_CHECK: shim_fn = 73;
 pub const SHIM_FN_SDMA_MAP_INIT: shim_fn = 74;
 pub const SHIM_FN_PIO_MAP_INIT: shim_fn = 75;
 pub const SHIM_FN_INIT_SEND_CONTEXTS: shim_fn = 76;
-pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 77;
-pub const SHIM_FN_SC_ALLOC: shim_fn = 78;
-pub const SHIM_FN_COUNT: shim_fn = 79;
+pub const SHIM_FN_INIT_SC_POOLS_AND_SIZES: shim_fn = 77;
+pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 78;
+pub const SHIM_FN_SC_ALLOC: shim_fn = 79;
+pub const SHIM_FN_COUNT: shim_fn = 80;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
