@@ -246,9 +246,20 @@ bool shim_check_call(const struct shim_call *c)
 		if (!shim_check_init_sc_pools(c))
 			return false;
 		break;
+	case SHIM_FN_SDMA_GET_DESCQ_CNT:
+		/* The module parameter written where the tree keeps it. */
+		if (!shim_static_data_of("sdma_descq_cnt", sizeof(uint)))
+			return false;
+		break;
+	case SHIM_FN_SDMA_STATE_NAME:
+		if (c->args.sdma_state_name.state >= SHIM_SDMA_STATE_COUNT)
+			return false;
+		break;
+	case SHIM_FN_SET_SDMA_INTEGRITY:
+	case SHIM_FN_INIT_SDMA_REGS:
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_ERR_PROGRESS_CHECK:
-		/* The QP's engine (its waiters, its timer). */
+		/* The QP's engine (its registers, its waiters, its timer). */
 		if (c->qp.s_sde == SHIM_NONE)
 			return false;
 		break;
@@ -474,6 +485,15 @@ void *shim_static_data_of(const char *name, unsigned long size)
 	return NULL;
 }
 
+/* Module parameter sdma_descq_cnt (static in sdma.c), when the tree has it as a uint. */
+static void shim_set_sdma_descq_cnt(const struct shim_world *sw)
+{
+	uint *p = shim_static_data_of("sdma_descq_cnt", sizeof(uint));
+
+	if (p)
+		*p = sw->sdma_descq_cnt;
+}
+
 void shim_build_world(const struct shim_world *sw)
 {
 	unsigned int i;
@@ -508,6 +528,9 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.per_sdma[i].head_dma = &shim_w.head_dma[i];
 			shim_w.per_sdma[i].tail_csr =
 				get_kctxt_csr_addr(&shim_w.dd, i, SEND_DMA_TAIL);
+			/* The bus addresses sdma_init() would have had (never used). */
+			shim_w.per_sdma[i].descq_phys = 0x100000000ull + ((u64)i << 16);
+			shim_w.per_sdma[i].head_phys = 0x200000000ull + (u64)i * 64;
 		}
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++) {
 			shim_w.sc_of[i + 1] = &shim_w.sc[i];
@@ -541,11 +564,13 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.n_krcv_queues = sw->n_krcv_queues;
 	shim_w.dd.num_rcv_contexts = sw->num_rcv_contexts;
 	shim_restore_static_data();
+	shim_set_sdma_descq_cnt(sw);
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	user_credit_return_threshold = sw->user_credit_return_threshold;
 	hfi1_max_mtu = sw->max_mtu;
 	hfi1_cap_mask = (sw->cap_sdma ? HFI1_CAP_SDMA : 0) |
+			(sw->cap_static_rate_ctrl ? HFI1_CAP_STATIC_RATE_CTRL : 0) |
 			(sw->cap_use_sdma_head ? HFI1_CAP_USE_SDMA_HEAD : 0) |
 			(sw->cap_sdma_head_check ? HFI1_CAP_SDMA_HEAD_CHECK : 0) |
 			(sw->cap_sdma_ahg ? HFI1_CAP_SDMA_AHG : 0) |

@@ -354,3 +354,44 @@ SHIM_CALL(sdma_err_progress_check)
 	shim_static_sdma_err_progress_check(&shim_w.priv.s_sde->err_progress_check_timer);
 	return 0;
 }
+
+SHIM_CALL(sdma_get_descq_cnt)
+{
+	shim_begin(c, out);
+	out->ret = sdma_get_descq_cnt();
+	return 0;
+}
+
+SHIM_CALL(set_sdma_integrity)
+{
+	shim_begin(c, out);
+	shim_static_set_sdma_integrity(shim_w.priv.s_sde);
+	return 0;
+}
+
+SHIM_CALL(init_sdma_regs)
+{
+	const struct shim_args_init_sdma_regs *a = &c->args.init_sdma_regs;
+
+	shim_begin(c, out);
+	shim_static_init_sdma_regs(shim_w.priv.s_sde, a->credits, a->idle_cnt);
+	return 0;
+}
+
+SHIM_CALL(sdma_update_lmc)
+{
+	shim_begin(c, out);
+	sdma_update_lmc(&shim_w.dd, c->args.sdma_update_lmc.mask, c->args.sdma_update_lmc.lid);
+	return 0;
+}
+
+SHIM_CALL(sdma_state_name)
+{
+	const char *name;
+
+	shim_begin(c, out);
+	name = shim_static_sdma_state_name(sdma_state_values[c->args.sdma_state_name.state]);
+	out->text_len = 0;
+	shim_put(out, "%s", name ? name : "(null)");
+	return 0;
+}

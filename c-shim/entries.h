@@ -14,6 +14,7 @@ struct work_struct;
 struct tasklet_struct;
 struct timer_list;
 enum sdma_events;
+enum sdma_states;
 
 extern void (*const shim_static_sdma_desc_avail)(struct sdma_engine *sde, uint avail);
 extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
@@ -28,6 +29,10 @@ extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);
 extern void (*const shim_static_sc_wait_for_packet_egress)(struct send_context *sc, int pause);
 extern void (*const shim_static_verbs_pio_complete)(void *arg, int code);
 extern void (*const shim_static_sc_halted)(struct work_struct *work);
+extern void (*const shim_static_set_sdma_integrity)(struct sdma_engine *sde);
+extern void (*const shim_static_init_sdma_regs)(struct sdma_engine *sde, u32 credits,
+						uint idle_cnt);
+extern const char *(*const shim_static_sdma_state_name)(enum sdma_states state);
 
 /*
  * The file-static data of upstream an upstream function writes or a

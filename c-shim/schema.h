@@ -380,6 +380,11 @@ enum shim_fn {
 	SHIM_FN_PIO_MAP_INIT,
 	SHIM_FN_INIT_SEND_CONTEXTS,
 	SHIM_FN_INIT_SC_POOLS_AND_SIZES,
+	SHIM_FN_SDMA_GET_DESCQ_CNT,
+	SHIM_FN_SET_SDMA_INTEGRITY,
+	SHIM_FN_INIT_SDMA_REGS,
+	SHIM_FN_SDMA_UPDATE_LMC,
+	SHIM_FN_SDMA_STATE_NAME,
 	SHIM_FN_SEQFILE_DUMP_SCI,
 	SHIM_FN_SC_ALLOC,
 	SHIM_FN_COUNT
@@ -465,6 +470,11 @@ enum shim_fn {
 	X(pio_map_init) \
 	X(init_send_contexts) \
 	X(init_sc_pools_and_sizes) \
+	X(sdma_get_descq_cnt) \
+	X(set_sdma_integrity) \
+	X(init_sdma_regs) \
+	X(sdma_update_lmc) \
+	X(sdma_state_name) \
 	X(seqfile_dump_sci) \
 	X(sc_alloc)
 
@@ -708,6 +718,13 @@ struct shim_world {
 	shim_u8 num_rcv_contexts;
 	/* `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA` (set by default). */
 	shim_u8 cap_sdma;
+	/* `hfi1_cap_mask`'s kernel bit `HFI1_CAP_STATIC_RATE_CTRL`. */
+	shim_u8 cap_static_rate_ctrl;
+	/*
+	 * Module parameter `sdma_descq_cnt` (sdma.c): the engines' ring size
+	 * asked for (upstream's default 2048).
+	 */
+	shim_u32 sdma_descq_cnt;
 	/*
 	 * Whether the world sets pio.c's static configuration of the send
 	 * contexts (`sc_config_sizes`, `sc_mem_pool_config`) to the four
@@ -1612,6 +1629,36 @@ struct shim_args_pio_map_init {
 } __attribute__((__packed__));
 
 /*
+ * The static `init_sdma_regs(sde, u32 credits, uint idle_cnt)`
+ * (sdma.c) on the QP's engine, as `sdma_init()` programs each engine:
+ * its ring's address, length and generation, tail, idle count, head
+ * address, its share of the SDMA memory (`credits` blocks at `credits
+ * * index`), error mask, integrity checks and opcode check.
+ */
+struct shim_args_init_sdma_regs {
+	shim_u32 credits;
+	shim_u32 idle_cnt;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_update_lmc(dd, u64 mask, u32 lid)` (sdma.c): every engine's
+ * `SEND_DMA_CHECK_SLID` written with the LID and its LMC mask (a
+ * debug trace each).
+ */
+struct shim_args_sdma_update_lmc {
+	shim_u64 mask;
+	shim_u32 lid;
+} __attribute__((__packed__));
+
+/*
+ * The static `sdma_state_name(state)` (sdma.c): the state's name in
+ * `sdma_state_names[]`, the text.
+ */
+struct shim_args_sdma_state_name {
+	shim_u32 state;
+} __attribute__((__packed__));
+
+/*
  * `seqfile_dump_sci(s, u32 i, sci)` (pio.c), what debugfs's
  * `pio_stats` prints of an allocated context: the table entry
  * `dd->send_contexts[i]` and its context's state, credit counters and
@@ -1691,6 +1738,9 @@ struct shim_args {
 	struct shim_args_sdma_engine_error sdma_engine_error;
 	struct shim_args_sdma_map_init sdma_map_init;
 	struct shim_args_pio_map_init pio_map_init;
+	struct shim_args_init_sdma_regs init_sdma_regs;
+	struct shim_args_sdma_update_lmc sdma_update_lmc;
+	struct shim_args_sdma_state_name sdma_state_name;
 	struct shim_args_seqfile_dump_sci seqfile_dump_sci;
 	struct shim_args_sc_alloc sc_alloc;
 } __attribute__((__packed__));

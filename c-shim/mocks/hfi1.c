@@ -82,20 +82,35 @@ void hfi1_put_txreq(struct verbs_txreq *tx)
 }
 
 /*
- * trace.c's hfi1_cdbg(PIO, ...): the message recorded with its function,
+ * trace.c's hfi1_cdbg(WHICH, ...): the message recorded with its function,
  * without the trailing newline 5.10's and 6.1's messages have (later ones not).
  */
-void __hfi1_trace_PIO(const char *funct, char *fmt, ...)
+static void shim_cdbg(const char *which, const char *funct, const char *fmt, va_list ap)
 {
 	char msg[256];
-	va_list ap;
 	size_t n;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	n = strlen(msg);
 	while (n && msg[n - 1] == '\n')
 		msg[--n] = '\0';
-	journal_printf("hfi1_cdbg(PIO) %s: %s", funct, msg);
+	journal_printf("hfi1_cdbg(%s) %s: %s", which, funct, msg);
+}
+
+void __hfi1_trace_PIO(const char *funct, char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	shim_cdbg("PIO", funct, fmt, ap);
+	va_end(ap);
+}
+
+void __hfi1_trace_LINKVERB(const char *funct, char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	shim_cdbg("LINKVERB", funct, fmt, ap);
+	va_end(ap);
 }

@@ -37,6 +37,7 @@ pub mod sched;
 pub mod schema;
 pub mod sdma;
 pub mod sdma_build;
+pub mod sdma_init;
 pub mod sdma_progress;
 pub mod sdma_send;
 pub mod sdma_state;

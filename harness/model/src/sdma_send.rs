@@ -141,7 +141,7 @@ fn submit_tx(
 
 /// Mirrors the static inline `sdma_update_tail()` (sdma.c): the tail
 /// written to the engine's `SEND_DMA_TAIL` register (`sde->tail_csr`).
-fn sdma_update_tail(sde: EngineIdx, tail: u16, j: &mut Journal) {
+pub(crate) fn sdma_update_tail(sde: EngineIdx, tail: u16, j: &mut Journal) {
     j.record(format!("writeq(SEND_DMA_TAIL[{}], 0x{tail:x})", sde.0));
 }
 

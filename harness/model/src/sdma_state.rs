@@ -53,7 +53,7 @@ fn action(s: SdmaState) -> (u32, Option<bool>) {
 }
 
 /// `sdma_state_names[]` (sdma.c): a state as the tracepoint names it.
-fn state_name(s: SdmaState) -> &'static str {
+pub(crate) fn state_name(s: SdmaState) -> &'static str {
     use SdmaState::*;
     match s {
         S00HwDown => "s00_HwDown",
@@ -211,11 +211,10 @@ fn halt_worker(sde: EngineIdx, j: &mut Journal) {
     ));
 }
 
-/// Mirrors the static `sdma_hw_start_up()` (sdma.c): the ring's length
-/// and generation written (`sdma_setlengen`: `SEND_DMA_LEN_GEN` twice),
-/// the tail set to 0 (`sdma_update_tail`), the head in host memory
-/// cleared, the header request FIFO error cleared.
-fn sdma_hw_start_up(qp: &mut Qp, sde: EngineIdx, j: &mut Journal) {
+/// Mirrors the static `sdma_setlengen()` (sdma.c): the ring's length in
+/// 64-descriptor units written to `SEND_DMA_LEN_GEN`, then again with
+/// generation 4.
+pub(crate) fn sdma_setlengen(qp: &Qp, sde: EngineIdx, j: &mut Journal) {
     let len = (u64::from(qp.sde_descq_cnt) / 64) << 6;
     j.record(format!("write_csr(SEND_DMA_LEN_GEN[{}], 0x{len:x})", sde.0));
     j.record(format!(
@@ -223,6 +222,14 @@ fn sdma_hw_start_up(qp: &mut Qp, sde: EngineIdx, j: &mut Journal) {
         sde.0,
         len | 4 << 16
     ));
+}
+
+/// Mirrors the static `sdma_hw_start_up()` (sdma.c): the ring's length
+/// and generation written (`sdma_setlengen`: `SEND_DMA_LEN_GEN` twice),
+/// the tail set to 0 (`sdma_update_tail`), the head in host memory
+/// cleared, the header request FIFO error cleared.
+fn sdma_hw_start_up(qp: &mut Qp, sde: EngineIdx, j: &mut Journal) {
+    sdma_setlengen(qp, sde, j);
     j.record(format!("writeq(SEND_DMA_TAIL[{}], 0x0)", sde.0));
     qp.sde_head_dma = 0;
     j.record(format!(

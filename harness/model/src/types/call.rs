@@ -455,6 +455,36 @@ macro_rules! call_schema {
             /// contexts' total, or -EINVAL for a configuration that does
             /// not fit the chip's PIO memory.
             InitScPoolsAndSizes init_sc_pools_and_sizes {}
+            /// `sdma_get_descq_cnt()` (sdma.c): the engines' ring size, the
+            /// module parameter `sdma_descq_cnt` read as a `u16` when it
+            /// is a power of two from 64 to 32768, else `SDMA_DESCQ_CNT`.
+            SdmaGetDescqCnt sdma_get_descq_cnt {}
+            /// The static `set_sdma_integrity(sde)` (sdma.c) on the QP's
+            /// engine: its `SEND_DMA_CHECK_ENABLE` written with the
+            /// device's base SDMA integrity checks.
+            SetSdmaIntegrity set_sdma_integrity {}
+            /// The static `init_sdma_regs(sde, u32 credits, uint
+            /// idle_cnt)` (sdma.c) on the QP's engine, as `sdma_init()`
+            /// programs each engine: its ring's address, length and
+            /// generation, tail, idle count, head address, its share of
+            /// the SDMA memory (`credits` blocks at `credits * index`),
+            /// error mask, integrity checks and opcode check.
+            InitSdmaRegs init_sdma_regs {
+                "credits" credits: u32 [sdma_credits] = 0,
+                "idle_cnt" idle_cnt: u32 [sdma_idle_cnt] = 0,
+            }
+            /// `sdma_update_lmc(dd, u64 mask, u32 lid)` (sdma.c): every
+            /// engine's `SEND_DMA_CHECK_SLID` written with the LID and its
+            /// LMC mask (a debug trace each).
+            SdmaUpdateLmc sdma_update_lmc {
+                "mask" mask: u64 [lmc_mask] = 0xffff,
+                "lid" lid: u32 [lmc_lid] = 0,
+            }
+            /// The static `sdma_state_name(state)` (sdma.c): the state's
+            /// name in `sdma_state_names[]`, the text.
+            SdmaStateName sdma_state_name {
+                "state" state: SdmaState [state_name_arg] = SdmaState::S00HwDown,
+            }
             /// `seqfile_dump_sci(s, u32 i, sci)` (pio.c), what debugfs's
             /// `pio_stats` prints of an allocated context: the table entry
             /// `dd->send_contexts[i]` and its context's state, credit

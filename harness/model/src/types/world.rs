@@ -182,6 +182,11 @@ macro_rules! world_schema {
             "num_rcv_contexts" num_rcv_contexts: u8 [num_rcv_contexts] = 0,
             /// `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA` (set by default).
             "cap_sdma" cap_sdma: bool [cap_bit] = true,
+            /// `hfi1_cap_mask`'s kernel bit `HFI1_CAP_STATIC_RATE_CTRL`.
+            "cap_static_rate_ctrl" cap_static_rate_ctrl: bool [cap_bit] = false,
+            /// Module parameter `sdma_descq_cnt` (sdma.c): the engines'
+            /// ring size asked for (upstream's default 2048).
+            "sdma_descq_cnt" sdma_descq_cnt: u32 [sdma_descq_cnt] = 2048,
             /// Whether the world sets pio.c's static configuration of the
             /// send contexts (`sc_config_sizes`, `sc_mem_pool_config`) to
             /// the four fields below; otherwise it is upstream's

@@ -160,6 +160,8 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
                 | Func::SdmaSendTxreq
                 | Func::SdmaSendTxlist
                 | Func::SdmaErrProgressCheck
+                | Func::SetSdmaIntegrity
+                | Func::InitSdmaRegs
         ))
         && q.s_sde.is_none()
     {

@@ -207,9 +207,14 @@ pub const SHIM_FN_SDMA_MAP_INIT: shim_fn = 74;
 pub const SHIM_FN_PIO_MAP_INIT: shim_fn = 75;
 pub const SHIM_FN_INIT_SEND_CONTEXTS: shim_fn = 76;
 pub const SHIM_FN_INIT_SC_POOLS_AND_SIZES: shim_fn = 77;
-pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 78;
-pub const SHIM_FN_SC_ALLOC: shim_fn = 79;
-pub const SHIM_FN_COUNT: shim_fn = 80;
+pub const SHIM_FN_SDMA_GET_DESCQ_CNT: shim_fn = 78;
+pub const SHIM_FN_SET_SDMA_INTEGRITY: shim_fn = 79;
+pub const SHIM_FN_INIT_SDMA_REGS: shim_fn = 80;
+pub const SHIM_FN_SDMA_UPDATE_LMC: shim_fn = 81;
+pub const SHIM_FN_SDMA_STATE_NAME: shim_fn = 82;
+pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 83;
+pub const SHIM_FN_SC_ALLOC: shim_fn = 84;
+pub const SHIM_FN_COUNT: shim_fn = 85;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -576,7 +581,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 2usize],
+    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {

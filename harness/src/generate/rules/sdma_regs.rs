@@ -1,0 +1,62 @@
+//! An engine's registers programmed at probe (`init_sdma_regs`,
+//! `set_sdma_integrity`, `sdma_update_lmc`), the ring size asked for
+//! (`sdma_get_descq_cnt`) and a state's name (`sdma_state_name`).
+
+use super::super::draw::{Draw, Source};
+use crate::model::types::*;
+
+/// The ring size asked for: mostly a power of two around the valid
+/// range (32 to 65536), now and then upstream's default, 0, or any `u32`
+/// (read as a `u16`).
+pub fn sdma_descq_cnt<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+    match u.int_in_range(0u8..=3) {
+        0 | 1 => 1 << u.int_in_range(5u32..=16),
+        2 => *u.choose(&[2048, 0, 63, 64, 65, 32767, 32768, 0x10000 | 64]),
+        _ => u.arbitrary(),
+    }
+}
+
+/// An engine's share of the SDMA memory in blocks: a chip's (a few
+/// hundred), now and then any `u32` (its product with the engine's index
+/// wraps).
+pub fn sdma_credits<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(3, 4) {
+        u.int_in_range(0..=1024)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// The idle count in chip clocks: 0 (no idle interrupt), a few hundred,
+/// or any `u32`.
+pub fn sdma_idle_cnt<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    match u.int_in_range(0u8..=3) {
+        0 => 0,
+        1 | 2 => u.int_in_range(1..=1000),
+        _ => u.arbitrary(),
+    }
+}
+
+/// An LMC mask: mostly a LID mask with its low bits clear (LMC 0 to 7),
+/// now and then any `u64` (bits past 16 are dropped).
+pub fn lmc_mask<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u64 {
+    if u.ratio(3, 4) {
+        0xffff & !((1u64 << u.int_in_range(0u32..=7)) - 1)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// A LID: mostly a unicast one, now and then any `u32`.
+pub fn lmc_lid<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
+    if u.ratio(3, 4) {
+        u.int_in_range(1..=0xbfff)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// Any state.
+pub fn state_name_arg<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> SdmaState {
+    *u.choose(SdmaState::ALL)
+}
