@@ -91,6 +91,8 @@ bool shim_check_call(const struct shim_call *c)
 	const struct shim_world *sw = &c->world;
 	unsigned int i;
 
+	if (!shim_static_data_kept())
+		return false;
 	if (c->fn >= SHIM_FN_COUNT || c->qp.qp_type >= SHIM_QP_TYPE_COUNT ||
 	    c->qp.state >= SHIM_QP_STATE_COUNT ||
 	    c->wqe.opcode >= SHIM_WR_OPCODE_COUNT ||
@@ -257,6 +259,7 @@ bool shim_check_call(const struct shim_call *c)
 		break;
 	case SHIM_FN_SET_SDMA_INTEGRITY:
 	case SHIM_FN_INIT_SDMA_REGS:
+	case SHIM_FN_SDMA_WAIT_FOR_PACKET_EGRESS:
 	case SHIM_FN_SDMA_DESC_AVAIL:
 	case SHIM_FN_SDMA_ERR_PROGRESS_CHECK:
 		/* The QP's engine (its registers, its waiters, its timer). */
@@ -433,15 +436,16 @@ static void shim_build_maps(const struct shim_world *sw)
  * Upstream's file-static data (shim_static_data: boundary.toml `data`) as
  * its initializers left it: kept at the first build, put back at every
  * one, so what a call writes there (init_sc_pools_and_sizes() sizes the
- * kernel contexts in sc_config_sizes) is not the next call's world.  Data
- * past the room kept is not restored, and shim_static_data_of() does not
- * give it: the calls that read it refuse.
+ * kernel contexts in sc_config_sizes) is not the next call's world.  When
+ * the table holds more than the room kept, shim_check_call() refuses
+ * every call: none would be isolated.
  */
 static struct {
 	unsigned char bytes[1024];
 	size_t used;
 	const unsigned char *of[16];
 	bool taken;
+	bool incomplete;	/* some data not kept: every call is refused */
 } shim_initial;
 
 /* Keeps the initial bytes, once: before any call has run upstream code. */
@@ -453,13 +457,24 @@ static void shim_keep_static_data(void)
 	     i++) {
 		const struct shim_static_data *d = &shim_static_data[i];
 
-		if (d->size > sizeof(shim_initial.bytes) - shim_initial.used)
+		if (d->size > sizeof(shim_initial.bytes) - shim_initial.used) {
+			shim_initial.incomplete = true;
 			continue;
+		}
 		memcpy(shim_initial.bytes + shim_initial.used, d->addr, d->size);
 		shim_initial.of[i] = shim_initial.bytes + shim_initial.used;
 		shim_initial.used += d->size;
 	}
+	if (!shim_initial.taken && shim_static_data[i].name)
+		shim_initial.incomplete = true;
 	shim_initial.taken = true;
+}
+
+/* Whether every static datum is kept (and so restored before each call). */
+bool shim_static_data_kept(void)
+{
+	shim_keep_static_data();
+	return !shim_initial.incomplete;
 }
 
 static void shim_restore_static_data(void)
@@ -485,12 +500,20 @@ void *shim_static_data_of(const char *name, unsigned long size)
 	return NULL;
 }
 
-/* Module parameter sdma_descq_cnt (static in sdma.c), when the tree has it as a uint. */
+/*
+ * Module parameter sdma_descq_cnt (static in sdma.c), when the world sets
+ * it and the tree has it as a uint; otherwise its initializer, restored.
+ */
 static void shim_set_sdma_descq_cnt(const struct shim_world *sw)
 {
-	uint *p = shim_static_data_of("sdma_descq_cnt", sizeof(uint));
+	static uint *p;
+	static bool looked;
 
-	if (p)
+	if (!looked) {
+		p = shim_static_data_of("sdma_descq_cnt", sizeof(uint));
+		looked = true;
+	}
+	if (p && sw->sdma_descq_cnt_set)
 		*p = sw->sdma_descq_cnt;
 }
 
@@ -528,7 +551,7 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.per_sdma[i].head_dma = &shim_w.head_dma[i];
 			shim_w.per_sdma[i].tail_csr =
 				get_kctxt_csr_addr(&shim_w.dd, i, SEND_DMA_TAIL);
-			/* The bus addresses sdma_init() would have had (never used). */
+			/* The bus addresses sdma_init() would have had (never dereferenced). */
 			shim_w.per_sdma[i].descq_phys = 0x100000000ull + ((u64)i << 16);
 			shim_w.per_sdma[i].head_phys = 0x200000000ull + (u64)i * 64;
 		}

@@ -309,13 +309,27 @@ static int *shim_sc_pools(void)
 
 /*
  * init_sc_pools_and_sizes(): a pool's share of the blocks is computed in
- * an int (blocks * centipercent, at most 10000): blocks past INT_MAX /
- * 10000 overflow it.
+ * an int (the blocks the fixed sizes leave * centipercent, at most
+ * 10000): past INT_MAX / 10000 it overflows.  The fixed sizes leave more
+ * than the memory when a type of fixed size counts per CPU (VL15's or the
+ * user type's, as the world sets them) with fewer receive contexts than
+ * kernel queues (corpus::invariants says the same).
  */
 bool shim_check_init_sc_pools(const struct shim_call *c)
 {
-	return shim_sc_config() && shim_sc_pools() &&
-	       c->world.pio_mem_size / PIO_BLOCK_SIZE <= INT_MAX / 10000 + 1;
+	const struct shim_world *sw = &c->world;
+	long long deficit = (long long)sw->n_krcv_queues - sw->num_rcv_contexts;
+	long long blocks = sw->pio_mem_size / PIO_BLOCK_SIZE;
+	static const unsigned int per_cpu_types[] = { SC_VL15, SC_USER };
+	unsigned int i;
+
+	for (i = 0; sw->sc_config_set && deficit > 0 && i < ARRAY_SIZE(per_cpu_types); i++) {
+		short size = (short)sw->sc_config_size[per_cpu_types[i]];
+
+		if ((short)sw->sc_config_count[per_cpu_types[i]] == -2 && size >= 0)
+			blocks += size * deficit;
+	}
+	return shim_sc_config() && shim_sc_pools() && blocks <= INT_MAX / 10000 + 1;
 }
 
 SHIM_CALL(init_sc_pools_and_sizes)

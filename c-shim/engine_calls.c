@@ -395,3 +395,18 @@ SHIM_CALL(sdma_state_name)
 	shim_put(out, "%s", name ? name : "(null)");
 	return 0;
 }
+
+SHIM_CALL(sdma_wait_for_packet_egress)
+{
+	shim_begin(c, out);
+	shim_static_sdma_wait_for_packet_egress(shim_w.priv.s_sde,
+						c->args.sdma_wait_for_packet_egress.pause);
+	return 0;
+}
+
+SHIM_CALL(sdma_wait)
+{
+	shim_begin(c, out);
+	sdma_wait(&shim_w.dd);
+	return 0;
+}

@@ -33,6 +33,7 @@ extern void (*const shim_static_set_sdma_integrity)(struct sdma_engine *sde);
 extern void (*const shim_static_init_sdma_regs)(struct sdma_engine *sde, u32 credits,
 						uint idle_cnt);
 extern const char *(*const shim_static_sdma_state_name)(enum sdma_states state);
+extern void (*const shim_static_sdma_wait_for_packet_egress)(struct sdma_engine *sde, int pause);
 
 /*
  * The file-static data of upstream an upstream function writes or a

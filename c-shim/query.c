@@ -247,7 +247,7 @@ const struct cpumask *shim_node_mask(int node)
 	return shim_w.sw->cpu_nodes & (1u << node) ? &one : &none;
 }
 
-/* Entry i of a per-send-context field of the world (0 when not set). */
+/* Entry i of a per-index field of the world (a send context's, an engine's; 0 when not set). */
 #define SHIM_PER_SC(f, i) ({						\
 	u64 __v = 0;							\
 	unsigned int __k;						\
@@ -282,6 +282,10 @@ u64 shim_csr_value(u32 offset)
 	    (offset - SEND_DMA_HEAD) / 0x100 < (u32)shim_w.dd.num_sdma)
 		return shim_w.head_csr;
 
+	/* Each engine's egress status (before the contexts', whose 256 reach it). */
+	if (offset >= SEND_EGRESS_SEND_DMA_STATUS && (offset - SEND_EGRESS_SEND_DMA_STATUS) % 8 == 0 &&
+	    (offset - SEND_EGRESS_SEND_DMA_STATUS) / 8 < (u32)shim_w.dd.num_sdma)
+		return SHIM_PER_SC(sde_egress_csr, (offset - SEND_EGRESS_SEND_DMA_STATUS) / 8);
 	if (offset >= SEND_EGRESS_CTXT_STATUS && (offset - SEND_EGRESS_CTXT_STATUS) % 8 == 0 &&
 	    (offset - SEND_EGRESS_CTXT_STATUS) / 8 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_EGRESS_CTXT_STATUS) / 8);

@@ -384,6 +384,8 @@ enum shim_fn {
 	SHIM_FN_SET_SDMA_INTEGRITY,
 	SHIM_FN_INIT_SDMA_REGS,
 	SHIM_FN_SDMA_UPDATE_LMC,
+	SHIM_FN_SDMA_WAIT_FOR_PACKET_EGRESS,
+	SHIM_FN_SDMA_WAIT,
 	SHIM_FN_SDMA_STATE_NAME,
 	SHIM_FN_SEQFILE_DUMP_SCI,
 	SHIM_FN_SC_ALLOC,
@@ -474,6 +476,8 @@ enum shim_fn {
 	X(set_sdma_integrity) \
 	X(init_sdma_regs) \
 	X(sdma_update_lmc) \
+	X(sdma_wait_for_packet_egress) \
+	X(sdma_wait) \
 	X(sdma_state_name) \
 	X(seqfile_dump_sci) \
 	X(sc_alloc)
@@ -718,13 +722,25 @@ struct shim_world {
 	shim_u8 num_rcv_contexts;
 	/* `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA` (set by default). */
 	shim_u8 cap_sdma;
-	/* `hfi1_cap_mask`'s kernel bit `HFI1_CAP_STATIC_RATE_CTRL`. */
+	/*
+	 * `hfi1_cap_mask`'s kernel bit `HFI1_CAP_STATIC_RATE_CTRL`
+	 * (`HFI1_CAP_MUST_HAVE_KERN`: set on every device that probed; a
+	 * vector may clear it).
+	 */
 	shim_u8 cap_static_rate_ctrl;
 	/*
-	 * Module parameter `sdma_descq_cnt` (sdma.c): the engines' ring size
-	 * asked for (upstream's default 2048).
+	 * Whether the world sets module parameter `sdma_descq_cnt` (sdma.c),
+	 * the engines' ring size asked for, to the field below; otherwise it
+	 * is upstream's initializer (restored before every call), so a patch
+	 * that changes it changes behaviour.
 	 */
+	shim_u8 sdma_descq_cnt_set;
 	shim_u32 sdma_descq_cnt;
+	/*
+	 * What engine `i`'s `SEND_EGRESS_SEND_DMA_STATUS` reads: its packets
+	 * in the egress FIFO (bits 0-13).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_egress_csr;
 	/*
 	 * Whether the world sets pio.c's static configuration of the send
 	 * contexts (`sc_config_sizes`, `sc_mem_pool_config`) to the four
@@ -1651,6 +1667,15 @@ struct shim_args_sdma_update_lmc {
 } __attribute__((__packed__));
 
 /*
+ * The static `sdma_wait_for_packet_egress(sde, int pause)` (sdma.c)
+ * on the QP's engine: its egress status polled until no packet is
+ * left, or a count unchanged over 500 polls bounces the link.
+ */
+struct shim_args_sdma_wait_for_packet_egress {
+	shim_i32 pause;
+} __attribute__((__packed__));
+
+/*
  * The static `sdma_state_name(state)` (sdma.c): the state's name in
  * `sdma_state_names[]`, the text.
  */
@@ -1740,6 +1765,7 @@ struct shim_args {
 	struct shim_args_pio_map_init pio_map_init;
 	struct shim_args_init_sdma_regs init_sdma_regs;
 	struct shim_args_sdma_update_lmc sdma_update_lmc;
+	struct shim_args_sdma_wait_for_packet_egress sdma_wait_for_packet_egress;
 	struct shim_args_sdma_state_name sdma_state_name;
 	struct shim_args_seqfile_dump_sci seqfile_dump_sci;
 	struct shim_args_sc_alloc sc_alloc;

@@ -305,6 +305,7 @@ bool shim_check_call(const struct shim_call *c);
 bool shim_check_vl_map_init(const struct shim_call *c);
 void shim_build_world(const struct shim_world *sw);
 void *shim_static_data_of(const char *name, unsigned long size);
+bool shim_static_data_kept(void);
 void shim_build_qp(const struct shim_call *c);
 void shim_carry_ring(void);
 void shim_read_qp(struct shim_qp *q, const struct shim_qp *in, u32 *s_flags_unknown);

@@ -13,10 +13,16 @@ use super::{Journal, Undefined};
 /// not do.
 const SDMA_DESCQ_CNT: u16 = 2048;
 
-/// Mirrors `sdma_get_descq_cnt()` (sdma.c): `sdma_descq_cnt` as a `u16`;
-/// 0, not a power of two, below 64 or past 32768: `SDMA_DESCQ_CNT`.
+/// Mirrors `sdma_get_descq_cnt()` (sdma.c): `sdma_descq_cnt` (the
+/// world's, or upstream's initializer, `SDMA_DESCQ_CNT`) as a `u16`; 0,
+/// not a power of two, below 64 or past 32768: `SDMA_DESCQ_CNT`.
 pub fn sdma_get_descq_cnt(w: &World) -> u16 {
-    let count = w.sdma_descq_cnt as u16;
+    let param = if w.sdma_descq_cnt_set {
+        w.sdma_descq_cnt
+    } else {
+        u32::from(SDMA_DESCQ_CNT)
+    };
+    let count = param as u16;
     if count == 0 || !count.is_power_of_two() || !(64..=32768).contains(&count) {
         return SDMA_DESCQ_CNT;
     }
@@ -149,6 +155,47 @@ pub fn sdma_update_lmc(w: &World, mask: u64, lid: u32, j: &mut Journal) {
     }
 }
 
+/// Mirrors the static `sdma_wait_for_packet_egress()` (sdma.c): the
+/// engine's `SEND_EGRESS_SEND_DMA_STATUS` (8 bytes an engine) polled
+/// until its packet occupancy (bits 0-13) is 0; a count unchanged from
+/// one poll to the next over 500 times bounces the link (its work queued)
+/// and gives up; a microsecond between polls. The world gives a register
+/// one value a call: the first poll reads (and journals) it. `pause` is
+/// not read.
+pub fn sdma_wait_for_packet_egress(w: &World, sde: EngineIdx, j: &mut Journal) {
+    let i = usize::from(sde.0);
+    let (mut reg, mut lcnt) = (0u64, 0u32);
+    let mut status = None;
+    loop {
+        let reg_prev = reg;
+        reg = *status.get_or_insert_with(|| {
+            j.read_csr(format_args!("SEND_EGRESS_SEND_DMA_STATUS[{i}]"));
+            w.sde_egress_csr.get(i)
+        }) & 0x3fff;
+        if reg == 0 {
+            break;
+        }
+        if reg != reg_prev {
+            lcnt = 0;
+        }
+        let timed_out = lcnt > 500;
+        lcnt += 1;
+        if timed_out {
+            j.record("queue_work_on(64, wq:link, link-bounce-work)".into());
+            break;
+        }
+        j.udelay(1);
+    }
+}
+
+/// Mirrors `sdma_wait()` (sdma.c): [`sdma_wait_for_packet_egress`] of
+/// every engine of the device, in order.
+pub fn sdma_wait(w: &World, j: &mut Journal) {
+    for i in 0..w.sdma_cpus.len() {
+        sdma_wait_for_packet_egress(w, EngineIdx(i as u8), j);
+    }
+}
+
 // The functions of this module as the model runs them (`crate::Mirror`).
 
 impl crate::Mirror for super::types::args::SdmaGetDescqCnt {
@@ -195,6 +242,20 @@ pub fn sdma_state_name(state: SdmaState) -> &'static str {
 impl crate::Mirror for super::types::args::SdmaStateName {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         cx.out.text = sdma_state_name(self.state).into();
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaWaitForPacketEgress {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_wait_for_packet_egress(cx.w, qp_engine(&cx.qp)?, &mut cx.j);
+        Ok(())
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaWait {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_wait(cx.w, &mut cx.j);
         Ok(())
     }
 }

@@ -480,6 +480,16 @@ macro_rules! call_schema {
                 "mask" mask: u64 [lmc_mask] = 0xffff,
                 "lid" lid: u32 [lmc_lid] = 0,
             }
+            /// The static `sdma_wait_for_packet_egress(sde, int pause)`
+            /// (sdma.c) on the QP's engine: its egress status polled until
+            /// no packet is left, or a count unchanged over 500 polls
+            /// bounces the link.
+            SdmaWaitForPacketEgress sdma_wait_for_packet_egress {
+                "pause" pause: i32 [pause] = 0,
+            }
+            /// `sdma_wait(dd)` (sdma.c): every engine's egress waited for
+            /// (`sdma_wait_for_packet_egress`), in order.
+            SdmaWait sdma_wait {}
             /// The static `sdma_state_name(state)` (sdma.c): the state's
             /// name in `sdma_state_names[]`, the text.
             SdmaStateName sdma_state_name {

@@ -182,11 +182,20 @@ macro_rules! world_schema {
             "num_rcv_contexts" num_rcv_contexts: u8 [num_rcv_contexts] = 0,
             /// `hfi1_cap_mask`'s kernel bit `HFI1_CAP_SDMA` (set by default).
             "cap_sdma" cap_sdma: bool [cap_bit] = true,
-            /// `hfi1_cap_mask`'s kernel bit `HFI1_CAP_STATIC_RATE_CTRL`.
-            "cap_static_rate_ctrl" cap_static_rate_ctrl: bool [cap_bit] = false,
-            /// Module parameter `sdma_descq_cnt` (sdma.c): the engines'
-            /// ring size asked for (upstream's default 2048).
+            /// `hfi1_cap_mask`'s kernel bit `HFI1_CAP_STATIC_RATE_CTRL`
+            /// (`HFI1_CAP_MUST_HAVE_KERN`: set on every device that
+            /// probed; a vector may clear it).
+            "cap_static_rate_ctrl" cap_static_rate_ctrl: bool [cap_bit] = true,
+            /// Whether the world sets module parameter `sdma_descq_cnt`
+            /// (sdma.c), the engines' ring size asked for, to the field
+            /// below; otherwise it is upstream's initializer (restored
+            /// before every call), so a patch that changes it changes
+            /// behaviour.
+            "sdma_descq_cnt_set" sdma_descq_cnt_set: bool [ratio_half] = false,
             "sdma_descq_cnt" sdma_descq_cnt: u32 [sdma_descq_cnt] = 2048,
+            /// What engine `i`'s `SEND_EGRESS_SEND_DMA_STATUS` reads: its
+            /// packets in the egress FIFO (bits 0-13).
+            "sde_egress_csr" sde_egress_csr: PerIndex<u64, 16> [sde_egress_csr] = PerIndex::new(),
             /// Whether the world sets pio.c's static configuration of the
             /// send contexts (`sc_config_sizes`, `sc_mem_pool_config`) to
             /// the four fields below; otherwise it is upstream's

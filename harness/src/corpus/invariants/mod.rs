@@ -56,6 +56,7 @@ pub fn validate_world(w: &World) -> Result<(), String> {
     }
     check_per_context(w)?;
     check_groups(w)?;
+    check_hw_contexts(w)?;
     for (i, sc) in w.vl_sc.iter().enumerate() {
         if let Some(s) = sc {
             if s.0 >= w.num_send_contexts {
@@ -102,6 +103,21 @@ fn check_groups(w: &World) -> Result<(), String> {
     match w.sc_group.iter().find(|(_, g)| *g > 3) {
         Some((i, g)) => Err(format!(
             "world.sc_group[{i}] = {g}: a group of at most 8 hardware contexts (3; sc_alloc() makes 0)"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A send context's hardware context is one of the chip's
+/// TXE_NUM_CONTEXTS (160; sc_hw_alloc() gives `chip_send_contexts - i -
+/// 1`): past them its per-context registers alias others (its
+/// SEND_EGRESS_CTXT_STATUS from 192 on is an engine's
+/// SEND_EGRESS_SEND_DMA_STATUS).
+fn check_hw_contexts(w: &World) -> Result<(), String> {
+    let most = crate::model::pio_ring::TXE_NUM_CONTEXTS;
+    match w.sc_hw_context.iter().find(|(_, h)| u32::from(*h) >= most) {
+        Some((i, h)) => Err(format!(
+            "world.sc_hw_context[{i}] = {h}: a hardware context of the chip's {most} (TXE_NUM_CONTEXTS; past them its registers are others')"
         )),
         None => Ok(()),
     }
@@ -512,7 +528,9 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
     }
     // What the model carries is the QP and the engines: a map a step
     // publishes, or a context it allocates (its text), would be read by
-    // the steps after it.
+    // the steps after it; and static data a step writes
+    // (init_sc_pools_and_sizes: sc_config_sizes) is restored only when a
+    // world is built, which a later step's is not.
     let steps = std::iter::once(first).chain(then);
     if let Some((k, f)) = steps
         .take(then.len())
@@ -799,6 +817,31 @@ mod tests {
         let mut bad = ok.clone();
         bad.world.vl_sc[0] = Some(SendCtxIdx(free));
         assert!(validate(&bad).is_err());
+    }
+
+    /// init_sc_pools_and_sizes(): a fixed-size type counted per CPU with
+    /// fewer receive contexts than kernel queues leaves more blocks than
+    /// the memory (a negative count); past `INT_MAX / 10000` a pool's
+    /// share overflows an int, so such a world is refused.
+    #[test]
+    fn negative_per_cpu_counts_bound_the_pool_blocks() {
+        let mut c = crate::generate::seeded_call(1, Func::InitScPoolsAndSizes, 0);
+        c.world.pio_mem_size = 0x30000;
+        c.world.sc_config_set = true;
+        c.world.sc_config_size = [0xffff, 102, 32, 32767];
+        c.world.sc_config_count = [0xffff, 1, 0xfffd, 0xfffe];
+        c.world.n_krcv_queues = 16;
+        c.world.num_rcv_contexts = 16;
+        assert_eq!(check_init_sc_pools(&c), Ok(()));
+        c.world.num_rcv_contexts = 0;
+        let e = check_init_sc_pools(&c).expect_err("16 * 32767 blocks more");
+        assert!(e.contains("negative per-CPU counts"), "{e}");
+        c.world.sc_config_size[3] = 0xffff;
+        assert_eq!(
+            check_init_sc_pools(&c),
+            Ok(()),
+            "a pool's size: no fixed blocks"
+        );
     }
 
     /// A per-port field may not describe a port the device lacks.

@@ -212,17 +212,33 @@ pub(super) fn check_dump_sci(c: &Call) -> Result<(), String> {
 }
 
 /// init_sc_pools_and_sizes(): a pool's share of the PIO blocks is
-/// computed in an `int` (blocks times its centipercent, at most 10000):
-/// more than `INT_MAX / 10000` blocks would overflow it.
+/// computed in an `int` (the blocks the fixed sizes leave times its
+/// centipercent, at most 10000): more than `INT_MAX / 10000` would
+/// overflow it. The fixed sizes leave more than the memory when a type of
+/// fixed size counts per CPU (VL15's or the user type's count
+/// `SCC_PER_CPU`, the world's configuration) on a device with fewer
+/// receive contexts than kernel queues: a negative count.
 pub(super) fn check_init_sc_pools(c: &Call) -> Result<(), String> {
     if !matches!(c.args, Args::InitScPoolsAndSizes(_)) {
         return Ok(());
     }
-    let blocks = c.world.pio_mem_size / 64;
-    if blocks > i32::MAX as u32 / 10000 + 1 {
+    let w = &c.world;
+    let deficit = i64::from(w.n_krcv_queues) - i64::from(w.num_rcv_contexts);
+    let mut negative = 0i64;
+    if w.sc_config_set && deficit > 0 {
+        for t in [1, 3] {
+            let (size, count) = (w.sc_config_size[t] as i16, w.sc_config_count[t] as i16);
+            if count == -2 && size >= 0 {
+                negative += i64::from(size) * deficit;
+            }
+        }
+    }
+    let blocks = i64::from(w.pio_mem_size / 64) + negative;
+    if blocks > i64::from(i32::MAX / 10000 + 1) {
         return Err(format!(
-            "world.pio_mem_size {:#x} is {blocks} PIO blocks: a pool's share (blocks * centipercent) would overflow an int past {} blocks",
-            c.world.pio_mem_size,
+            "world.pio_mem_size {:#x} is {} PIO blocks, {negative} more left by negative per-CPU counts: a pool's share (blocks * centipercent) would overflow an int past {} blocks",
+            w.pio_mem_size,
+            w.pio_mem_size / 64,
             i32::MAX / 10000 + 1
         ));
     }

@@ -162,6 +162,7 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
                 | Func::SdmaErrProgressCheck
                 | Func::SetSdmaIntegrity
                 | Func::InitSdmaRegs
+                | Func::SdmaWaitForPacketEgress
         ))
         && q.s_sde.is_none()
     {

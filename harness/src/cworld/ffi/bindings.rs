@@ -211,10 +211,12 @@ pub const SHIM_FN_SDMA_GET_DESCQ_CNT: shim_fn = 78;
 pub const SHIM_FN_SET_SDMA_INTEGRITY: shim_fn = 79;
 pub const SHIM_FN_INIT_SDMA_REGS: shim_fn = 80;
 pub const SHIM_FN_SDMA_UPDATE_LMC: shim_fn = 81;
-pub const SHIM_FN_SDMA_STATE_NAME: shim_fn = 82;
-pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 83;
-pub const SHIM_FN_SC_ALLOC: shim_fn = 84;
-pub const SHIM_FN_COUNT: shim_fn = 85;
+pub const SHIM_FN_SDMA_WAIT_FOR_PACKET_EGRESS: shim_fn = 82;
+pub const SHIM_FN_SDMA_WAIT: shim_fn = 83;
+pub const SHIM_FN_SDMA_STATE_NAME: shim_fn = 84;
+pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 85;
+pub const SHIM_FN_SC_ALLOC: shim_fn = 86;
+pub const SHIM_FN_COUNT: shim_fn = 87;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -340,6 +342,13 @@ pub struct shim_world__bindgen_ty_19 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u16; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_20 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
 }
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_1 {
@@ -581,7 +590,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: u8,
+    pub __bindgen_padding_0: [u8; 3usize],
 }
 impl Default for shim_call {
     fn default() -> Self {

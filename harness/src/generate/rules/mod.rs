@@ -445,9 +445,12 @@ pub fn ring_tail<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 
     }
 }
 
-/// `sc->hw_context` of a few send contexts (the rest 0).
+/// `sc->hw_context` of a few send contexts (the rest 0): one of the
+/// chip's 160.
 pub fn sc_hw_context<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u8, 64> {
-    per_index(u, usize::from(w.num_send_contexts), |u| u.arbitrary())
+    per_index(u, usize::from(w.num_send_contexts), |u| {
+        u.int_in_range(0..=159)
+    })
 }
 
 /// What a few send contexts' control or status register reads: mostly

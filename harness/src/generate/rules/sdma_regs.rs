@@ -1,8 +1,10 @@
 //! An engine's registers programmed at probe (`init_sdma_regs`,
 //! `set_sdma_integrity`, `sdma_update_lmc`), the ring size asked for
-//! (`sdma_get_descq_cnt`) and a state's name (`sdma_state_name`).
+//! (`sdma_get_descq_cnt`), the engines' egress status
+//! (`sdma_wait`) and a state's name (`sdma_state_name`).
 
 use super::super::draw::{Draw, Source};
+use super::super::shapes::per_index;
 use crate::model::types::*;
 
 /// The ring size asked for: mostly a power of two around the valid
@@ -59,4 +61,19 @@ pub fn lmc_lid<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u32 {
 /// Any state.
 pub fn state_name_arg<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> SdmaState {
     *u.choose(SdmaState::ALL)
+}
+
+/// A few engines' egress status: mostly none left, else one packet, two,
+/// the most the field holds, or any value (bits past the field set too).
+pub fn sde_egress_csr<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u64, 16> {
+    per_index(u, w.sdma_cpus.len(), |u| match u.int_in_range(0..=7u8) {
+        0 => *u.choose(&[1, 2, 0x3fff]),
+        1 => u.arbitrary(),
+        _ => 0,
+    })
+}
+
+/// One time in two.
+pub fn ratio_half<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
+    u.ratio(1, 2)
 }
