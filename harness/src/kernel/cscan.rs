@@ -445,6 +445,12 @@ pub fn extract(src: &str, name: &str) -> Result<Definition, ExtractError> {
 /// each with its backslash continuations: the macros a definition taken
 /// from the file uses (pio.c's `SC(name)`).
 fn macro_definitions(src: &str, name: &str) -> Vec<Definition> {
+    macros(src).into_iter().filter(|d| d.name == name).collect()
+}
+
+/// Every `#define` of `src`, named by its macro, with its continuation
+/// lines.
+pub fn macros(src: &str) -> Vec<Definition> {
     let lines: Vec<&str> = src.split_inclusive('\n').collect();
     let mut out = vec![];
     let mut i = 0;
@@ -465,11 +471,14 @@ fn macro_definitions(src: &str, name: &str) -> Vec<Definition> {
         if !rest.starts_with([' ', '\t']) {
             continue;
         }
-        let rest = rest.trim_start();
-        let after = rest.strip_prefix(name).and_then(|r| r.chars().next());
-        if matches!(after, Some('(' | ' ' | '\t' | '\n') | None) && rest.starts_with(name) {
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| *c == '_' || c.is_ascii_alphanumeric())
+            .collect();
+        if !name.is_empty() {
             out.push(Definition {
-                name: name.to_owned(),
+                name,
                 text: text.trim_end().to_owned(),
                 line: start + 1,
             });

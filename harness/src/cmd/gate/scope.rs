@@ -9,8 +9,8 @@ use super::ChangedFunctions;
 use crate::cworld::build::Manifest;
 use crate::judge::scope::{Reason, Runs, Unjudged};
 use crate::kernel::cscan::{self, Definition};
-use crate::kernel::patch::touched_lines;
 use crate::kernel::patch::Patch;
+use crate::kernel::patch::{comment_only_lines, touched_lines};
 
 /// Where a patch's edits fall.
 #[derive(Debug, Clone, Default)]
@@ -69,7 +69,10 @@ pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
         {
             s.compiled_whole = true;
         }
-        compiled(tree, &path, &lines, &runs, &mut s);
+        let inert = crate::kernel::read_tree_text(tree, &tree.join(&path))
+            .map(|src| comment_only_lines(&patch.text, &path, &src))
+            .unwrap_or_default();
+        compiled(tree, &path, &lines, &inert, &runs, &mut s);
     }
     for names in [&mut s.functions.judged, &mut s.functions.not_judged] {
         let mut seen = std::collections::HashSet::new();
@@ -81,8 +84,9 @@ pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
 /// The edits of a compiled file `path`. A header is one unit, judged
 /// through the build. In a `.c` file each changed definition is judged
 /// when some world runs it, else listed; edits outside any definition
-/// are judged only where every function is.
-fn compiled(tree: &Path, path: &str, lines: &[usize], runs: &Runs, s: &mut Scope) {
+/// are judged only where every function is, or when they change only
+/// comments and whitespace (`inert`: no compiler sees them).
+fn compiled(tree: &Path, path: &str, lines: &[usize], inert: &[usize], runs: &Runs, s: &mut Scope) {
     let units = units(tree, path, lines);
     if path.ends_with(".h") {
         s.functions.judged.push(short(path).to_owned());
@@ -99,7 +103,10 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], runs: &Runs, s: &mut Scope
     for (unit, def) in units {
         let Some((name, first, ls)) = def else {
             // Outside any definition, or a file that could not be read.
-            if matches!(runs, Runs::Every) || lines.is_empty() {
+            let code_outside = outside_lines(tree, path, lines)
+                .iter()
+                .any(|l| !inert.contains(l));
+            if matches!(runs, Runs::Every) || lines.is_empty() || !code_outside {
                 s.functions.judged.push(unit);
             } else {
                 outside.push(unit);
@@ -128,7 +135,10 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], runs: &Runs, s: &mut Scope
         s.functions.judged.push(unit);
     }
     if !outside.is_empty() {
-        let off = outside_lines(tree, path, lines);
+        let off: Vec<usize> = outside_lines(tree, path, lines)
+            .into_iter()
+            .filter(|l| !inert.contains(l))
+            .collect();
         let what = match off.as_slice() {
             [l] => format!("line {l}"),
             ls => format!(
@@ -191,14 +201,18 @@ fn outside_lines(tree: &Path, path: &str, lines: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// The top-level definitions of a C file of the tree; `None` for another
-/// kind of file, or one that cannot be read or scanned (a deleted file).
+/// The top-level definitions of a C file of the tree, its macros with
+/// them (a world extracts a macro by name as it does a function); `None`
+/// for another kind of file, or one that cannot be read or scanned (a
+/// deleted file).
 fn definitions(tree: &Path, path: &str) -> Option<Vec<Definition>> {
     if !(path.ends_with(".c") || path.ends_with(".h")) {
         return None;
     }
     let src = crate::kernel::read_tree_text(tree, &tree.join(path)).ok()?;
-    cscan::definitions(&src).ok()
+    let mut defs = cscan::definitions(&src).ok()?;
+    defs.extend(cscan::macros(&src));
+    Some(defs)
 }
 
 /// The definition line `l` falls in.
@@ -318,7 +332,7 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
     #[test]
     fn files_and_lines_outside_functions_are_units_of_their_own() {
         let s = classified(&[
-            ("sdma.c", 13),
+            ("sdma.c", 1),
             ("rc.c", 3),
             ("include/linux/list.h", 1),
             ("verbs.h", 2),
@@ -332,12 +346,47 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
             s.not_judged,
             [
                 format!(
-                    "{HFI1}/sdma.c: line 13, outside any function: no world runs it (not judged)"
+                    "{HFI1}/sdma.c: line 1, outside any function: no world runs it (not judged)"
                 ),
                 format!("{HFI1}/rc.c: no world compiles it (not judged)"),
                 "include/linux/list.h: outside the tree the harness extracts (not judged)".into(),
             ]
         );
+    }
+
+    /// A macro is a definition of its own (worlds extract macros by
+    /// name): one no world extracts is named and not judged.
+    #[test]
+    fn a_macro_is_a_unit_of_its_own() {
+        let s = classified(&[("sdma.c", 13)]);
+        assert_eq!(s.functions.not_judged, ["sdma.c: SDMA_X"]);
+        assert_eq!(
+            s.not_judged,
+            [format!(
+                "{HFI1}/sdma.c: SDMA_X (line 13): no world runs it (not judged)"
+            )]
+        );
+    }
+
+    /// An edit outside any function that changes only comments is
+    /// judged: no compiler sees it. One that changes code is not.
+    #[test]
+    fn comments_outside_functions_are_judged() {
+        let (dir, inputs) = tree();
+        let p = format!("{HFI1}/sdma.c");
+        let text = |old: &str, new: &str| {
+            format!(
+                "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n@@ -12 +12 @@\n-{old}\n+{new}\n"
+            )
+        };
+        let comment = super::super::parse(&text("/* a */", "/* b */"), "p").remove(0);
+        let s = classify(&dir, &comment, &inputs);
+        assert_eq!(s.functions.judged, ["sdma.c"], "{s:?}");
+        assert!(s.not_judged.is_empty(), "{s:?}");
+        let code = super::super::parse(&text("int a;", "int b;"), "p").remove(0);
+        let s = classify(&dir, &code, &inputs);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(s.functions.not_judged, ["sdma.c"], "{s:?}");
     }
 
     /// iowait.c is compiled whole and every function of it runs (from

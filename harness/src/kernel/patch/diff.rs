@@ -180,6 +180,132 @@ fn changed_lines(body: &str) -> Vec<usize> {
     lines
 }
 
+/// Where a C lexer stands at the end of a line: in code, or inside a
+/// block comment (a string or character literal ends with its line).
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Lex {
+    Code,
+    Comment,
+}
+
+/// Lexes `line` from `state`: the state at its end, and whether the line
+/// holds nothing but comments and whitespace.
+fn lex_line(line: &str, mut state: Lex) -> (Lex, bool) {
+    let b = line.as_bytes();
+    let (mut i, mut inert) = (0, true);
+    while i < b.len() {
+        match state {
+            Lex::Comment if b[i..].starts_with(b"*/") => {
+                state = Lex::Code;
+                i += 2;
+            }
+            Lex::Comment => i += 1,
+            Lex::Code if b[i..].starts_with(b"/*") => {
+                state = Lex::Comment;
+                i += 2;
+            }
+            Lex::Code if b[i..].starts_with(b"//") => break,
+            Lex::Code if b[i].is_ascii_whitespace() => i += 1,
+            Lex::Code => {
+                inert = false;
+                if b[i] == b'"' || b[i] == b'\'' {
+                    // A literal: to its closing quote (a comment opener
+                    // inside it is not one).
+                    let q = b[i];
+                    i += 1;
+                    while i < b.len() && b[i] != q {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                i += 1;
+            }
+        }
+    }
+    (state, inert)
+}
+
+/// The lines of `path`'s patched text `new_src` that `text`'s hunks touch
+/// (as [`touched_lines`] gives them) in hunks whose every removed and
+/// added line holds only comments and whitespace: edits no compiler sees.
+/// The lexer's state where a hunk starts is the patched file's there (the
+/// text before a hunk is the same on both sides), and each side of the
+/// hunk is lexed from it.
+pub fn comment_only_lines(text: &str, path: &str, new_src: &str) -> Vec<usize> {
+    let src: Vec<&str> = new_src.split_inclusive('\n').collect();
+    let state_before = |line: usize| {
+        src.iter()
+            .take(line.saturating_sub(1))
+            .fold(Lex::Code, |s, l| lex_line(l, s).0)
+    };
+    let mut out = vec![];
+    let hunks = sections(text)
+        .into_iter()
+        .filter(|(p, _)| p == path)
+        .flat_map(|(_, body)| body_hunks(&body));
+    for (start, hunk) in hunks {
+        let (mut old, mut new) = (state_before(start), state_before(start));
+        let mut inert = true;
+        for (kind, text) in &hunk {
+            if *kind != '+' {
+                let (s, i) = lex_line(text, old);
+                old = s;
+                inert &= *kind == ' ' || i;
+            }
+            if *kind != '-' {
+                let (s, i) = lex_line(text, new);
+                new = s;
+                inert &= *kind == ' ' || i;
+            }
+        }
+        // The two sides must also leave the same state behind them.
+        if inert && old == new {
+            out.extend(changed_lines(&hunk_text(start, &hunk)));
+        }
+    }
+    out
+}
+
+/// A section's hunks: each one's first new line and its lines (kind,
+/// text without the kind).
+fn body_hunks(body: &str) -> Vec<(usize, Vec<(char, String)>)> {
+    let mut hunks: Vec<(usize, Vec<(char, String)>)> = vec![];
+    let mut left = (0usize, 0usize);
+    for l in body.split_inclusive('\n') {
+        if left == (0, 0) {
+            if let Some((_, old, start, count)) = l.strip_prefix("@@ ").and_then(hunk_header) {
+                left = (old, count);
+                hunks.push((start, vec![]));
+            }
+            continue;
+        }
+        match hunk_line(l, &mut left) {
+            Some(k @ (' ' | '-' | '+')) => {
+                if let Some((_, h)) = hunks.last_mut() {
+                    h.push((k, l.get(1..).unwrap_or("").to_owned()));
+                }
+            }
+            Some(_) => {}
+            None => left = (0, 0),
+        }
+    }
+    hunks
+}
+
+/// A hunk written back as [`changed_lines`] reads one.
+fn hunk_text(start: usize, hunk: &[(char, String)]) -> String {
+    let old = hunk.iter().filter(|(k, _)| *k != '+').count();
+    let new = hunk.iter().filter(|(k, _)| *k != '-').count();
+    let mut t = format!("@@ -1,{old} +{start},{new} @@\n");
+    for (k, l) in hunk {
+        t.push(*k);
+        t.push_str(l);
+        if !l.ends_with('\n') {
+            t.push('\n');
+        }
+    }
+    t
+}
+
 /// The lines of the new file each section adds (`+` lines: a changed line
 /// is removed and added), as cargo-mutants' `--in-diff` reads a diff: the
 /// new side only, never a context line or where a removal was. `(path,
@@ -325,6 +451,44 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         assert_eq!(added_lines(d), [("x.c".to_owned(), vec![2, 12])]);
         // touched_lines also has where the removal was (y.c:6).
         assert_eq!(touched_lines(d)[1], ("y.c".to_owned(), vec![6]));
+    }
+
+    /// A patched file, and a patch of one hunk against it at `line`.
+    fn one_hunk(line: usize, body: &[&str]) -> String {
+        let old = body.iter().filter(|l| !l.starts_with('+')).count();
+        let new = body.iter().filter(|l| !l.starts_with('-')).count();
+        let mut t = format!("--- a/x.c\n+++ b/x.c\n@@ -{line},{old} +{line},{new} @@\n");
+        for l in body {
+            t.push_str(l);
+            t.push('\n');
+        }
+        t
+    }
+
+    #[test]
+    fn comment_only_hunks_are_told_from_code() {
+        let src = "#define A 1\n/**\n * f() - does f\n * @x: x\n */\nint f(int x)\n{\n\treturn x; /* x */\n}\nchar *s = \"/*\";\nint g;\n";
+        // A kernel-doc line inside the comment (its state from the file).
+        let p = one_hunk(3, &["- * f() - does F", "+ * f() - does f", "  * @x: x"]);
+        assert_eq!(comment_only_lines(&p, "x.c", src), vec![3]);
+        // A macro's value: code.
+        let p = one_hunk(1, &["-#define A 2", "+#define A 1", " /**"]);
+        assert!(comment_only_lines(&p, "x.c", src).is_empty());
+        // A trailing comment changed beside code: the line holds code.
+        let p = one_hunk(8, &["-\treturn x; /* y */", "+\treturn x; /* x */", " }"]);
+        assert!(comment_only_lines(&p, "x.c", src).is_empty());
+        // An opener inside a string is not one: `int g;` stays code.
+        let p = one_hunk(10, &[" char *s = \"/*\";", "-int h;", "+int g;"]);
+        assert!(comment_only_lines(&p, "x.c", src).is_empty());
+        // A blank line added, and a comment opened that swallows code
+        // on one side only: the sides end in other states.
+        let p = one_hunk(11, &["+", " int g;"]);
+        assert_eq!(
+            comment_only_lines(&p, "x.c", "char *s;\n\nint g;\n"),
+            vec![11]
+        );
+        let p = one_hunk(2, &["+/*", " int g;"]);
+        assert!(comment_only_lines(&p, "x.c", "int a;\n/*\nint g;\n").is_empty());
     }
 
     #[test]
