@@ -16,6 +16,7 @@
 //! mirror.
 
 pub mod alloc;
+mod check_enable;
 pub mod flags;
 pub mod hfi;
 pub mod iowait;

@@ -4,6 +4,7 @@
 //! described as the C world describes them (`c-shim/contexts.c`).
 
 use super::alloc::{dma_handle, Allocs};
+use super::check_enable::*;
 use super::flags::sc_type_value;
 use super::pio::{sc_mtu_to_threshold, sc_percent_to_threshold, write_hw_csr, PIO_BLOCK_SIZE};
 use super::sc_state::{disable_hw, HwCtx};
@@ -26,28 +27,6 @@ const CHECK_PARTITION_KEY_VALUE_MASK: u64 = 0xffff;
 const CHECK_OPCODE_MASK_SHIFT: u32 = 8;
 const CREDIT_RETURN_ADDR_ADDRESS_SMASK: u64 = 0xffff_ffff_ffc0;
 const CREDIT_CTRL_EARLY_RETURN_SMASK: u64 = 0x10000;
-// SEND_CTXT_CHECK_ENABLE's bits.
-const CHECK_ENABLE: u64 = 0x1;
-const CHECK_VL: u64 = 0x2;
-const CHECK_JOB_KEY: u64 = 0x4;
-const CHECK_SLID: u64 = 0x10;
-const CHECK_OPCODE: u64 = 0x20;
-const CHECK_VL_MAPPING: u64 = 0x40;
-const CHECK_BYPASS_VL_MAPPING: u64 = 0x80;
-const DISALLOW_RAW: u64 = 0x100;
-const DISALLOW_RAW_IPV6: u64 = 0x200;
-const DISALLOW_GRH: u64 = 0x400;
-const DISALLOW_BYPASS: u64 = 0x800;
-const DISALLOW_KDETH_PACKETS: u64 = 0x1000;
-const DISALLOW_NON_KDETH_PACKETS: u64 = 0x2000;
-const DISALLOW_TOO_SMALL_IB_PACKETS: u64 = 0x4000;
-const DISALLOW_TOO_SMALL_BYPASS_PACKETS: u64 = 0x8000;
-const DISALLOW_PBC_TEST: u64 = 0x10000;
-const DISALLOW_BAD_PKT_LEN: u64 = 0x20000;
-const DISALLOW_TOO_LONG_IB_PACKETS: u64 = 0x40000;
-const DISALLOW_TOO_LONG_BYPASS_PACKETS: u64 = 0x80000;
-const DISALLOW_PBC_STATIC_RATE_CONTROL: u64 = 0x100000;
-const DISALLOW_BYPASS_BAD_PKT_LEN: u64 = 0x200000;
 /// `DEFAULT_PKEY` (hfi.h).
 const DEFAULT_PKEY: u64 = 0xffff;
 // hfi.h: the opcode check of user contexts.

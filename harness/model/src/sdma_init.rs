@@ -4,6 +4,7 @@
 //! the LMC changes (`sdma_update_lmc`), and a state's name
 //! (`sdma_state_name`).
 
+use super::check_enable::*;
 use super::sdma_send::sdma_update_tail;
 use super::sdma_state::{sdma_setlengen, state_name};
 use super::types::{EngineIdx, Qp, SdmaState, World};
@@ -28,25 +29,6 @@ pub fn sdma_get_descq_cnt(w: &World) -> u16 {
     }
     count
 }
-
-/// The `SEND_DMA_CHECK_ENABLE` bits (chip_registers.h) of
-/// [`hfi1_pkt_base_sdma_integrity`].
-const CHECK_ENABLE: u64 = 0x1;
-const CHECK_VL: u64 = 0x2;
-const CHECK_JOB_KEY: u64 = 0x4;
-const CHECK_SLID: u64 = 0x10;
-const CHECK_OPCODE: u64 = 0x20;
-const CHECK_VL_MAPPING: u64 = 0x40;
-const CHECK_BYPASS_VL_MAPPING: u64 = 0x80;
-const DISALLOW_RAW: u64 = 0x100;
-const DISALLOW_RAW_IPV6: u64 = 0x200;
-const DISALLOW_TOO_SMALL_IB_PACKETS: u64 = 0x4000;
-const DISALLOW_TOO_SMALL_BYPASS_PACKETS: u64 = 0x8000;
-const DISALLOW_BAD_PKT_LEN: u64 = 0x20000;
-const DISALLOW_TOO_LONG_IB_PACKETS: u64 = 0x40000;
-const DISALLOW_TOO_LONG_BYPASS_PACKETS: u64 = 0x80000;
-const DISALLOW_PBC_STATIC_RATE_CONTROL: u64 = 0x100000;
-const DISALLOW_BYPASS_BAD_PKT_LEN: u64 = 0x200000;
 
 /// Mirrors `hfi1_pkt_base_sdma_integrity()` (hfi.h): none with
 /// `HFI1_CAP_NO_INTEGRITY`; else the base checks, the PBC static rate
