@@ -248,6 +248,10 @@ bool shim_check_call(const struct shim_call *c)
 		if (!shim_check_init_sc_pools(c))
 			return false;
 		break;
+	case SHIM_FN_SDMA_INIT:
+		if (!shim_check_sdma_init(c))
+			return false;
+		break;
 	case SHIM_FN_SDMA_GET_DESCQ_CNT:
 		/* The module parameter written where the tree keeps it. */
 		if (!shim_static_data_of("sdma_descq_cnt", sizeof(uint)))
@@ -501,20 +505,32 @@ void *shim_static_data_of(const char *name, unsigned long size)
 }
 
 /*
- * Module parameter sdma_descq_cnt (static in sdma.c), when the world sets
- * it and the tree has it as a uint; otherwise its initializer, restored.
+ * A uint module parameter of sdma.c (`name`, static data of the extracted
+ * unit), when the world sets it and the tree has it as a uint; otherwise
+ * its initializer, restored.  `slot` keeps where the tree has it.
  */
-static void shim_set_sdma_descq_cnt(const struct shim_world *sw)
+static void shim_set_uint_param(const char *name, uint **slot, bool *looked, bool set, uint v)
 {
-	static uint *p;
-	static bool looked;
-
-	if (!looked) {
-		p = shim_static_data_of("sdma_descq_cnt", sizeof(uint));
-		looked = true;
+	if (!*looked) {
+		*slot = shim_static_data_of(name, sizeof(uint));
+		*looked = true;
 	}
-	if (p && sw->sdma_descq_cnt_set)
-		*p = sw->sdma_descq_cnt;
+	if (*slot && set)
+		**slot = v;
+}
+
+/* sdma.c's module parameters the world may set: the ring size, the idle count, num_sdma. */
+static void shim_set_sdma_params(const struct shim_world *sw)
+{
+	static uint *descq_cnt, *idle_cnt, *num_sdma;
+	static bool looked[3];
+
+	shim_set_uint_param("sdma_descq_cnt", &descq_cnt, &looked[0], sw->sdma_descq_cnt_set,
+			    sw->sdma_descq_cnt);
+	shim_set_uint_param("sdma_idle_cnt", &idle_cnt, &looked[1], sw->sdma_idle_cnt_set,
+			    sw->sdma_idle_cnt);
+	shim_set_uint_param("mod_num_sdma", &num_sdma, &looked[2], sw->mod_num_sdma_set,
+			    sw->mod_num_sdma);
 }
 
 void shim_build_world(const struct shim_world *sw)
@@ -587,7 +603,13 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.n_krcv_queues = sw->n_krcv_queues;
 	shim_w.dd.num_rcv_contexts = sw->num_rcv_contexts;
 	shim_restore_static_data();
-	shim_set_sdma_descq_cnt(sw);
+	shim_set_sdma_params(sw);
+	/* What sdma_init() allocates: none (a call of it allocated them last). */
+	shim_w.dd.sdma_heads_dma = NULL;
+	shim_w.dd.sdma_heads_phys = 0;
+	shim_w.dd.sdma_heads_size = 0;
+	shim_w.dd.sdma_pad_dma = NULL;
+	shim_w.dd.sdma_rht = NULL;
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	user_credit_return_threshold = sw->user_credit_return_threshold;
@@ -605,6 +627,7 @@ void shim_build_world(const struct shim_world *sw)
 	memcpy(shim_w.dd.sc2vl, sw->sc_to_vl, sizeof(sw->sc_to_vl));
 	/* The entries off 0 (the last world's back to 0 first). */
 	shim_w.nsc = sw->num_send_contexts;
+	shim_w.nsde = sw->sdma_cpus.n;
 	shim_w.dd.num_send_contexts = sw->num_send_contexts;
 	for (; shim_w.hw_context_set; shim_w.hw_context_set &= shim_w.hw_context_set - 1)
 		shim_w.sc[__builtin_ctzll(shim_w.hw_context_set)].hw_context = 0;
@@ -693,6 +716,7 @@ void shim_build_world(const struct shim_world *sw)
 		memcpy(shim_w.pport[i].ibport_data.sl_to_sc, sw->sl_to_sc.v[i],
 		       sizeof(sw->sl_to_sc.v[i]));
 		shim_w.pport[i].ibmtu = sw->port_ibmtu.v[i];
+		shim_w.pport[i].vls_operational = sw->vls_operational;
 		shim_w.pport[i].lid = sw->port_lid.v[i];
 		shim_w.pport[i].ibport_data.rvp.gid_prefix = cpu_to_be64(sw->port_gid_prefix.v[i]);
 		RCU_INIT_POINTER(shim_w.pport[i].ibport_data.rvp.qp[0],

@@ -187,7 +187,7 @@ void shim_read_engines(struct shim_engines *e)
 	for (i = 0; i < shim_w.nsc; i++) {
 		SHIM_ENGINES_FIELDS(SHIM_TAKE_SC, SHIM_NONE_OF)
 	}
-	for (i = 0; i < shim_w.dd.num_sdma; i++) {
+	for (i = 0; i < shim_w.nsde; i++) {
 		SHIM_ENGINES_FIELDS(SHIM_NONE_OF, SHIM_TAKE_SDE)
 	}
 #undef SHIM_TAKE_SDE

@@ -10,6 +10,11 @@ bool shim_chip_bx(void)
 	return shim_w.sw->chip_bx;
 }
 
+u32 shim_ns_to_cclock(void)
+{
+	return shim_w.sw->ns_to_cclock;
+}
+
 bool shim_queue_work_ret(void)
 {
 	return shim_w.queue_work_ret;
@@ -228,6 +233,9 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	i = shim_new_sc_name(p, buf, len);
 	if (i >= 0)
 		return i;
+	i = shim_new_sde_name(p, buf, len);
+	if (i >= 0)
+		return i;
 	return snprintf(buf, len, "ptr:foreign");
 }
 
@@ -313,6 +321,10 @@ u64 shim_csr_value(u32 offset)
 		return shim_w.sw->chip_send_contexts;
 	if (offset == SEND_PIO_MEM_SIZE)
 		return shim_w.sw->pio_mem_size;
+	if (offset == SEND_DMA_ENGINES)
+		return shim_w.sw->chip_sdma_engines;
+	if (offset == SEND_DMA_MEM_SIZE)
+		return shim_w.sw->chip_sdma_mem_size;
 	if (offset >= SEND_CTXT_CREDIT_STATUS && (offset - SEND_CTXT_CREDIT_STATUS) % 0x100 == 0 &&
 	    (offset - SEND_CTXT_CREDIT_STATUS) / 0x100 < 256) {
 		sc = shim_sc_of_hw((offset - SEND_CTXT_CREDIT_STATUS) / 0x100);

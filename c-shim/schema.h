@@ -386,6 +386,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_UPDATE_LMC,
 	SHIM_FN_SDMA_WAIT_FOR_PACKET_EGRESS,
 	SHIM_FN_SDMA_WAIT,
+	SHIM_FN_SDMA_INIT,
 	SHIM_FN_SDMA_STATE_NAME,
 	SHIM_FN_SEQFILE_DUMP_SCI,
 	SHIM_FN_SC_ALLOC,
@@ -478,6 +479,7 @@ enum shim_fn {
 	X(sdma_update_lmc) \
 	X(sdma_wait_for_packet_egress) \
 	X(sdma_wait) \
+	X(sdma_init) \
 	X(sdma_state_name) \
 	X(seqfile_dump_sci) \
 	X(sc_alloc)
@@ -736,6 +738,33 @@ struct shim_world {
 	 */
 	shim_u8 sdma_descq_cnt_set;
 	shim_u32 sdma_descq_cnt;
+	/*
+	 * Module parameters `sdma_idle_cnt` (sdma.c: the engines' idle count
+	 * in ns, upstream's initializer 250) and `num_sdma` (`mod_num_sdma`:
+	 * the engines probe makes, 0 for the chip's), each set to its field
+	 * when its `_set` says, as `sdma_descq_cnt` is.
+	 */
+	shim_u8 sdma_idle_cnt_set;
+	shim_u32 sdma_idle_cnt;
+	shim_u8 mod_num_sdma_set;
+	shim_u32 mod_num_sdma;
+	/*
+	 * What the chip's `SEND_DMA_ENGINES` and `SEND_DMA_MEM_SIZE` read
+	 * (`chip_sdma_engines()`, `chip_sdma_mem_size()`: the engines
+	 * `sdma_init()` makes and the SDMA memory they share).
+	 */
+	shim_u8 chip_sdma_engines;
+	shim_u32 chip_sdma_mem_size;
+	/*
+	 * What chip.c's `ns_to_cclock()` answers (a boundary, journalled):
+	 * the idle count in chip clocks.
+	 */
+	shim_u32 ns_to_cclock;
+	/*
+	 * Every port's `ppd->vls_operational`: the VLs `sdma_init()` maps the
+	 * engines to.
+	 */
+	shim_u8 vls_operational;
 	/*
 	 * What engine `i`'s `SEND_EGRESS_SEND_DMA_STATUS` reads: its packets
 	 * in the egress FIFO (bits 0-13).
@@ -1676,6 +1705,23 @@ struct shim_args_sdma_wait_for_packet_egress {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_init(dd, u8 port)` (sdma.c), the probe of the send engines:
+ * `dd->per_sdma` allocated (the chip's engines, or the `num_sdma`
+ * module parameter's), each engine set up with its ring and tx ring
+ * allocated, the head and pad memory allocated, each engine
+ * programmed (`init_sdma_regs`), the VL-to-engine map built for the
+ * port's VLs, the per-CPU engine table created; an allocation failing
+ * frees what it took (`sdma_clean`), -ENOMEM. With `clean`, a probe
+ * that succeeded is torn down (`sdma_clean(dd, dd->num_sdma)`, as the
+ * driver's removal does). The text: what `dd` and its new engines
+ * hold after the probe, and after the teardown.
+ */
+struct shim_args_sdma_init {
+	shim_u8 port;
+	shim_u8 clean;
+} __attribute__((__packed__));
+
+/*
  * The static `sdma_state_name(state)` (sdma.c): the state's name in
  * `sdma_state_names[]`, the text.
  */
@@ -1766,6 +1812,7 @@ struct shim_args {
 	struct shim_args_init_sdma_regs init_sdma_regs;
 	struct shim_args_sdma_update_lmc sdma_update_lmc;
 	struct shim_args_sdma_wait_for_packet_egress sdma_wait_for_packet_egress;
+	struct shim_args_sdma_init sdma_init;
 	struct shim_args_sdma_state_name sdma_state_name;
 	struct shim_args_seqfile_dump_sci seqfile_dump_sci;
 	struct shim_args_sc_alloc sc_alloc;

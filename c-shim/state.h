@@ -221,6 +221,7 @@ struct shim_state {
 	u64 head_csr;
 	int niter;
 	unsigned int nsc;	/* the world's send contexts */
+	unsigned int nsde;	/* the world's engines (dd->num_sdma unless a probe changed it) */
 	u64 hw_context_set;	/* the contexts whose hw_context is not 0 */
 	u64 sc_group_set;	/* the contexts whose group is not 0 */
 	/* what dd->send_contexts holds past the world's table (build.c) */
@@ -303,6 +304,11 @@ u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown);
 bool shim_check_call(const struct shim_call *c);
 /* vl_maps.c: a map init the world can run without crashing. */
 bool shim_check_vl_map_init(const struct shim_call *c);
+bool shim_heap_sdma_map(const struct shim_call *c);
+void shim_put_sdma_map(struct shim_outcome *out);
+void shim_vl_map_grace_period(void *heap);
+bool shim_check_sdma_init(const struct shim_call *c);
+int shim_new_sde_name(const void *p, char *buf, size_t len);
 void shim_build_world(const struct shim_world *sw);
 void *shim_static_data_of(const char *name, unsigned long size);
 bool shim_static_data_kept(void);

@@ -163,18 +163,24 @@ bool shim_check_vl_map_init(const struct shim_call *c)
 			       sw->num_send_contexts - 1);
 }
 
-static void shim_describe_sdma_map(struct shim_outcome *out)
+/* The SDMA map published, appended to the text (sdma_init()'s too). */
+void shim_put_sdma_map(struct shim_outcome *out)
 {
 	const struct sdma_vl_map *m = rcu_dereference_raw(shim_w.dd.sdma_map);
 	unsigned int i;
 
-	out->text_len = 0;
 	SHIM_DESCRIBE_MAP(out, "sdma_map", sdma_vl_map, sdma_map_elem, sde, m,
 			  shim_w.sdma_map_heap, ({
 		shim_put(out, " engine_to_vl=");
 		for (i = 0; i < ARRAY_SIZE(m->engine_to_vl); i++)
 			shim_put(out, "%s%d", i ? "," : "", m->engine_to_vl[i]);
 	}));
+}
+
+static void shim_describe_sdma_map(struct shim_outcome *out)
+{
+	out->text_len = 0;
+	shim_put_sdma_map(out);
 }
 
 static void shim_describe_pio_map(struct shim_outcome *out)
@@ -191,10 +197,26 @@ static void shim_describe_pio_map(struct shim_outcome *out)
  * callback), and the shim keeps no pointer to the world's copy, so the
  * leak check sees a copy upstream no longer reaches.
  */
-static void shim_vl_map_grace_period(void *heap)
+void shim_vl_map_grace_period(void *heap)
 {
 	shim_rcu_barrier();
 	*(void **)heap = NULL;
+}
+
+/*
+ * The world's SDMA map in blocks of its own, published, for a call that
+ * replaces or frees it (sdma_map_init(), sdma_init()); false when the
+ * copy could not be made (the call is refused).
+ */
+bool shim_heap_sdma_map(const struct shim_call *c)
+{
+	shim_w.sdma_map_heap = SHIM_HEAP_MAP(sdma_vl_map, sdma_map_elem, sde,
+					     rcu_dereference_raw(shim_w.dd.sdma_map),
+					     c->world.sdma_map.nelems, "sdma_map");
+	if (c->world.sdma_map.present && !shim_w.sdma_map_heap)
+		return false;
+	RCU_INIT_POINTER(shim_w.dd.sdma_map, shim_w.sdma_map_heap);
+	return true;
 }
 
 SHIM_CALL(sdma_map_init)
@@ -203,12 +225,8 @@ SHIM_CALL(sdma_map_init)
 	u8 vl_engines[SHIM_ELEM_MAX_ENTRIES];
 	int ret;
 
-	shim_w.sdma_map_heap = SHIM_HEAP_MAP(sdma_vl_map, sdma_map_elem, sde,
-					     rcu_dereference_raw(shim_w.dd.sdma_map),
-					     c->world.sdma_map.nelems, "sdma_map");
-	if (c->world.sdma_map.present && !shim_w.sdma_map_heap)
+	if (!shim_heap_sdma_map(c))
 		return shim_refuse(out);
-	RCU_INIT_POINTER(shim_w.dd.sdma_map, shim_w.sdma_map_heap);
 	memcpy(vl_engines, a->vl_engines.v, sizeof(vl_engines));
 	shim_begin(c, out);
 	ret = sdma_map_init(&shim_w.dd, a->port, a->num_vls,

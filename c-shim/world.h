@@ -32,6 +32,10 @@ static inline u64 shim_dma_handle(int node)
 bool shim_queue_work_ret(void);
 /* What chip.c's is_bx() answers: the chip is a B step. */
 bool shim_chip_bx(void);
+/* What chip.c's ns_to_cclock() answers (world.ns_to_cclock). */
+u32 shim_ns_to_cclock(void);
+/* The name of a register address get_csr_addr() gave (mocks/chip.c). */
+void shim_csr_addr_name(const void __iomem *addr, char *buf, size_t len);
 bool shim_tid_send_ret(void);
 bool shim_cancel_work_ret(void);
 /* What the register at a chip offset reads (0 for one the world does not

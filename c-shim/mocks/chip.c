@@ -54,6 +54,8 @@ static const struct {
 	{ SEND_CTRL, 0, "SEND_CTRL" },
 	{ SEND_CONTEXTS, 0, "SEND_CONTEXTS" },
 	{ SEND_PIO_MEM_SIZE, 0, "SEND_PIO_MEM_SIZE" },
+	{ SEND_DMA_ENGINES, 0, "SEND_DMA_ENGINES" },
+	{ SEND_DMA_MEM_SIZE, 0, "SEND_DMA_MEM_SIZE" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)
@@ -159,4 +161,17 @@ u32 cclock_to_ns(struct hfi1_devdata *dd, u32 cclocks)
 {
 	journal_printf("cclock_to_ns(%u)", cclocks);
 	return 0;
+}
+
+/* The conversion the other way: recorded; what the world says (ns_to_cclock). */
+u32 ns_to_cclock(struct hfi1_devdata *dd, u32 ns)
+{
+	journal_printf("ns_to_cclock(%u)", ns);
+	return shim_ns_to_cclock();
+}
+
+/* The name of a register address get_csr_addr() gave (a describer's). */
+void shim_csr_addr_name(const void __iomem *addr, char *buf, size_t len)
+{
+	csr_name((u32)((uintptr_t)addr - (uintptr_t)csr_window), buf, len);
 }

@@ -39,6 +39,7 @@ pub mod schema;
 pub mod sdma;
 pub mod sdma_build;
 pub mod sdma_init;
+pub mod sdma_probe;
 pub mod sdma_progress;
 pub mod sdma_send;
 pub mod sdma_state;
@@ -82,7 +83,13 @@ pub struct Undefined(pub String);
 /// The room of the C world's journal, in bytes (`SHIM_JOURNAL_BYTES`,
 /// c-shim/shim.h; the harness holds the two equal): what a call records
 /// past it is lost, as [`Journal::finish`] writes.
-pub const JOURNAL_BYTES: usize = 2048;
+pub const JOURNAL_BYTES: usize = 8192;
+
+/// The room of the C world's text, in bytes (`SHIM_TEXT_BYTES`,
+/// c-shim/shim.h; the harness holds the two equal): a describer writes
+/// what fits and its NUL (c-shim/describe.c's `shim_put`), so the model's
+/// text is cut at one byte less.
+pub const TEXT_BYTES: usize = 4096;
 
 /// What the C journal writes where a line does not fit
 /// (c-shim/mocks/journal.c).
@@ -238,6 +245,13 @@ pub fn run(call: &Call) -> Result<Outcome, Undefined> {
     out.qp = qp.into_owned();
     out.engines = engines.into_owned();
     out.journal = j.finish();
+    if out.text.len() >= TEXT_BYTES {
+        let mut end = TEXT_BYTES - 1;
+        while !out.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.text.truncate(end);
+    }
     Ok(out)
 }
 

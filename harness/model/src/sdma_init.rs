@@ -72,15 +72,27 @@ pub fn set_sdma_integrity(w: &World, sde: EngineIdx, j: &mut Journal) {
     ));
 }
 
-/// The bus addresses of engine `i`'s ring and of its head in host memory
-/// (`sde->descq_phys`, `sde->head_phys`), as the world gives them
-/// (c-shim/build.c): where `sdma_init()` would have allocated them.
-fn descq_phys(sde: EngineIdx) -> u64 {
-    0x1_0000_0000 + (u64::from(sde.0) << 16)
+/// Where an engine's ring and its head in host memory are, and the
+/// ring's size: what `init_sdma_regs()` programs.
+#[derive(Clone, Copy)]
+pub(crate) struct RingAt {
+    /// `sde->descq_phys`.
+    pub(crate) descq_phys: u64,
+    /// `sde->head_phys`.
+    pub(crate) head_phys: u64,
+    /// `sde->descq_cnt`.
+    pub(crate) descq_cnt: u16,
 }
 
-fn head_phys(sde: EngineIdx) -> u64 {
-    0x2_0000_0000 + u64::from(sde.0) * 64
+/// The world's engine `i` (the QP's): its ring and head where the world
+/// puts them (c-shim/build.c: where `sdma_init()` would have allocated
+/// them), its ring's size the QP's engine's.
+fn world_ring(qp: &Qp, sde: EngineIdx) -> RingAt {
+    RingAt {
+        descq_phys: 0x1_0000_0000 + (u64::from(sde.0) << 16),
+        head_phys: 0x2_0000_0000 + u64::from(sde.0) * 64,
+        descq_cnt: qp.sde_descq_cnt,
+    }
 }
 
 /// Mirrors the static `init_sdma_regs()` (sdma.c): the engine's ring
@@ -89,9 +101,9 @@ fn head_phys(sde: EngineIdx) -> u64 {
 /// descriptor count, head address, SDMA memory (`credits` blocks from
 /// `credits * index`, a `u32` product), every error unmasked, the
 /// integrity checks (`set_sdma_integrity`) and no opcode check.
-pub fn init_sdma_regs(
+pub(crate) fn init_sdma_regs(
     w: &World,
-    qp: &Qp,
+    ring: RingAt,
     sde: EngineIdx,
     credits: u32,
     idle_cnt: u32,
@@ -100,9 +112,9 @@ pub fn init_sdma_regs(
     let i = sde.0;
     j.record(format!(
         "write_csr(SEND_DMA_BASE_ADDR[{i}], 0x{:x})",
-        descq_phys(sde)
+        ring.descq_phys
     ));
-    sdma_setlengen(qp, sde, j);
+    sdma_setlengen(ring.descq_cnt, sde, j);
     sdma_update_tail(sde, 0, j);
     j.record(format!(
         "write_csr(SEND_DMA_RELOAD_CNT[{i}], 0x{idle_cnt:x})"
@@ -110,7 +122,7 @@ pub fn init_sdma_regs(
     j.record(format!("write_csr(SEND_DMA_DESC_CNT[{i}], 0x0)"));
     j.record(format!(
         "write_csr(SEND_DMA_HEAD_ADDR[{i}], 0x{:x})",
-        head_phys(sde)
+        ring.head_phys
     ));
     let memory = u64::from(credits) << 16 | u64::from(credits.wrapping_mul(u32::from(i)));
     j.record(format!("write_csr(SEND_DMA_MEMORY[{i}], 0x{memory:x})"));
@@ -203,7 +215,8 @@ impl crate::Mirror for super::types::args::SetSdmaIntegrity {
 impl crate::Mirror for super::types::args::InitSdmaRegs {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         let sde = qp_engine(&cx.qp)?;
-        init_sdma_regs(cx.w, &cx.qp, sde, self.credits, self.idle_cnt, &mut cx.j);
+        let ring = world_ring(&cx.qp, sde);
+        init_sdma_regs(cx.w, ring, sde, self.credits, self.idle_cnt, &mut cx.j);
         Ok(())
     }
 }

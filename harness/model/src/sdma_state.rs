@@ -115,7 +115,7 @@ fn sdma_sendctrl(
 /// ([`sdma_flush`]) when it starts running; then the state's action
 /// (`sdma_action_table`): `go_s99_running` cleared or set, its op
 /// recorded and written ([`sdma_sendctrl`]).
-fn sdma_set_state(
+pub(crate) fn sdma_set_state(
     w: &World,
     qp: &mut Qp,
     e: &mut Engines,
@@ -214,8 +214,8 @@ fn halt_worker(sde: EngineIdx, j: &mut Journal) {
 /// Mirrors the static `sdma_setlengen()` (sdma.c): the ring's length in
 /// 64-descriptor units written to `SEND_DMA_LEN_GEN`, then again with
 /// generation 4.
-pub(crate) fn sdma_setlengen(qp: &Qp, sde: EngineIdx, j: &mut Journal) {
-    let len = (u64::from(qp.sde_descq_cnt) / 64) << 6;
+pub(crate) fn sdma_setlengen(descq_cnt: u16, sde: EngineIdx, j: &mut Journal) {
+    let len = (u64::from(descq_cnt) / 64) << 6;
     j.record(format!("write_csr(SEND_DMA_LEN_GEN[{}], 0x{len:x})", sde.0));
     j.record(format!(
         "write_csr(SEND_DMA_LEN_GEN[{}], 0x{:x})",
@@ -229,7 +229,7 @@ pub(crate) fn sdma_setlengen(qp: &Qp, sde: EngineIdx, j: &mut Journal) {
 /// the tail set to 0 (`sdma_update_tail`), the head in host memory
 /// cleared, the header request FIFO error cleared.
 fn sdma_hw_start_up(qp: &mut Qp, sde: EngineIdx, j: &mut Journal) {
-    sdma_setlengen(qp, sde, j);
+    sdma_setlengen(qp.sde_descq_cnt, sde, j);
     j.record(format!("writeq(SEND_DMA_TAIL[{}], 0x0)", sde.0));
     qp.sde_head_dma = 0;
     j.record(format!(

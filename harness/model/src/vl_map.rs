@@ -25,7 +25,7 @@ fn roundup_pow_of_two(n: u32) -> u32 {
 
 /// A map upstream built: `vls` elements, the first `actual_vls` its own,
 /// each later one the element `i % actual_vls` again.
-struct Built {
+pub(crate) struct Built {
     actual_vls: u8,
     vls: u32,
     mask: u32,
@@ -35,8 +35,26 @@ struct Built {
     elems: Vec<(u32, Vec<String>)>,
 }
 
+impl Built {
+    /// The elements the map owns (`actual_vls`): what freeing it frees
+    /// besides the map.
+    pub(crate) fn own(&self) -> usize {
+        self.elems.len()
+    }
+}
+
+/// The elements the world's map allocated: what freeing its copy frees
+/// besides the map.
+pub(crate) fn world_elems<T>(m: &VlMap<T>) -> usize {
+    m.elems.iter().flatten().count()
+}
+
 /// The text a map init leaves: the map `name` that is published.
-fn describe(name: &str, built: Option<&Built>, world: Option<&VlMap<impl Sized>>) -> String {
+pub(crate) fn describe(
+    name: &str,
+    built: Option<&Built>,
+    world: Option<&VlMap<impl Sized>>,
+) -> String {
     let Some(m) = built else {
         return format!("{name}={}", if world.is_some() { "world" } else { "NULL" });
     };
@@ -67,7 +85,7 @@ fn describe(name: &str, built: Option<&Built>, world: Option<&VlMap<impl Sized>>
 /// The `kfree` lines of freeing a map of `elems` own elements and the map
 /// itself (`sdma_map_free`, `pio_map_free`: a NULL element is not
 /// journalled, as `kfree(NULL)` is not).
-fn free_lines(elems: usize, j: &mut Journal) {
+pub(crate) fn free_lines(elems: usize, j: &mut Journal) {
     for _ in 0..elems {
         j.record("kfree".into());
     }
@@ -79,7 +97,7 @@ fn free_lines(elems: usize, j: &mut Journal) {
 /// returns, each element the world allocated freed, then the map.
 fn free_world_map<T>(m: &VlMap<T>, name: &str, j: &mut Journal) {
     j.record(format!("call_rcu({name}.list)"));
-    free_lines(m.elems.iter().flatten().count(), j);
+    free_lines(world_elems(m), j);
 }
 
 /// Each VL's count of what it gets: `vl_given`, or `total` spread evenly,
@@ -100,36 +118,29 @@ pub fn loading(num_vls: u8, vl_given: &[u8], total: u32) -> Vec<u8> {
     v
 }
 
-/// Mirrors `sdma_map_init()` (sdma.c): without `HFI1_HAS_SEND_DMA`, 0;
-/// else each VL's engine count (`vl_engines`, or `dd->num_sdma` spread
-/// evenly with the extras from the last VL down), the map allocated
-/// (`kzalloc`) with `roundup_pow_of_two(num_vls)` elements, each VL's
-/// element allocated with `roundup_pow_of_two(count)` entries filled
-/// round robin from the VL's first engine, the back-map set, the
-/// elements past the VLs the first ones again; an allocation failing frees
-/// what was built (`sdma_map_free`), -ENOMEM. Else the map published and
-/// the old one, if any, freed after a grace period. The text is the
-/// published map.
-pub fn sdma_map_init(
-    w: &World,
+/// The map `sdma_map_init()` builds for `num_sdma` engines (the part
+/// after its `HFI1_HAS_SEND_DMA` check): each VL's engine count
+/// (`vl_engines`, or the engines spread evenly with the extras from the
+/// last VL down), the map allocated (`kzalloc`) with
+/// `roundup_pow_of_two(num_vls)` elements, each VL's element allocated
+/// with `roundup_pow_of_two(count)` entries filled round robin from the
+/// VL's first engine, the back-map set; an allocation failing frees what
+/// was built (`sdma_map_free`): `None`, -ENOMEM.
+pub(crate) fn build_sdma_map(
+    a: &mut Allocs<'_>,
+    num_sdma: u32,
     num_vls: u8,
     vl_engines: &[u8],
     j: &mut Journal,
-) -> Result<(i32, String), Undefined> {
-    let world = w.sdma_map.as_ref();
-    if !w.has(DevFlag::HasSendDma) {
-        return Ok((0, describe("sdma_map", None, world)));
-    }
-    let num_sdma = w.sdma_cpus.len() as u32;
+) -> Result<Option<Built>, Undefined> {
     let v = loading(num_vls, vl_engines, num_sdma);
     if let Some(i) = v.iter().position(|&n| n == 0) {
         return Err(Undefined(format!(
             "VL {i} gets no engine: roundup_pow_of_two(0) is undefined"
         )));
     }
-    let mut a = Allocs::new(w);
     if !a.kmalloc(NUMA_NO_NODE, j) {
-        return Ok((-ENOMEM, describe("sdma_map", None, world)));
+        return Ok(None);
     }
     let vls = roundup_pow_of_two(u32::from(num_vls));
     let mut m = Built {
@@ -146,7 +157,7 @@ pub fn sdma_map_init(
         let sz = roundup_pow_of_two(count);
         if !a.kmalloc(NUMA_NO_NODE, j) {
             free_lines(m.elems.len(), j);
-            return Ok((-ENOMEM, describe("sdma_map", None, world)));
+            return Ok(None);
         }
         let mut entries = vec![];
         for _ in 0..sz {
@@ -164,6 +175,29 @@ pub fn sdma_map_init(
         m.elems.push((sz - 1, entries));
         engine = first + count;
     }
+    Ok(Some(m))
+}
+
+/// Mirrors `sdma_map_init()` (sdma.c): without `HFI1_HAS_SEND_DMA`, 0;
+/// else the map built for `dd->num_sdma` engines ([`build_sdma_map`]),
+/// -ENOMEM when an allocation fails; else the map published and the old
+/// one, if any, freed after a grace period. The text is the published
+/// map.
+pub fn sdma_map_init(
+    w: &World,
+    num_vls: u8,
+    vl_engines: &[u8],
+    j: &mut Journal,
+) -> Result<(i32, String), Undefined> {
+    let world = w.sdma_map.as_ref();
+    if !w.has(DevFlag::HasSendDma) {
+        return Ok((0, describe("sdma_map", None, world)));
+    }
+    let mut a = Allocs::new(w);
+    let num_sdma = w.sdma_cpus.len() as u32;
+    let Some(m) = build_sdma_map(&mut a, num_sdma, num_vls, vl_engines, j)? else {
+        return Ok((-ENOMEM, describe("sdma_map", None, world)));
+    };
     if let Some(old) = world {
         free_world_map(old, "sdma_map", j);
     }

@@ -493,7 +493,16 @@ fn is_definition(text: &str) -> bool {
         return false;
     }
     // A body, an initializer, or a type's members (`struct x { ... };`).
-    text.trim_end().ends_with('}') || text.contains('=') || text.contains('{')
+    if text.trim_end().ends_with('}') || text.contains('=') || text.contains('{') {
+        return true;
+    }
+    // A tentative definition (`uint mod_num_sdma;`): a variable, no
+    // prototype (no parameter list), no type named alone (`struct x;`)
+    // and no typedef.
+    let first = t.split_whitespace().next().unwrap_or("");
+    !text.contains('(')
+        && !matches!(first, "typedef" | "struct" | "union" | "enum")
+        && t.trim_end().ends_with(';')
 }
 
 #[cfg(test)]
@@ -652,5 +661,17 @@ int proto(int a)
         let src = "static void (*hook)(int) = handler;\n";
         let d = extract(src, "hook").expect("found");
         assert_eq!(d.line, 1);
+    }
+
+    #[test]
+    fn a_tentative_definition_is_a_definition() {
+        let src = "uint mod_num_sdma;\nstruct later;\nstatic void f(int);\nextern uint num_vls;\n";
+        assert_eq!(extract(src, "mod_num_sdma").map(|d| d.line).ok(), Some(1));
+        assert!(extract(src, "f").is_err(), "a prototype is no definition");
+        assert!(
+            extract(src, "num_vls").is_err(),
+            "an extern declaration is none"
+        );
+        assert!(extract(src, "later").is_err(), "a type named alone is none");
     }
 }

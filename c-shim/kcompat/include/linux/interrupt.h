@@ -31,6 +31,17 @@ struct irq_affinity_notify {
 	void (*release)(struct kref *ref);
 };
 
+static inline void tasklet_setup(struct tasklet_struct *t,
+				 void (*callback)(struct tasklet_struct *))
+{
+	t->next = NULL;
+	t->state = 0;
+	atomic_set(&t->count, 0);
+	t->use_callback = true;
+	t->callback = callback;
+	t->data = 0;
+}
+
 #define from_tasklet(var, callback_tasklet, tasklet_fieldname) \
 	container_of(callback_tasklet, typeof(*var), tasklet_fieldname)
 

@@ -13,6 +13,7 @@
 #include <linux/minmax.h>
 #include <linux/math.h>
 #include <linux/container_of.h>
+#include <linux/cache.h>
 #include <linux/printk.h>
 #include <linux/bug.h>
 #include <linux/err.h>

@@ -1,8 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* kcompat: stands in for <linux/rhashtable.h>. */
+/*
+ * kcompat: stands in for <linux/rhashtable.h> (lib/rhashtable.c): what
+ * sdma.c's probe and teardown use of the table.  A table is a list of
+ * its objects' heads; rhashtable_init() checks the parameters as the
+ * kernel's does and allocates nothing (the kernel's bucket table falls
+ * back to a __GFP_NOFAIL one, so it cannot fail there either).
+ */
 #ifndef _KCOMPAT_LINUX_RHASHTABLE_H
 #define _KCOMPAT_LINUX_RHASHTABLE_H
 
 #include <linux/kernel.h>
+#include <linux/atomic.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+
+struct rhash_head {
+	struct rhash_head *next;
+};
+
+struct rhashtable_compare_arg;
+typedef u32 (*rht_hashfn_t)(const void *data, u32 len, u32 seed);
+typedef u32 (*rht_obj_hashfn_t)(const void *data, u32 len, u32 seed);
+typedef int (*rht_obj_cmpfn_t)(struct rhashtable_compare_arg *arg, const void *obj);
+
+struct rhashtable_params {
+	u16 nelem_hint;
+	u16 key_len;
+	u16 key_offset;
+	u16 head_offset;
+	unsigned int max_size;
+	u16 min_size;
+	bool automatic_shrinking;
+	rht_hashfn_t hashfn;
+	rht_obj_hashfn_t obj_hashfn;
+	rht_obj_cmpfn_t obj_cmpfn;
+};
+
+struct rhashtable {
+	struct rhash_head *list;
+	unsigned int key_len;
+	struct rhashtable_params p;
+	atomic_t nelems;
+};
+
+static inline int rhashtable_init(struct rhashtable *ht, const struct rhashtable_params *params)
+{
+	if ((!params->key_len && !params->obj_hashfn) ||
+	    (params->obj_hashfn && !params->obj_cmpfn))
+		return -EINVAL;
+	memset(ht, 0, sizeof(*ht));
+	memcpy(&ht->p, params, sizeof(*params));
+	ht->key_len = params->key_len;
+	atomic_set(&ht->nelems, 0);
+	return 0;
+}
+
+/* Every object freed by free_fn (if given), then the table emptied. */
+static inline void rhashtable_free_and_destroy(struct rhashtable *ht,
+					       void (*free_fn)(void *ptr, void *arg), void *arg)
+{
+	struct rhash_head *he, *next;
+
+	for (he = ht->list; he; he = next) {
+		next = he->next;
+		if (free_fn)
+			free_fn((char *)he - ht->p.head_offset, arg);
+	}
+	ht->list = NULL;
+	atomic_set(&ht->nelems, 0);
+}
 
 #endif

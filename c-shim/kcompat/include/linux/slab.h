@@ -32,6 +32,10 @@ void kfree(const void *objp);
 /* kzalloc_flex(TYPE or VAR, FAM, COUNT[, GFP]) (7.2): COUNT of its flexible array. */
 #define kzalloc_flex(t, fam, n, ...)	\
 	((typeof(t) *)kzalloc(struct_size((typeof(t) *)0, fam, n), GFP_KERNEL))
+/* kzalloc_obj(TYPE or VAR[, GFP]) (7.2): one zeroed object. */
+#define kzalloc_obj(t, ...)		((typeof(t) *)kzalloc(sizeof(t), GFP_KERNEL))
+/* The kv* allocators are kmalloc's here: one allocation each, as failslab counts it. */
+#define kvzalloc_node(size, flags, node) kzalloc_node(size, flags, node)
 #define kvfree(p)			kfree(p)
 #define kfree_sensitive(p)		kfree(p)
 

@@ -490,6 +490,22 @@ macro_rules! call_schema {
             /// `sdma_wait(dd)` (sdma.c): every engine's egress waited for
             /// (`sdma_wait_for_packet_egress`), in order.
             SdmaWait sdma_wait {}
+            /// `sdma_init(dd, u8 port)` (sdma.c), the probe of the send
+            /// engines: `dd->per_sdma` allocated (the chip's engines, or
+            /// the `num_sdma` module parameter's), each engine set up
+            /// with its ring and tx ring allocated, the head and pad
+            /// memory allocated, each engine programmed
+            /// (`init_sdma_regs`), the VL-to-engine map built for the
+            /// port's VLs, the per-CPU engine table created; an
+            /// allocation failing frees what it took (`sdma_clean`),
+            /// -ENOMEM. With `clean`, a probe that succeeded is torn down
+            /// (`sdma_clean(dd, dd->num_sdma)`, as the driver's removal
+            /// does). The text: what `dd` and its new engines hold after
+            /// the probe, and after the teardown.
+            SdmaInit sdma_init {
+                "port" port: u8 [sdma_init_port] = 0,
+                "clean" clean: bool [sdma_init_clean] = false,
+            }
             /// The static `sdma_state_name(state)` (sdma.c): the state's
             /// name in `sdma_state_names[]`, the text.
             SdmaStateName sdma_state_name {

@@ -193,6 +193,26 @@ macro_rules! world_schema {
             /// behaviour.
             "sdma_descq_cnt_set" sdma_descq_cnt_set: bool [ratio_half] = false,
             "sdma_descq_cnt" sdma_descq_cnt: u32 [sdma_descq_cnt] = 2048,
+            /// Module parameters `sdma_idle_cnt` (sdma.c: the engines'
+            /// idle count in ns, upstream's initializer 250) and
+            /// `num_sdma` (`mod_num_sdma`: the engines probe makes, 0 for
+            /// the chip's), each set to its field when its `_set` says,
+            /// as `sdma_descq_cnt` is.
+            "sdma_idle_cnt_set" sdma_idle_cnt_set: bool [ratio_half] = false,
+            "sdma_idle_cnt" sdma_idle_cnt: u32 [sdma_idle_cnt_param] = 250,
+            "mod_num_sdma_set" mod_num_sdma_set: bool [ratio_half] = false,
+            "mod_num_sdma" mod_num_sdma: u32 [mod_num_sdma] = 0,
+            /// What the chip's `SEND_DMA_ENGINES` and `SEND_DMA_MEM_SIZE`
+            /// read (`chip_sdma_engines()`, `chip_sdma_mem_size()`: the
+            /// engines `sdma_init()` makes and the SDMA memory they share).
+            "chip_sdma_engines" chip_sdma_engines: u8 [chip_sdma_engines] = 16,
+            "chip_sdma_mem_size" chip_sdma_mem_size: u32 [chip_sdma_mem_size] = 0x10000,
+            /// What chip.c's `ns_to_cclock()` answers (a boundary,
+            /// journalled): the idle count in chip clocks.
+            "ns_to_cclock" ns_to_cclock: u32 [ns_to_cclock] = 0,
+            /// Every port's `ppd->vls_operational`: the VLs `sdma_init()`
+            /// maps the engines to.
+            "vls_operational" vls_operational: u8 [vls_operational] = 1,
             /// What engine `i`'s `SEND_EGRESS_SEND_DMA_STATUS` reads: its
             /// packets in the egress FIFO (bits 0-13).
             "sde_egress_csr" sde_egress_csr: PerIndex<u64, 16> [sde_egress_csr] = PerIndex::new(),

@@ -544,6 +544,7 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
                     | Func::ScAlloc
                     | Func::InitSendContexts
                     | Func::InitScPoolsAndSizes
+                    | Func::SdmaInit
             )
         })
     {

@@ -191,8 +191,45 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
         }
         Args::SdmaSendTxlist(_) => check_sends(c, &q.txlist),
         Args::SdmaMapInit(a) => check_map_init(c, a),
+        Args::SdmaInit(a) => check_sdma_init(c, a),
         _ => Ok(()),
     }
+}
+
+/// sdma_init(): a port of `dd->pport[]` (the world has 2); 1 to 16
+/// engines on the chip (0 divides the SDMA memory by zero; the map's
+/// back-map has 16 entries, as `TXE_NUM_SDMA_ENGINES`); an engine for each
+/// operational VL whichever count the probe takes, the chip's or the
+/// `num_sdma` module parameter's (sdma_map_init()'s
+/// `roundup_pow_of_two(0)` otherwise).
+fn check_sdma_init(c: &Call, a: &args::SdmaInit) -> Result<(), String> {
+    let w = &c.world;
+    if a.port >= 2 {
+        return Err(format!("port {}: dd->pport has 2 entries", a.port));
+    }
+    if !(1..=16).contains(&w.chip_sdma_engines) {
+        return Err(format!(
+            "chip_sdma_engines {}: 1 to 16 (0 divides by zero; TXE_NUM_SDMA_ENGINES is 16)",
+            w.chip_sdma_engines
+        ));
+    }
+    let m = if w.mod_num_sdma_set {
+        w.mod_num_sdma
+    } else {
+        0
+    };
+    let most = if m != 0 {
+        u32::from(w.chip_sdma_engines).min(m)
+    } else {
+        u32::from(w.chip_sdma_engines)
+    };
+    if w.vls_operational == 0 || u32::from(w.vls_operational) > most {
+        return Err(format!(
+            "vls_operational {}: 1 to {most}, an engine for each VL (roundup_pow_of_two(0) is undefined)",
+            w.vls_operational
+        ));
+    }
+    Ok(())
 }
 
 /// sdma_map_init(): each VL gets at least one engine

@@ -764,6 +764,10 @@ mod tests {
             crate::model::JOURNAL_BYTES,
             crate::cworld::ffi::types::SHIM_JOURNAL_BYTES as usize
         );
+        assert_eq!(
+            crate::model::TEXT_BYTES,
+            crate::cworld::ffi::types::SHIM_TEXT_BYTES as usize
+        );
     }
 
     /// The model's capacities are the C world's: what a vector may hold

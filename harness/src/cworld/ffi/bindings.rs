@@ -213,10 +213,11 @@ pub const SHIM_FN_INIT_SDMA_REGS: shim_fn = 80;
 pub const SHIM_FN_SDMA_UPDATE_LMC: shim_fn = 81;
 pub const SHIM_FN_SDMA_WAIT_FOR_PACKET_EGRESS: shim_fn = 82;
 pub const SHIM_FN_SDMA_WAIT: shim_fn = 83;
-pub const SHIM_FN_SDMA_STATE_NAME: shim_fn = 84;
-pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 85;
-pub const SHIM_FN_SC_ALLOC: shim_fn = 86;
-pub const SHIM_FN_COUNT: shim_fn = 87;
+pub const SHIM_FN_SDMA_INIT: shim_fn = 84;
+pub const SHIM_FN_SDMA_STATE_NAME: shim_fn = 85;
+pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 86;
+pub const SHIM_FN_SC_ALLOC: shim_fn = 87;
+pub const SHIM_FN_COUNT: shim_fn = 88;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -590,7 +591,7 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 3usize],
+    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -614,9 +615,9 @@ pub struct shim_outcome {
     pub qp: shim_qp,
     pub engines: shim_engines,
     pub text_len: shim_u32,
-    pub text: [::std::os::raw::c_char; 1024usize],
+    pub text: [::std::os::raw::c_char; 4096usize],
     pub journal_len: shim_u32,
-    pub journal: [::std::os::raw::c_char; 2048usize],
+    pub journal: [::std::os::raw::c_char; 8192usize],
 }
 impl Default for shim_outcome {
     fn default() -> Self {

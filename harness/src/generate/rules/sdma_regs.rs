@@ -77,3 +77,75 @@ pub fn sde_egress_csr<S: Source>(u: &mut Draw<S>, w: &World) -> PerIndex<u64, 16
 pub fn ratio_half<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
     u.ratio(1, 2)
 }
+
+/// The module parameter `sdma_idle_cnt` in ns: upstream's default, 0 (no
+/// idle interrupt), or any `u32`.
+pub fn sdma_idle_cnt_param<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+    match u.int_in_range(0u8..=3) {
+        0 => 250,
+        1 => 0,
+        2 => u.int_in_range(1..=10_000),
+        _ => u.arbitrary(),
+    }
+}
+
+/// The module parameter `num_sdma`: 0 (the chip's), a count around the
+/// chip's and the VLs', or any `u32`.
+pub fn mod_num_sdma<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+    match u.int_in_range(0u8..=3) {
+        0 => 0,
+        1 | 2 => u.int_in_range(1..=17),
+        _ => u.arbitrary(),
+    }
+}
+
+/// The chip's engines (`SEND_DMA_ENGINES`, what sdma_init() reads):
+/// mostly 1 to 4, whose probe the journal holds whole, now and then a
+/// chip's 16 or any count up to it.
+pub fn chip_sdma_engines<S: Source>(u: &mut Draw<S>, _: &World) -> u8 {
+    match u.int_in_range(0u8..=3) {
+        0 | 1 => u.int_in_range(1..=4),
+        2 => 16,
+        _ => u.int_in_range(1..=16),
+    }
+}
+
+/// The chip's SDMA memory in bytes: a chip's, a few blocks, or any `u32`.
+pub fn chip_sdma_mem_size<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+    match u.int_in_range(0u8..=3) {
+        0 | 1 => 0x10000,
+        2 => u.int_in_range(0..=0x1000),
+        _ => u.arbitrary(),
+    }
+}
+
+/// The idle count in chip clocks `ns_to_cclock()` gives: 0 (none), a
+/// few hundred, or any `u32`.
+pub fn ns_to_cclock<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+    match u.int_in_range(0u8..=3) {
+        0 => 0,
+        1 | 2 => u.int_in_range(1..=1000),
+        _ => u.arbitrary(),
+    }
+}
+
+/// The port's operational VLs: 1 to 8 mostly (what a link comes up
+/// with), now and then up to 16.
+pub fn vls_operational<S: Source>(u: &mut Draw<S>, w: &World) -> u8 {
+    let most = w.chip_sdma_engines.clamp(1, 16);
+    if u.ratio(3, 4) {
+        u.int_in_range(1..=most.min(8))
+    } else {
+        u.int_in_range(1..=most)
+    }
+}
+
+/// sdma_init()'s port: 0 (the driver's only one), now and then 1.
+pub fn sdma_init_port<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u8 {
+    u8::from(u.ratio(1, 4))
+}
+
+/// Whether the probe is torn down after: half the time.
+pub fn sdma_init_clean<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> bool {
+    u.ratio(1, 2)
+}
