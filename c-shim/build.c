@@ -339,6 +339,18 @@ bool shim_check_call(const struct shim_call *c)
 			return false;
 		fallthrough;
 	case SHIM_FN_SDMA_ENGINE_INTERRUPT:
+	case SHIM_FN_SDMA_START:
+	case SHIM_FN_SDMA_ALL_RUNNING:
+	case SHIM_FN_SDMA_EXIT:
+	case SHIM_FN_SDMA_FREEZE_NOTIFY:
+	case SHIM_FN_SDMA_FREEZE:
+	case SHIM_FN_SDMA_UNFREEZE:
+		/* Every engine's state read back: as many as a record holds. */
+		if ((c->fn == SHIM_FN_SDMA_START || c->fn == SHIM_FN_SDMA_ALL_RUNNING ||
+		     c->fn == SHIM_FN_SDMA_EXIT || c->fn == SHIM_FN_SDMA_FREEZE_NOTIFY ||
+		     c->fn == SHIM_FN_SDMA_FREEZE || c->fn == SHIM_FN_SDMA_UNFREEZE) &&
+		    sw->sdma_cpus.n > ARRAY_SIZE(c->engines.sde_state.idx))
+			return false;
 		/*
 		 * The QP's engine, its ring a power of two, the chip's heads
 		 * in it: make_progress walks to the head by the mask.

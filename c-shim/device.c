@@ -29,7 +29,8 @@ void shim_build_credit_return(const struct shim_qp *q)
 		shim_w.dd.cr_base[i].va = shim_alloc_tracked(TXE_NUM_CONTEXTS *
 							     sizeof(struct credit_return),
 							     "credit return block");
-		shim_w.dd.cr_base[i].dma = shim_dma_handle(i);
+		shim_w.dd.cr_base[i].dma = shim_dma_handle(i, TXE_NUM_CONTEXTS *
+							   sizeof(struct credit_return));
 	}
 }
 

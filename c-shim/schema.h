@@ -378,6 +378,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_ERR_PROGRESS_CHECK,
 	SHIM_FN_SDMA_MAP_INIT,
 	SHIM_FN_PIO_MAP_INIT,
+	SHIM_FN_FREE_PIO_MAP,
 	SHIM_FN_INIT_SEND_CONTEXTS,
 	SHIM_FN_INIT_SC_POOLS_AND_SIZES,
 	SHIM_FN_SDMA_GET_DESCQ_CNT,
@@ -386,6 +387,12 @@ enum shim_fn {
 	SHIM_FN_SDMA_UPDATE_LMC,
 	SHIM_FN_SDMA_WAIT_FOR_PACKET_EGRESS,
 	SHIM_FN_SDMA_WAIT,
+	SHIM_FN_SDMA_START,
+	SHIM_FN_SDMA_ALL_RUNNING,
+	SHIM_FN_SDMA_EXIT,
+	SHIM_FN_SDMA_FREEZE_NOTIFY,
+	SHIM_FN_SDMA_FREEZE,
+	SHIM_FN_SDMA_UNFREEZE,
 	SHIM_FN_SDMA_INIT,
 	SHIM_FN_SDMA_STATE_NAME,
 	SHIM_FN_SEQFILE_DUMP_SCI,
@@ -471,6 +478,7 @@ enum shim_fn {
 	X(sdma_err_progress_check) \
 	X(sdma_map_init) \
 	X(pio_map_init) \
+	X(free_pio_map) \
 	X(init_send_contexts) \
 	X(init_sc_pools_and_sizes) \
 	X(sdma_get_descq_cnt) \
@@ -479,6 +487,12 @@ enum shim_fn {
 	X(sdma_update_lmc) \
 	X(sdma_wait_for_packet_egress) \
 	X(sdma_wait) \
+	X(sdma_start) \
+	X(sdma_all_running) \
+	X(sdma_exit) \
+	X(sdma_freeze_notify) \
+	X(sdma_freeze) \
+	X(sdma_unfreeze) \
 	X(sdma_init) \
 	X(sdma_state_name) \
 	X(seqfile_dump_sci) \
@@ -1705,6 +1719,15 @@ struct shim_args_sdma_wait_for_packet_egress {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_freeze_notify(dd, int link_down)` (sdma.c): the freeze count
+ * set to the engines, then `e85_link_down` (link down) or
+ * `e80_hw_freeze` for every engine.
+ */
+struct shim_args_sdma_freeze_notify {
+	shim_i32 link_down;
+} __attribute__((__packed__));
+
+/*
  * `sdma_init(dd, u8 port)` (sdma.c), the probe of the send engines:
  * `dd->per_sdma` allocated (the chip's engines, or the `num_sdma`
  * module parameter's), each engine set up with its ring and tx ring
@@ -1812,6 +1835,7 @@ struct shim_args {
 	struct shim_args_init_sdma_regs init_sdma_regs;
 	struct shim_args_sdma_update_lmc sdma_update_lmc;
 	struct shim_args_sdma_wait_for_packet_egress sdma_wait_for_packet_egress;
+	struct shim_args_sdma_freeze_notify sdma_freeze_notify;
 	struct shim_args_sdma_init sdma_init;
 	struct shim_args_sdma_state_name sdma_state_name;
 	struct shim_args_seqfile_dump_sci seqfile_dump_sci;

@@ -267,3 +267,44 @@ SHIM_CALL(pio_map_init)
 	shim_vl_map_grace_period(&shim_w.pio_map_heap);
 	return 0;
 }
+
+/* dd->kernel_send_context as a call left it: the world's block, NULL or freed. */
+static void shim_put_ksc(struct shim_outcome *out, struct send_context **world)
+{
+	struct send_context **k = shim_w.dd.kernel_send_context;
+
+	shim_put(out, " kernel_send_context=%s",
+		 !k ? "NULL" : k != world ? "other" : shim_block_size(k) ? "world" : "freed");
+}
+
+/*
+ * The PIO map and the kernel's contexts' array freed at removal.  The
+ * world's map is in blocks of its own (as for pio_map_init()), the
+ * world's kernel_sc a block of as many pointers (init_pervl_scs()
+ * kcalloc's it), none when it is empty; its entries are not read.
+ */
+SHIM_CALL(free_pio_map)
+{
+	const struct shim_world *sw = &c->world;
+	struct send_context **ksc = NULL;
+
+	shim_w.pio_map_heap = SHIM_HEAP_MAP(pio_vl_map, pio_map_elem, ksc,
+					    rcu_dereference_raw(shim_w.dd.pio_map),
+					    sw->pio_map.nelems, "pio_map");
+	if (sw->pio_map.present && !shim_w.pio_map_heap)
+		return shim_refuse(out);
+	RCU_INIT_POINTER(shim_w.dd.pio_map, shim_w.pio_map_heap);
+	if (sw->kernel_sc.n) {
+		ksc = shim_alloc_tracked(sw->kernel_sc.n * sizeof(*ksc),
+					 "the world's kernel_send_context");
+		if (!ksc)
+			return shim_refuse(out);
+	}
+	shim_w.dd.kernel_send_context = ksc;
+	shim_begin(c, out);
+	free_pio_map(&shim_w.dd);
+	shim_describe_pio_map(out);
+	shim_put_ksc(out, ksc);
+	shim_vl_map_grace_period(&shim_w.pio_map_heap);
+	return 0;
+}

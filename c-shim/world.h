@@ -22,10 +22,14 @@ int shim_lock_name(const void *p, char *buf, size_t len);
 void shim_lockdep_reset(void);
 /* The CPUs of a NUMA node (NULL: no such node). */
 const struct cpumask *shim_node_mask(int node);
-/* The bus address of coherent DMA memory on a node: symbolic. */
-static inline u64 shim_dma_handle(int node)
+/*
+ * The bus address of coherent DMA memory of `size` bytes on a node:
+ * symbolic, by node and size, so that blocks of different sizes (an
+ * engine's ring, the heads, the pad) have different addresses.
+ */
+static inline u64 shim_dma_handle(int node, size_t size)
 {
-	return (u64)(node + 1) << 32;
+	return ((u64)(node + 1) << 32) + ((u64)size << 12);
 }
 /* What queue_work_on(), hfi1_schedule_tid_send() and cancel_work_sync()
  * return. */

@@ -168,7 +168,7 @@ static void free_quarantine(void)
  * corrupting the worker's heap.
  */
 #define SHIM_POISON_FREE 0x6b
-#define SHIM_QUARANTINE 64
+#define SHIM_QUARANTINE 128
 
 static struct shim_block freed[SHIM_QUARANTINE];
 static int nfreed;
@@ -330,7 +330,7 @@ void *__kcompat_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *
 	p = zalloc(size);
 	if (p)
 		track(p, size, "dma_alloc_coherent in ", caller);
-	*dma_handle = shim_dma_handle(node);
+	*dma_handle = shim_dma_handle(node, size);
 	return p;
 }
 
@@ -487,4 +487,24 @@ void shim_report_leaks(void)
 		journal_printf("leak: %s%s", live[i].kind, live[i].what);
 		live[i].reported = true;
 	}
+}
+
+/*
+ * An rhashtable's bucket table (kcompat's linux/rhashtable.h): a block the
+ * leak check tracks, which failslab does not count (the kernel's falls
+ * back to a __GFP_NOFAIL allocation).  Freeing none is the destroy of a
+ * table never initialised.
+ */
+void *__kcompat_rht_table_alloc(void)
+{
+	return shim_alloc_tracked(64, "an rhashtable's bucket table");
+}
+
+void __kcompat_rht_table_free(void *tbl)
+{
+	if (!tbl) {
+		journal_printf("BUG: rhashtable_free_and_destroy() of a table never initialised");
+		return;
+	}
+	shim_free_tracked(tbl);
 }

@@ -64,8 +64,9 @@ impl<'a> Allocs<'a> {
     }
 }
 
-/// The bus address the world gives coherent DMA memory on `node`
+/// The bus address the world gives coherent DMA memory of `size` bytes on
+/// `node`, by node and size
 /// (symbolic: `c-shim/world.h`'s `shim_dma_handle()`).
-pub(crate) fn dma_handle(node: i32) -> u64 {
-    ((node + 1) as u64) << 32
+pub(crate) fn dma_handle(node: i32, size: u64) -> u64 {
+    (((node + 1) as u64) << 32).wrapping_add(size << 12)
 }

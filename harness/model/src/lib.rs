@@ -37,6 +37,7 @@ pub mod sc_state;
 pub mod sched;
 pub mod schema;
 pub mod sdma;
+pub mod sdma_all;
 pub mod sdma_build;
 pub mod sdma_init;
 pub mod sdma_probe;

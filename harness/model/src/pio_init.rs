@@ -68,7 +68,7 @@ pub fn free_credit_return(w: &World, qp: &mut Qp, j: &mut Journal) {
         if n < i32::from(MAX_NUMNODES) && qp.cr_va & (1 << n) != 0 {
             j.record(format!(
                 "dma_free_coherent({CREDIT_RETURN_BYTES}, 0x{:x})",
-                dma_handle(n)
+                dma_handle(n, CREDIT_RETURN_BYTES as u64)
             ));
         }
     }

@@ -291,7 +291,8 @@ pub fn sc_alloc(
     let type_value = sc_type_value(ty);
     t.sc[sw_index] = Entry::New;
     let credits = u32::from(w.sci_credits.get(sw_index));
-    let dma = dma_handle(numa).wrapping_add(hw as u64 * CREDIT_RETURN_BYTES);
+    let dma = dma_handle(numa, TXE_NUM_CONTEXTS as u64 * CREDIT_RETURN_BYTES)
+        .wrapping_add(hw as u64 * CREDIT_RETURN_BYTES);
     let reg = ((u64::from(credits) & CTRL_CTXT_DEPTH_MASK) << CTRL_CTXT_DEPTH_SHIFT)
         | ((u64::from(w.sci_base.get(sw_index)) & CTRL_CTXT_BASE_MASK) << CTRL_CTXT_BASE_SHIFT);
     let csr = |name: &str, v: u64, j: &mut Journal| write_hw_csr(hw as u32, name, v, j);

@@ -176,10 +176,10 @@ fn wakeup(w: &World, qp: &mut Qp, iow: Iowait, j: &mut Journal) -> Result<(), Un
 pub fn sdma_desc_avail(
     w: &World,
     qp: &mut Qp,
+    sde: EngineIdx,
     avail: u32,
     j: &mut Journal,
 ) -> Result<(), Undefined> {
-    let sde = qp_engine(qp, "sdma_desc_avail")?;
     let mut avail = avail;
     let mut waits: Vec<Iowait> = Vec::new();
     let mut tidx = 0;
@@ -214,8 +214,12 @@ pub fn sdma_desc_avail(
 /// ring flushed from head to tail ([`sdma_flush_descq`]), then the
 /// flush list ([`flush_flushlist`]), then every waiter still on the
 /// engine's list (orphaned), in order, woken and taken off it.
-pub fn sdma_flush(w: &World, qp: &mut Qp, j: &mut Journal) -> Result<(), Undefined> {
-    let sde = qp_engine(qp, "sdma_flush")?;
+pub fn sdma_flush(
+    w: &World,
+    qp: &mut Qp,
+    sde: EngineIdx,
+    j: &mut Journal,
+) -> Result<(), Undefined> {
     sdma_flush_descq(w, qp, sde, j)?;
     flush_flushlist(w, qp, j)?;
     for iow in dmawait(qp, sde) {
@@ -256,12 +260,14 @@ impl crate::Mirror for super::types::args::SdmaAhgFree {
 
 impl crate::Mirror for super::types::args::SdmaDescAvail {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
-        sdma_desc_avail(cx.w, cx.qp.to_mut(), self.avail, &mut cx.j)
+        let sde = qp_engine(&cx.qp, "sdma_desc_avail")?;
+        sdma_desc_avail(cx.w, cx.qp.to_mut(), sde, self.avail, &mut cx.j)
     }
 }
 
 impl crate::Mirror for super::types::args::SdmaFlush {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
-        sdma_flush(cx.w, cx.qp.to_mut(), &mut cx.j)
+        let sde = qp_engine(&cx.qp, "sdma_flush")?;
+        sdma_flush(cx.w, cx.qp.to_mut(), sde, &mut cx.j)
     }
 }

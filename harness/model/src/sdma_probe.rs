@@ -92,21 +92,27 @@ fn num_engines(w: &World, j: &mut Journal) -> u32 {
 /// (`sdma_map_free`, then a grace period) and NULL, the engines' array
 /// freed, the per-CPU table destroyed (empty) and freed.
 fn sdma_clean(dd: &mut Dd, w: &World, num_engines: u32, j: &mut Journal) {
-    let handle = dma_handle(dd.dev_node);
+    let handle = |size: u64| dma_handle(dd.dev_node, size);
     if dd.pad {
-        j.record(format!("dma_free_coherent({SDMA_PAD}, 0x{handle:x})"));
+        j.record(format!(
+            "dma_free_coherent({SDMA_PAD}, 0x{:x})",
+            handle(SDMA_PAD)
+        ));
         dd.pad = false;
         dd.pad_phys = 0;
     }
     if let Some(size) = dd.heads.take() {
-        j.record(format!("dma_free_coherent({size}, 0x{handle:x})"));
+        j.record(format!("dma_free_coherent({size}, 0x{:x})", handle(size)));
         dd.heads_phys = 0;
     }
     if dd.per_sdma.is_some() {
         let descq_bytes = u64::from(dd.descq_cnt) * 16;
         for (descq, tx_ring) in dd.rings.iter_mut().take(num_engines as usize) {
             if std::mem::take(descq) {
-                j.record(format!("dma_free_coherent({descq_bytes}, 0x{handle:x})"));
+                j.record(format!(
+                    "dma_free_coherent({descq_bytes}, 0x{:x})",
+                    handle(descq_bytes)
+                ));
             }
             if std::mem::take(tx_ring) {
                 j.record("kfree".into());
@@ -188,16 +194,16 @@ fn probe(w: &World, qp: &mut Qp, dd: &mut Dd, j: &mut Journal) -> Result<(i32, b
         return Ok((-ENOMEM, false));
     }
     dd.heads = Some(heads_size);
-    dd.heads_phys = dma_handle(dd.dev_node);
+    dd.heads_phys = dma_handle(dd.dev_node, heads_size);
     if !a.dma_alloc_coherent(dd.dev_node, SDMA_PAD as usize, j) {
         sdma_clean(dd, w, n, j);
         return Ok((-ENOMEM, false));
     }
     dd.pad = true;
-    dd.pad_phys = dma_handle(dd.dev_node);
+    dd.pad_phys = dma_handle(dd.dev_node, SDMA_PAD);
     for i in 0..n {
         let ring = RingAt {
-            descq_phys: dma_handle(dd.dev_node),
+            descq_phys: dma_handle(dd.dev_node, descq_bytes),
             head_phys: dd.heads_phys.wrapping_add(u64::from(i) * L1_CACHE_BYTES),
             descq_cnt: dd.descq_cnt,
         };
@@ -255,12 +261,12 @@ fn put_engine(s: &mut String, dd: &Dd, i: u32, port: u8) {
         scratch.sde_go_s99_running.get(ix),
         scratch.sde_p_senddmactrl.get(ix),
     );
-    let handle = dma_handle(dd.dev_node);
+    let descq_bytes = u64::from(cnt) * 16;
     let _ = write!(
         s,
-        " descq={}@0x{handle:x} tx_ring={} head=heads+{} head_phys=0x{:x} timer_flags=0x0 \
+        " descq={descq_bytes}@0x{:x} tx_ring={} head=heads+{} head_phys=0x{:x} timer_flags=0x0 \
          lists=empty tasks=hswft",
-        u64::from(cnt) * 16,
+        dma_handle(dd.dev_node, descq_bytes),
         u64::from(cnt) * 8,
         u64::from(i) * L1_CACHE_BYTES,
         dd.heads_phys.wrapping_add(u64::from(i) * L1_CACHE_BYTES),
@@ -270,7 +276,6 @@ fn put_engine(s: &mut String, dd: &Dd, i: u32, port: u8) {
 /// The text c-shim/sdma_probe.c writes of `dd` after the probe (`when`:
 /// "probe") or the teardown.
 fn put_dd(s: &mut String, w: &World, dd: &Dd, when: &str, port: u8) {
-    let handle = dma_handle(dd.dev_node);
     let _ = write!(
         s,
         "{when}: num_sdma={} flags=0x{:x} default_desc1=0x{:x} cap_sdma_ahg={}",
@@ -280,13 +285,13 @@ fn put_dd(s: &mut String, w: &World, dd: &Dd, when: &str, port: u8) {
         i32::from(dd.cap_sdma_ahg),
     );
     match dd.heads {
-        Some(size) => write!(s, " heads={size}@0x{handle:x}"),
+        Some(size) => write!(s, " heads={size}@0x{:x}", dd.heads_phys),
         None => write!(s, " heads=NULL phys=0x{:x}", dd.heads_phys),
     }
     .ok();
     let _ = write!(s, " heads_size={}", dd.heads_size);
     if dd.pad {
-        let _ = write!(s, " pad={SDMA_PAD}@0x{handle:x}");
+        let _ = write!(s, " pad={SDMA_PAD}@0x{:x}", dd.pad_phys);
     } else {
         let _ = write!(s, " pad=NULL phys=0x{:x}", dd.pad_phys);
     }

@@ -162,7 +162,7 @@ pub fn sdma_make_progress(
         "sde_last_status",
     )?;
     if progress {
-        sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
+        sdma_desc_avail(w, qp, sde, u32::from(sdma_descq_freecnt(qp)), j)?;
     }
     Ok(())
 }
@@ -249,7 +249,7 @@ pub fn sdma_field_flush(
     let sde = qp_engine(qp, "sdma_field_flush")?;
     under_head_lock(qp, |qp| {
         if !sdma_running(e, sde) {
-            sdma_flush(w, qp, j)?;
+            sdma_flush(w, qp, sde, j)?;
         }
         Ok(())
     })

@@ -139,7 +139,7 @@ pub(crate) fn sdma_set_state(
     put(&mut e.sde_previous_op, i, op, "sde_previous_op")?;
     put(&mut e.sde_state, i, next, "sde_state")?;
     if cur != SdmaState::S99Running && next == SdmaState::S99Running {
-        sdma_flush(w, qp, j)?;
+        sdma_flush(w, qp, sde, j)?;
     }
     let (op, go) = action(next);
     if let Some(go) = go {
@@ -157,7 +157,7 @@ pub(crate) fn sdma_set_state(
 /// Mirrors `sdma_get()` / `sdma_put()` (sdma.c): the state's `kref` up or
 /// down (kcompat's `refcount_t`, an atomic that wraps), its completion
 /// (`sdma_complete`) when a put takes it to 0.
-fn sdma_kref(e: &mut Engines, sde: EngineIdx, get: bool) -> Result<(), Undefined> {
+pub(crate) fn sdma_kref(e: &mut Engines, sde: EngineIdx, get: bool) -> Result<(), Undefined> {
     let i = ix(sde);
     let k = e.sde_kref.get(i);
     let k = if get {
@@ -422,7 +422,7 @@ pub fn sdma_process_event(
     under_head_lock(qp, |qp| {
         __sdma_process_event(w, qp, e, sde, event, j)?;
         if e.sde_state.get(ix(sde)) == SdmaState::S99Running {
-            sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
+            sdma_desc_avail(w, qp, sde, u32::from(sdma_descq_freecnt(qp)), j)?;
         }
         Ok(())
     })
@@ -485,7 +485,7 @@ pub fn sdma_sw_clean_up_task(
     let sde = qp_engine(qp, "sdma_sw_clean_up_task")?;
     under_head_lock(qp, |qp| {
         sdma_make_progress(w, qp, e, sde, 0, j)?;
-        sdma_flush(w, qp, j)?;
+        sdma_flush(w, qp, sde, j)?;
         qp.sde_descq_tail = 0;
         qp.sde_descq_head = 0;
         qp.sde_desc_avail = sdma_descq_freecnt(qp);

@@ -230,7 +230,7 @@ pub fn sdma_flush_descq(
         progress = true;
     }
     if progress {
-        sdma_desc_avail(w, qp, u32::from(sdma_descq_freecnt(qp)), j)?;
+        sdma_desc_avail(w, qp, sde, u32::from(sdma_descq_freecnt(qp)), j)?;
     }
     Ok(())
 }

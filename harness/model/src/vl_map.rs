@@ -304,6 +304,30 @@ pub fn pio_map_init(
 
 // The functions of this module as the model runs them (`crate::Mirror`).
 
+/// Mirrors `free_pio_map()` (pio.c): the published map, if any, freed
+/// (`pio_map_free`: each element the world allocated, then the map) and
+/// NULL; the kernel's contexts' array freed (`kfree`, journalled when
+/// there is one) and NULL. The grace period between the map's unpublishing
+/// and its free (before it up to 6.12, after it from 7.2) is not
+/// journalled, so every series reads the same. The text: the map, then
+/// the array.
+pub fn free_pio_map(w: &World, j: &mut Journal) -> String {
+    if let Some(m) = w.pio_map.as_ref() {
+        free_lines(world_elems(m), j);
+    }
+    if !w.kernel_sc.is_empty() {
+        j.record("kfree".into());
+    }
+    "pio_map=NULL kernel_send_context=NULL".into()
+}
+
+impl crate::Mirror for super::types::args::FreePioMap {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        cx.out.text = free_pio_map(cx.w, &mut cx.j);
+        Ok(())
+    }
+}
+
 impl crate::Mirror for super::types::args::SdmaMapInit {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         let (ret, text) = sdma_map_init(cx.w, self.num_vls, &self.vl_engines, &mut cx.j)?;

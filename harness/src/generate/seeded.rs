@@ -7,7 +7,7 @@
 
 use super::draw::{Draw, Stream, WyRand};
 use super::record::{blank, rest_into, world_into};
-use crate::corpus::invariants::validate_world;
+use crate::corpus::invariants::{validate_world, validate_world_for};
 use crate::model::types::*;
 
 /// SplitMix64: a small, well-mixed generator, for seeds (a vector's, a
@@ -161,7 +161,7 @@ pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) {
     // the stream.
     if !attempts!(rng, 1024, |u| {
         world_into(u, w);
-        validate_world(w).is_ok()
+        validate_world(w).is_ok() && validate_world_for(func, w).is_ok()
     }) {
         *w = fallback(func).world;
     }
@@ -215,10 +215,10 @@ mod tests {
             let world_ok = (0..16).any(|_| {
                 rng.fill(&mut buf);
                 world_into(&mut Draw::new(&buf), &mut c.world);
-                validate_world(&c.world).is_ok()
+                validate_world(&c.world).is_ok() && validate_world_for(func, &c.world).is_ok()
             }) || {
                 world_into(&mut Draw::new(&[0u8; BYTES]), &mut c.world);
-                validate_world(&c.world).is_ok()
+                validate_world(&c.world).is_ok() && validate_world_for(func, &c.world).is_ok()
             };
             if !world_ok {
                 c.world = fallback(func).world;

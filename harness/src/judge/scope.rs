@@ -180,7 +180,10 @@ mod tests {
         let u = Unjudged::load().expect("c-shim/unjudged.toml");
         assert!(u.files.iter().all(|f| crate::kernel::extracted(f)), "{u:?}");
         assert!(u
-            .reason("drivers/infiniband/hw/hfi1/sdma.c", "sdma_start")
+            .reason(
+                "drivers/infiniband/hw/hfi1/sdma.c",
+                "sdma_select_user_engine"
+            )
             .is_some());
     }
 

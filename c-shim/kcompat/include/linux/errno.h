@@ -5,4 +5,7 @@
 
 #include <uapi/asm-generic/errno.h>
 
+/* Kernel-internal: a sleep interrupted by a signal, restarted. */
+#define ERESTARTSYS	512
+
 #endif

@@ -3,8 +3,11 @@
  * kcompat: stands in for <linux/rhashtable.h> (lib/rhashtable.c): what
  * sdma.c's probe and teardown use of the table.  A table is a list of
  * its objects' heads; rhashtable_init() checks the parameters as the
- * kernel's does and allocates nothing (the kernel's bucket table falls
- * back to a __GFP_NOFAIL one, so it cannot fail there either).
+ * kernel's does and takes a bucket table, which
+ * rhashtable_free_and_destroy() gives back: a block the leak check
+ * tracks, not failslab (the kernel falls back to a __GFP_NOFAIL one, so
+ * it cannot fail there).  Destroying a table never initialised is
+ * journalled as the bug it is.
  */
 #ifndef _KCOMPAT_LINUX_RHASHTABLE_H
 #define _KCOMPAT_LINUX_RHASHTABLE_H
@@ -36,7 +39,12 @@ struct rhashtable_params {
 	rht_obj_cmpfn_t obj_cmpfn;
 };
 
+/* lib/rhashtable.c's bucket table; boundary symbols (c-shim/mocks/alloc.c). */
+void *__kcompat_rht_table_alloc(void);
+void __kcompat_rht_table_free(void *tbl);
+
 struct rhashtable {
+	void *tbl;
 	struct rhash_head *list;
 	unsigned int key_len;
 	struct rhashtable_params p;
@@ -52,6 +60,7 @@ static inline int rhashtable_init(struct rhashtable *ht, const struct rhashtable
 	memcpy(&ht->p, params, sizeof(*params));
 	ht->key_len = params->key_len;
 	atomic_set(&ht->nelems, 0);
+	ht->tbl = __kcompat_rht_table_alloc();
 	return 0;
 }
 
@@ -61,6 +70,8 @@ static inline void rhashtable_free_and_destroy(struct rhashtable *ht,
 {
 	struct rhash_head *he, *next;
 
+	__kcompat_rht_table_free(ht->tbl);
+	ht->tbl = NULL;
 	for (he = ht->list; he; he = next) {
 		next = he->next;
 		if (free_fn)

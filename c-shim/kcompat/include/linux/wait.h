@@ -5,6 +5,7 @@
 
 #include <linux/list.h>
 #include <linux/spinlock.h>
+#include <linux/errno.h>
 
 struct wait_queue_head {
 	spinlock_t lock;
@@ -33,6 +34,15 @@ void __kcompat_wait_forever(struct wait_queue_head *wq_head);
 		if (!(cond))						\
 			__kcompat_wait_forever(&(wq));			\
 	} while (0)
+/* An interruptible one that would sleep: recorded, then ended as only a signal could. */
+#define wait_event_interruptible(wq, cond) ({				\
+	int __r = 0;							\
+	if (!(cond)) {							\
+		__kcompat_wait_forever(&(wq));				\
+		__r = -ERESTARTSYS;					\
+	}								\
+	__r;								\
+})
 #define wait_event_interruptible_timeout(wq, cond, t) ({ long __r = (cond) ? 1 : 0; __r; })
 #define wait_event_timeout(wq, cond, t)	({ long __r = (cond) ? 1 : 0; __r; })
 

@@ -439,6 +439,13 @@ macro_rules! call_schema {
                 /// last VL down.
                 "vl_scontexts" vl_scontexts: Slots<u8, 16> [vl_scontexts] = Slots::new(),
             }
+            /// `free_pio_map(dd)` (pio.c), at removal: the PIO map freed
+            /// (`pio_map_free`) and unpublished, with a grace period
+            /// between (not journalled: docs/design.md), then the kernel's
+            /// send contexts' array (`dd->kernel_send_context`: the world's
+            /// `kernel_sc` in a block of its own, none when it is empty)
+            /// freed and NULL. The text: both as it left them.
+            FreePioMap free_pio_map {}
             /// `init_send_contexts(dd)` (pio.c): the credit return memory
             /// allocated (`init_credit_return`), then the device's table of
             /// hardware to software contexts (`dd->hw_to_sw`, every entry
@@ -490,6 +497,35 @@ macro_rules! call_schema {
             /// `sdma_wait(dd)` (sdma.c): every engine's egress waited for
             /// (`sdma_wait_for_packet_egress`), in order.
             SdmaWait sdma_wait {}
+            /// `sdma_start(dd)` (sdma.c): `e10_go_hw_start` for every
+            /// engine of the device (`sdma_process_event`, each on its own
+            /// ring: the QP's engine's read back with the QP, the others'
+            /// in the text).
+            SdmaStart sdma_start {}
+            /// `sdma_all_running(dd)` (sdma.c), the link up:
+            /// `e30_go_running` for every engine (each running engine's
+            /// ring flushed, its waiters offered its free descriptors).
+            SdmaAllRunning sdma_all_running {}
+            /// `sdma_exit(dd)` (sdma.c), the module's removal: every
+            /// engine `e00_go_hw_down`, its progress check timer waited
+            /// for, the state machine's reference dropped and its
+            /// completion waited for (`sdma_finalput`).
+            SdmaExit sdma_exit {}
+            /// `sdma_freeze_notify(dd, int link_down)` (sdma.c): the
+            /// freeze count set to the engines, then `e85_link_down`
+            /// (link down) or `e80_hw_freeze` for every engine.
+            SdmaFreezeNotify sdma_freeze_notify {
+                "link_down" link_down: i32 [link_down] = 0,
+            }
+            /// `sdma_freeze(dd)` (sdma.c): once every engine left running
+            /// (the freeze count at most 0; else the wait would sleep
+            /// forever: ended as a signal would, it returns), the count set
+            /// again and `e81_hw_frozen` for every engine, then the wait
+            /// for their software clean-up.
+            SdmaFreeze sdma_freeze {}
+            /// `sdma_unfreeze(dd)` (sdma.c): `e82_hw_unfreeze` for every
+            /// engine.
+            SdmaUnfreeze sdma_unfreeze {}
             /// `sdma_init(dd, u8 port)` (sdma.c), the probe of the send
             /// engines: `dd->per_sdma` allocated (the chip's engines, or
             /// the `num_sdma` module parameter's), each engine set up
@@ -726,6 +762,20 @@ impl Func {
                 | Func::SdmaSwCleanUpTask
                 | Func::SdmaHwCleanUpTask
                 | Func::SdmaErrHaltWait
+        ) || self.drives_every_engine()
+    }
+
+    /// The calls that step the state machine of every engine of the
+    /// device (sdma.c), each on its own ring.
+    pub fn drives_every_engine(self) -> bool {
+        matches!(
+            self,
+            Func::SdmaStart
+                | Func::SdmaAllRunning
+                | Func::SdmaExit
+                | Func::SdmaFreezeNotify
+                | Func::SdmaFreeze
+                | Func::SdmaUnfreeze
         )
     }
 

@@ -13,7 +13,7 @@ use pio::{
     check_dump_sci, check_init_sc_pools, check_init_send_contexts, check_pio_chip,
     check_pio_map_init, check_restart, check_sc_alloc,
 };
-use sdma::{check_dma_tx, check_sdma_call};
+use sdma::{check_dma_tx, check_sdma_call, check_world_for};
 use txbuild::{check_btx, check_btx_call};
 
 /// The invariants every vector keeps, each with the upstream reason. A
@@ -22,6 +22,13 @@ use txbuild::{check_btx, check_btx_call};
 pub fn validate(c: &Call) -> Result<(), String> {
     validate_world(&c.world)?;
     validate_call(c)
+}
+
+/// What a world must be for the calls of `func` beyond
+/// [`validate_world`] (the generator draws each function's worlds to it;
+/// [`validate_call`] checks it again).
+pub fn validate_world_for(func: Func, w: &World) -> Result<(), String> {
+    check_world_for(func, w)
 }
 
 /// The world's own invariants (the first part of [`validate`]): a world
@@ -388,6 +395,7 @@ fn check_credit_return(c: &Call) -> Result<(), String> {
 
 /// What one function reads of its arguments, or of the QP only it reads.
 fn check_function(c: &Call) -> Result<(), String> {
+    validate_world_for(c.func(), &c.world)?;
     check_credit_return(c)?;
     let w = &c.world;
     let q = &c.qp;
@@ -545,6 +553,7 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
                     | Func::InitSendContexts
                     | Func::InitScPoolsAndSizes
                     | Func::SdmaInit
+                    | Func::FreePioMap
             )
         })
     {

@@ -196,16 +196,32 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
     }
 }
 
-/// sdma_init(): a port of `dd->pport[]` (the world has 2); 1 to 16
-/// engines on the chip (0 divides the SDMA memory by zero; the map's
-/// back-map has 16 entries, as `TXE_NUM_SDMA_ENGINES`); an engine for each
-/// operational VL whichever count the probe takes, the chip's or the
-/// `num_sdma` module parameter's (sdma_map_init()'s
-/// `roundup_pow_of_two(0)` otherwise).
-fn check_sdma_init(c: &Call, a: &args::SdmaInit) -> Result<(), String> {
-    let w = &c.world;
+/// sdma_init(): a port of `dd->pport[]` (the world has 2); the world's
+/// part is [`check_world_for`]'s.
+fn check_sdma_init(_c: &Call, a: &args::SdmaInit) -> Result<(), String> {
     if a.port >= 2 {
         return Err(format!("port {}: dd->pport has 2 entries", a.port));
+    }
+    Ok(())
+}
+
+/// What a world must be for `func` (the generator draws a function's
+/// worlds to it): the calls that step every engine, as many engines as
+/// the engines record has room for (each engine's state is read back);
+/// sdma_init(), 1 to 16 engines on the chip (0 divides the SDMA memory by
+/// zero; the map's back-map has 16 entries, as `TXE_NUM_SDMA_ENGINES`)
+/// and an engine for each operational VL whichever count the probe takes,
+/// the chip's or the `num_sdma` module parameter's (sdma_map_init()'s
+/// `roundup_pow_of_two(0)` otherwise).
+pub(super) fn check_world_for(func: Func, w: &World) -> Result<(), String> {
+    if func.drives_every_engine() && w.sdma_cpus.len() > PER_INDEX_SLOTS {
+        return Err(format!(
+            "{func} steps every engine: {} engines, more than a record holds ({PER_INDEX_SLOTS})",
+            w.sdma_cpus.len()
+        ));
+    }
+    if func != Func::SdmaInit {
+        return Ok(());
     }
     if !(1..=16).contains(&w.chip_sdma_engines) {
         return Err(format!(

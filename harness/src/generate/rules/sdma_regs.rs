@@ -100,13 +100,14 @@ pub fn mod_num_sdma<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
 }
 
 /// The chip's engines (`SEND_DMA_ENGINES`, what sdma_init() reads):
-/// mostly 1 to 4, whose probe the journal holds whole, now and then a
-/// chip's 16 or any count up to it.
+/// mostly 1 to 4, whose probe and teardown the journal and text hold
+/// whole, now and then up to a chip's 16 (whose journal overflows: its
+/// tail is not observed).
 pub fn chip_sdma_engines<S: Source>(u: &mut Draw<S>, _: &World) -> u8 {
-    match u.int_in_range(0u8..=3) {
-        0 | 1 => u.int_in_range(1..=4),
-        2 => 16,
-        _ => u.int_in_range(1..=16),
+    if u.ratio(7, 8) {
+        u.int_in_range(1..=4)
+    } else {
+        u.int_in_range(5..=16)
     }
 }
 
@@ -148,4 +149,14 @@ pub fn sdma_init_port<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -
 /// Whether the probe is torn down after: half the time.
 pub fn sdma_init_clean<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> bool {
     u.ratio(1, 2)
+}
+
+/// sdma_freeze_notify()'s `link_down`: 0 or 1 mostly, now and then any
+/// `int` (a truth value).
+pub fn link_down<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> i32 {
+    match u.int_in_range(0u8..=3) {
+        0 | 1 => 0,
+        2 => 1,
+        _ => u.arbitrary(),
+    }
 }
