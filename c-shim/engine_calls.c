@@ -444,14 +444,16 @@ static void shim_put_other_rings(struct shim_outcome *out)
  * The engine past the device's (the world's array is longer): a call that
  * steps every engine must not touch it.  It is kept before the call and
  * compared after (a write there is journalled, as KASAN reports one past
- * an array; under --sanitize the access itself is a crash).
+ * an array; under --sanitize the tail is poisoned and the access itself
+ * is the crash).
  */
+#ifndef SHIM_ASAN
 static struct sdma_engine past_engine;
 
 static void shim_keep_past_engine(void)
 {
 	if (shim_w.nsde < SHIM_MAX_SDMA)
-		past_engine = shim_w.per_sdma[shim_w.nsde];
+		memcpy(&past_engine, &shim_w.per_sdma[shim_w.nsde], sizeof(past_engine));
 }
 
 static void shim_check_past_engine(void)
@@ -460,6 +462,16 @@ static void shim_check_past_engine(void)
 	    memcmp(&past_engine, &shim_w.per_sdma[shim_w.nsde], sizeof(past_engine)))
 		journal_printf("BUG: sde#%u, past the device's engines, written", shim_w.nsde);
 }
+#else
+/* The tail is poisoned (build.c): upstream's access there is the crash. */
+static void shim_keep_past_engine(void)
+{
+}
+
+static void shim_check_past_engine(void)
+{
+}
+#endif
 
 SHIM_CALL(sdma_start)
 {

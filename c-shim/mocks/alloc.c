@@ -314,7 +314,8 @@ void kfree(const void *objp)
 /*
  * Coherent DMA memory on the device's node: an allocation as kmalloc's is
  * (failslab counts it, the leak check tracks it); its bus address is
- * symbolic, by node, so a free says which it was given.
+ * symbolic, by node and size (shim_dma_handle), so a free says which it
+ * was given.
  */
 void *__kcompat_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
 				   gfp_t gfp, const char *caller)

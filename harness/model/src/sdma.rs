@@ -164,8 +164,8 @@ fn wakeup(w: &World, qp: &mut Qp, iow: Iowait, j: &mut Journal) -> Result<(), Un
     }
 }
 
-/// Mirrors the static `sdma_desc_avail()` (sdma.c) on the QP's engine with
-/// `avail` free descriptors: it harvests the waiters of the engine's
+/// Mirrors the static `sdma_desc_avail()` (sdma.c) on engine `sde` (its
+/// ring the QP's fields) with `avail` free descriptors: it harvests the waiters of the engine's
 /// dmawait list in order (every one there has a wakeup), stopping at a
 /// batch of `SDMA_WAIT_BATCH_SIZE` or at the first whose first tx
 /// requests need more descriptors than are left (`iowait_get_all_desc`,
@@ -210,8 +210,8 @@ pub fn sdma_desc_avail(
     Ok(())
 }
 
-/// Mirrors the static `sdma_flush()` (sdma.c) on the QP's engine: the
-/// ring flushed from head to tail ([`sdma_flush_descq`]), then the
+/// Mirrors the static `sdma_flush()` (sdma.c) on engine `sde` (its ring
+/// the QP's fields): the ring flushed from head to tail ([`sdma_flush_descq`]), then the
 /// flush list ([`flush_flushlist`]), then every waiter still on the
 /// engine's list (orphaned), in order, woken and taken off it.
 pub fn sdma_flush(

@@ -198,8 +198,8 @@ pub fn complete_tx(
     Ok(())
 }
 
-/// Mirrors the static `sdma_flush_descq()` (sdma.c) on the QP's engine:
-/// the head moves to the tail one descriptor at a time (`descq_head &
+/// Mirrors the static `sdma_flush_descq()` (sdma.c) on engine `sde` (its
+/// ring the QP's fields): the head moves to the tail one descriptor at a time (`descq_head &
 /// sdma_mask`, the mask `descq_cnt - 1`, both u16); each time it reaches
 /// the ring's first request's `next_descq_idx`, that request leaves the
 /// tx ring (`tx_head` moves on), is completed `SDMA_TXREQ_S_ABORTED` and

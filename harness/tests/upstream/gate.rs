@@ -366,13 +366,13 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
     let j = g.run(g.patch(
         sdma,
-        "void sdma_exit(struct hfi1_devdata *dd)\n{\n",
-        "void sdma_exit(struct hfi1_devdata *dd)\n{\n\t/* exit */\n",
+        "ssize_t sdma_get_cpu_to_sde_map(struct sdma_engine *sde, char *buf)\n{\n",
+        "ssize_t sdma_get_cpu_to_sde_map(struct sdma_engine *sde, char *buf)\n{\n\t/* get */\n",
         "sdma",
     ))?;
     if verdicts(&j) != ["not-judged"]
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_exit (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_get_cpu_to_sde_map (line "))
     {
         return Err(format!("sdma.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
@@ -397,14 +397,14 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
 pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
-    let unrun_fn = "void sdma_freeze(struct hfi1_devdata *dd)\n{\n";
+    let unrun_fn = "void sdma_seqfile_dump_sde(struct seq_file *s, struct sdma_engine *sde)\n{\n";
     let unrun = (
         sdma,
         unrun_fn,
-        "void sdma_freeze(struct hfi1_devdata *dd)\n{\n\t/* freeze */\n",
+        "void sdma_seqfile_dump_sde(struct seq_file *s, struct sdma_engine *sde)\n{\n\t/* dump */\n",
     );
     if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
-        return Err(format!("{}: no sdma_freeze to change", tree.version).into());
+        return Err(format!("{}: no sdma_seqfile_dump_sde to change", tree.version).into());
     }
     let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
     let named = |j: &gate::Judged| {
@@ -415,7 +415,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["not-judged"]
         || gate::exit_code(&j) != 0
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_freeze (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_seqfile_dump_sde (line "))
         || !named(&j[0])
         || j[0].comparison.is_some()
         || j[0].timings.iter().any(|(phase, _)| *phase == "build")
@@ -433,7 +433,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if !line.starts_with("state=warning ")
         || !line.contains("not-judged (no changed function runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
-        || s.not_judged_functions != ["sdma.c: sdma_freeze"]
+        || s.not_judged_functions != ["sdma.c: sdma_seqfile_dump_sde"]
     {
         return Err(format!("sdma only: {line} {s:?}").into());
     }
@@ -442,7 +442,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let f = &j[0].functions;
     if verdicts(&j) != ["changes"]
         || f.judged != ["qp.c: hfi1_setup_wqe"]
-        || f.not_judged != ["sdma.c: sdma_freeze"]
+        || f.not_judged != ["sdma.c: sdma_seqfile_dump_sde"]
         || !named(&j[0])
         || gate::patchwork_state(&j[0]) == "success"
     {
@@ -455,8 +455,9 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     }
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
-    if !line.contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_freeze)")
-        || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
+    if !line.contains(
+        "changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_seqfile_dump_sde)",
+    ) || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
         || s.skipped.is_some()
     {
         return Err(format!("qp and sdma: {line} {s:?}").into());
@@ -466,7 +467,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
 
 /// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
 /// engine selection, flush and progress of sdma.c in scope (each name
-/// once) and its state machine not, rc.c not
+/// once) and its debugfs dump of an engine not, rc.c not
 /// compiled, a compiled header judged through the build; every definition
 /// of the engines' files judged or listed with why; and a patch to
 /// a function the statement lists as not judged is `not-judged` in the gate.
@@ -513,14 +514,14 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     ]
     .iter()
     .all(|n| has(&sdma.judged, n))
-        || !has(&sdma.not_judged, "sdma_freeze")
+        || !has(&sdma.not_judged, "sdma_seqfile_dump_sde")
         || has(&sdma.not_judged, "sdma_flush")
         || !once(&sdma.judged)
         || !once(&sdma.not_judged)
         || !sdma
             .reasons
             .iter()
-            .any(|b| has(&b.functions, "sdma_freeze"))
+            .any(|b| has(&b.functions, "sdma_seqfile_dump_sde"))
     {
         return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }
@@ -534,12 +535,12 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let j = g.run(g.patch(
         "drivers/infiniband/hw/hfi1/sdma.c",
-        "void sdma_freeze(struct hfi1_devdata *dd)\n{",
-        "void sdma_freeze(struct hfi1_devdata *dd)\n{\n\t/* freeze */",
+        "void sdma_seqfile_dump_sde(struct seq_file *s, struct sdma_engine *sde)\n{",
+        "void sdma_seqfile_dump_sde(struct seq_file *s, struct sdma_engine *sde)\n{\n\t/* dump */",
         "freeze",
     ))?;
     if verdicts(&j) != ["not-judged"] {
-        return Err(format!("sdma_freeze patch: {:?}", verdicts(&j)).into());
+        return Err(format!("sdma_seqfile_dump_sde patch: {:?}", verdicts(&j)).into());
     }
     Ok(())
 }

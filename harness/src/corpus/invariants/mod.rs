@@ -562,6 +562,20 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
             format!("{f} is only a scenario's last step: what it publishes (its text) is not carried to the next"),
         ));
     }
+    // The other engines' rings are carried in C (each its own) but the
+    // model starts each from the world's: a call that steps every engine
+    // is only a scenario's first step.
+    if let Some((k, f)) = then
+        .iter()
+        .map(|s| s.func())
+        .enumerate()
+        .find(|(_, f)| f.drives_every_engine())
+    {
+        return Err((
+            k + 2,
+            format!("{f} steps every engine on its own ring, which a later step does not carry: only a scenario's first step"),
+        ));
+    }
     let mut state = crate::model::run(first).map_err(|u| (1, u.0))?;
     for (k, step) in then.iter().enumerate() {
         let at = carried(&state, step);
