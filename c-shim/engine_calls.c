@@ -473,74 +473,54 @@ static void shim_check_past_engine(void)
 }
 #endif
 
+/*
+ * A call that steps every engine: the QP's callbacks, the engine past the
+ * device's kept, the call, that engine compared, the other engines' rings
+ * the text.  A macro, so that each call's section holds its own upstream
+ * call (calls.h).
+ */
+#define SHIM_EVERY_ENGINE(c, out, call) do {				\
+	if (!shim_prep_callbacks(c))					\
+		return shim_refuse(out);				\
+	shim_begin(c, out);						\
+	shim_keep_past_engine();					\
+	call;								\
+	shim_check_past_engine();					\
+	shim_put_other_rings(out);					\
+} while (0)
+
 SHIM_CALL(sdma_start)
 {
-	if (!shim_prep_callbacks(c))
-		return shim_refuse(out);
-	shim_begin(c, out);
-	shim_keep_past_engine();
-	sdma_start(&shim_w.dd);
-	shim_check_past_engine();
-	shim_put_other_rings(out);
+	SHIM_EVERY_ENGINE(c, out, sdma_start(&shim_w.dd));
 	return 0;
 }
 
 SHIM_CALL(sdma_all_running)
 {
-	if (!shim_prep_callbacks(c))
-		return shim_refuse(out);
-	shim_begin(c, out);
-	shim_keep_past_engine();
-	sdma_all_running(&shim_w.dd);
-	shim_check_past_engine();
-	shim_put_other_rings(out);
+	SHIM_EVERY_ENGINE(c, out, sdma_all_running(&shim_w.dd));
 	return 0;
 }
 
 SHIM_CALL(sdma_exit)
 {
-	if (!shim_prep_callbacks(c))
-		return shim_refuse(out);
-	shim_begin(c, out);
-	shim_keep_past_engine();
-	sdma_exit(&shim_w.dd);
-	shim_check_past_engine();
-	shim_put_other_rings(out);
+	SHIM_EVERY_ENGINE(c, out, sdma_exit(&shim_w.dd));
 	return 0;
 }
 
 SHIM_CALL(sdma_freeze_notify)
 {
-	if (!shim_prep_callbacks(c))
-		return shim_refuse(out);
-	shim_begin(c, out);
-	shim_keep_past_engine();
-	sdma_freeze_notify(&shim_w.dd, c->args.sdma_freeze_notify.link_down);
-	shim_check_past_engine();
-	shim_put_other_rings(out);
+	SHIM_EVERY_ENGINE(c, out, sdma_freeze_notify(&shim_w.dd, c->args.sdma_freeze_notify.link_down));
 	return 0;
 }
 
 SHIM_CALL(sdma_freeze)
 {
-	if (!shim_prep_callbacks(c))
-		return shim_refuse(out);
-	shim_begin(c, out);
-	shim_keep_past_engine();
-	sdma_freeze(&shim_w.dd);
-	shim_check_past_engine();
-	shim_put_other_rings(out);
+	SHIM_EVERY_ENGINE(c, out, sdma_freeze(&shim_w.dd));
 	return 0;
 }
 
 SHIM_CALL(sdma_unfreeze)
 {
-	if (!shim_prep_callbacks(c))
-		return shim_refuse(out);
-	shim_begin(c, out);
-	shim_keep_past_engine();
-	sdma_unfreeze(&shim_w.dd);
-	shim_check_past_engine();
-	shim_put_other_rings(out);
+	SHIM_EVERY_ENGINE(c, out, sdma_unfreeze(&shim_w.dd));
 	return 0;
 }

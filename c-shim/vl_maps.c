@@ -219,6 +219,18 @@ bool shim_heap_sdma_map(const struct shim_call *c)
 	return true;
 }
 
+/* The world's PIO map in blocks of its own, published, as for the SDMA map. */
+static bool shim_heap_pio_map(const struct shim_call *c)
+{
+	shim_w.pio_map_heap = SHIM_HEAP_MAP(pio_vl_map, pio_map_elem, ksc,
+					    rcu_dereference_raw(shim_w.dd.pio_map),
+					    c->world.pio_map.nelems, "pio_map");
+	if (c->world.pio_map.present && !shim_w.pio_map_heap)
+		return false;
+	RCU_INIT_POINTER(shim_w.dd.pio_map, shim_w.pio_map_heap);
+	return true;
+}
+
 SHIM_CALL(sdma_map_init)
 {
 	const struct shim_args_sdma_map_init *a = &c->args.sdma_map_init;
@@ -245,12 +257,8 @@ SHIM_CALL(pio_map_init)
 	unsigned int i;
 	int ret;
 
-	shim_w.pio_map_heap = SHIM_HEAP_MAP(pio_vl_map, pio_map_elem, ksc,
-					    rcu_dereference_raw(shim_w.dd.pio_map),
-					    sw->pio_map.nelems, "pio_map");
-	if (sw->pio_map.present && !shim_w.pio_map_heap)
+	if (!shim_heap_pio_map(c))
 		return shim_refuse(out);
-	RCU_INIT_POINTER(shim_w.dd.pio_map, shim_w.pio_map_heap);
 	/* What init_pervl_scs() left: the kernel's contexts, NULL past them. */
 	for (i = 0; i < ARRAY_SIZE(shim_w.kernel_sc); i++)
 		shim_w.kernel_sc[i] = i < sw->kernel_sc.n ? shim_sc(sw->kernel_sc.v[i]) : NULL;
@@ -288,12 +296,8 @@ SHIM_CALL(free_pio_map)
 	const struct shim_world *sw = &c->world;
 	struct send_context **ksc = NULL;
 
-	shim_w.pio_map_heap = SHIM_HEAP_MAP(pio_vl_map, pio_map_elem, ksc,
-					    rcu_dereference_raw(shim_w.dd.pio_map),
-					    sw->pio_map.nelems, "pio_map");
-	if (sw->pio_map.present && !shim_w.pio_map_heap)
+	if (!shim_heap_pio_map(c))
 		return shim_refuse(out);
-	RCU_INIT_POINTER(shim_w.dd.pio_map, shim_w.pio_map_heap);
 	if (sw->kernel_sc.n) {
 		ksc = shim_alloc_tracked(sw->kernel_sc.n * sizeof(*ksc),
 					 "the world's kernel_send_context");
