@@ -8,6 +8,8 @@
 
 /* The world: zero until the first call builds it. */
 struct shim_state shim_w;
+/* The CPU the world's task runs on (kcompat linux/smp.h). */
+int shim_this_cpu;
 
 /* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
 static char hfi1_wq_token;
@@ -130,7 +132,8 @@ bool shim_check_call(const struct shim_call *c)
 	SHIM_CHECK_PER_SC(sci_base);
 #undef SHIM_CHECK_PER_SC
 	if (!shim_check_map(&sw->sdma_map, sw->sdma_cpus.n) ||
-	    !shim_check_map(&sw->pio_map, sw->num_send_contexts))
+	    !shim_check_map(&sw->pio_map, sw->num_send_contexts) ||
+	    !shim_check_user_sde(c))
 		return false;
 	/* Indices are SHIM_NONE or in range (shim_sde(), shim_sc()). */
 	for (i = 0; i < SHIM_NUM_VLD; i++)
@@ -437,7 +440,12 @@ struct send_context *shim_sc(int idx)
 
 static void shim_build_maps(const struct shim_world *sw)
 {
+	unsigned int i;
+
 	SHIM_BUILD_MAP(shim_w.sdma_map, shim_w.sdma_elem, sde, shim_sde, &sw->sdma_map);
+	for (i = 0; i < ARRAY_SIZE(shim_w.sdma_map.m.engine_to_vl); i++)
+		shim_w.sdma_map.m.engine_to_vl[i] = i < sw->sdma_engine_to_vl.n ?
+						    sw->sdma_engine_to_vl.v[i] : 0;
 	RCU_INIT_POINTER(shim_w.dd.sdma_map, sw->sdma_map.present ? &shim_w.sdma_map.m : NULL);
 	shim_w.sdma_map_heap = NULL;
 	shim_w.pio_map_heap = NULL;
@@ -621,7 +629,9 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.sdma_heads_phys = 0;
 	shim_w.dd.sdma_heads_size = 0;
 	shim_w.dd.sdma_pad_dma = NULL;
-	shim_w.dd.sdma_rht = NULL;
+	shim_w.dd.sdma_rht = NULL;	/* the calls that read it build it (user_sde.c) */
+	current->nr_cpus_allowed = sw->nr_cpus_allowed;
+	shim_this_cpu = sw->this_cpu;
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	user_credit_return_threshold = sw->user_credit_return_threshold;

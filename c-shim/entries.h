@@ -48,4 +48,25 @@ struct shim_static_data {
 
 extern const struct shim_static_data shim_static_data[];
 
+/*
+ * The layout of a struct of upstream's own file the shim builds or reads
+ * (boundary.toml `layouts`): shim_layout_TYPE is its size,
+ * shim_layout_TYPE__MEMBER a member's offset and size (of one element,
+ * for an array), from the tree's definition.
+ */
+struct shim_member {
+	unsigned long off;
+	unsigned long size;
+};
+
+/* sdma.c's per-CPU table of user engines (user_sde.c). */
+extern const struct shim_member shim_layout_sdma_rht_node;
+extern const struct shim_member shim_layout_sdma_rht_node__cpu_id;
+extern const struct shim_member shim_layout_sdma_rht_node__map;
+extern const struct shim_member shim_layout_sdma_rht_node__node;
+extern const struct shim_member shim_layout_sdma_rht_map_elem;
+extern const struct shim_member shim_layout_sdma_rht_map_elem__mask;
+extern const struct shim_member shim_layout_sdma_rht_map_elem__ctr;
+extern const struct shim_member shim_layout_sdma_rht_map_elem__sde;
+
 #endif

@@ -397,6 +397,10 @@ enum shim_fn {
 	SHIM_FN_SDMA_STATE_NAME,
 	SHIM_FN_SEQFILE_DUMP_SCI,
 	SHIM_FN_SC_ALLOC,
+	SHIM_FN_SDMA_ENGINE_GET_VL,
+	SHIM_FN_SDMA_SELECT_USER_ENGINE,
+	SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP,
+	SHIM_FN_SDMA_SEQFILE_DUMP_CPU_LIST,
 	SHIM_FN_COUNT
 };
 
@@ -496,7 +500,11 @@ enum shim_fn {
 	X(sdma_init) \
 	X(sdma_state_name) \
 	X(seqfile_dump_sci) \
-	X(sc_alloc)
+	X(sc_alloc) \
+	X(sdma_engine_get_vl) \
+	X(sdma_select_user_engine) \
+	X(sdma_get_cpu_to_sde_map) \
+	X(sdma_seqfile_dump_cpu_list)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -806,6 +814,26 @@ struct shim_world {
 	 */
 	shim_u16 sc_pool_centipercent[2];
 	shim_u16 sc_pool_blocks[2];
+	/*
+	 * `dd->sdma_rht` is set (`sdma_init()` creates it empty), and its
+	 * maps (`sdma_rht`, by CPU then VL): the engines user processes
+	 * pinned to a CPU send on, as the sysfs `cpu_list` files of the
+	 * engines set them. Built for the calls that look it up
+	 * (`sdma_init()` makes its own).
+	 */
+	shim_u8 sdma_rht_set;
+	struct { shim_u8 n; struct { shim_u8 cpu; shim_u8 vl; shim_u8 ctr; shim_u32 mask; shim_i8 sde[16]; } __attribute__((__packed__)) v[8]; } __attribute__((__packed__)) sdma_rht;
+	/*
+	 * `dd->sdma_map->engine_to_vl[i]` of engine `i`, when the world has a
+	 * map (a shorter list: 0 for the rest).
+	 */
+	struct { shim_u8 n; shim_u8 v[16]; } __attribute__((__packed__)) sdma_engine_to_vl;
+	/*
+	 * `current->nr_cpus_allowed`: the CPUs the calling task may run on;
+	 * `smp_processor_id()`: the one it runs on.
+	 */
+	shim_i32 nr_cpus_allowed;
+	shim_u8 this_cpu;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -1233,6 +1261,11 @@ struct shim_engines {
 	 * progress on.
 	 */
 	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_last_status;
+	/*
+	 * `sde->cpu_mask`: the CPUs whose processes the engine's sysfs
+	 * `cpu_list` maps to it (CPUs 0..63).
+	 */
+	struct { shim_u8 n; shim_u8 idx[8]; shim_u64 val[8]; } __attribute__((__packed__)) sde_cpu_mask;
 } __attribute__((__packed__));
 
 /* `hfi1_setup_wqe(qp, wqe, bool *call_send)`. */
@@ -1779,6 +1812,45 @@ struct shim_args_sc_alloc {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_engine_get_vl(sde)` (sdma.c): the VL the published SDMA map
+ * gives engine `sde` (`engine_to_vl[]`), -EINVAL without a map.
+ */
+struct shim_args_sdma_engine_get_vl {
+	/* An engine of the world. */
+	shim_u8 sde;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_select_user_engine(dd, u32 selector, u8 vl)` (sdma.c): for a
+ * task pinned to one CPU, the engine its CPU's map of `vl` in
+ * `dd->sdma_rht` gives `selector`; otherwise (or when that is none)
+ * `sdma_select_engine_vl()`'s.
+ */
+struct shim_args_sdma_select_user_engine {
+	shim_u32 selector;
+	shim_u8 vl;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_get_cpu_to_sde_map(sde, buf)` (sdma.c), what the engine's
+ * sysfs `cpu_list` reads: its `cpu_mask` as a list (or "empty") into
+ * a page, the text; the length returned.
+ */
+struct shim_args_sdma_get_cpu_to_sde_map {
+	/* An engine of the world. */
+	shim_u8 sde;
+} __attribute__((__packed__));
+
+/*
+ * `sdma_seqfile_dump_cpu_list(s, dd, unsigned long cpuid)` (sdma.c),
+ * what debugfs's `sdma_cpu_list` prints of a CPU: its maps in
+ * `dd->sdma_rht`, each VL's engines, the text.
+ */
+struct shim_args_sdma_seqfile_dump_cpu_list {
+	shim_u64 cpuid;
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1840,6 +1912,10 @@ struct shim_args {
 	struct shim_args_sdma_state_name sdma_state_name;
 	struct shim_args_seqfile_dump_sci seqfile_dump_sci;
 	struct shim_args_sc_alloc sc_alloc;
+	struct shim_args_sdma_engine_get_vl sdma_engine_get_vl;
+	struct shim_args_sdma_select_user_engine sdma_select_user_engine;
+	struct shim_args_sdma_get_cpu_to_sde_map sdma_get_cpu_to_sde_map;
+	struct shim_args_sdma_seqfile_dump_cpu_list sdma_seqfile_dump_cpu_list;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */
@@ -1901,6 +1977,7 @@ struct shim_args {
 	SDE(sde_idle_int_cnt) \
 	SDE(sde_progress_int_cnt) \
 	SDE(sde_sdma_int_cnt) \
-	SDE(sde_last_status)
+	SDE(sde_last_status) \
+	SDE(sde_cpu_mask)
 
 #endif /* HFI1_CONFORMANCE_SCHEMA_H */

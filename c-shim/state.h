@@ -304,6 +304,8 @@ u32 symbolic_bits(u32 tree, const struct shim_flag_kind *k, u32 *unknown);
 bool shim_check_call(const struct shim_call *c);
 /* vl_maps.c: a map init the world can run without crashing. */
 bool shim_check_vl_map_init(const struct shim_call *c);
+/* user_sde.c: the user engine table's world and calls. */
+bool shim_check_user_sde(const struct shim_call *c);
 bool shim_heap_sdma_map(const struct shim_call *c);
 void shim_put_sdma_map(struct shim_outcome *out);
 void shim_vl_map_grace_period(void *heap);

@@ -9,6 +9,9 @@
 #include <linux/topology.h>
 #include <linux/wait.h>
 #include <linux/sched.h>
+#include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/sprintf.h>
 
 #include "journal.h"
 #include "world.h"
@@ -48,4 +51,127 @@ void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void 
 void __kcompat_wait_forever(struct wait_queue_head *wq_head)
 {
 	journal_printf("wait_event(%s): sleeps forever", jp(wq_head));
+}
+
+/* lib/string.c. */
+size_t strnlen(const char *s, size_t maxlen)
+{
+	size_t n = 0;
+
+	while (n < maxlen && s[n])
+		n++;
+	return n;
+}
+
+/* lib/vsprintf.c, for the conversions upstream uses with it (%s, %u, %d). */
+int snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* What scnprintf() adds at buf + *n of room bytes: what fits. */
+static void shim_scn_put(char *buf, size_t room, int *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if ((size_t)*n + 1 >= room)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, room - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n += min_t(size_t, k, room - *n - 1);
+}
+
+/*
+ * vsprintf's bitmap forms: the bits as a list of CPUs and ranges ("0-2,5",
+ * %*pbl) or as 32-bit hex words, most significant first
+ * ("00000000,00000025", %*pb), at buf + *n of room bytes.
+ */
+static void shim_put_bitmap(char *buf, size_t room, int *n, bool list,
+			    const unsigned long *maskp, int nmaskbits)
+{
+	int i, first, k = 0;
+
+	if (!list) {
+		for (i = ALIGN(nmaskbits, 32) - 32; i >= 0; i -= 32)
+			shim_scn_put(buf, room, n, "%s%08lx", i + 32 < nmaskbits ? "," : "",
+				     (maskp[i / BITS_PER_LONG] >> (i % BITS_PER_LONG)) & 0xffffffffUL);
+		return;
+	}
+	for (i = 0; i < nmaskbits; i++) {
+		if (!test_bit(i, maskp))
+			continue;
+		first = i;
+		while (i + 1 < nmaskbits && test_bit(i + 1, maskp))
+			i++;
+		shim_scn_put(buf, room, n, k++ ? ",%d" : "%d", first);
+		if (i > first)
+			shim_scn_put(buf, room, n, "-%d", i);
+	}
+}
+
+/* lib/bitmap.c: a bitmap, then a newline, into what is left of buf's page. */
+int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp, int nmaskbits)
+{
+	size_t room = PAGE_SIZE - offset_in_page(buf);
+	int n = 0;
+
+	shim_put_bitmap(buf, room, &n, list, maskp, nmaskbits);
+	shim_scn_put(buf, room, &n, "\n");
+	return n;
+}
+
+/*
+ * fs/sysfs/file.c: vscnprintf() into the page buf is (one not at a page's
+ * start warns and gets nothing), for the conversions upstream gives it:
+ * text, %%, %s, %d, %u and the bitmap forms %*pb, %*pbl (cpumask_pr_args).
+ * Another is journalled, and ends the text.
+ */
+int sysfs_emit(char *buf, const char *fmt, ...)
+{
+	const char *p;
+	va_list ap;
+	int n = 0;
+
+	if (!buf || offset_in_page(buf)) {
+		journal_printf("WARN(invalid sysfs_emit: buf:%s)", jp(buf));
+		return 0;
+	}
+	va_start(ap, fmt);
+	for (p = fmt; *p; p++) {
+		if (*p != '%') {
+			shim_scn_put(buf, PAGE_SIZE, &n, "%c", *p);
+			continue;
+		}
+		p++;
+		if (*p == '%') {
+			shim_scn_put(buf, PAGE_SIZE, &n, "%%");
+		} else if (*p == 's') {
+			shim_scn_put(buf, PAGE_SIZE, &n, "%s", va_arg(ap, const char *));
+		} else if (*p == 'd') {
+			shim_scn_put(buf, PAGE_SIZE, &n, "%d", va_arg(ap, int));
+		} else if (*p == 'u') {
+			shim_scn_put(buf, PAGE_SIZE, &n, "%u", va_arg(ap, unsigned int));
+		} else if (!strncmp(p, "*pb", 3)) {
+			int bits = va_arg(ap, int);
+			const unsigned long *m = va_arg(ap, const unsigned long *);
+			bool list = p[3] == 'l';
+
+			shim_put_bitmap(buf, PAGE_SIZE, &n, list, m, bits);
+			p += list ? 3 : 2;
+		} else {
+			journal_printf("sysfs_emit: %%%c, a conversion the world does not format", *p);
+			break;
+		}
+	}
+	va_end(ap);
+	return n;
 }

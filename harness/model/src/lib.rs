@@ -47,6 +47,7 @@ pub mod sdma_state;
 pub mod sdma_tx;
 pub mod tid_rdma;
 pub mod types;
+pub mod user_sde;
 pub mod vl_map;
 
 use crate::outcome::Outcome;

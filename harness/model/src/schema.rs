@@ -347,6 +347,26 @@ impl FieldText for crate::types::CpuMask {
     }
 }
 
+/// A map of the user engine table: where it is, its counts, and its slots
+/// up to the last that is not NULL (`{cpu2.vl1 ctr=2 mask=1 [0,3]}`).
+impl FieldText for crate::types::UserSdeMap {
+    fn text(&self) -> String {
+        let sde: Vec<String> = self
+            .used()
+            .iter()
+            .map(|i| i.get().map_or("NULL".into(), |i| i.0.to_string()))
+            .collect();
+        format!(
+            "{{cpu{}.vl{} ctr={} mask={} [{}]}}",
+            self.cpu,
+            self.vl,
+            self.ctr,
+            self.mask,
+            sde.join(",")
+        )
+    }
+}
+
 /// An engine map: its mask and each element (`mask:[entries]`, `NULL`).
 impl<T: crate::types::TableIdx> FieldText for Option<crate::types::VlMap<T>> {
     fn text(&self) -> String {

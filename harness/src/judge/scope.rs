@@ -182,7 +182,7 @@ mod tests {
         assert!(u
             .reason(
                 "drivers/infiniband/hw/hfi1/sdma.c",
-                "sdma_select_user_engine"
+                "sdma_set_cpu_to_sde_map"
             )
             .is_some());
     }

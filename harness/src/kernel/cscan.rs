@@ -496,6 +496,11 @@ fn is_definition(text: &str) -> bool {
     if text.trim_end().ends_with('}') || text.contains('=') || text.contains('{') {
         return true;
     }
+    // A variable a kernel macro defines (`static DEFINE_MUTEX(m);`).
+    let bare = t.strip_prefix("static ").unwrap_or(t).trim_start();
+    if bare.starts_with("DEFINE_") && t.trim_end().ends_with(");") {
+        return true;
+    }
     // A tentative definition (`uint mod_num_sdma;`): a variable, no
     // prototype (no parameter list), no type named alone (`struct x;`)
     // and no typedef.
@@ -673,5 +678,20 @@ int proto(int a)
             "an extern declaration is none"
         );
         assert!(extract(src, "later").is_err(), "a type named alone is none");
+    }
+
+    /// `static DEFINE_MUTEX(m);` defines a variable (named by its macro,
+    /// as the scope statement lists it); a call of another macro does not.
+    #[test]
+    fn a_define_macro_is_a_definition() {
+        let src = "static DEFINE_MUTEX(process_to_sde_mutex);
+MODULE_LICENSE(\"GPL\");
+";
+        let d = extract(src, "DEFINE_MUTEX").expect("defined");
+        assert_eq!(
+            (d.line, d.text.trim()),
+            (1, "static DEFINE_MUTEX(process_to_sde_mutex);")
+        );
+        assert!(extract(src, "MODULE_LICENSE").is_err());
     }
 }

@@ -44,4 +44,20 @@ static inline unsigned int cpumask_weight(const struct cpumask *srcp)
 	return w;
 }
 
+static inline bool cpumask_empty(const struct cpumask *srcp)
+{
+	return find_first_bit(cpumask_bits(srcp), nr_cpu_ids) == nr_cpu_ids;
+}
+
+/* The arguments of %*pb and %*pbl for a mask (vsprintf's bitmap forms). */
+#define cpumask_pr_args(maskp)	nr_cpu_ids, cpumask_bits(maskp)
+
+/* lib/bitmap.c; a boundary symbol (c-shim/mocks/runtime.c). */
+int bitmap_print_to_pagebuf(bool list, char *buf, const unsigned long *maskp, int nmaskbits);
+
+static inline ssize_t cpumap_print_to_pagebuf(bool list, char *buf, const struct cpumask *mask)
+{
+	return bitmap_print_to_pagebuf(list, buf, cpumask_bits(mask), nr_cpu_ids);
+}
+
 #endif

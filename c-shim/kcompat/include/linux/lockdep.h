@@ -9,8 +9,9 @@ struct lock_class_key { int unused; };
 
 /*
  * What lockdep would know of a call: how many locks (spinlocks, rwlocks,
- * seqlock writers) and RCU read sections are open.  Defined by the world
- * (c-shim/shim.c); every lock of spinlock.h, seqlock.h and rcupdate.h
+ * seqlock writers, mutexes) and RCU read sections are open.  Defined by the
+ * world (c-shim/shim.c); every lock of spinlock.h, seqlock.h, mutex.h and
+ * rcupdate.h
  * counts, and a call that returns with either not where it started is
  * recorded in its journal (a missing unlock is a behaviour change).
  */

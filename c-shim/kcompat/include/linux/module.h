@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 
 struct module;
 #define THIS_MODULE		((struct module *)0)

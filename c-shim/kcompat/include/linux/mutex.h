@@ -12,8 +12,9 @@ struct mutex {
 
 #define DEFINE_MUTEX(m)		struct mutex m = { 0 }
 #define mutex_init(m)		((m)->locked = 0)
-#define mutex_lock(m)		(__kcompat_lock_acquire(m), (m)->locked++)
-#define mutex_unlock(m)		(__kcompat_lock_release(m), (m)->locked--)
+/* Counted as lockdep counts every lock (lockdep.h): one left held is journalled. */
+#define mutex_lock(m)		(__kcompat_lock_acquire(m), shim_lockdep_depth++, (m)->locked++)
+#define mutex_unlock(m)		(__kcompat_lock_release(m), shim_lockdep_depth--, (m)->locked--)
 #define mutex_is_locked(m)	((m)->locked != 0)
 #define mutex_destroy(m)	do { } while (0)
 

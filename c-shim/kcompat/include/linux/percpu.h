@@ -4,6 +4,7 @@
 #define _KCOMPAT_LINUX_PERCPU_H
 
 #include <linux/types.h>
+#include <linux/smp.h>
 
 /* The world has one CPU: a per-CPU object is the object. */
 #define this_cpu_ptr(ptr)	(ptr)

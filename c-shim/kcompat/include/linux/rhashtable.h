@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kcompat: stands in for <linux/rhashtable.h> (lib/rhashtable.c): what
- * sdma.c's probe and teardown use of the table.  A table is a list of
- * its objects' heads; rhashtable_init() checks the parameters as the
+ * sdma.c's probe and teardown use of the table, and its lookups.  A table
+ * is a list of its objects' heads, a lookup a walk of it comparing the
+ * key at the caller's parameters' offset and length (as the kernel's
+ * inline lookup takes them); rhashtable_init() checks the parameters as the
  * kernel's does and takes a bucket table, which
  * rhashtable_free_and_destroy() gives back: a block the leak check
  * tracks, not failslab (the kernel falls back to a __GFP_NOFAIL one, so
@@ -16,6 +18,7 @@
 #include <linux/atomic.h>
 #include <linux/string.h>
 #include <linux/errno.h>
+#include <linux/rcupdate.h>
 
 struct rhash_head {
 	struct rhash_head *next;
@@ -62,6 +65,32 @@ static inline int rhashtable_init(struct rhashtable *ht, const struct rhashtable
 	atomic_set(&ht->nelems, 0);
 	ht->tbl = __kcompat_rht_table_alloc();
 	return 0;
+}
+
+/* The object whose key is `key`, or NULL (under RCU, or its caller's lock). */
+static inline void *rhashtable_lookup(struct rhashtable *ht, const void *key,
+				      const struct rhashtable_params params)
+{
+	struct rhash_head *he;
+
+	for (he = ht->list; he; he = he->next) {
+		const char *obj = (const char *)he - params.head_offset;
+
+		if (!memcmp(obj + params.key_offset, key, params.key_len))
+			return (void *)obj;
+	}
+	return NULL;
+}
+
+static inline void *rhashtable_lookup_fast(struct rhashtable *ht, const void *key,
+					   const struct rhashtable_params params)
+{
+	void *obj;
+
+	rcu_read_lock();
+	obj = rhashtable_lookup(ht, key, params);
+	rcu_read_unlock();
+	return obj;
 }
 
 /* Every object freed by free_fn (if given), then the table emptied. */

@@ -19,6 +19,7 @@ struct task_struct {
 	pid_t pid;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
+	int nr_cpus_allowed;	/* the world's */
 };
 
 /* The one task of a C world (c-shim/mocks). */

@@ -567,6 +567,34 @@ macro_rules! call_schema {
                 "hdrqentsize" hdrqentsize: u8 [sc_alloc_hdrqentsize] = 32,
                 "numa" numa: i32 [sc_alloc_numa] = 0,
             }
+            /// `sdma_engine_get_vl(sde)` (sdma.c): the VL the published
+            /// SDMA map gives engine `sde` (`engine_to_vl[]`), -EINVAL
+            /// without a map.
+            SdmaEngineGetVl sdma_engine_get_vl {
+                /// An engine of the world.
+                "sde" sde: u8 [world_sde] = 0,
+            }
+            /// `sdma_select_user_engine(dd, u32 selector, u8 vl)` (sdma.c):
+            /// for a task pinned to one CPU, the engine its CPU's map of
+            /// `vl` in `dd->sdma_rht` gives `selector`; otherwise (or
+            /// when that is none) `sdma_select_engine_vl()`'s.
+            SdmaSelectUserEngine sdma_select_user_engine {
+                "selector" selector: u32 = 0,
+                "vl" vl: Vl [user_vl] = Vl(0),
+            }
+            /// `sdma_get_cpu_to_sde_map(sde, buf)` (sdma.c), what the
+            /// engine's sysfs `cpu_list` reads: its `cpu_mask` as a list
+            /// (or "empty") into a page, the text; the length returned.
+            SdmaGetCpuToSdeMap sdma_get_cpu_to_sde_map {
+                /// An engine of the world.
+                "sde" sde: u8 [world_sde] = 0,
+            }
+            /// `sdma_seqfile_dump_cpu_list(s, dd, unsigned long cpuid)`
+            /// (sdma.c), what debugfs's `sdma_cpu_list` prints of a CPU:
+            /// its maps in `dd->sdma_rht`, each VL's engines, the text.
+            SdmaSeqfileDumpCpuList sdma_seqfile_dump_cpu_list {
+                "cpuid" cpuid: u64 [cpuid] = 0,
+            }
         }
     };
 }

@@ -310,6 +310,43 @@ pub struct MapElem<T> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CpuMask(pub u64);
 
+/// The most maps a world's per-CPU user engine table holds
+/// ([`UserSdeMap`]).
+pub const RHT_SLOTS: usize = 8;
+
+/// One map of the per-CPU table of user SDMA engines (`dd->sdma_rht`, an
+/// rhashtable of sdma.c's `struct sdma_rht_node` keyed by CPU):
+/// `node->map[vl]` of the node of `cpu`, a `struct sdma_rht_map_elem`,
+/// the engines a process pinned to `cpu` sends VL `vl` on. A CPU has a
+/// node when the table holds a map of it; a map it does not hold is NULL.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct UserSdeMap {
+    /// `node->cpu_id`.
+    pub cpu: u8,
+    /// The index of `node->map[]` (a VL, below `HFI1_MAX_VLS_SUPPORTED`).
+    pub vl: u8,
+    /// `map->mask`.
+    pub mask: u32,
+    /// `map->ctr`: the engines mapped.
+    pub ctr: u8,
+    /// `map->sde[]`: every slot of the block (`TXE_NUM_SDMA_ENGINES`, as
+    /// `sdma_set_cpu_to_sde_map()` allocates it).
+    pub sde: [NullableIdx<super::EngineIdx>; MAP_SLOTS],
+}
+
+impl UserSdeMap {
+    /// The slots up to the last that is not NULL (what a vector or a
+    /// report writes: the rest are NULL).
+    pub fn used(&self) -> &[NullableIdx<super::EngineIdx>] {
+        let n = self
+            .sde
+            .iter()
+            .rposition(|x| x.get().is_some())
+            .map_or(0, |k| k + 1);
+        &self.sde[..n]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

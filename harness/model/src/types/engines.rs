@@ -55,6 +55,9 @@ macro_rules! engines_schema {
             /// `sde->last_status` (u64): the interrupt status the engine
             /// last made progress on.
             "sde_last_status" sde_last_status: PerIndex<u64, 16> [sde_int_cnt] = PerIndex::new() => sde,
+            /// `sde->cpu_mask`: the CPUs whose processes the engine's
+            /// sysfs `cpu_list` maps to it (CPUs 0..63).
+            "sde_cpu_mask" sde_cpu_mask: PerIndex<CpuMask, 16> [sde_cpu_mask] = PerIndex::new() => sde,
         }
     };
 }

@@ -233,6 +233,20 @@ macro_rules! world_schema {
             /// negative one is unused); the defaults are upstream's.
             "sc_pool_centipercent" sc_pool_centipercent: [u16; 2] [sc_pool_centipercent] = [10000, 0],
             "sc_pool_blocks" sc_pool_blocks: [u16; 2] [sc_pool_blocks] = [0xffff, 0xffff],
+            /// `dd->sdma_rht` is set (`sdma_init()` creates it empty), and
+            /// its maps (`sdma_rht`, by CPU then VL): the engines user
+            /// processes pinned to a CPU send on, as the sysfs `cpu_list`
+            /// files of the engines set them. Built for the calls that look
+            /// it up (`sdma_init()` makes its own).
+            "sdma_rht_set" sdma_rht_set: bool [sdma_rht_set] = false,
+            "sdma_rht" sdma_rht: Slots<UserSdeMap, RHT_SLOTS> [sdma_rht] = Slots::new(),
+            /// `dd->sdma_map->engine_to_vl[i]` of engine `i`, when the world
+            /// has a map (a shorter list: 0 for the rest).
+            "sdma_engine_to_vl" sdma_engine_to_vl: Slots<u8, 16> [sdma_engine_to_vl] = Slots::new(),
+            /// `current->nr_cpus_allowed`: the CPUs the calling task may
+            /// run on; `smp_processor_id()`: the one it runs on.
+            "nr_cpus_allowed" nr_cpus_allowed: i32 [nr_cpus_allowed] = 1,
+            "this_cpu" this_cpu: u8 [this_cpu] = 0,
         }
     };
 }

@@ -5,6 +5,7 @@
 //! `corpus::write`, each from the record's schema.
 
 mod dma_tx;
+mod user_sde;
 
 use toml_edit::{Item, Value};
 

@@ -9,12 +9,14 @@ use crate::outcome::Outcome;
 mod pio;
 mod sdma;
 mod txbuild;
+mod user_sde;
 use pio::{
     check_dump_sci, check_init_sc_pools, check_init_send_contexts, check_pio_chip,
     check_pio_map_init, check_restart, check_sc_alloc,
 };
 use sdma::{check_dma_tx, check_sdma_call, check_world_for};
 use txbuild::{check_btx, check_btx_call};
+use user_sde::{check_user_sde_call, check_user_sde_world, check_user_sde_world_for};
 
 /// The invariants every vector keeps, each with the upstream reason. A
 /// vector outside them drives upstream code out of bounds (or into C
@@ -28,7 +30,8 @@ pub fn validate(c: &Call) -> Result<(), String> {
 /// [`validate_world`] (the generator draws each function's worlds to it;
 /// [`validate_call`] checks it again).
 pub fn validate_world_for(func: Func, w: &World) -> Result<(), String> {
-    check_world_for(func, w)
+    check_world_for(func, w)?;
+    check_user_sde_world_for(func, w)
 }
 
 /// The world's own invariants (the first part of [`validate`]): a world
@@ -100,6 +103,7 @@ pub fn validate_world(w: &World) -> Result<(), String> {
     }
     check_map("sdma_map", &w.sdma_map, w.sdma_cpus.len())?;
     check_map("pio_map", &w.pio_map, usize::from(w.num_send_contexts))?;
+    check_user_sde_world(w)?;
     check_nodes(w)
 }
 
@@ -436,6 +440,7 @@ fn check_function(c: &Call) -> Result<(), String> {
         );
     }
     check_sdma_call(c)?;
+    check_user_sde_call(c)?;
     // sc_buffer_alloc(): on the QP's send context, the one with a ring
     // (sc->sr[head] is written).
     if c.func() == Func::ScBufferAlloc && q.sc_sr_sent_at.is_empty() {

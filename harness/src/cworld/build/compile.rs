@@ -236,6 +236,14 @@ fn write_extract_unit(
             ));
         }
     }
+    // The layouts of the file's own structs the shim reads, from the
+    // tree's definitions (entries.h declares each).
+    unit.push_str("#include \"entries.h\"\n");
+    for e in &manifest.upstream.extract {
+        for l in &e.layouts {
+            unit.push_str(&layout_export(l, &e.symbols, &e.file)?);
+        }
+    }
     // The file-static data the shim restores before every call, in one
     // table (entries.h declares it; an empty one when there is none).
     unit.push_str(
@@ -257,6 +265,37 @@ fn write_extract_unit(
     let out = dir.join("upstream_extract.c");
     fs::write(&out, unit)?;
     Ok(out)
+}
+
+/// The export of one `layouts` entry of `file` (see
+/// [`super::manifest::Extracted::layouts`]): `TYPE`, `TYPE.MEMBER` or
+/// `TYPE.MEMBER[]`, whose struct is among the file's `symbols`.
+fn layout_export(l: &str, symbols: &[String], file: &str) -> Result<String> {
+    let (ty, member) = match l.split_once('.') {
+        Some((t, m)) => (t, Some(m)),
+        None => (l, None),
+    };
+    let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !symbols.iter().any(|s| s == ty) {
+        bail!("c-shim/boundary.toml: layout {l} of {file}: struct {ty} is not among its symbols");
+    }
+    let head = "#line 1 \"<shim layouts>\"\nconst struct shim_member";
+    Ok(match member {
+        None if ident(ty) => {
+            format!("{head} shim_layout_{ty} = {{ 0, sizeof(struct {ty}) }};\n\n")
+        }
+        Some(m) if ident(m.trim_end_matches("[]")) && ident(ty) => {
+            let (name, one) = match m.strip_suffix("[]") {
+                Some(a) => (a, format!("{a}[0]")),
+                None => (m, m.to_owned()),
+            };
+            format!(
+                "{head} shim_layout_{ty}__{name} = {{ offsetof(struct {ty}, {name}), \
+                 sizeof(((struct {ty} *)0)->{one}) }};\n\n"
+            )
+        }
+        _ => bail!("c-shim/boundary.toml: layout {l:?} of {file}: expected TYPE, TYPE.MEMBER or TYPE.MEMBER[]"),
+    })
 }
 
 /// The units to compile, as (source, object name): upstream objects are

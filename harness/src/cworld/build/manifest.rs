@@ -69,6 +69,15 @@ pub struct Extracted {
     /// before every call.
     #[serde(default)]
     pub data: Vec<String>,
+    /// The layout the shim reads of structs among them that no header
+    /// declares (`TYPE`: its size; `TYPE.MEMBER`: the member's offset and
+    /// size; `TYPE.MEMBER[]`: an array member's offset and the size of
+    /// one element), each exported from the extracted unit as a constant
+    /// `struct shim_member shim_layout_TYPE[__MEMBER]` (c-shim/entries.h):
+    /// the shim builds and reads such objects through the tree's own
+    /// layout, never a copy of the struct.
+    #[serde(default)]
+    pub layouts: Vec<String>,
     /// Why the world needs them.
     pub why: String,
 }

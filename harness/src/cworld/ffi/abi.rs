@@ -750,8 +750,10 @@ impl Abi for Option<Ah> {
 
 mod dma_tx;
 mod header;
+mod user_sde;
 use header::record_struct;
 pub use header::schema_header;
+pub use user_sde::UserSdeMapC;
 
 #[cfg(test)]
 mod tests {

@@ -224,7 +224,11 @@ pub const SHIM_FN_SDMA_INIT: shim_fn = 91;
 pub const SHIM_FN_SDMA_STATE_NAME: shim_fn = 92;
 pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 93;
 pub const SHIM_FN_SC_ALLOC: shim_fn = 94;
-pub const SHIM_FN_COUNT: shim_fn = 95;
+pub const SHIM_FN_SDMA_ENGINE_GET_VL: shim_fn = 95;
+pub const SHIM_FN_SDMA_SELECT_USER_ENGINE: shim_fn = 96;
+pub const SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP: shim_fn = 97;
+pub const SHIM_FN_SDMA_SEQFILE_DUMP_CPU_LIST: shim_fn = 98;
+pub const SHIM_FN_COUNT: shim_fn = 99;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -357,6 +361,27 @@ pub struct shim_world__bindgen_ty_20 {
     pub n: shim_u8,
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u64; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_21 {
+    pub n: shim_u8,
+    pub v: [shim_world__bindgen_ty_21__bindgen_ty_1; 8usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_21__bindgen_ty_1 {
+    pub cpu: shim_u8,
+    pub vl: shim_u8,
+    pub ctr: shim_u8,
+    pub mask: shim_u32,
+    pub sde: [shim_i8; 16usize],
+}
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_world__bindgen_ty_22 {
+    pub n: shim_u8,
+    pub v: [shim_u8; 16usize],
 }
 #[repr(C, packed)]
 pub struct shim_qp__bindgen_ty_1 {
@@ -588,6 +613,13 @@ pub struct shim_engines__bindgen_ty_18 {
     pub idx: [shim_u8; 8usize],
     pub val: [shim_u64; 8usize],
 }
+#[repr(C, packed)]
+#[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
+pub struct shim_engines__bindgen_ty_19 {
+    pub n: shim_u8,
+    pub idx: [shim_u8; 8usize],
+    pub val: [shim_u64; 8usize],
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub struct shim_call {
@@ -621,6 +653,7 @@ pub struct shim_outcome {
     pub s_flags_unknown: shim_u32,
     pub qp: shim_qp,
     pub engines: shim_engines,
+    pub __bindgen_padding_2: [u8; 3usize],
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 4096usize],
     pub journal_len: shim_u32,

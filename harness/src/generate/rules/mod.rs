@@ -10,6 +10,7 @@ use super::shapes::{
 };
 use crate::model::types::*;
 
+mod cpus;
 mod pio_chip;
 mod pio_ring;
 mod sc_alloc;
@@ -19,6 +20,7 @@ mod sdma_ring;
 mod sdma_state;
 mod txbuild;
 mod vl_map;
+pub use cpus::*;
 pub use pio_chip::*;
 pub use pio_ring::*;
 pub use sc_alloc::*;
@@ -62,11 +64,6 @@ pub fn piothreshold<S: Source>(u: &mut Draw<S>, _: &World) -> u16 {
     } else {
         u.arbitrary()
     }
-}
-
-/// A node without CPUs one time in eight.
-pub fn node_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> CpuMask {
-    CpuMask(if u.ratio(1, 8) { 0 } else { u.arbitrary() })
 }
 
 /// Each entry mostly a VL (0..=15), one time in eight any byte: two
@@ -117,23 +114,6 @@ pub fn vl_sc<S: Source>(u: &mut Draw<S>, w: &World) -> [Option<SendCtxIdx>; 16] 
         t[i] = (d >= 32 && nsc > 0).then(|| SendCtxIdx(below(v, nsc)));
     });
     t
-}
-
-/// 1 to 16 engines, each on a CPU 0..63.
-pub fn sdma_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<i32, 16> {
-    let mut s = Slots::new();
-    let n = usize::from(u.int_in_range(1..=16u8));
-    // A byte a CPU, eight a draw.
-    let mut i = 0;
-    while i < n {
-        let k = (n - i).min(8);
-        let w = u.bytes(k);
-        for j in 0..k {
-            let _ = s.push(i32::from(below((w >> (8 * j)) as u8, 64)));
-        }
-        i += k;
-    }
-    s
 }
 
 /// A map over the world's engines, NULL one time in eight.

@@ -1,0 +1,155 @@
+//! CPUs: the device node's, each engine's, the per-CPU table of user
+//! engines (`dd->sdma_rht`) and the engines' CPU masks, the calling task's
+//! CPUs, and the arguments of the calls that read them.
+
+use super::super::draw::{Draw, Source};
+use super::super::shapes::{below, low_index, per_index};
+use crate::model::types::*;
+use crate::model::user_sde::HFI1_MAX_VLS_SUPPORTED;
+
+/// A node without CPUs one time in eight.
+pub fn node_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> CpuMask {
+    CpuMask(if u.ratio(1, 8) { 0 } else { u.arbitrary() })
+}
+
+/// 1 to 16 engines, each on a CPU 0..63.
+pub fn sdma_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<i32, 16> {
+    let mut s = Slots::new();
+    let n = usize::from(u.int_in_range(1..=16u8));
+    // A byte a CPU, eight a draw.
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(8);
+        let w = u.bytes(k);
+        for j in 0..k {
+            let _ = s.push(i32::from(below((w >> (8 * j)) as u8, 64)));
+        }
+        i += k;
+    }
+    s
+}
+
+/// Three times in four: a probed device has its table.
+pub fn sdma_rht_set<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
+    u.ratio(3, 4)
+}
+
+/// Up to four maps of CPUs 0..3 (so the task's CPU mostly has one), by
+/// CPU then VL: each with up to the world's engines mapped, its mask
+/// mostly `roundup_pow_of_two(ctr) - 1`, else any below 16; its slots
+/// mostly engines up to the mask (copies past `ctr`, as
+/// `sdma_populate_sde_map()` makes them), now and then NULL or any.
+pub fn sdma_rht<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<UserSdeMap, RHT_SLOTS> {
+    let mut maps: Vec<UserSdeMap> = vec![];
+    let engines = w.sdma_cpus.len();
+    if !w.sdma_rht_set || engines == 0 {
+        return Slots::new();
+    }
+    for _ in 0..u.int_in_range(0..=4u8) {
+        let cpu = u.int_in_range(0..=3u8);
+        let vl = u.int_in_range(0..=HFI1_MAX_VLS_SUPPORTED - 1);
+        let ctr = if u.ratio(1, 8) {
+            0
+        } else {
+            u.int_in_range(1..=engines.min(MAP_SLOTS) as u8)
+        };
+        let pow = u32::from(ctr.max(1)).next_power_of_two();
+        let mask = if u.ratio(3, 4) {
+            pow - 1
+        } else {
+            u32::from(below(u.arbitrary(), MAP_SLOTS))
+        };
+        let mut m = UserSdeMap {
+            cpu,
+            vl,
+            ctr,
+            mask,
+            ..UserSdeMap::default()
+        };
+        let filled = (pow as usize).max(usize::from(ctr)).min(MAP_SLOTS);
+        for k in 0..filled {
+            let e = match u.int_in_range(0..=7u8) {
+                0 => None,
+                1 => Some(low_index(u, engines)),
+                _ if k >= usize::from(ctr) && ctr > 0 => {
+                    m.sde[k - usize::from(ctr)].get().map(|e| e.0)
+                }
+                _ => Some(low_index(u, engines)),
+            };
+            m.sde[k] = NullableIdx::new(e.map(EngineIdx)).unwrap_or_default();
+        }
+        maps.push(m);
+    }
+    maps.sort_by_key(|m| (m.cpu, m.vl));
+    maps.dedup_by_key(|m| (m.cpu, m.vl));
+    maps.into_iter().collect()
+}
+
+/// Each engine's VL: mostly one of the module's, one time in eight any
+/// byte (8 and past: no VL a node has a map of).
+pub fn sdma_engine_to_vl<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u8, 16> {
+    let mut s = Slots::new();
+    for _ in 0..w.sdma_cpus.len() {
+        let vl = if u.ratio(7, 8) {
+            below(u.arbitrary(), (w.num_vls as usize).clamp(1, 8))
+        } else {
+            u.arbitrary()
+        };
+        let _ = s.push(vl);
+    }
+    s
+}
+
+/// Mostly a task pinned to one CPU, else a few or every CPU.
+pub fn nr_cpus_allowed<S: Source>(u: &mut Draw<S>, _: &World) -> i32 {
+    if u.ratio(3, 4) {
+        1
+    } else {
+        *u.choose(&[2, 4, 64])
+    }
+}
+
+/// Mostly CPU 0..3 (those the table's maps are of), else any of the 64.
+pub fn this_cpu<S: Source>(u: &mut Draw<S>, _: &World) -> u8 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=3)
+    } else {
+        below(u.arbitrary(), 64)
+    }
+}
+
+/// A few engines' CPU masks: mostly of CPUs 0..3, else any.
+pub fn sde_cpu_mask<S: Source>(u: &mut Draw<S>, w: &World, _: &Engines) -> PerIndex<CpuMask, 16> {
+    per_index(u, w.sdma_cpus.len(), |u| {
+        CpuMask(if u.ratio(3, 4) {
+            u.int_in_range(1..=15)
+        } else {
+            u.arbitrary()
+        })
+    })
+}
+
+/// An engine of the world.
+pub fn world_sde<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> u8 {
+    low_index(u, w.sdma_cpus.len().max(1))
+}
+
+/// A VL of a node's maps when the pinned task's CPU has a node (past them
+/// is undefined), else also past the module's VLs.
+pub fn user_vl<S: Source, R>(u: &mut Draw<S>, w: &World, _: &Qp, _: &R) -> Vl {
+    let node = w.nr_cpus_allowed == 1 && w.sdma_rht.iter().any(|m| m.cpu == w.this_cpu);
+    Vl(if node || u.ratio(3, 4) {
+        u.int_in_range(0..=HFI1_MAX_VLS_SUPPORTED - 1)
+    } else {
+        u.arbitrary()
+    })
+}
+
+/// Mostly a CPU the table's maps are of, else any `unsigned long`.
+pub fn cpuid<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u64 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=4)
+    } else {
+        u.arbitrary()
+    }
+}
