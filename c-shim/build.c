@@ -8,8 +8,9 @@
 
 /* The world: zero until the first call builds it. */
 struct shim_state shim_w;
-/* The CPU the world's task runs on (kcompat linux/smp.h). */
+/* The CPU the world's task runs on (kcompat linux/smp.h), the CPUs online (cpumask.h). */
 int shim_this_cpu;
+struct cpumask shim_cpu_online;
 
 /* A stand-in workqueue: only its address matters (journal: "wq:hfi1"). */
 static char hfi1_wq_token;
@@ -632,6 +633,7 @@ void shim_build_world(const struct shim_world *sw)
 	shim_w.dd.sdma_rht = NULL;	/* the calls that read it build it (user_sde.c) */
 	current->nr_cpus_allowed = sw->nr_cpus_allowed;
 	shim_this_cpu = sw->this_cpu;
+	shim_cpu_online.bits[0] = sw->cpu_online;
 	num_vls = sw->num_vls;
 	piothreshold = sw->piothreshold;
 	user_credit_return_threshold = sw->user_credit_return_threshold;

@@ -401,6 +401,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_SELECT_USER_ENGINE,
 	SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP,
 	SHIM_FN_SDMA_SEQFILE_DUMP_CPU_LIST,
+	SHIM_FN_SDMA_SET_CPU_TO_SDE_MAP,
 	SHIM_FN_COUNT
 };
 
@@ -504,7 +505,8 @@ enum shim_fn {
 	X(sdma_engine_get_vl) \
 	X(sdma_select_user_engine) \
 	X(sdma_get_cpu_to_sde_map) \
-	X(sdma_seqfile_dump_cpu_list)
+	X(sdma_seqfile_dump_cpu_list) \
+	X(sdma_set_cpu_to_sde_map)
 
 /*
  * A device and its module parameters: everything a QP's device
@@ -834,6 +836,8 @@ struct shim_world {
 	 */
 	shim_i32 nr_cpus_allowed;
 	shim_u8 this_cpu;
+	/* `cpu_online_mask`: the CPUs online (CPUs 0..63). */
+	shim_u64 cpu_online;
 } __attribute__((__packed__));
 
 /* The QP (struct rvt_qp and its hfi1_qp_priv), field by field. */
@@ -1851,6 +1855,21 @@ struct shim_args_sdma_seqfile_dump_cpu_list {
 } __attribute__((__packed__));
 
 /*
+ * `sdma_set_cpu_to_sde_map(sde, buf, count)` (sdma.c), what a write
+ * of the engine's sysfs `cpu_list` does: `buf` parsed as a CPU list
+ * (online CPUs only), the engine added to the map of its VL of each
+ * CPU new to it (a node and a map allocated where there is none),
+ * taken out of every map of the online CPUs left out (a node left
+ * with no engine removed and freed), its `cpu_mask` set; the length
+ * of `buf`, or an error. The text: the table as the call leaves it.
+ */
+struct shim_args_sdma_set_cpu_to_sde_map {
+	/* An engine of the world. */
+	shim_u8 sde;
+	char buf[32];
+} __attribute__((__packed__));
+
+/*
  * Each function's arguments, a member named as the function (none
  * for a function without any); a call fills its function's member.
  */
@@ -1916,6 +1935,7 @@ struct shim_args {
 	struct shim_args_sdma_select_user_engine sdma_select_user_engine;
 	struct shim_args_sdma_get_cpu_to_sde_map sdma_get_cpu_to_sde_map;
 	struct shim_args_sdma_seqfile_dump_cpu_list sdma_seqfile_dump_cpu_list;
+	struct shim_args_sdma_set_cpu_to_sde_map sdma_set_cpu_to_sde_map;
 } __attribute__((__packed__));
 
 /* Fields of struct shim_qp copied unchanged into struct rvt_qp: X(name). */

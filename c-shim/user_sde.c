@@ -15,6 +15,9 @@
 
 #include "calls.h"
 
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "a member's value is the low bytes of a u64");
+
 /* Writes v into member m of obj (element i of an array member). */
 static void shim_put_member(void *obj, const struct shim_member *m, unsigned int i, u64 v)
 {
@@ -47,7 +50,8 @@ static void *shim_rht_map(const struct shim_world *sw, unsigned int i)
  * The world's table (NULL when it has none) published in blocks: the
  * table with its bucket array (rhashtable_init()'s), a node per CPU with
  * its key, a map per CPU and VL (the world lists them by CPU); false
- * when a block could not be had (the call is refused).  The table's
+ * when a block could not be had, or for a scenario's later step (the call
+ * is refused).  The table's
  * parameters are those the tree's layout gives sdma_rht_params.
  */
 static bool shim_heap_sdma_rht(const struct shim_call *c)
@@ -64,6 +68,9 @@ static bool shim_heap_sdma_rht(const struct shim_call *c)
 	void *node = NULL;
 	unsigned int i;
 
+	/* Blocks of the call's own: a later step of a scenario builds no world. */
+	if (c->carry & SHIM_STEP_CARRIED)
+		return false;
 	shim_w.dd.sdma_rht = NULL;
 	if (!sw->sdma_rht_set)
 		return true;
@@ -143,12 +150,126 @@ SHIM_CALL(sdma_seqfile_dump_cpu_list)
 	return 0;
 }
 
+/* Reads member m of obj (element i of an array member). */
+static u64 shim_get_member(const void *obj, const struct shim_member *m, unsigned int i)
+{
+	u64 v = 0;
+
+	memcpy(&v, (const char *)obj + m->off + i * m->size, min_t(size_t, m->size, sizeof(v)));
+	return v;
+}
+
+/*
+ * The table as the call left it: each CPU's node, lowest first, with each
+ * map it holds (`vlV={ctr mask [slots up to the last engine]}`), a slot
+ * that is no engine of the world by its symbolic name; a node or map
+ * that is no block the world tracks is named, not followed.
+ */
+static void shim_describe_sdma_rht(struct shim_outcome *out)
+{
+	const struct shim_member *sde = &shim_layout_sdma_rht_map_elem__sde;
+	const struct shim_member *key = &shim_layout_sdma_rht_node__cpu_id;
+	const struct rhashtable_params p = {
+		.key_len = key->size,
+		.key_offset = key->off,
+		.head_offset = shim_layout_sdma_rht_node__node.off,
+	};
+	unsigned long cpu;
+	unsigned int vl, j, used;
+	bool any = false;
+
+	shim_put(out, "sdma_rht:");
+	if (!shim_w.dd.sdma_rht) {
+		shim_put(out, " NULL");
+		return;
+	}
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		void *node = rhashtable_lookup(shim_w.dd.sdma_rht, &cpu, p);
+
+		if (!node)
+			continue;
+		any = true;
+		shim_put(out, " cpu%lu", cpu);
+		for (vl = 0; vl < HFI1_MAX_VLS_SUPPORTED; vl++) {
+			void *map = (void *)(uintptr_t)
+				shim_get_member(node, &shim_layout_sdma_rht_node__map, vl);
+
+			if (!map)
+				continue;
+			if (shim_block_size(map) < shim_layout_sdma_rht_map_elem.size +
+						    TXE_NUM_SDMA_ENGINES * sde->size) {
+				shim_put(out, " vl%u=%s", vl, jp(map));
+				continue;
+			}
+			for (used = TXE_NUM_SDMA_ENGINES; used &&
+			     !shim_get_member(map, sde, used - 1); used--)
+				;
+			shim_put(out, " vl%u={ctr=%llu mask=%llu [", vl,
+				 shim_get_member(map, &shim_layout_sdma_rht_map_elem__ctr, 0),
+				 shim_get_member(map, &shim_layout_sdma_rht_map_elem__mask, 0));
+			for (j = 0; j < used; j++) {
+				void *e = (void *)(uintptr_t)shim_get_member(map, sde, j);
+				int idx = shim_sde_index(e);
+
+				if (j)
+					shim_put(out, ",");
+				if (e && idx >= 0)
+					shim_put(out, "%d", idx);
+				else
+					shim_put(out, "%s", e ? jp(e) : "NULL");
+			}
+			shim_put(out, "]}");
+		}
+	}
+	if (!any)
+		shim_put(out, " empty");
+}
+
+SHIM_CALL(sdma_set_cpu_to_sde_map)
+{
+	const struct shim_args_sdma_set_cpu_to_sde_map *a = &c->args.sdma_set_cpu_to_sde_map;
+	char buf[sizeof(a->buf) + 1];
+
+	if (!shim_heap_sdma_rht(c))
+		return shim_refuse(out);
+	memcpy(buf, a->buf, sizeof(a->buf));
+	buf[sizeof(a->buf)] = '\0';
+	shim_begin(c, out);
+	out->ret = sdma_set_cpu_to_sde_map(shim_sde(a->sde), buf, strnlen(buf, sizeof(buf)));
+	shim_describe_sdma_rht(out);
+	return 0;
+}
+
 /*
  * What would crash the world or read past upstream's blocks
  * (corpus::invariants::user_sde says why of each): the table's maps and
  * their engines, the task's CPUs, an engine argument, a lookup in a table
  * there is not, a VL past a node's maps.
  */
+/*
+ * Every map of the engine's VL on a CPU its cpu_mask lacks has room for
+ * it (sdma_set_cpu_to_sde_map() writes sde[ctr] of 16 slots there).
+ */
+static bool shim_user_sde_room(const struct shim_call *c)
+{
+	const struct shim_world *sw = &c->world;
+	int sde = c->args.sdma_set_cpu_to_sde_map.sde;
+	u64 mask = 0;
+	unsigned int i, vl;
+
+	if (!sw->sdma_map.present)
+		return true;
+	vl = sde < sw->sdma_engine_to_vl.n ? sw->sdma_engine_to_vl.v[sde] : 0;
+	for (i = 0; i < c->engines.sde_cpu_mask.n && i < ARRAY_SIZE(c->engines.sde_cpu_mask.idx); i++)
+		if (c->engines.sde_cpu_mask.idx[i] == sde)
+			mask = c->engines.sde_cpu_mask.val[i];
+	for (i = 0; i < sw->sdma_rht.n; i++)
+		if (sw->sdma_rht.v[i].vl == vl && !(mask & BIT_ULL(sw->sdma_rht.v[i].cpu)) &&
+		    sw->sdma_rht.v[i].ctr >= TXE_NUM_SDMA_ENGINES)
+			return false;
+	return true;
+}
+
 bool shim_check_user_sde(const struct shim_call *c)
 {
 	const struct shim_world *sw = &c->world;
@@ -183,6 +304,9 @@ bool shim_check_user_sde(const struct shim_call *c)
 		return c->args.sdma_engine_get_vl.sde < sw->sdma_cpus.n;
 	case SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP:
 		return c->args.sdma_get_cpu_to_sde_map.sde < sw->sdma_cpus.n;
+	case SHIM_FN_SDMA_SET_CPU_TO_SDE_MAP:
+		return c->args.sdma_set_cpu_to_sde_map.sde < sw->sdma_cpus.n && sw->sdma_rht_set &&
+		       shim_user_sde_room(c);
 	default:
 		return true;
 	}

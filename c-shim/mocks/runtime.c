@@ -101,9 +101,15 @@ static void shim_put_bitmap(char *buf, size_t room, int *n, bool list,
 	int i, first, k = 0;
 
 	if (!list) {
-		for (i = ALIGN(nmaskbits, 32) - 32; i >= 0; i -= 32)
-			shim_scn_put(buf, room, n, "%s%08lx", i + 32 < nmaskbits ? "," : "",
-				     (maskp[i / BITS_PER_LONG] >> (i % BITS_PER_LONG)) & 0xffffffffUL);
+		/* The first chunk only as wide as its bits (vsprintf's bitmap_string()). */
+		for (i = ALIGN(nmaskbits, 32) - 32; i >= 0; i -= 32) {
+			int bits = min(nmaskbits - i, 32);
+
+			shim_scn_put(buf, room, n, "%s%0*lx", i + 32 < nmaskbits ? "," : "",
+				     (bits + 3) / 4,
+				     (maskp[i / BITS_PER_LONG] >> (i % BITS_PER_LONG)) &
+				     (bits == 32 ? 0xffffffffUL : (1UL << bits) - 1));
+		}
 		return;
 	}
 	for (i = 0; i < nmaskbits; i++) {
@@ -174,4 +180,141 @@ int sysfs_emit(char *buf, const char *fmt, ...)
 	}
 	va_end(ap);
 	return n;
+}
+
+/*
+ * lib/bitmap.c's bitmap_parselist() (cpulist_parse()), as 6.x parses: a
+ * list of regions separated by commas or spaces, each `N`, `A-B` or
+ * `A-B:used/group` (numbers, `N` for the last bit, `all` for 0-N), ended
+ * by NUL or a newline; -EINVAL for bad syntax or an empty region,
+ * -EOVERFLOW for a number past an unsigned int, -ERANGE for a bit past
+ * nmaskbits.  The same grammar as the model's (user_sde.rs).
+ */
+struct shim_region {
+	unsigned int start, off, group_len, end, nbits;
+};
+
+static bool shim_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || (unsigned char)c == 0xa0;
+}
+
+static bool shim_end_of_str(char c)
+{
+	return c == '\0' || c == '\n';
+}
+
+static bool shim_end_of_region(char c)
+{
+	return shim_space(c) || c == ',' || shim_end_of_str(c);
+}
+
+/* A number (or N, the last bit) at str: past it, or NULL with *err. */
+static const char *shim_getnum(const char *str, unsigned int *num, unsigned int lastbit, int *err)
+{
+	unsigned long long n = 0;
+	bool over = false;
+	unsigned int len = 0;
+
+	if (str[0] == 'N') {
+		*num = lastbit;
+		return str + 1;
+	}
+	for (; str[len] >= '0' && str[len] <= '9'; len++) {
+		if (n > (~0ULL - 9) / 10)
+			over = true;
+		n = n * 10 + (str[len] - '0');
+	}
+	if (!len) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (over || n != (unsigned int)n) {
+		*err = -EOVERFLOW;
+		return NULL;
+	}
+	*num = n;
+	return str + len;
+}
+
+static bool shim_is_all(const char *s)
+{
+	return (s[0] | 0x20) == 'a' && (s[1] | 0x20) == 'l' && (s[2] | 0x20) == 'l';
+}
+
+/*
+ * A region at str into r: past it, or NULL with *err (or with *last, the
+ * list ended: a region without a pattern ends it at a NUL or newline).
+ */
+static const char *shim_parse_region(const char *str, struct shim_region *r, int *err,
+				     bool *last)
+{
+	unsigned int lastbit = r->nbits - 1;
+
+	if (shim_is_all(str)) {
+		r->start = 0;
+		r->end = lastbit;
+		str += 3;
+	} else {
+		str = shim_getnum(str, &r->start, lastbit, err);
+		if (!str)
+			return NULL;
+		if (shim_end_of_region(*str)) {
+			r->end = r->start;
+			goto no_pattern;
+		}
+		if (*str != '-') {
+			*err = -EINVAL;
+			return NULL;
+		}
+		str = shim_getnum(str + 1, &r->end, lastbit, err);
+		if (!str)
+			return NULL;
+	}
+	if (shim_end_of_region(*str))
+		goto no_pattern;
+	if (*str != ':') {
+		*err = -EINVAL;
+		return NULL;
+	}
+	str = shim_getnum(str + 1, &r->off, lastbit, err);
+	if (!str)
+		return NULL;
+	if (*str != '/') {
+		*err = -EINVAL;
+		return NULL;
+	}
+	return shim_getnum(str + 1, &r->group_len, lastbit, err);
+no_pattern:
+	r->off = r->end + 1;
+	r->group_len = r->end + 1;
+	*last = shim_end_of_str(*str);
+	return str;
+}
+
+int bitmap_parselist(const char *buf, unsigned long *maskp, int nmaskbits)
+{
+	struct shim_region r = { .nbits = nmaskbits };
+	unsigned int start, i;
+	bool last = false;
+	int err = 0;
+
+	memset(maskp, 0, BITS_TO_LONGS(nmaskbits) * sizeof(*maskp));
+	while (!last) {
+		while (shim_space(*buf) || *buf == ',')
+			buf++;
+		if (shim_end_of_str(*buf))
+			return 0;
+		buf = shim_parse_region(buf, &r, &err, &last);
+		if (!buf)
+			return err;
+		if (r.start > r.end || r.group_len == 0 || r.off > r.group_len)
+			return -EINVAL;
+		if (r.end >= r.nbits)
+			return -ERANGE;
+		for (start = r.start; start <= r.end; start += r.group_len)
+			for (i = start; i < start + min(r.end - start + 1, r.off); i++)
+				set_bit(i, maskp);
+	}
+	return 0;
 }

@@ -347,6 +347,13 @@ impl FieldText for crate::types::CpuMask {
     }
 }
 
+/// A short text, quoted.
+impl FieldText for crate::types::ShortText {
+    fn text(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
 /// A map of the user engine table: where it is, its counts, and its slots
 /// up to the last that is not NULL (`{cpu2.vl1 ctr=2 mask=1 [0,3]}`).
 impl FieldText for crate::types::UserSdeMap {

@@ -366,13 +366,13 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
     let j = g.run(g.patch(
         sdma,
-        "ssize_t sdma_set_cpu_to_sde_map(struct sdma_engine *sde, const char *buf,\n\t\t\t\tsize_t count)\n{\n",
-        "ssize_t sdma_set_cpu_to_sde_map(struct sdma_engine *sde, const char *buf,\n\t\t\t\tsize_t count)\n{\n\t/* set */\n",
+        "void sdma_dumpstate(struct sdma_engine *sde)\n{\n",
+        "void sdma_dumpstate(struct sdma_engine *sde)\n{\n\t/* dump */\n",
         "sdma",
     ))?;
     if verdicts(&j) != ["not-judged"]
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_set_cpu_to_sde_map (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_dumpstate (line "))
     {
         return Err(format!("sdma.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }

@@ -6,7 +6,7 @@
 #include <linux/types.h>
 #include <linux/smp.h>
 
-/* The world has one CPU: a per-CPU object is the object. */
+/* A per-CPU object is the object, whichever CPU the world's task runs on. */
 #define this_cpu_ptr(ptr)	(ptr)
 #define this_cpu_inc(pcp)	((pcp)++)
 #define per_cpu_ptr(ptr, cpu)	((void)(cpu), (ptr))

@@ -4,7 +4,8 @@
  * sdma.c's probe and teardown use of the table, and its lookups.  A table
  * is a list of its objects' heads, a lookup a walk of it comparing the
  * key at the caller's parameters' offset and length (as the kernel's
- * inline lookup takes them); rhashtable_init() checks the parameters as the
+ * inline lookup takes them), an insert a push on it (a key there already
+ * refused), a remove an unlink; rhashtable_init() checks the parameters as the
  * kernel's does and takes a bucket table, which
  * rhashtable_free_and_destroy() gives back: a block the leak check
  * tracks, not failslab (the kernel falls back to a __GFP_NOFAIL one, so
@@ -91,6 +92,36 @@ static inline void *rhashtable_lookup_fast(struct rhashtable *ht, const void *ke
 	obj = rhashtable_lookup(ht, key, params);
 	rcu_read_unlock();
 	return obj;
+}
+
+/* The object on the table: -EEXIST when its key is there already. */
+static inline int rhashtable_insert_fast(struct rhashtable *ht, struct rhash_head *obj,
+					 const struct rhashtable_params params)
+{
+	const char *key = (const char *)obj - params.head_offset + params.key_offset;
+
+	if (rhashtable_lookup(ht, key, params))
+		return -EEXIST;
+	obj->next = ht->list;
+	ht->list = obj;
+	atomic_inc(&ht->nelems);
+	return 0;
+}
+
+/* The object off the table: -ENOENT when it is not on it. */
+static inline int rhashtable_remove_fast(struct rhashtable *ht, struct rhash_head *obj,
+					 const struct rhashtable_params params)
+{
+	struct rhash_head **pp;
+
+	for (pp = &ht->list; *pp; pp = &(*pp)->next) {
+		if (*pp == obj) {
+			*pp = obj->next;
+			atomic_dec(&ht->nelems);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 /* Every object freed by free_fn (if given), then the table emptied. */

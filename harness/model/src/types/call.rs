@@ -595,6 +595,19 @@ macro_rules! call_schema {
             SdmaSeqfileDumpCpuList sdma_seqfile_dump_cpu_list {
                 "cpuid" cpuid: u64 [cpuid] = 0,
             }
+            /// `sdma_set_cpu_to_sde_map(sde, buf, count)` (sdma.c), what a
+            /// write of the engine's sysfs `cpu_list` does: `buf` parsed as
+            /// a CPU list (online CPUs only), the engine added to the map
+            /// of its VL of each CPU new to it (a node and a map allocated
+            /// where there is none), taken out of every map of the online
+            /// CPUs left out (a node left with no engine removed and
+            /// freed), its `cpu_mask` set; the length of `buf`, or an
+            /// error. The text: the table as the call leaves it.
+            SdmaSetCpuToSdeMap sdma_set_cpu_to_sde_map {
+                /// An engine of the world.
+                "sde" sde: u8 [world_sde] = 0,
+                "buf" buf: ShortText [cpu_list_text] = ShortText::default(),
+            }
         }
     };
 }

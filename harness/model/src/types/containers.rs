@@ -334,6 +334,41 @@ pub struct UserSdeMap {
     pub sde: [NullableIdx<super::EngineIdx>; MAP_SLOTS],
 }
 
+/// The most bytes of a [`ShortText`].
+pub const SHORT_TEXT: usize = 31;
+
+/// A short text a caller writes to a sysfs file (what `echo` gives it),
+/// at most [`SHORT_TEXT`] bytes and no NUL: a C string at the ABI.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ShortText {
+    len: u8,
+    bytes: [u8; SHORT_TEXT],
+}
+
+impl ShortText {
+    /// `s`, when it fits and has no NUL.
+    pub fn new(s: &[u8]) -> Option<Self> {
+        if s.len() > SHORT_TEXT || s.contains(&0) {
+            return None;
+        }
+        let mut t = ShortText::default();
+        t.bytes[..s.len()].copy_from_slice(s);
+        t.len = s.len() as u8;
+        Some(t)
+    }
+
+    /// Its bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+impl fmt::Debug for ShortText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", String::from_utf8_lossy(self.as_bytes()))
+    }
+}
+
 impl UserSdeMap {
     /// The slots up to the last that is not NULL (what a vector or a
     /// report writes: the rest are NULL).

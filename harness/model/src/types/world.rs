@@ -247,6 +247,8 @@ macro_rules! world_schema {
             /// run on; `smp_processor_id()`: the one it runs on.
             "nr_cpus_allowed" nr_cpus_allowed: i32 [nr_cpus_allowed] = 1,
             "this_cpu" this_cpu: u8 [this_cpu] = 0,
+            /// `cpu_online_mask`: the CPUs online (CPUs 0..63).
+            "cpu_online" cpu_online: CpuMask [cpu_online] = CpuMask(0xf),
         }
     };
 }

@@ -161,7 +161,7 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], inert: &[usize], runs: &Ru
 type Unit = (String, Option<(String, usize, Vec<usize>)>);
 
 /// The changed units of `path` in the patched `tree`: each definition of
-/// a C file its `lines` fall in (`sdma.c: sdma_set_cpu_to_sde_map`), in order, and the
+/// a C file its `lines` fall in (`sdma.c: sdma_dumpstate`), in order, and the
 /// file itself once (`sdma.c`) for lines outside any definition, for a
 /// file with no changed lines (a rename, a mode change, a deletion), and
 /// for a file that is not C or cannot be read.
@@ -246,7 +246,7 @@ mod tests {
         let files = [
             (
                 "sdma.c",
-                "#include \"sdma.h\"\n\nstatic int sdma_set_cpu_to_sde_map(int x)\n{\n\treturn x;\n}\n\n\
+                "#include \"sdma.h\"\n\nstatic int sdma_dumpstate(int x)\n{\n\treturn x;\n}\n\n\
 int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
             ),
             (
@@ -299,12 +299,12 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
     fn a_function_no_world_runs_is_all_there_is_to_judge() {
         let s = classified(&[("sdma.c", 5)]);
         assert!(s.functions.none_judged(), "{s:?}");
-        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_set_cpu_to_sde_map"]);
+        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_dumpstate"]);
         assert_eq!(
             s.not_judged,
             [format!(
-                "{HFI1}/sdma.c: sdma_set_cpu_to_sde_map (line 5): no world runs it \
-                 (not judged; not yet: the sysfs cpu_list write that fills the per-CPU table of user engines)"
+                "{HFI1}/sdma.c: sdma_dumpstate (line 5): no world runs it \
+                 (not judged; not yet: dumps of an engine's state for people)"
             )]
         );
         assert!(s.lines.is_empty() && !s.compiled_whole);
@@ -317,10 +317,10 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
             s.functions.judged,
             ["qp.c: mtu_to_path_mtu", "sdma.c: sdma_select_engine_vl"]
         );
-        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_set_cpu_to_sde_map"]);
+        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_dumpstate"]);
         assert_eq!(
             s.functions.summary(),
-            "2 of 3 changed functions judged; not judged: sdma.c: sdma_set_cpu_to_sde_map"
+            "2 of 3 changed functions judged; not judged: sdma.c: sdma_dumpstate"
         );
         assert_eq!(
             s.lines,

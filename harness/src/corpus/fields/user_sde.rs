@@ -1,10 +1,11 @@
-//! A map of the user engine table (`world.sdma_rht`) in a vector file.
+//! A map of the user engine table (`world.sdma_rht`) in a vector file,
+//! and the text a caller writes to a sysfs file.
 
 use toml_edit::{Item, Value};
 
 use super::super::source::{check_keys, opt_index, uint, Src, R};
 use super::{inline_table, TomlField};
-use crate::model::types::{EngineIdx, NullableIdx, UserSdeMap, MAP_SLOTS};
+use crate::model::types::{EngineIdx, NullableIdx, ShortText, UserSdeMap, MAP_SLOTS, SHORT_TEXT};
 
 /// A map of the user engine table: `{ cpu, vl, ctr, mask, sde = [index
 /// or "none", ...] }` (`ctr` and `mask` 0 when left out; the slots past
@@ -66,5 +67,25 @@ impl TomlField for UserSdeMap {
             ("mask", Value::from(i64::from(self.mask))),
             ("sde", Value::Array(sde)),
         ])
+    }
+}
+
+/// A string of at most 31 bytes, no NUL.
+impl TomlField for ShortText {
+    fn read(src: &Src, v: &Item, field: &str, cur: &mut Self) -> R<()> {
+        let s = v
+            .as_str()
+            .ok_or_else(|| src.err(v.span(), field, "expected a string"))?;
+        *cur = ShortText::new(s.as_bytes()).ok_or_else(|| {
+            src.err(
+                v.span(),
+                field,
+                format!("at most {SHORT_TEXT} bytes and no NUL"),
+            )
+        })?;
+        Ok(())
+    }
+    fn write(&self) -> Value {
+        Value::from(String::from_utf8_lossy(self.as_bytes()).into_owned())
     }
 }

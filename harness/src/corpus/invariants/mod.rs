@@ -16,7 +16,7 @@ use pio::{
 };
 use sdma::{check_dma_tx, check_sdma_call, check_world_for};
 use txbuild::{check_btx, check_btx_call};
-use user_sde::{check_user_sde_call, check_user_sde_world, check_user_sde_world_for};
+use user_sde::*;
 
 /// The invariants every vector keeps, each with the upstream reason. A
 /// vector outside them drives upstream code out of bounds (or into C
@@ -559,6 +559,7 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
                     | Func::InitScPoolsAndSizes
                     | Func::SdmaInit
                     | Func::FreePioMap
+                    | Func::SdmaSetCpuToSdeMap
             )
         })
     {
@@ -581,6 +582,7 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
             format!("{f} steps every engine on its own ring, which a later step does not carry: only a scenario's first step"),
         ));
     }
+    check_user_sde_steps(then)?;
     let mut state = crate::model::run(first).map_err(|u| (1, u.0))?;
     for (k, step) in then.iter().enumerate() {
         let at = carried(&state, step);

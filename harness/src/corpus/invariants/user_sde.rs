@@ -68,7 +68,7 @@ pub(super) fn check_user_sde_world(w: &World) -> Result<(), String> {
 pub(super) fn check_user_sde_world_for(func: Func, w: &World) -> Result<(), String> {
     let needs = match func {
         Func::SdmaSelectUserEngine => w.nr_cpus_allowed == 1,
-        Func::SdmaSeqfileDumpCpuList => true,
+        Func::SdmaSeqfileDumpCpuList | Func::SdmaSetCpuToSdeMap => true,
         _ => false,
     };
     if needs && !w.sdma_rht_set {
@@ -80,7 +80,8 @@ pub(super) fn check_user_sde_world_for(func: Func, w: &World) -> Result<(), Stri
 }
 
 /// The calls' arguments: `node->map[vl]` is read for the pinned task's
-/// CPU's node; an engine argument is an engine of the world.
+/// CPU's node; an engine argument is an engine of the world; an engine
+/// added to a map finds room there.
 pub(super) fn check_user_sde_call(c: &Call) -> Result<(), String> {
     let w = &c.world;
     let has_node = |cpu: u64| w.sdma_rht.iter().any(|m| u64::from(m.cpu) == cpu);
@@ -97,6 +98,7 @@ pub(super) fn check_user_sde_call(c: &Call) -> Result<(), String> {
         }
         Args::SdmaEngineGetVl(args::SdmaEngineGetVl { sde })
         | Args::SdmaGetCpuToSdeMap(args::SdmaGetCpuToSdeMap { sde })
+        | Args::SdmaSetCpuToSdeMap(args::SdmaSetCpuToSdeMap { sde, .. })
             if usize::from(*sde) >= w.sdma_cpus.len() =>
         {
             Err(format!(
@@ -104,6 +106,52 @@ pub(super) fn check_user_sde_call(c: &Call) -> Result<(), String> {
                 w.sdma_cpus.len()
             ))
         }
+        Args::SdmaSetCpuToSdeMap(a) => check_room(c, a.sde),
         _ => Ok(()),
+    }
+}
+
+/// `sdma_set_cpu_to_sde_map()` writes `sde[ctr]` of a map of the engine's
+/// VL on each CPU its `cpu_mask` lacks: such a map has room (the engine is
+/// not among its at most 15 others, as the driver keeps it).
+fn check_room(c: &Call, sde: u8) -> Result<(), String> {
+    let w = &c.world;
+    if w.sdma_map.is_none() {
+        return Ok(());
+    }
+    let vl = w
+        .sdma_engine_to_vl
+        .get(usize::from(sde))
+        .copied()
+        .unwrap_or(0);
+    let mine = c.engines.sde_cpu_mask.get(usize::from(sde)).0;
+    match w
+        .sdma_rht
+        .iter()
+        .find(|m| m.vl == vl && mine & (1 << m.cpu) == 0 && usize::from(m.ctr) >= MAP_SLOTS)
+    {
+        Some(m) => Err(format!(
+            "world.sdma_rht: cpu {}'s map of vl {vl} has {} engines and not engine {sde}, whose cpu_mask lacks the CPU: no room to add it (map->sde[] has 16 slots)",
+            m.cpu, m.ctr
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The user engine table is built from the world for the calls that look
+/// it up, in blocks of the call's own: a later step of a scenario builds
+/// no world, so none of them is one (the error names the step, from 1).
+pub(super) fn check_user_sde_steps(then: &[Call]) -> Result<(), (usize, String)> {
+    match then.iter().map(|s| s.func()).enumerate().find(|(_, f)| {
+        matches!(
+            f,
+            Func::SdmaSelectUserEngine | Func::SdmaSeqfileDumpCpuList | Func::SdmaSetCpuToSdeMap
+        )
+    }) {
+        Some((k, f)) => Err((
+            k + 2,
+            format!("{f} looks in the user engine table the world builds for a scenario's first step only"),
+        )),
+        None => Ok(()),
     }
 }

@@ -228,7 +228,8 @@ pub const SHIM_FN_SDMA_ENGINE_GET_VL: shim_fn = 95;
 pub const SHIM_FN_SDMA_SELECT_USER_ENGINE: shim_fn = 96;
 pub const SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP: shim_fn = 97;
 pub const SHIM_FN_SDMA_SEQFILE_DUMP_CPU_LIST: shim_fn = 98;
-pub const SHIM_FN_COUNT: shim_fn = 99;
+pub const SHIM_FN_SDMA_SET_CPU_TO_SDE_MAP: shim_fn = 99;
+pub const SHIM_FN_COUNT: shim_fn = 100;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -630,7 +631,6 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: u8,
 }
 impl Default for shim_call {
     fn default() -> Self {

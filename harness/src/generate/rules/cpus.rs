@@ -29,9 +29,9 @@ pub fn sdma_cpus<S: Source>(u: &mut Draw<S>, _: &World) -> Slots<i32, 16> {
     s
 }
 
-/// Three times in four: a probed device has its table.
+/// Seven times in eight: a probed device has its table.
 pub fn sdma_rht_set<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
-    u.ratio(3, 4)
+    u.ratio(7, 8)
 }
 
 /// Up to four maps of CPUs 0..3 (so the task's CPU mostly has one), by
@@ -152,4 +152,66 @@ pub fn cpuid<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> u64 {
     } else {
         u.arbitrary()
     }
+}
+
+/// Mostly CPUs 0..3 (the default), else any of the 64 (never none: CPU 0
+/// boots).
+pub fn cpu_online<S: Source>(u: &mut Draw<S>, _: &World) -> CpuMask {
+    CpuMask(if u.ratio(3, 4) {
+        0xf
+    } else {
+        u.arbitrary::<u64>() | 1
+    })
+}
+
+/// What a caller writes to an engine's `cpu_list`: mostly a list of CPUs
+/// 0..5 as ranges and single CPUs, a newline after it (as `echo` writes
+/// it); now and then a list lib/bitmap.c refuses or reads in another
+/// form (a reversed range, past the 64 CPUs, not a number, `N`, `all`, a
+/// group pattern, empty).
+pub fn cpu_list_text<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> ShortText {
+    let odd: [&[u8]; 10] = [
+        b"3-1\n",
+        b"0-64\n",
+        b"x\n",
+        b"N\n",
+        b"all\n",
+        b"0-5:1/2\n",
+        b"",
+        b"\n",
+        b"1 3,,5\n",
+        b"4294967296\n",
+    ];
+    if u.ratio(1, 4) {
+        let pick: &&[u8] = u.choose(&odd);
+        return ShortText::new(pick).unwrap_or_default();
+    }
+    let mask: u8 = u.arbitrary::<u8>() & 0x3f;
+    let mut s = String::new();
+    let mut cpu = 0;
+    while cpu < 6 {
+        if mask & (1 << cpu) == 0 {
+            cpu += 1;
+            continue;
+        }
+        let first = cpu;
+        while cpu < 6 && mask & (1 << cpu) != 0 {
+            cpu += 1;
+        }
+        if !s.is_empty() {
+            s.push(',');
+        }
+        s += &if cpu - 1 > first && u.ratio(3, 4) {
+            format!("{first}-{}", cpu - 1)
+        } else {
+            (first..cpu)
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+    }
+    if u.ratio(3, 4) {
+        s.push('\n');
+    }
+    ShortText::new(s.as_bytes()).unwrap_or_default()
 }

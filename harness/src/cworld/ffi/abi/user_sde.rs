@@ -1,8 +1,9 @@
-//! A map of the user engine table (`world.sdma_rht`) at the ABI.
+//! A map of the user engine table (`world.sdma_rht`) at the ABI, and a
+//! short text as a C string.
 
 use super::super::types::SHIM_NONE;
 use super::Abi;
-use crate::model::types::{EngineIdx, NullableIdx, UserSdeMap, MAP_SLOTS};
+use crate::model::types::{EngineIdx, NullableIdx, ShortText, UserSdeMap, MAP_SLOTS, SHORT_TEXT};
 
 /// A map of the user engine table at the ABI: packed integers, a slot
 /// `SHIM_NONE` for NULL (`c-shim/user_sde.c` builds `dd->sdma_rht` of
@@ -53,5 +54,22 @@ impl Abi for UserSdeMap {
             *d = NullableIdx::new((x != SHIM_NONE as i8).then_some(EngineIdx(x as u8)))?;
         }
         Some(m)
+    }
+}
+
+/// A C string: the bytes, NUL-padded (one byte more than the text holds).
+impl Abi for ShortText {
+    type C = [u8; SHORT_TEXT + 1];
+    fn c_decl(name: &str) -> String {
+        format!("char {name}[{}]", SHORT_TEXT + 1)
+    }
+    #[inline]
+    fn fill(&self, out: &mut [u8; SHORT_TEXT + 1]) {
+        *out = [0; SHORT_TEXT + 1];
+        out[..self.as_bytes().len()].copy_from_slice(self.as_bytes());
+    }
+    fn read(c: &[u8; SHORT_TEXT + 1]) -> Option<ShortText> {
+        let n = c.iter().position(|&b| b == 0)?;
+        ShortText::new(&c[..n])
     }
 }
