@@ -3,7 +3,7 @@
 //! CPUs, and the arguments of the calls that read them.
 
 use super::super::draw::{Draw, Source};
-use super::super::shapes::{below, low_index, per_index};
+use super::super::shapes::{below, byte_pairs, low_index, per_index};
 use crate::model::types::*;
 use crate::model::user_sde::HFI1_MAX_VLS_SUPPORTED;
 
@@ -40,24 +40,27 @@ pub fn sdma_rht_set<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
 /// mostly engines up to the mask (copies past `ctr`, as
 /// `sdma_populate_sde_map()` makes them), now and then NULL or any.
 pub fn sdma_rht<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<UserSdeMap, RHT_SLOTS> {
-    let mut maps: Vec<UserSdeMap> = vec![];
+    let mut maps: Slots<UserSdeMap, RHT_SLOTS> = Slots::new();
     let engines = w.sdma_cpus.len();
     if !w.sdma_rht_set || engines == 0 {
-        return Slots::new();
+        return maps;
     }
     for _ in 0..u.int_in_range(0..=4u8) {
-        let cpu = u.int_in_range(0..=3u8);
-        let vl = u.int_in_range(0..=HFI1_MAX_VLS_SUPPORTED - 1);
-        let ctr = if u.ratio(1, 8) {
+        // Four bytes a map: where, how many, which mask.
+        let h = u.bytes(4);
+        let (cpu, vl) = (below(h as u8, 4), below((h >> 8) as u8, 8));
+        let c = (h >> 16) as u8;
+        let ctr = if c < 32 {
             0
         } else {
-            u.int_in_range(1..=engines.min(MAP_SLOTS) as u8)
+            1 + below(c, engines.min(MAP_SLOTS))
         };
         let pow = u32::from(ctr.max(1)).next_power_of_two();
-        let mask = if u.ratio(3, 4) {
+        let d = (h >> 24) as u8;
+        let mask = if d < 192 {
             pow - 1
         } else {
-            u32::from(below(u.arbitrary(), MAP_SLOTS))
+            u32::from(below(d, MAP_SLOTS))
         };
         let mut m = UserSdeMap {
             cpu,
@@ -67,22 +70,29 @@ pub fn sdma_rht<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<UserSdeMap, RHT_
             ..UserSdeMap::default()
         };
         let filled = (pow as usize).max(usize::from(ctr)).min(MAP_SLOTS);
-        for k in 0..filled {
-            let e = match u.int_in_range(0..=7u8) {
+        let ctr = usize::from(ctr);
+        // Two bytes a slot: which case (one in eight NULL, one in eight
+        // any engine), which engine.
+        byte_pairs(u, filled, |k, d, v| {
+            let any = Some(below(v, engines));
+            let e = match below(d, 8) {
                 0 => None,
-                1 => Some(low_index(u, engines)),
-                _ if k >= usize::from(ctr) && ctr > 0 => {
-                    m.sde[k - usize::from(ctr)].get().map(|e| e.0)
-                }
-                _ => Some(low_index(u, engines)),
+                1 => any,
+                _ if k >= ctr && ctr > 0 => m.sde[k - ctr].get().map(|e| e.0),
+                _ => any,
             };
             m.sde[k] = NullableIdx::new(e.map(EngineIdx)).unwrap_or_default();
+        });
+        // By CPU then VL, each once (a later draw of the same place lost).
+        let at = maps
+            .iter()
+            .position(|x| (x.cpu, x.vl) >= (cpu, vl))
+            .unwrap_or(maps.len());
+        if maps.get(at).is_none_or(|x| (x.cpu, x.vl) != (cpu, vl)) && maps.push(m).is_ok() {
+            maps[at..].rotate_right(1);
         }
-        maps.push(m);
     }
-    maps.sort_by_key(|m| (m.cpu, m.vl));
-    maps.dedup_by_key(|m| (m.cpu, m.vl));
-    maps.into_iter().collect()
+    maps
 }
 
 /// Each engine's VL: mostly one of the module's, one time in eight any
