@@ -30,7 +30,7 @@ void *calloc(size_t nmemb, size_t size);
 void free(void *ptr);
 
 /* Blocks a call may hold at once; more are not tracked, and said so. */
-#define SHIM_LIVE_MAX 128
+#define SHIM_LIVE_MAX 512
 
 struct shim_block {
 	void *p;

@@ -183,7 +183,8 @@ int sysfs_emit(char *buf, const char *fmt, ...)
 }
 
 /*
- * lib/bitmap.c's bitmap_parselist() (cpulist_parse()), as 6.x parses: a
+ * lib/bitmap.c's bitmap_parselist() (cpulist_parse()), as 6.x parses (one
+ * boundary for every series' world, 5.10's too): a
  * list of regions separated by commas or spaces, each `N`, `A-B` or
  * `A-B:used/group` (numbers, `N` for the last bit, `all` for 0-N), ended
  * by NUL or a newline; -EINVAL for bad syntax or an empty region,

@@ -156,7 +156,8 @@ const EOVERFLOW: i32 = 75;
 const NR_CPUS: u32 = 64;
 
 /// lib/bitmap.c's `bitmap_parselist()` as `cpulist_parse()` calls it (64
-/// CPUs), as 6.x parses: regions separated by commas or spaces, each `A`,
+/// CPUs), as 6.x parses (the boundary gives every series' world this one
+/// grammar, 5.10's too): regions separated by commas or spaces, each `A`,
 /// `A-B` or `A-B:used/group` (`N` the last CPU, `all` 0-N), the list ended
 /// by NUL or a newline (after a region without a pattern; after one with
 /// a pattern, a newline is a separator). -EINVAL for bad syntax or an
@@ -235,7 +236,8 @@ pub fn cpulist_parse(b: &[u8]) -> Result<u64, i32> {
             for cpu in first..first + (end - first + 1).min(off) {
                 mask |= 1 << cpu;
             }
-            first += group;
+            // An unsigned int in C: a step past it wraps (and ends past `end`).
+            first = first.wrapping_add(group);
         }
         if last {
             return Ok(mask);

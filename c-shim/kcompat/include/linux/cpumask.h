@@ -24,7 +24,10 @@ typedef struct cpumask *cpumask_var_t;
 
 #define cpumask_bits(maskp) ((maskp)->bits)
 
-/* Per-CPU data is one object: CPU 0 is the only possible one (the running CPU and those online are the world's). */
+/*
+ * Per-CPU data is one object: CPU 0 is the only possible one, though the
+ * running CPU and those online (any of the 64) are the world's.
+ */
 #define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < 1; (cpu)++)
 
 static inline unsigned int cpumask_first(const struct cpumask *srcp)

@@ -4,8 +4,7 @@
  * sdma.c's probe and teardown use of the table, and its lookups.  A table
  * is a list of its objects' heads, a lookup a walk of it comparing the
  * key at the caller's parameters' offset and length (as the kernel's
- * inline lookup takes them), an insert a push on it (a key there already
- * refused), a remove an unlink; rhashtable_init() checks the parameters as the
+ * inline lookup takes them), an insert a push on it, a remove an unlink; rhashtable_init() checks the parameters as the
  * kernel's does and takes a bucket table, which
  * rhashtable_free_and_destroy() gives back: a block the leak check
  * tracks, not failslab (the kernel falls back to a __GFP_NOFAIL one, so
@@ -94,14 +93,15 @@ static inline void *rhashtable_lookup_fast(struct rhashtable *ht, const void *ke
 	return obj;
 }
 
-/* The object on the table: -EEXIST when its key is there already. */
+/*
+ * The object on the table, its key there already or not (the kernel's
+ * insert checks no key: rhashtable_lookup_insert_fast() does); it fails
+ * only growing the bucket table, which a table of at most NR_CPUS objects
+ * never needs here.
+ */
 static inline int rhashtable_insert_fast(struct rhashtable *ht, struct rhash_head *obj,
 					 const struct rhashtable_params params)
 {
-	const char *key = (const char *)obj - params.head_offset + params.key_offset;
-
-	if (rhashtable_lookup(ht, key, params))
-		return -EEXIST;
 	obj->next = ht->list;
 	ht->list = obj;
 	atomic_inc(&ht->nelems);

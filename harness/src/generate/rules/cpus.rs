@@ -46,21 +46,21 @@ pub fn sdma_rht<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<UserSdeMap, RHT_
         return maps;
     }
     for _ in 0..u.int_in_range(0..=4u8) {
-        // Four bytes a map: where, how many, which mask.
-        let h = u.bytes(4);
-        let (cpu, vl) = (below(h as u8, 4), below((h >> 8) as u8, 8));
-        let c = (h >> 16) as u8;
-        let ctr = if c < 32 {
+        // Six bytes a map: where, how many (a case and a value), which
+        // mask (a case and a value).
+        let h = u.bytes(6);
+        let byte = |k: u32| (h >> (8 * k)) as u8;
+        let (cpu, vl) = (below(byte(0), 4), below(byte(1), 8));
+        let ctr = if byte(2) < 32 {
             0
         } else {
-            1 + below(c, engines.min(MAP_SLOTS))
+            1 + below(byte(3), engines.min(MAP_SLOTS))
         };
         let pow = u32::from(ctr.max(1)).next_power_of_two();
-        let d = (h >> 24) as u8;
-        let mask = if d < 192 {
+        let mask = if byte(4) < 192 {
             pow - 1
         } else {
-            u32::from(below(d, MAP_SLOTS))
+            u32::from(below(byte(5), MAP_SLOTS))
         };
         let mut m = UserSdeMap {
             cpu,
