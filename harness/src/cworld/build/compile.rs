@@ -202,12 +202,18 @@ fn write_extract_unit(
          #include \"pio.h\"\n\
          #include \"trace.h\"\n\n",
     );
+    // The variables kernel macros define among them (`DEFINE_MUTEX(m)`):
+    // file-static data `data` may name by the variable.
+    let mut macro_defined = vec![];
     for e in &manifest.upstream.extract {
         let path = tree.path(&e.file);
         let src = tree.read_to_string(&path)?;
         for sym in &e.symbols {
             let d = cscan::extract(&src, sym)
                 .with_context(|| format!("{}: extracting {sym}", path.display()))?;
+            if sym.starts_with("DEFINE_") {
+                macro_defined.push((e.file.clone(), d.text.clone()));
+            }
             match replaced.iter().find(|r| r.file == e.file && r.name == *sym) {
                 Some(r) => unit.push_str(&r.text),
                 None => {
@@ -252,9 +258,13 @@ fn write_extract_unit(
     );
     for e in &manifest.upstream.extract {
         for v in &e.data {
-            if !e.symbols.contains(v) {
+            let by_macro = macro_defined
+                .iter()
+                .any(|(f, t)| *f == e.file && t.contains(&format!("({v})")));
+            if !e.symbols.contains(v) && !by_macro {
                 bail!(
-                    "c-shim/boundary.toml: data {v} of {} is not among its symbols",
+                    "c-shim/boundary.toml: data {v} of {} is not among its symbols \
+                     (nor a variable one of its DEFINE_ macros defines)",
                     e.file
                 );
             }

@@ -66,7 +66,8 @@ pub struct Extracted {
     /// The file-static variables among them an upstream function writes
     /// or a vector sets: listed in the extracted unit's `shim_static_data`
     /// table (name, address, size), whose initial bytes the shim restores
-    /// before every call.
+    /// before every call; a variable a listed `DEFINE_*` macro defines
+    /// (`static DEFINE_MUTEX(m);`) is named by the variable.
     #[serde(default)]
     pub data: Vec<String>,
     /// The layout the shim reads of structs among them that no header
