@@ -47,22 +47,32 @@ static void *shim_rht_map(const struct shim_world *sw, unsigned int i)
 }
 
 /*
+ * The table's parameters as the tree's layout gives sdma_rht_params: the
+ * key is the node's cpu_id, the list head its rhash_head.
+ */
+static struct rhashtable_params shim_rht_params(void)
+{
+	const struct shim_member *key = &shim_layout_sdma_rht_node__cpu_id;
+
+	return (struct rhashtable_params){
+		.key_len = key->size,
+		.key_offset = key->off,
+		.head_offset = shim_layout_sdma_rht_node__node.off,
+	};
+}
+
+/*
  * The world's table (NULL when it has none) published in blocks: the
  * table with its bucket array (rhashtable_init()'s), a node per CPU with
  * its key, a map per CPU and VL (the world lists them by CPU); false
  * when a block could not be had, or for a scenario's later step (the call
- * is refused).  The table's
- * parameters are those the tree's layout gives sdma_rht_params.
+ * is refused).
  */
 static bool shim_heap_sdma_rht(const struct shim_call *c)
 {
 	const struct shim_world *sw = &c->world;
 	const struct shim_member *key = &shim_layout_sdma_rht_node__cpu_id;
-	const struct rhashtable_params p = {
-		.key_len = key->size,
-		.key_offset = key->off,
-		.head_offset = shim_layout_sdma_rht_node__node.off,
-	};
+	const struct rhashtable_params p = shim_rht_params();
 	struct rhashtable *ht;
 	struct rhash_head *head = NULL;
 	void *node = NULL;
@@ -168,12 +178,7 @@ static u64 shim_get_member(const void *obj, const struct shim_member *m, unsigne
 static void shim_describe_sdma_rht(struct shim_outcome *out)
 {
 	const struct shim_member *sde = &shim_layout_sdma_rht_map_elem__sde;
-	const struct shim_member *key = &shim_layout_sdma_rht_node__cpu_id;
-	const struct rhashtable_params p = {
-		.key_len = key->size,
-		.key_offset = key->off,
-		.head_offset = shim_layout_sdma_rht_node__node.off,
-	};
+	const struct rhashtable_params p = shim_rht_params();
 	unsigned long cpu;
 	unsigned int vl, j, used;
 	bool any = false;
