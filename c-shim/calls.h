@@ -26,6 +26,14 @@ SHIM_FN_NAMES(X)
 #define SHIM_CALL(name) \
 	SHIM_NOIPA int shim_call_##name(const struct shim_call *c, struct shim_outcome *out)
 
+/*
+ * The call of a function some trees lack (boundary.toml's `optional`): on
+ * a tree without it the build defines SHIM_ABSENT_<name>, and its call is
+ * refused; the harness skips its vectors on that tree, never making it.
+ */
+#define SHIM_ABSENT_CALL(name) \
+	SHIM_CALL(name) { return shim_refuse(out); }
+
 /* What every call does before its function: the QP, a fresh journal. */
 void shim_begin(const struct shim_call *c, struct shim_outcome *out);
 /* A call the shim refuses: nothing of an earlier outcome is left. */

@@ -61,6 +61,17 @@ SHIM_CALL(sc_flush)
 	return 0;
 }
 
+#ifdef SHIM_ABSENT_sc_drop
+SHIM_ABSENT_CALL(sc_drop)
+#else
+SHIM_CALL(sc_drop)
+{
+	shim_begin(c, out);
+	sc_drop(shim_sc(c->args.sc_drop.sc));
+	return 0;
+}
+#endif
+
 SHIM_CALL(sc_wait)
 {
 	shim_begin(c, out);
@@ -500,6 +511,16 @@ SHIM_CALL(sdma_all_running)
 	SHIM_EVERY_ENGINE(c, out, sdma_all_running(&shim_w.dd));
 	return 0;
 }
+
+#ifdef SHIM_ABSENT_sdma_all_idle
+SHIM_ABSENT_CALL(sdma_all_idle)
+#else
+SHIM_CALL(sdma_all_idle)
+{
+	SHIM_EVERY_ENGINE(c, out, sdma_all_idle(&shim_w.dd));
+	return 0;
+}
+#endif
 
 SHIM_CALL(sdma_exit)
 {

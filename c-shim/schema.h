@@ -341,6 +341,7 @@ enum shim_fn {
 	SHIM_FN_SC_STOP,
 	SHIM_FN_SC_DISABLE,
 	SHIM_FN_SC_FLUSH,
+	SHIM_FN_SC_DROP,
 	SHIM_FN_SC_WAIT,
 	SHIM_FN_PIO_FREEZE,
 	SHIM_FN_SC_BUFFER_ALLOC,
@@ -389,6 +390,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_WAIT,
 	SHIM_FN_SDMA_START,
 	SHIM_FN_SDMA_ALL_RUNNING,
+	SHIM_FN_SDMA_ALL_IDLE,
 	SHIM_FN_SDMA_EXIT,
 	SHIM_FN_SDMA_FREEZE_NOTIFY,
 	SHIM_FN_SDMA_FREEZE,
@@ -446,6 +448,7 @@ enum shim_fn {
 	X(sc_stop) \
 	X(sc_disable) \
 	X(sc_flush) \
+	X(sc_drop) \
 	X(sc_wait) \
 	X(pio_freeze) \
 	X(sc_buffer_alloc) \
@@ -494,6 +497,7 @@ enum shim_fn {
 	X(sdma_wait) \
 	X(sdma_start) \
 	X(sdma_all_running) \
+	X(sdma_all_idle) \
 	X(sdma_exit) \
 	X(sdma_freeze_notify) \
 	X(sdma_freeze) \
@@ -1443,6 +1447,14 @@ struct shim_args_sc_flush {
 } __attribute__((__packed__));
 
 /*
+ * `sc_drop(sc)` (pio.c, up to 6.12: removed upstream in 7.2): a
+ * message that dropping is not implemented, nothing else.
+ */
+struct shim_args_sc_drop {
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
  * `sc_buffer_alloc(sc, u32 dw_len, cb, arg)` (pio.c) on the QP's send
  * context (the one with a ring): a PIO buffer of `dw_len` dwords from
  * its credits, its ring slot filled; the returned buffer in the
@@ -1900,6 +1912,7 @@ struct shim_args {
 	struct shim_args_sc_stop sc_stop;
 	struct shim_args_sc_disable sc_disable;
 	struct shim_args_sc_flush sc_flush;
+	struct shim_args_sc_drop sc_drop;
 	struct shim_args_sc_buffer_alloc sc_buffer_alloc;
 	struct shim_args_sc_release_update sc_release_update;
 	struct shim_args_sc_wait_for_packet_egress sc_wait_for_packet_egress;

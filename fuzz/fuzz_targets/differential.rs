@@ -18,9 +18,10 @@ use harness::cworld::ffi::shim_outcome;
 use harness::model::{self, types::Func};
 use libfuzzer_sys::fuzz_target;
 
-static WORLD: OnceLock<Loaded> = OnceLock::new();
+/// The loaded world, and the built one it came from (what its tree lacks).
+static WORLD: OnceLock<(Loaded, cworld::BuiltWorld)> = OnceLock::new();
 
-fn world() -> &'static Loaded {
+fn world() -> &'static (Loaded, cworld::BuiltWorld) {
     WORLD.get_or_init(|| {
         let series = std::env::var("HFI1_FUZZ_KERNEL").unwrap_or_else(|_| "6.12".into());
         let tree = harness::kernel::fetch(&series).expect("kernel tree");
@@ -35,7 +36,8 @@ fn world() -> &'static Loaded {
         // SAFETY: the default series' Debian tree; libFuzzer needs the
         // world in-process (its crash handling is the isolation, its
         // -timeout the watchdog). Not for untrusted trees.
-        unsafe { Loaded::open(&built.so) }.expect("loading the C world")
+        let loaded = unsafe { Loaded::open(&built.so) }.expect("loading the C world");
+        (loaded, built)
     })
 }
 
@@ -46,9 +48,13 @@ fuzz_target!(
     |data: &[u8]| {
         let mut u = Draw::new(data);
         let func = u.choose(Func::ALL);
+        let (loaded, built) = world();
+        if built.lacks(*func) {
+            return; // the tree has no such function
+        }
         let Ok(c) = harness::generate::call(*func, &mut u) else { return };
         let mut out = shim_outcome::default();
-        assert!(world().call(&call::to_shim(&c), &mut out), "the shim refused a valid call");
+        assert!(loaded.call(&call::to_shim(&c), &mut out), "the shim refused a valid call");
         if let Ok(r) = model::run(&c) {
             let cout = call::from_shim(&out);
             let diff = call::model_diff(&cout, &r);

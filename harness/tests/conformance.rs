@@ -145,7 +145,9 @@ fn vector_trial(get: &Get, vectors: &Arc<Vec<Vector>>, prefix: &str, i: usize) -
     Trial::test(format!("{prefix}{}", vectors[i].id()), move || {
         let (_, checks) = get()?;
         let c = &checks[i];
-        if c.verdict == Verdict::Agree {
+        // A vector of a function the tree lacks passes: nothing ran (its
+        // snapshot row says so).
+        if c.verdict.ok() {
             Ok(())
         } else {
             Err(check::explain(&vectors[i], c).into())

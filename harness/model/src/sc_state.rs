@@ -253,6 +253,18 @@ impl crate::Mirror for super::types::args::ScFlush {
     }
 }
 
+/// Mirrors `sc_drop()` (pio.c, up to 6.12): with a context, a message
+/// that dropping is not implemented (`dd_dev_info`: the kernel log, not
+/// observed); nothing is changed either way.
+pub fn sc_drop(_sc: Option<SendCtxIdx>) {}
+
+impl crate::Mirror for super::types::args::ScDrop {
+    fn mirror(&self, _cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sc_drop(self.sc);
+        Ok(())
+    }
+}
+
 impl crate::Mirror for super::types::args::ScWaitForPacketEgress {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         let sc = deref(self.sc, "sc_wait_for_packet_egress")?;

@@ -266,6 +266,16 @@ impl crate::Mirror for super::types::args::SdmaAllRunning {
     }
 }
 
+impl crate::Mirror for super::types::args::SdmaAllIdle {
+    /// Mirrors `sdma_all_idle()` (sdma.c, up to 6.12): `e70_go_idle` for
+    /// every engine.
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        on_device(cx, |d, qp, e, j| {
+            every_engine(d, qp, e, SdmaEvent::E70GoIdle, j)
+        })
+    }
+}
+
 impl crate::Mirror for super::types::args::SdmaExit {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         on_device(cx, sdma_exit)

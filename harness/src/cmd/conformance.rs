@@ -55,6 +55,7 @@ fn status(v: &Verdict) -> Status {
         Verdict::Fault(Fault::Denied(_)) => Status::Denied,
         Verdict::Malformed => Status::Malformed,
         Verdict::Undefined(_) => Status::Undefined,
+        Verdict::NotInTree(_) => Status::Skip,
     }
 }
 
@@ -71,6 +72,7 @@ fn message(v: &Verdict) -> Option<String> {
         Verdict::Undefined(u) => Some(format!(
             "the model calls this undefined ({u}), yet C returned"
         )),
+        Verdict::NotInTree(f) => Some(format!("{f} is not in this tree: not run")),
     }
 }
 
@@ -145,7 +147,7 @@ fn vector_case(v: &Vector, c: &Checked) -> Case {
         },
         c: at.c.as_ref().map(OutcomeView::from),
         rust: at.rust.as_ref().ok().map(OutcomeView::from),
-        vectors: 1,
+        vectors: u64::from(!c.verdict.skipped()),
         failed: u64::from(!c.verdict.ok()),
         ..Default::default()
     }

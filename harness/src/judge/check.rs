@@ -6,7 +6,7 @@ use crate::corpus::Vector;
 use crate::cworld::ffi::{shim_call, SHIM_STEP_CARRIED, SHIM_STEP_KEEP};
 use crate::cworld::{call, BuiltWorld, CallResult, Fault, Worker};
 use crate::model;
-use crate::model::types::Call;
+use crate::model::types::{Call, Func};
 use crate::outcome::Outcome;
 
 /// The judgement on one vector.
@@ -24,12 +24,21 @@ pub enum Verdict {
     /// The model says upstream behaviour is undefined here (the vector is
     /// outside the invariants), while C returned.
     Undefined(String),
+    /// The tree lacks the function a step calls (removed or not yet added
+    /// upstream: `optional` in c-shim/boundary.toml): nothing ran.
+    NotInTree(String),
 }
 
 impl Verdict {
-    /// Whether C and the model agreed.
+    /// Whether the vector did not fail: C and the model agreed, or the
+    /// tree lacks the function ([`Verdict::skipped`]).
     pub fn ok(&self) -> bool {
-        matches!(self, Verdict::Agree)
+        matches!(self, Verdict::Agree | Verdict::NotInTree(_))
+    }
+
+    /// Whether nothing was judged: the tree lacks the function.
+    pub fn skipped(&self) -> bool {
+        matches!(self, Verdict::NotInTree(_))
     }
 }
 
@@ -190,6 +199,35 @@ pub fn check_all(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<Checked>>
 /// [`check_all`] in a worker the caller holds (its limits and hang
 /// proofs as the caller set them).
 pub fn check_all_with(worker: &mut Worker, vectors: &[Vector]) -> Result<Vec<Checked>> {
+    let lacking = |v: &Vector| {
+        std::iter::once(&v.call)
+            .chain(&v.then)
+            .map(Call::func)
+            .find(|f| worker.lacks(*f))
+    };
+    let absent: Vec<Option<Func>> = vectors.iter().map(lacking).collect();
+    if absent.iter().all(Option::is_none) {
+        return check_present(worker, vectors);
+    }
+    let run: Vec<Vector> = vectors
+        .iter()
+        .zip(&absent)
+        .filter(|(_, a)| a.is_none())
+        .map(|(v, _)| v.clone())
+        .collect();
+    let mut checked = check_present(worker, &run)?.into_iter();
+    Ok(absent
+        .iter()
+        .map(|a| match a {
+            Some(f) => Some(not_in_tree(*f)),
+            None => checked.next(),
+        })
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default())
+}
+
+/// [`check_all_with`] of vectors whose every function the tree has.
+fn check_present(worker: &mut Worker, vectors: &[Vector]) -> Result<Vec<Checked>> {
     let mut out = Vec::with_capacity(vectors.len());
     for vs in vectors.chunks(4096) {
         let results = worker.run_batch(&flat_calls(vs))?;
@@ -201,6 +239,17 @@ pub fn check_all_with(worker: &mut Worker, vectors: &[Vector]) -> Result<Vec<Che
         }
     }
     Ok(out)
+}
+
+/// The judgement of a vector whose step calls `f`, which the tree lacks.
+fn not_in_tree(f: Func) -> Checked {
+    Checked {
+        c: None,
+        rust: Err(model::Undefined(format!("{f} is not in this tree"))),
+        verdict: Verdict::NotInTree(f.name().to_owned()),
+        then: vec![],
+        step: 1,
+    }
 }
 
 /// The failure text of a trial: the vector and a field-by-field diff.
@@ -231,6 +280,7 @@ pub fn explain(v: &Vector, c: &Checked) -> String {
         }
         Verdict::Fault(f) => s.push_str(&format!("  {f}\n")),
         Verdict::Malformed => s.push_str("  the shim refused the call as malformed\n"),
+        Verdict::NotInTree(f) => s.push_str(&format!("  {f} is not in this tree: not run\n")),
         Verdict::Undefined(u) => s.push_str(&format!(
             "  the model calls this undefined upstream ({u}), yet C returned {}\n",
             c.c.as_ref().map(|o| o.to_string()).unwrap_or_default()

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::corpus::Vector;
-use crate::judge::check::Checked;
+use crate::judge::check::{Checked, Verdict};
 use crate::model::types::{Engines, Func, Qp};
 use crate::outcome::FLAG_KEYS;
 
@@ -98,7 +98,10 @@ fn cells(name: &str, func: Func, c: &Checked) -> [String; 8] {
         None => [
             name.to_owned(),
             func.to_string(),
-            format!("{:?}", c.verdict),
+            match &c.verdict {
+                Verdict::NotInTree(_) => "not in this tree".into(),
+                v => format!("{v:?}"),
+            },
             "-".into(),
             "-".into(),
             "-".into(),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Case, Report, Suite};
+use super::{Case, Report, Status, Suite};
 
 /// The human report: what failed, explained; a function × kernel table;
 /// the totals, and the closing `N passed, N failed` line.
@@ -57,7 +57,10 @@ pub fn human(r: &Report) -> String {
         // A passing case with something to say (a tree whose series has
         // no snapshots of its own).
         for c in suite.cases.iter().filter(|c| c.status.passed()) {
-            if let Some(d) = c.detail.as_deref() {
+            if c.status == Status::Skip {
+                let why = c.message.as_deref().unwrap_or("");
+                let _ = writeln!(s, "SKIP [{}] {}: {why}", suite.name, c.name);
+            } else if let Some(d) = c.detail.as_deref() {
                 let _ = writeln!(s, "NOTE [{}] {}", suite.name, d);
             }
         }
@@ -138,6 +141,9 @@ fn table(r: &Report) -> String {
         let cases: Vec<&Case> = suite.cases.iter().filter(|c| pick(c)).collect();
         let n: u64 = cases.iter().map(|c| c.vectors).sum();
         let bad: u64 = cases.iter().map(|c| c.failed).sum();
+        if n == 0 && cases.iter().any(|c| c.status == Status::Skip) {
+            return "skipped".into();
+        }
         format!("{}/{n}", n.saturating_sub(bad))
     };
     for f in &funcs {

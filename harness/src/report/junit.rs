@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 
-use super::{Case, Report, Suite};
+use super::{Case, Report, Status, Suite};
 
 /// The XML being written.
 type Xml = quick_xml::Writer<Vec<u8>>;
@@ -53,12 +53,13 @@ fn time(t: f64) -> String {
 /// A suite's tests: its cases, one for a kernel that could not run, and
 /// one for a suite that was skipped.
 fn suite_tests(s: &Suite) -> usize {
-    s.cases.len() + usize::from(s.error.is_some()) + suite_skipped(s)
+    s.cases.len() + usize::from(s.error.is_some()) + usize::from(s.skipped.is_some())
 }
 
-/// A suite's `<skipped>`s: one when the suite was skipped.
+/// A suite's `<skipped>`s: one when the suite was skipped, and one a
+/// skipped case.
 fn suite_skipped(s: &Suite) -> usize {
-    usize::from(s.skipped.is_some())
+    usize::from(s.skipped.is_some()) + s.cases.iter().filter(|c| c.status == Status::Skip).count()
 }
 
 /// A suite's `<failure>`s: the cases that failed without an error.
@@ -170,6 +171,15 @@ fn testcase(w: &mut Xml, suite: &str, c: &Case) {
     tc.push_attribute(("classname", xml_text(&class).as_str()));
     tc.push_attribute(("name", xml_text(&case).as_str()));
     tc.push_attribute(("time", "0"));
+    if c.status == Status::Skip {
+        ev(w, Event::Start(tc));
+        let mut sk = BytesStart::new("skipped");
+        let msg = xml_text(c.message.as_deref().unwrap_or(c.status.word()));
+        sk.push_attribute(("message", msg.lines().next().unwrap_or("")));
+        ev(w, Event::Empty(sk));
+        ev(w, Event::End(BytesEnd::new("testcase")));
+        return;
+    }
     if c.status.passed() {
         ev(w, Event::Empty(tc));
         return;
@@ -233,6 +243,21 @@ mod tests {
             }
         }
         assert_eq!((errors, failures), (2, 1));
+    }
+
+    /// A case skipped (the tree lacks its function) is a `<testcase>`
+    /// holding `<skipped>`, counted in the suite's `skipped`.
+    #[test]
+    fn a_skipped_case_holds_skipped() {
+        let j = junit(&super::super::tests::report_with_a_skip());
+        assert!(
+            j.contains("tests=\"5\" failures=\"1\" errors=\"2\" skipped=\"1\""),
+            "{j}"
+        );
+        assert!(
+            j.contains("name=\"gone\" time=\"0\">\n      <skipped message=\"sc_drop is not in this tree: not run\"/>\n    </testcase>"),
+            "{j}"
+        );
     }
 
     #[test]

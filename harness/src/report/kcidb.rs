@@ -362,6 +362,7 @@ fn unrecorded(s: &Suite) -> Tree {
 fn test_status(c: &Case) -> &'static str {
     match c.status {
         Status::Pass if c.vectors == 0 => "SKIP",
+        Status::Skip => "SKIP",
         Status::Pass => "PASS",
         s if s.is_error() => "ERROR",
         _ => "FAIL",
@@ -466,6 +467,7 @@ mod tests {
             (Status::Crashed, "ERROR"),
             (Status::Malformed, "ERROR"),
             (Status::Pass, "PASS"),
+            (Status::Skip, "SKIP"),
         ] {
             c.status = s;
             assert_eq!(test_status(&c), want, "{s:?}");

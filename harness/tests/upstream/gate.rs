@@ -3,6 +3,7 @@
 
 use harness::cmd::gate::{self, PatchVerdict};
 use harness::corpus::{self, Vector};
+use harness::judge::compare;
 use harness::kernel::KernelTree;
 use harness::model::types::Func;
 use libtest_mimic::Failed;
@@ -135,6 +136,7 @@ pub fn gate_verdicts(tree: &KernelTree) -> Result<(), Failed> {
     let change = a_changed_comparison(&g)?;
     as_archived(&g, &change)?;
     a_deleted_tracepoint(&g)?;
+    a_removed_function(&g)?;
     declared_reverted_and_not_applying(&g, &change)?;
     build_errors_and_warnings(&g)?;
     what_is_not_judged(&g)
@@ -244,6 +246,42 @@ fn a_deleted_tracepoint(g: &Gate) -> Result<(), Failed> {
         || !shapes.iter().any(|(f, _)| *f == Func::QpWakeup)
     {
         return Err(format!("tracepoint: {:?} {shapes:?}", verdicts(&j)).into());
+    }
+    Ok(())
+}
+
+/// A patch removing a function and its prototype (sdma_all_idle, in the
+/// trees up to 6.12): the function is a changed one, judged; its vectors
+/// run on the tree before only (named removed), so it `preserves`.
+fn a_removed_function(g: &Gate) -> Result<(), Failed> {
+    let src = std::fs::read_to_string(g.tree.path(SDMA)).unwrap_or_default();
+    let Some(at) = src.find("void sdma_all_idle(struct hfi1_devdata *dd)\n{") else {
+        return Ok(()); // removed upstream already (7.2 on)
+    };
+    let end = src[at..].find("\n}\n").map_or(src.len(), |e| at + e + 3);
+    let proto = "void sdma_all_idle(struct hfi1_devdata *dd);\n";
+    let text = format_patch(
+        g.tree,
+        &[
+            (SDMA, &src[at..end], ""),
+            ("drivers/infiniband/hw/hfi1/sdma.h", proto, ""),
+        ],
+        "IB/hfi1: Remove sdma_all_idle",
+    );
+    let j = g.run(text)?;
+    let removed = j[0].comparison.as_ref().map(|c| c.not_in_tree.clone());
+    let judged = &j[0].functions.judged;
+    if verdicts(&j) != ["preserves"]
+        || !judged.iter().any(|f| f == "sdma.c: sdma_all_idle")
+        || !j[0].functions.not_judged.is_empty()
+        || removed != Some(vec![(Func::SdmaAllIdle, compare::Presence::Removed)])
+    {
+        return Err(format!(
+            "removed: {:?} judged {judged:?} not judged {:?}, {removed:?}",
+            verdicts(&j),
+            j[0].functions.not_judged
+        )
+        .into());
     }
     Ok(())
 }

@@ -44,13 +44,17 @@ static inline int dev_to_node(struct device *dev) { return dev->numa_node; }
 static inline void set_dev_node(struct device *dev, int node) { dev->numa_node = node; }
 static inline const char *dev_name(const struct device *dev) { return dev->kobj.name; }
 
-#define dev_err(dev, fmt, ...)		__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define dev_warn(dev, fmt, ...)		__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define dev_info(dev, fmt, ...)		__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define dev_dbg(dev, fmt, ...)		__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define dev_notice(dev, fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define dev_err_ratelimited(dev, fmt, ...) __kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define dev_warn_ratelimited(dev, fmt, ...) __kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define dev_info_ratelimited(dev, fmt, ...) __kcompat_no_printk(fmt, ##__VA_ARGS__)
+/* The device's messages: arguments evaluated, text not kept (printk.h). */
+__printf(3, 4) void _dev_printk(const char *level, const struct device *dev,
+				const char *fmt, ...);
+
+#define dev_err(dev, fmt, ...)		_dev_printk(KERN_ERR, dev, fmt, ##__VA_ARGS__)
+#define dev_warn(dev, fmt, ...)		_dev_printk(KERN_WARNING, dev, fmt, ##__VA_ARGS__)
+#define dev_info(dev, fmt, ...)		_dev_printk(KERN_INFO, dev, fmt, ##__VA_ARGS__)
+#define dev_dbg(dev, fmt, ...)		no_printk(fmt, ##__VA_ARGS__)
+#define dev_notice(dev, fmt, ...)	_dev_printk(KERN_NOTICE, dev, fmt, ##__VA_ARGS__)
+#define dev_err_ratelimited(dev, fmt, ...) _dev_printk(KERN_ERR, dev, fmt, ##__VA_ARGS__)
+#define dev_warn_ratelimited(dev, fmt, ...) _dev_printk(KERN_WARNING, dev, fmt, ##__VA_ARGS__)
+#define dev_info_ratelimited(dev, fmt, ...) _dev_printk(KERN_INFO, dev, fmt, ##__VA_ARGS__)
 
 #endif

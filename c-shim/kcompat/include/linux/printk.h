@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* kcompat: stands in for <linux/printk.h>; log output is dropped. */
+/*
+ * kcompat: stands in for <linux/printk.h>.  A message's arguments are
+ * evaluated as the kernel's are (_printk, a mock: a NULL dereference in
+ * one faults as it would), its text is not kept.  pr_debug and no_printk
+ * evaluate nothing, as the kernel's without DEBUG (dynamic debug off).
+ */
 #ifndef _KCOMPAT_LINUX_PRINTK_H
 #define _KCOMPAT_LINUX_PRINTK_H
 
@@ -20,21 +25,24 @@ struct va_format {
 	va_list *va;
 };
 
+__printf(1, 2) int _printk(const char *fmt, ...);
+
 static inline __printf(1, 2) int __kcompat_no_printk(const char *fmt, ...)
 {
 	return 0;
 }
 
-#define printk(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_err(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_warn(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_info(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_debug(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_notice(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_err_ratelimited(fmt, ...) __kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_warn_ratelimited(fmt, ...) __kcompat_no_printk(fmt, ##__VA_ARGS__)
-#define pr_warn_once(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
+#define no_printk(fmt, ...)	({ if (0) __kcompat_no_printk(fmt, ##__VA_ARGS__); 0; })
+
+#define printk(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
+#define pr_err(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...)	no_printk(fmt, ##__VA_ARGS__)
+#define pr_notice(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
+#define pr_err_ratelimited(fmt, ...) _printk(fmt, ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...) _printk(fmt, ##__VA_ARGS__)
+#define pr_warn_once(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
 #define printk_ratelimit()	0
-#define no_printk(fmt, ...)	__kcompat_no_printk(fmt, ##__VA_ARGS__)
 
 #endif

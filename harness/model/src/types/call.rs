@@ -181,6 +181,12 @@ macro_rules! call_schema {
             ScFlush sc_flush {
                 "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
             }
+            /// `sc_drop(sc)` (pio.c, up to 6.12: removed upstream in
+            /// 7.2): a message that dropping is not implemented, nothing
+            /// else.
+            ScDrop sc_drop {
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+            }
             /// `sc_wait(dd)` (pio.c): every context's packets waited for
             /// (no pause).
             ScWait sc_wait {}
@@ -506,6 +512,9 @@ macro_rules! call_schema {
             /// `e30_go_running` for every engine (each running engine's
             /// ring flushed, its waiters offered its free descriptors).
             SdmaAllRunning sdma_all_running {}
+            /// `sdma_all_idle(dd)` (sdma.c, up to 6.12: removed upstream
+            /// in 7.2), the link down: `e70_go_idle` for every engine.
+            SdmaAllIdle sdma_all_idle {}
             /// `sdma_exit(dd)` (sdma.c), the module's removal: every
             /// engine `e00_go_hw_down`, its progress check timer waited
             /// for, the state machine's reference dropped and its
@@ -813,6 +822,7 @@ impl Func {
             self,
             Func::SdmaStart
                 | Func::SdmaAllRunning
+                | Func::SdmaAllIdle
                 | Func::SdmaExit
                 | Func::SdmaFreezeNotify
                 | Func::SdmaFreeze

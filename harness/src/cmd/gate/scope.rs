@@ -10,7 +10,7 @@ use crate::cworld::build::Manifest;
 use crate::judge::scope::{Reason, Runs, Unjudged};
 use crate::kernel::cscan::{self, Definition};
 use crate::kernel::patch::Patch;
-use crate::kernel::patch::{comment_only_lines, touched_lines};
+use crate::kernel::patch::{comment_only_lines, removed_definitions, touched_lines};
 
 /// Where a patch's edits fall.
 #[derive(Debug, Clone, Default)]
@@ -72,13 +72,55 @@ pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
         let inert = crate::kernel::read_tree_text(tree, &tree.join(&path))
             .map(|src| comment_only_lines(&patch.text, &path, &src))
             .unwrap_or_default();
-        compiled(tree, &path, &lines, &inert, &runs, &mut s);
+        // Where a function was removed whole is not an edit of what
+        // follows it.
+        let gone = removed(tree, (&path, &patch.text), &runs, &mut s);
+        let rest: Vec<usize> = lines
+            .iter()
+            .copied()
+            .filter(|l| !gone.contains(l))
+            .collect();
+        if rest.is_empty() && !lines.is_empty() {
+            continue;
+        }
+        compiled(tree, &path, &rest, &inert, &runs, &mut s);
     }
     for names in [&mut s.functions.judged, &mut s.functions.not_judged] {
         let mut seen = std::collections::HashSet::new();
         names.retain(|n| seen.insert(n.clone()));
     }
     s
+}
+
+/// The functions of `path` the patch removes whole (gone from the patched
+/// `tree`): each a changed function, judged when a world runs it in the
+/// tree before (its vectors run there only: see the comparison's `not in
+/// tree`), else listed. Returns the lines of the new file the removals
+/// touch: nothing else of the file changes there.
+fn removed(tree: &Path, (path, text): (&str, &str), runs: &Runs, s: &mut Scope) -> Vec<usize> {
+    if !path.ends_with(".c") {
+        return vec![];
+    }
+    let defs = definitions(tree, path).unwrap_or_default();
+    let mut touched = vec![];
+    for (lines, names) in removed_definitions(text, path) {
+        if names.iter().any(|n| defs.iter().any(|d| d.name == *n)) {
+            continue; // moved, not removed
+        }
+        for name in names {
+            let unit = format!("{}: {name}", short(path));
+            if runs.judges(&name) {
+                s.functions.judged.push(unit);
+            } else {
+                s.not_judged.push(format!(
+                    "{path}: {name} (removed): no world runs it (not judged)"
+                ));
+                s.functions.not_judged.push(unit);
+            }
+        }
+        touched.extend(lines);
+    }
+    touched
 }
 
 /// The edits of a compiled file `path`. A header is one unit, judged
@@ -387,6 +429,55 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         let s = classify(&dir, &code, &inputs);
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(s.functions.not_judged, ["sdma.c"], "{s:?}");
+    }
+
+    /// A function removed whole is a changed function: judged when a world
+    /// runs it (in the tree before), named and not judged otherwise; where
+    /// it was is not an edit of what follows (here the macro SDMA_X).
+    #[test]
+    fn a_removed_function_is_a_changed_function() {
+        let (dir, inputs) = tree();
+        let p = format!("{HFI1}/sdma.c");
+        let text = |removed: &str| {
+            let n = removed.lines().count();
+            let body: String = removed.lines().map(|l| format!("-{l}\n")).collect();
+            format!(
+                "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n\
+                 @@ -11,{} +11,3 @@\n }}\n \n{body} #define SDMA_X 1\n",
+                n + 3
+            )
+        };
+        let whole = "/* doc */\nvoid sdma_all_idle(int d)\n{\n\td++;\n}\n\n\
+                     static void sdma_gone(void)\n{\n}\n\n";
+        let s = classify(
+            &dir,
+            &super::super::parse(&text(whole), "p").remove(0),
+            &inputs,
+        );
+        assert_eq!(s.functions.judged, ["sdma.c: sdma_all_idle"], "{s:?}");
+        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_gone"], "{s:?}");
+        assert_eq!(
+            s.not_judged,
+            [format!(
+                "{HFI1}/sdma.c: sdma_gone (removed): no world runs it (not judged)"
+            )]
+        );
+        // Code removed beside a function is an edit outside any function.
+        let more = "int sdma_x;\nvoid sdma_all_idle(int d)\n{\n}\n";
+        let s = classify(
+            &dir,
+            &super::super::parse(&text(more), "p").remove(0),
+            &inputs,
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            !s.functions
+                .judged
+                .iter()
+                .any(|f| f.contains("sdma_all_idle")),
+            "{s:?}"
+        );
+        assert_eq!(s.functions.not_judged, ["sdma.c: SDMA_X"], "{s:?}");
     }
 
     /// iowait.c is compiled whole and every function of it runs (from

@@ -50,6 +50,8 @@ pub struct RandomRun {
     pub findings: Vec<Finding>,
     /// Generated scenarios, when asked for (`--scenarios`).
     pub scenarios: Option<scenarios::ScenarioRun>,
+    /// The functions asked for that the tree lacks: not run.
+    pub not_in_tree: Vec<Func>,
     /// Wall time, in seconds.
     pub seconds: f64,
 }
@@ -115,6 +117,10 @@ pub fn run_jobs(
     let mut out = RandomRun::default();
     let kernel = world.tree.version.to_string();
     for &f in funcs {
+        if world.lacks(f) {
+            out.not_in_tree.push(f);
+            continue;
+        }
         let (found, crashes) = run_parallel(&mut workers, f, seed, n, progress)?;
         let (bad, crashed) = (found.len() as u64, crashes.len() as u64);
         let worker = &mut workers[0];
@@ -426,6 +432,13 @@ pub fn report(kernels: &[KernelRandom]) -> Report {
                 Ok(run) => {
                     let mut cases: Vec<Case> =
                         run.per_func.iter().map(|x| function_case(run, x)).collect();
+                    cases.extend(run.not_in_tree.iter().map(|f| Case {
+                        name: format!("random::{f}"),
+                        function: f.to_string(),
+                        status: Status::Skip,
+                        message: Some(format!("{f} is not in this tree: not run")),
+                        ..Default::default()
+                    }));
                     cases.extend(run.scenarios.as_ref().map(scenarios_case));
                     (cases, None, run.seconds)
                 }

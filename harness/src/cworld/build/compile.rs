@@ -28,7 +28,8 @@ pub(super) fn compile_into(
 ) -> Result<()> {
     let spec = toolchain_spec(tree, opts, dir);
     let stage = stage_includes(tree, dir)?;
-    let extract_unit = write_extract_unit(tree, manifest, &opts.replaced, dir)?;
+    let absent = manifest.absent(tree)?;
+    let extract_unit = write_extract_unit(tree, manifest, (&opts.replaced, &absent), dir)?;
     let replaced = replaced_files(tree, opts, dir)?;
     let mut units = units(tree, manifest, extract_unit, &replaced);
     if opts.measure {
@@ -36,6 +37,11 @@ pub(super) fn compile_into(
     }
     let mut b = cc_build(tree, opts, dir, &stage)?;
     add_option_flags(&mut b, tree, opts);
+    // The shim's calls of the functions this tree lacks are compiled as
+    // absent (calls.h's SHIM_CALL_OF).
+    for name in &absent {
+        b.define(&format!("SHIM_ABSENT_{name}"), None);
+    }
     let warn = supported_flags(sb, &spec, &b, dir, tree.warning_cflags()?)?;
     let plan = Plan {
         warn,
@@ -186,7 +192,7 @@ fn replaced_files(
 fn write_extract_unit(
     tree: &KernelTree,
     manifest: &Manifest,
-    replaced: &[Replaced],
+    (replaced, absent): (&[Replaced], &[String]),
     dir: &Path,
 ) -> Result<PathBuf> {
     let mut unit = String::from(
@@ -208,7 +214,13 @@ fn write_extract_unit(
     for e in &manifest.upstream.extract {
         let path = tree.path(&e.file);
         let src = tree.read_to_string(&path)?;
-        for sym in &e.symbols {
+        if let Some(o) = e.optional.iter().find(|o| !e.symbols.contains(o)) {
+            bail!(
+                "c-shim/boundary.toml: optional {o} of {} is not among its symbols",
+                e.file
+            );
+        }
+        for sym in e.symbols.iter().filter(|s| !absent.contains(s)) {
             let d = cscan::extract(&src, sym)
                 .with_context(|| format!("{}: extracting {sym}", path.display()))?;
             if sym.starts_with("DEFINE_") {

@@ -79,6 +79,14 @@ pub struct Extracted {
     /// layout, never a copy of the struct.
     #[serde(default)]
     pub layouts: Vec<String>,
+    /// The functions among them some trees lack (added or removed
+    /// upstream within the pinned series): extracted where the tree
+    /// defines them; where it does not, the world is built without them
+    /// (`SHIM_ABSENT_NAME` defined for the shim, whose call of it is
+    /// never made) and their vectors are skipped on that tree
+    /// ([`Manifest::absent`]).
+    #[serde(default)]
+    pub optional: Vec<String>,
     /// Why the world needs them.
     pub why: String,
 }
@@ -106,6 +114,35 @@ impl Manifest {
         let text =
             fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    /// The `optional` functions `tree` does not define, sorted: its world
+    /// is built without them, and its vectors of them are skipped.
+    pub fn absent(&self, tree: &crate::kernel::KernelTree) -> Result<Vec<String>> {
+        let mut absent = vec![];
+        for e in self
+            .upstream
+            .extract
+            .iter()
+            .filter(|e| !e.optional.is_empty())
+        {
+            let path = tree.path(&e.file);
+            let src = tree.read_to_string(&path)?;
+            for name in &e.optional {
+                match crate::kernel::cscan::extract(&src, name) {
+                    Ok(_) => {}
+                    Err(crate::kernel::cscan::ExtractError::NotFound { .. }) => {
+                        absent.push(name.clone())
+                    }
+                    Err(err) => {
+                        return Err(anyhow::anyhow!("{err}"))
+                            .with_context(|| format!("{}: looking for {name}", path.display()))
+                    }
+                }
+            }
+        }
+        absent.sort();
+        Ok(absent)
     }
 
     /// The project's own C sources: the shim's files (every `.c` of

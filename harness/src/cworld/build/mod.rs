@@ -151,6 +151,17 @@ pub struct BuiltWorld {
     /// any call (a mutant schemata world's switch): `(symbol, value)`.
     /// Not part of the build: one world, many settings.
     pub switch: Option<(String, i32)>,
+    /// The functions of the manifest's `optional` the tree does not
+    /// define ([`Manifest::absent`]): the world has no call of them.
+    pub absent: Vec<String>,
+}
+
+impl BuiltWorld {
+    /// Whether the tree lacks upstream function `f` (a vector of it is
+    /// skipped on this world: there is nothing to run).
+    pub fn lacks(&self, f: crate::model::types::Func) -> bool {
+        self.absent.iter().any(|n| n == f.name())
+    }
 }
 
 impl BuiltWorld {
@@ -185,6 +196,7 @@ impl BuiltWorld {
             },
             opts: Default::default(),
             switch: None,
+            absent: vec![],
         }
     }
 }
@@ -298,12 +310,14 @@ fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
         .join("worlds")
         .join(format!("{}-{key}", tree.version));
     let so = dir.join("libhfi1world.so");
+    let absent = manifest.absent(tree)?;
     let built = |so: PathBuf, dir: PathBuf| BuiltWorld {
         so,
         dir,
         tree: tree.clone(),
         opts: opts.clone(),
         switch: None,
+        absent: absent.clone(),
     };
     if cache::checksum_matches(&so) {
         cache::mark_used(&dir);

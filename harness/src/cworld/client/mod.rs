@@ -57,6 +57,8 @@ pub struct Worker {
     call_limit: Duration,
     /// See [`Worker::presume_hangs`].
     presume: Option<u64>,
+    /// The world's [`BuiltWorld::absent`].
+    absent: Vec<String>,
 }
 
 /// How many workers this process has made (each gets its own log).
@@ -84,7 +86,14 @@ impl Worker {
             heartbeat: Arc::new(Heartbeat::new()?),
             call_limit: call_timeout(&world.opts),
             presume: None,
+            absent: world.absent.clone(),
         })
+    }
+
+    /// Whether the world's tree lacks function `f` ([`BuiltWorld::lacks`]):
+    /// a call of it is refused, its vectors are skipped.
+    pub fn lacks(&self, f: crate::model::types::Func) -> bool {
+        self.absent.iter().any(|n| n == f.name())
     }
 
     /// Changes the call limit of this worker (tests of the watchdog).

@@ -267,8 +267,35 @@ pub struct Comparison {
     pub ungrouped: Vec<(Func, u64)>,
     /// The calls that differ, a group per function and shape.
     pub groups: Vec<Group>,
+    /// The functions asked for that one tree lacks or both do (boundary.toml's
+    /// `optional`): not run, each with what a patch from `a` to `b` did
+    /// to it.
+    pub not_in_tree: Vec<(Func, Presence)>,
     /// Wall time of the comparison, in seconds.
     pub seconds: f64,
+}
+
+/// What a function of the comparison one side lacks is to a patch from
+/// side `a` to side `b`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// In `a`'s tree, not in `b`'s: the patch removes it.
+    Removed,
+    /// In `b`'s tree, not in `a`'s: the patch adds it.
+    Added,
+    /// In neither.
+    Neither,
+}
+
+impl Presence {
+    /// How a patch's verdict names it: `removed`, `added`, `in neither tree`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Presence::Removed => "removed",
+            Presence::Added => "added",
+            Presence::Neither => "in neither tree",
+        }
+    }
 }
 
 impl Comparison {
@@ -424,15 +451,9 @@ fn compare_calls(
 ) -> Result<Comparison> {
     let started = std::time::Instant::now();
     let explain = how.explain;
-    let reach = match (given, how.selection) {
-        (Some(r), _) => r,
-        (None, Selection::Reached) => reach::affected(a, b, funcs),
-        (None, Selection::Every) => reach::Reach {
-            affected: funcs.to_vec(),
-            fallback: Some("asked to".into()),
-            ..Default::default()
-        },
-    };
+    let mut reach = selected((a, b), funcs, given, how.selection);
+    let not_in_tree = set_aside_absent((a, b), funcs, &mut reach);
+    let lacks = |f: Func| a.lacks(f) || b.lacks(f);
     progress(&reach_line(&reach));
     let mut sides = Sides::new(a, b)?;
     // Checking the selection trusts nothing kept: every digest computed.
@@ -440,11 +461,16 @@ fn compare_calls(
     let mut tally = Tally {
         groups: vec![],
         ungrouped: vec![],
-        per_func: funcs.iter().map(|f| (*f, 0, 0)).collect(),
+        per_func: funcs
+            .iter()
+            .filter(|f| !lacks(**f))
+            .map(|f| (*f, 0, 0))
+            .collect(),
     };
     let vectors: Vec<Vector> = vectors
         .iter()
         .filter(|v| v.steps().any(|c| reach.affected.contains(&c.func())))
+        .filter(|v| !v.steps().any(|c| lacks(c.func())))
         .cloned()
         .collect();
     progress(&format!("{} corpus vectors", vectors.len()));
@@ -510,8 +536,52 @@ fn compare_calls(
         same_code: reach.same_code,
         ungrouped: tally.ungrouped,
         groups: tally.groups,
+        not_in_tree,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The functions of `funcs` a comparison runs: `given`, or as `selection`
+/// says.
+fn selected(
+    (a, b): (&BuiltWorld, &BuiltWorld),
+    funcs: &[Func],
+    given: Option<reach::Reach>,
+    selection: Selection,
+) -> reach::Reach {
+    match (given, selection) {
+        (Some(r), _) => r,
+        (None, Selection::Reached) => reach::affected(a, b, funcs),
+        (None, Selection::Every) => reach::Reach {
+            affected: funcs.to_vec(),
+            fallback: Some("asked to".into()),
+            ..Default::default()
+        },
+    }
+}
+
+/// The functions of `funcs` one side lacks, or both: they cannot be
+/// compared, so they are named and taken out of `reach`.
+fn set_aside_absent(
+    (a, b): (&BuiltWorld, &BuiltWorld),
+    funcs: &[Func],
+    reach: &mut reach::Reach,
+) -> Vec<(Func, Presence)> {
+    let lacks = |f: Func| a.lacks(f) || b.lacks(f);
+    reach.affected.retain(|f| !lacks(*f));
+    reach.same_code.retain(|f| !lacks(*f));
+    funcs
+        .iter()
+        .filter(|f| lacks(**f))
+        .map(|&f| {
+            let p = match (a.lacks(f), b.lacks(f)) {
+                (false, true) => Presence::Removed,
+                (true, false) => Presence::Added,
+                _ => Presence::Neither,
+            };
+            (f, p)
+        })
+        .collect()
 }
 
 /// The differing calls found so far, grouped by function and shape, and

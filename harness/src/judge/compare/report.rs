@@ -9,7 +9,7 @@ use crate::model::types::Func;
 /// field by field.
 pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Report {
     use crate::report::{Case, Difference, Report, Status, Suite};
-    let cases = c
+    let mut cases: Vec<Case> = c
         .per_func
         .iter()
         .map(|&(f, compared, differing)| {
@@ -55,6 +55,20 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             }
         })
         .collect();
+    // A function one tree lacks: nothing to compare (a patch that removes
+    // a function cannot change what its callers do: a tree whose code
+    // still calls it does not build).
+    cases.extend(c.not_in_tree.iter().map(|&(f, p)| Case {
+        name: format!("diff::{f}"),
+        function: f.to_string(),
+        status: Status::Skip,
+        message: Some(match p {
+            super::Presence::Removed => format!("not run: in {a}, not in {b} (removed)"),
+            super::Presence::Added => format!("not run: in {b}, not in {a} (added)"),
+            super::Presence::Neither => format!("not run: in neither {a} nor {b}"),
+        }),
+        ..Default::default()
+    }));
     Report::new(
         "diff",
         vec![Suite {

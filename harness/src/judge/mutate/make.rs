@@ -379,8 +379,17 @@ pub(super) fn located(src: &str, name: &str) -> Result<(usize, cscan::Definition
 /// files the worlds take from `tree` ([`searched`]): by file in the
 /// manifest's order, in file order within each. A name defined in none of
 /// them, or in two, is an error; a variable's definition has no mutants.
+///
+/// A function of the manifest's `optional` the tree lacks has none.
 pub fn generate(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
-    generate_in(tree, &searched(&Manifest::load()?), functions)
+    let m = Manifest::load()?;
+    let absent = m.absent(tree)?;
+    let present: Vec<String> = functions
+        .iter()
+        .filter(|f| !absent.contains(f))
+        .cloned()
+        .collect();
+    generate_in(tree, &searched(&m), &present)
 }
 
 /// [`generate`] over the files `files`.

@@ -265,6 +265,56 @@ pub fn comment_only_lines(text: &str, path: &str, new_src: &str) -> Vec<usize> {
     out
 }
 
+/// The definitions `text`'s hunks of `path` remove whole: for each hunk
+/// that adds no line and whose removed lines are whole top-level
+/// definitions (as [`cscan`](crate::kernel::cscan) finds them) and
+/// comments and whitespace, the lines of the new file it touches (as
+/// [`touched_lines`] gives them) and the definitions' names. A definition
+/// rewritten in place, or a hunk that also adds, is not a removal.
+pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<String>)> {
+    let hunks = sections(text)
+        .into_iter()
+        .filter(|(p, _)| p == path)
+        .flat_map(|(_, body)| body_hunks(&body));
+    let mut out = vec![];
+    for (start, hunk) in hunks {
+        if hunk.iter().any(|(k, _)| *k == '+') {
+            continue;
+        }
+        let removed: String = hunk
+            .iter()
+            .filter(|(k, _)| *k == '-')
+            .map(|(_, l)| {
+                if l.ends_with('\n') {
+                    l.clone()
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let Ok(defs) = crate::kernel::cscan::definitions(&removed) else {
+            continue;
+        };
+        let defs: Vec<_> = defs.into_iter().filter(|d| d.text.ends_with('}')).collect();
+        let mut rest = removed.clone();
+        for d in &defs {
+            rest = rest.replacen(&d.text, "", 1);
+        }
+        let mut state = Lex::Code;
+        let inert = rest.split_inclusive('\n').all(|l| {
+            let (s, i) = lex_line(l, state);
+            state = s;
+            i
+        });
+        if defs.is_empty() || !inert || state != Lex::Code {
+            continue;
+        }
+        let names = defs.into_iter().map(|d| d.name).collect();
+        out.push((changed_lines(&hunk_text(start, &hunk)), names));
+    }
+    out
+}
+
 /// A section's hunks: each one's first new line and its lines (kind,
 /// text without the kind).
 fn body_hunks(body: &str) -> Vec<(usize, Vec<(char, String)>)> {

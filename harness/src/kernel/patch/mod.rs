@@ -5,7 +5,7 @@
 
 mod diff;
 
-pub use diff::{added_lines, comment_only_lines, touched_lines};
+pub use diff::{added_lines, comment_only_lines, removed_definitions, touched_lines};
 
 use std::path::Path;
 
