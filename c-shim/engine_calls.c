@@ -61,6 +61,69 @@ SHIM_CALL(sc_flush)
 	return 0;
 }
 
+/*
+ * The journal's runs of register reads sorted (byte order of the lines):
+ * for reads made while evaluating one call's arguments, whose order C
+ * leaves unspecified (the model writes them sorted too).
+ */
+static char *shim_eol(char *p, const char *end)
+{
+	while (p < end && *p != '\n')
+		p++;
+	return p < end ? p : NULL;
+}
+
+static void shim_sort_reads(struct shim_outcome *out)
+{
+	static const char rd[] = "read_csr(";
+	static char line[64][96];
+	char *j = out->journal, *end = j + out->journal_len, *p = j;
+
+	while (p < end) {
+		char *run = p, *q;
+		unsigned int n = 0, a, b;
+
+		while (p < end && !strncmp(p, rd, sizeof(rd) - 1) && n < ARRAY_SIZE(line)) {
+			q = shim_eol(p, end);
+			if (!q || (size_t)(q - p) >= sizeof(line[0]))
+				break;
+			memcpy(line[n], p, q - p);
+			line[n++][q - p] = '\0';
+			p = q + 1;
+		}
+		for (a = 1; a < n; a++)
+			for (b = a; b && strcmp(line[b - 1], line[b]) > 0; b--) {
+				char t[sizeof(line[0])];
+
+				memcpy(t, line[b], sizeof(t));
+				memcpy(line[b], line[b - 1], sizeof(t));
+				memcpy(line[b - 1], t, sizeof(t));
+			}
+		for (a = 0; a < n; a++) {
+			size_t len = strlen(line[a]);
+
+			memcpy(run, line[a], len);
+			run[len] = '\n';
+			run += len + 1;
+		}
+		if (!n) {
+			q = shim_eol(p, end);
+			p = q ? q + 1 : end;
+		}
+	}
+}
+
+SHIM_CALL(sdma_seqfile_dump_sde)
+{
+	struct seq_file sf = { .buf = out->text, .size = sizeof(out->text) };
+
+	shim_begin(c, out);
+	sdma_seqfile_dump_sde(&sf, shim_w.priv.s_sde);
+	out->text_len = sf.count < sf.size ? sf.count : sf.size - 1;
+	shim_sort_reads(out);
+	return 0;
+}
+
 #ifdef SHIM_ABSENT_sc_drop
 SHIM_ABSENT_CALL(sc_drop)
 #else

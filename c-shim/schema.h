@@ -391,6 +391,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_START,
 	SHIM_FN_SDMA_ALL_RUNNING,
 	SHIM_FN_SDMA_ALL_IDLE,
+	SHIM_FN_SDMA_SEQFILE_DUMP_SDE,
 	SHIM_FN_SDMA_EXIT,
 	SHIM_FN_SDMA_FREEZE_NOTIFY,
 	SHIM_FN_SDMA_FREEZE,
@@ -498,6 +499,7 @@ enum shim_fn {
 	X(sdma_start) \
 	X(sdma_all_running) \
 	X(sdma_all_idle) \
+	X(sdma_seqfile_dump_sde) \
 	X(sdma_exit) \
 	X(sdma_freeze_notify) \
 	X(sdma_freeze) \

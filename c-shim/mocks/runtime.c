@@ -326,11 +326,6 @@ int bitmap_parselist(const char *buf, unsigned long *maskp, int nmaskbits)
  * evaluated the message's arguments, as the kernel's does (a NULL pointer
  * dereferenced in one faults here too); the text is not kept.
  */
-int _printk(const char *fmt, ...)
-{
-	return 0;
-}
-
 void _dev_printk(const char *level, const struct device *dev, const char *fmt, ...)
 {
 }

@@ -20,17 +20,24 @@ static bool strchr_k(const char *set, char c)
 	return false;
 }
 
+/*
+ * Appends what fits (the text ends NUL-terminated within the buffer);
+ * what does not marks the file overflowed, as seq_file does.
+ */
 static void seq_put(struct seq_file *m, const char *s, size_t n)
 {
-	if (m->count + n >= m->size) {
-		n = m->size > m->count + 1 ? m->size - m->count - 1 : 0;
-		m->count = m->size;	/* overflowed, as seq_file marks it */
-	}
-	memcpy(m->buf + m->count, s, n);
-	if (m->count < m->size)
+	size_t at = m->count;
+
+	if (at >= m->size)
+		return;
+	if (at + n >= m->size) {
+		n = m->size - at - 1;
+		m->count = m->size;
+	} else {
 		m->count += n;
-	if (m->size)
-		m->buf[m->count < m->size ? m->count : m->size - 1] = '\0';
+	}
+	memcpy(m->buf + at, s, n);
+	m->buf[at + n] = '\0';
 }
 
 void seq_puts(struct seq_file *m, const char *s)

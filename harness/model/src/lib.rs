@@ -39,6 +39,7 @@ pub mod schema;
 pub mod sdma;
 pub mod sdma_all;
 pub mod sdma_build;
+pub mod sdma_dump;
 pub mod sdma_init;
 pub mod sdma_probe;
 pub mod sdma_progress;

@@ -45,17 +45,17 @@ const SDMA_MAP_SINGLE: u8 = 1;
 const SDMA_MAP_PAGE: u8 = 2;
 
 /// The descriptor words' fields (sdma.h's `SDMA_DESC0_*`, `SDMA_DESC1_*`).
-const DESC0_FIRST: u64 = 1 << 63;
-const DESC0_LAST: u64 = 1 << 62;
-const DESC0_ADDR_MASK: u64 = (1 << 48) - 1;
-const DESC0_COUNT_SHIFT: u32 = 48;
-const DESC0_COUNT_MASK: u64 = (1 << 14) - 1;
+pub(crate) const DESC0_FIRST: u64 = 1 << 63;
+pub(crate) const DESC0_LAST: u64 = 1 << 62;
+pub(crate) const DESC0_ADDR_MASK: u64 = (1 << 48) - 1;
+pub(crate) const DESC0_COUNT_SHIFT: u32 = 48;
+pub(crate) const DESC0_COUNT_MASK: u64 = (1 << 14) - 1;
 const DESC1_UPDATE1_SHIFT: u32 = 32;
-const DESC1_MODE_SHIFT: u32 = 13;
-const DESC1_INDEX_SHIFT: u32 = 8;
+pub(crate) const DESC1_MODE_SHIFT: u32 = 13;
+pub(crate) const DESC1_INDEX_SHIFT: u32 = 8;
 const DESC1_DWS_SHIFT: u32 = 4;
-const DESC1_INT_REQ: u64 = 1 << 1;
-const DESC1_HEAD_TO_HOST: u64 = 1 << 0;
+pub(crate) const DESC1_INT_REQ: u64 = 1 << 1;
+pub(crate) const DESC1_HEAD_TO_HOST: u64 = 1 << 0;
 
 /// The world's data: four pages in a row.
 pub const DATA_BYTES: usize = 4 * 4096;

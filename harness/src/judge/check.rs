@@ -216,14 +216,15 @@ pub fn check_all_with(worker: &mut Worker, vectors: &[Vector]) -> Result<Vec<Che
         .map(|(v, _)| v.clone())
         .collect();
     let mut checked = check_present(worker, &run)?.into_iter();
-    Ok(absent
+    absent
         .iter()
         .map(|a| match a {
-            Some(f) => Some(not_in_tree(*f)),
-            None => checked.next(),
+            Some(f) => Ok(not_in_tree(*f)),
+            None => checked
+                .next()
+                .ok_or_else(|| anyhow::anyhow!("a checked vector went missing (a harness bug)")),
         })
-        .collect::<Option<Vec<_>>>()
-        .unwrap_or_default())
+        .collect()
 }
 
 /// [`check_all_with`] of vectors whose every function the tree has.

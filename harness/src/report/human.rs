@@ -89,9 +89,21 @@ pub fn human(r: &Report) -> String {
     if skipped > 0 {
         let _ = writeln!(s, "{skipped} suite(s) skipped, nothing run (see above)");
     }
+    totals(&mut s, r);
+    s
+}
+
+/// The closing lines: cases passed (and skipped), failed and in error
+/// over every kernel, then `N passed, N failed`.
+fn totals(s: &mut String, r: &Report) {
+    let t = &r.totals;
+    let skips = match t.skipped_cases {
+        0 => String::new(),
+        n => format!(" ({n} skipped: not in the tree)"),
+    };
     let _ = writeln!(
         s,
-        "{} tests x {} kernel(s): {} passed, {} failed, {} errors (crashed, hang, denied)",
+        "{} tests x {} kernel(s): {} passed{skips}, {} failed, {} errors (crashed, hang, denied)",
         r.suites.iter().map(|x| x.cases.len()).max().unwrap_or(0),
         r.suites.len(),
         t.passed,
@@ -104,7 +116,6 @@ pub fn human(r: &Report) -> String {
         t.passed,
         t.failed + t.errors + t.suite_errors
     );
-    s
 }
 
 /// Function × kernel: `passed/total` per cell; the snapshot cases of a

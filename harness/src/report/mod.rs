@@ -561,8 +561,12 @@ pub struct Finding {
 pub struct Totals {
     /// Cases, over every suite.
     pub tests: usize,
-    /// Cases that passed.
+    /// Cases that passed (those skipped among them).
     pub passed: usize,
+    /// Of the passed cases, those skipped: nothing ran (the tree lacks the
+    /// function).
+    #[serde(default)]
+    pub skipped_cases: usize,
     /// Cases that failed without an error.
     pub failed: usize,
     /// Cases that crashed, hung, were denied or refused.
@@ -589,7 +593,10 @@ impl Report {
             for c in &s.cases {
                 t.tests += 1;
                 match c.status {
-                    Status::Pass | Status::Skip => t.passed += 1,
+                    Status::Pass => t.passed += 1,
+                    Status::Skip => {
+                        (t.passed, t.skipped_cases) = (t.passed + 1, t.skipped_cases + 1)
+                    }
                     st if st.is_error() => t.errors += 1,
                     _ => t.failed += 1,
                 }

@@ -201,6 +201,9 @@ pub fn reused_flat_call_buffer(world: &cworld::BuiltWorld) -> Result<(), Failed>
     );
     for i in 0..3000u64 {
         let f = Func::ALL[(i % Func::ALL.len() as u64) as usize];
+        if world.lacks(f) {
+            continue; // the tree has no such function
+        }
         let c = harness::generate::seeded_call(11, f, i);
         call::fill_shim(&c, &mut reused);
         let fresh = call::to_shim(&c);

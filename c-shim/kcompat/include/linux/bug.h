@@ -15,6 +15,7 @@
 
 #include <linux/compiler.h>
 #include <linux/build_bug.h>
+#include <linux/printk.h>
 
 void __kcompat_warn(const char *cond);
 void __kcompat_bug(void) __attribute__((__noreturn__));
@@ -25,9 +26,17 @@ void __kcompat_bug(void) __attribute__((__noreturn__));
 		__kcompat_warn(#condition);				\
 	unlikely(__ret_warn_on);					\
 })
-#define WARN(condition, format...) WARN_ON(condition)
+/* Its message's arguments evaluated when it fires, as the kernel's are. */
+#define WARN(condition, format...) ({					\
+	int __ret_warn = !!(condition);					\
+	if (unlikely(__ret_warn)) {					\
+		__kcompat_warn(#condition);				\
+		_dev_printk("", NULL, format);				\
+	}								\
+	unlikely(__ret_warn);						\
+})
 #define WARN_ON_ONCE(condition)		WARN_ON(condition)
-#define WARN_ONCE(condition, format...)	WARN_ON(condition)
+#define WARN_ONCE(condition, format...)	WARN(condition, format)
 #define BUG()				__kcompat_bug()
 #define BUG_ON(condition)		do { if (unlikely(condition)) BUG(); } while (0)
 

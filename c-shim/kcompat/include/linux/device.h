@@ -45,9 +45,6 @@ static inline void set_dev_node(struct device *dev, int node) { dev->numa_node =
 static inline const char *dev_name(const struct device *dev) { return dev->kobj.name; }
 
 /* The device's messages: arguments evaluated, text not kept (printk.h). */
-__printf(3, 4) void _dev_printk(const char *level, const struct device *dev,
-				const char *fmt, ...);
-
 #define dev_err(dev, fmt, ...)		_dev_printk(KERN_ERR, dev, fmt, ##__VA_ARGS__)
 #define dev_warn(dev, fmt, ...)		_dev_printk(KERN_WARNING, dev, fmt, ##__VA_ARGS__)
 #define dev_info(dev, fmt, ...)		_dev_printk(KERN_INFO, dev, fmt, ##__VA_ARGS__)

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kcompat: stands in for <linux/printk.h>.  A message's arguments are
- * evaluated as the kernel's are (_printk, a mock: a NULL dereference in
- * one faults as it would), its text is not kept.  pr_debug and no_printk
- * evaluate nothing, as the kernel's without DEBUG (dynamic debug off).
+ * evaluated as the kernel's are (_dev_printk, a mock, with no device: a
+ * NULL dereference in one faults as it would), its text is not kept.
+ * pr_debug and no_printk evaluate nothing, as the kernel's without DEBUG
+ * (dynamic debug off).
  */
 #ifndef _KCOMPAT_LINUX_PRINTK_H
 #define _KCOMPAT_LINUX_PRINTK_H
 
 #include <stdarg.h>
+#include <linux/stddef.h>
 
 #define KERN_EMERG	""
 #define KERN_ALERT	""
@@ -25,7 +27,11 @@ struct va_format {
 	va_list *va;
 };
 
-__printf(1, 2) int _printk(const char *fmt, ...);
+struct device;
+
+/* The kernel log: a message of a device, or of none (printk). */
+__printf(3, 4) void _dev_printk(const char *level, const struct device *dev,
+				const char *fmt, ...);
 
 static inline __printf(1, 2) int __kcompat_no_printk(const char *fmt, ...)
 {
@@ -34,15 +40,15 @@ static inline __printf(1, 2) int __kcompat_no_printk(const char *fmt, ...)
 
 #define no_printk(fmt, ...)	({ if (0) __kcompat_no_printk(fmt, ##__VA_ARGS__); 0; })
 
-#define printk(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
-#define pr_err(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
-#define pr_warn(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
-#define pr_info(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
+#define printk(fmt, ...)	_dev_printk("", NULL, fmt, ##__VA_ARGS__)
+#define pr_err(fmt, ...)	_dev_printk("", NULL, fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	_dev_printk("", NULL, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)	_dev_printk("", NULL, fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...)	no_printk(fmt, ##__VA_ARGS__)
-#define pr_notice(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
-#define pr_err_ratelimited(fmt, ...) _printk(fmt, ##__VA_ARGS__)
-#define pr_warn_ratelimited(fmt, ...) _printk(fmt, ##__VA_ARGS__)
-#define pr_warn_once(fmt, ...)	_printk(fmt, ##__VA_ARGS__)
+#define pr_notice(fmt, ...)	_dev_printk("", NULL, fmt, ##__VA_ARGS__)
+#define pr_err_ratelimited(fmt, ...) _dev_printk("", NULL, fmt, ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...) _dev_printk("", NULL, fmt, ##__VA_ARGS__)
+#define pr_warn_once(fmt, ...)	_dev_printk("", NULL, fmt, ##__VA_ARGS__)
 #define printk_ratelimit()	0
 
 #endif

@@ -515,6 +515,10 @@ macro_rules! call_schema {
             /// `sdma_all_idle(dd)` (sdma.c, up to 6.12: removed upstream
             /// in 7.2), the link down: `e70_go_idle` for every engine.
             SdmaAllIdle sdma_all_idle {}
+            /// `sdma_seqfile_dump_sde(s, sde)` (sdma.c) on the QP's engine:
+            /// debugfs's `sdma_state` line of the engine, and one per
+            /// descriptor between its head and tail.
+            SdmaSeqfileDumpSde sdma_seqfile_dump_sde {}
             /// `sdma_exit(dd)` (sdma.c), the module's removal: every
             /// engine `e00_go_hw_down`, its progress check timer waited
             /// for, the state machine's reference dropped and its

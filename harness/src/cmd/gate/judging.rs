@@ -363,6 +363,8 @@ impl Series<'_> {
                 let mut not_run = vec![];
                 if let Some(c) = &j.comparison {
                     not_run.extend(c.same_code.iter().copied());
+                    // A function one tree lacks cannot run in both.
+                    not_run.extend(c.not_in_tree.iter().map(|n| n.0));
                     not_run.extend(
                         c.groups
                             .iter()

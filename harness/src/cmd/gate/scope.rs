@@ -203,7 +203,7 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], inert: &[usize], runs: &Ru
 type Unit = (String, Option<(String, usize, Vec<usize>)>);
 
 /// The changed units of `path` in the patched `tree`: each definition of
-/// a C file its `lines` fall in (`sdma.c: sdma_dumpstate`), in order, and the
+/// a C file its `lines` fall in (`sdma.c: sdma_flush`), in order, and the
 /// file itself once (`sdma.c`) for lines outside any definition, for a
 /// file with no changed lines (a rename, a mode change, a deletion), and
 /// for a file that is not C or cannot be read.
@@ -288,7 +288,7 @@ mod tests {
         let files = [
             (
                 "sdma.c",
-                "#include \"sdma.h\"\n\nstatic int sdma_dumpstate(int x)\n{\n\treturn x;\n}\n\n\
+                "#include \"sdma.h\"\n\nstatic int sdma_event_names(int x)\n{\n\treturn x;\n}\n\n\
 int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
             ),
             (
@@ -341,12 +341,12 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
     fn a_function_no_world_runs_is_all_there_is_to_judge() {
         let s = classified(&[("sdma.c", 5)]);
         assert!(s.functions.none_judged(), "{s:?}");
-        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_dumpstate"]);
+        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_event_names"]);
         assert_eq!(
             s.not_judged,
             [format!(
-                "{HFI1}/sdma.c: sdma_dumpstate (line 5): no world runs it \
-                 (not judged; not yet: dumps of an engine's state for people)"
+                "{HFI1}/sdma.c: sdma_event_names (line 5): no world runs it \
+                 (not judged; not yet: compiled only with CONFIG_SDMA_VERBOSITY)"
             )]
         );
         assert!(s.lines.is_empty() && !s.compiled_whole);
@@ -359,10 +359,10 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
             s.functions.judged,
             ["qp.c: mtu_to_path_mtu", "sdma.c: sdma_select_engine_vl"]
         );
-        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_dumpstate"]);
+        assert_eq!(s.functions.not_judged, ["sdma.c: sdma_event_names"]);
         assert_eq!(
             s.functions.summary(),
-            "2 of 3 changed functions judged; not judged: sdma.c: sdma_dumpstate"
+            "2 of 3 changed functions judged; not judged: sdma.c: sdma_event_names"
         );
         assert_eq!(
             s.lines,
@@ -462,19 +462,32 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
                 "{HFI1}/sdma.c: sdma_gone (removed): no world runs it (not judged)"
             )]
         );
-        // Code removed beside a function is an edit outside any function.
-        let more = "int sdma_x;\nvoid sdma_all_idle(int d)\n{\n}\n";
-        let s = classify(
-            &dir,
-            &super::super::parse(&text(more), "p").remove(0),
-            &inputs,
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(
-            !s.functions
+        let parse = |t: &str| super::super::parse(t, "p").remove(0);
+        let idle_judged = |s: &Scope| {
+            s.functions
                 .judged
                 .iter()
-                .any(|f| f.contains("sdma_all_idle")),
+                .any(|f| f.contains("sdma_all_idle"))
+        };
+        // Code removed beside a function is an edit outside any function.
+        let more = "int sdma_x;\nvoid sdma_all_idle(int d)\n{\n}\n";
+        let s = classify(&dir, &parse(&text(more)), &inputs);
+        assert!(!idle_judged(&s), "{s:?}");
+        assert_eq!(s.functions.not_judged, ["sdma.c: SDMA_X"], "{s:?}");
+        // A function that moves (its name on a line the patch adds) is not
+        // removed; nor is a block inside a function.
+        let moved = format!(
+            "{}diff --git a/{HFI1}/qp.c b/{HFI1}/qp.c\n--- a/{HFI1}/qp.c\n+++ b/{HFI1}/qp.c\n\
+             @@ -4 +4,2 @@\n }}\n+void sdma_all_idle(int d) {{ }}\n",
+            text("void sdma_all_idle(int d)\n{\n}\n")
+        );
+        let s = classify(&dir, &parse(&moved), &inputs);
+        assert!(!idle_judged(&s), "{s:?}");
+        let block = "\tif (d) {\n\t\td++;\n\t}\n";
+        let s = classify(&dir, &parse(&text(block)), &inputs);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            !s.functions.judged.iter().any(|f| f.contains("if")),
             "{s:?}"
         );
         assert_eq!(s.functions.not_judged, ["sdma.c: SDMA_X"], "{s:?}");

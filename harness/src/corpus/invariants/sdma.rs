@@ -163,12 +163,26 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
                 | Func::SetSdmaIntegrity
                 | Func::InitSdmaRegs
                 | Func::SdmaWaitForPacketEgress
+                | Func::SdmaSeqfileDumpSde
         ))
         && q.s_sde.is_none()
     {
         return Err(format!(
             "{} needs the QP's engine (qp.s_sde): the SDMA engine whose QPs it serves",
             c.func()
+        ));
+    }
+    // sdma_seqfile_dump_sde(): prints the ring's descriptors from its head
+    // to its tail, which a world allocates only for a ring holding tx
+    // requests (`sde->descq` is NULL for another).
+    let mask = u32::from(q.sde_descq_cnt).wrapping_sub(1);
+    if c.func() == Func::SdmaSeqfileDumpSde
+        && (q.sde_descq_head & mask) as u16 != (q.sde_descq_tail & mask) as u16
+        && !q.ring_holds_txs()
+    {
+        return Err(format!(
+            "sdma_seqfile_dump_sde() prints the descriptors between head and tail of its {}-descriptor ring, which a world does not allocate (a power of two up to {MAX_TX_RING} it does)",
+            q.sde_descq_cnt
         ));
     }
     // sdma_flush_descq(): the head walks to the tail by `& sdma_mask`,

@@ -38,7 +38,7 @@ pub(super) fn compile_into(
     let mut b = cc_build(tree, opts, dir, &stage)?;
     add_option_flags(&mut b, tree, opts);
     // The shim's calls of the functions this tree lacks are compiled as
-    // absent (calls.h's SHIM_CALL_OF).
+    // absent (calls.h's SHIM_ABSENT_CALL).
     for name in &absent {
         b.define(&format!("SHIM_ABSENT_{name}"), None);
     }

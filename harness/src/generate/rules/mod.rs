@@ -356,7 +356,7 @@ pub fn engine<S: Source>(u: &mut Draw<S>, w: &World, func: Func, _: &Qp) -> Opti
     // The callbacks and functions an engine calls for its own QPs.
     let given = matches!(
         func,
-        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail
+        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail | Func::SdmaSeqfileDumpSde
     );
     if given && n > 0 {
         return Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8)));
@@ -415,8 +415,13 @@ pub fn ring_size<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> u
     }
 }
 
-/// The ring's tail: mostly within a ring's size of its head.
-pub fn ring_tail<S: Source>(u: &mut Draw<S>, _: &World, _: Func, q: &Qp) -> u32 {
+/// The ring's tail: mostly within a ring's size of its head (at the head
+/// for a dump of a ring a world does not allocate).
+pub fn ring_tail<S: Source>(u: &mut Draw<S>, _: &World, func: Func, q: &Qp) -> u32 {
+    // A dump of a ring a world does not allocate reads none of it.
+    if func == Func::SdmaSeqfileDumpSde && !q.ring_holds_txs() {
+        return q.sde_descq_head;
+    }
     if u.ratio(3, 4) {
         let used = u.int_in_range(0..=u32::from(q.sde_descq_cnt) + 1);
         q.sde_descq_head.wrapping_add(used)

@@ -58,16 +58,20 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
     // A function one tree lacks: nothing to compare (a patch that removes
     // a function cannot change what its callers do: a tree whose code
     // still calls it does not build).
-    cases.extend(c.not_in_tree.iter().map(|&(f, p)| Case {
-        name: format!("diff::{f}"),
-        function: f.to_string(),
-        status: Status::Skip,
-        message: Some(match p {
+    // (One neither tree has is not a case: the series lacks it.)
+    cases.extend(c.not_in_tree.iter().filter_map(|&(f, p)| {
+        let why = match p {
             super::Presence::Removed => format!("not run: in {a}, not in {b} (removed)"),
             super::Presence::Added => format!("not run: in {b}, not in {a} (added)"),
-            super::Presence::Neither => format!("not run: in neither {a} nor {b}"),
-        }),
-        ..Default::default()
+            super::Presence::Neither => return None,
+        };
+        Some(Case {
+            name: format!("diff::{f}"),
+            function: f.to_string(),
+            status: Status::Skip,
+            message: Some(why),
+            ..Default::default()
+        })
     }));
     Report::new(
         "diff",

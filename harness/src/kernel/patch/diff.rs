@@ -270,8 +270,17 @@ pub fn comment_only_lines(text: &str, path: &str, new_src: &str) -> Vec<usize> {
 /// definitions (as [`cscan`](crate::kernel::cscan) finds them) and
 /// comments and whitespace, the lines of the new file it touches (as
 /// [`touched_lines`] gives them) and the definitions' names. A definition
-/// rewritten in place, or a hunk that also adds, is not a removal.
+/// rewritten in place, or a hunk that also adds, is not a removal; nor is
+/// a block that does not start a line (a statement's `if (x) {...}`), or
+/// one whose name a line the patch adds anywhere holds (moved, or still
+/// called).
 pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<String>)> {
+    const NOT_NAMES: [&str; 6] = ["if", "for", "while", "switch", "do", "return"];
+    let added: Vec<String> = sections(text)
+        .into_iter()
+        .flat_map(|(_, body)| body_hunks(&body))
+        .flat_map(|(_, h)| h.into_iter().filter(|(k, _)| *k == '+').map(|(_, l)| l))
+        .collect();
     let hunks = sections(text)
         .into_iter()
         .filter(|(p, _)| p == path)
@@ -295,7 +304,23 @@ pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<Strin
         let Ok(defs) = crate::kernel::cscan::definitions(&removed) else {
             continue;
         };
-        let defs: Vec<_> = defs.into_iter().filter(|d| d.text.ends_with('}')).collect();
+        let starts_line = |d: &crate::kernel::cscan::Definition| {
+            removed
+                .lines()
+                .nth(d.line.saturating_sub(1))
+                .is_some_and(|l| l.starts_with(|c: char| !c.is_whitespace()))
+        };
+        let defs: Vec<_> = defs
+            .into_iter()
+            .filter(|d| d.text.ends_with('}') && starts_line(d))
+            .filter(|d| !NOT_NAMES.contains(&d.name.as_str()))
+            .collect();
+        if defs
+            .iter()
+            .any(|d| added.iter().any(|l| l.contains(&d.name)))
+        {
+            continue;
+        }
         let mut rest = removed.clone();
         for d in &defs {
             rest = rest.replacen(&d.text, "", 1);
