@@ -572,12 +572,23 @@ impl Series<'_> {
 }
 
 /// The corpus vectors where the trees before and after a patch part from
-/// the Rust model; `None` when either could not be run.
+/// the Rust model; `None` when either could not be run. Only vectors both
+/// trees can run count: one of a function the patch removes (or adds)
+/// neither agrees nor disagrees after it.
 fn model_drift(
     before: &BuiltWorld,
     after: &BuiltWorld,
     vectors: &[Vector],
 ) -> Result<Option<ModelDrift>> {
+    let both: Vec<Vector> = vectors
+        .iter()
+        .filter(|v| {
+            !v.steps()
+                .any(|c| before.lacks(c.func()) || after.lacks(c.func()))
+        })
+        .cloned()
+        .collect();
+    let vectors = &both[..];
     match (
         model_disagreements(before, vectors),
         model_disagreements(after, vectors),
