@@ -64,7 +64,9 @@ SHIM_CALL(sc_flush)
 /*
  * The journal's runs of register reads sorted (byte order of the lines):
  * for reads made while evaluating one call's arguments, whose order C
- * leaves unspecified (the model writes them sorted too).
+ * leaves unspecified (the model writes them sorted too).  Sized for such
+ * a call's few short lines: a run of more than 64, or a line of 96 bytes
+ * or more, is sorted in parts.
  */
 static char *shim_eol(char *p, const char *end)
 {

@@ -2,7 +2,9 @@
 //! between two series' snapshots, or a series' snapshots and a tree.
 //!
 //! Exit codes ([`crate::report::exit_code`]): `SUCCESS` when the two agree
-//! on every vector, `FINDING` when some vector differs.
+//! on every vector both run, `FINDING` when some vector differs. A vector
+//! of a function one side's tree lacks (removed or added upstream) is
+//! listed apart, not a difference: there is nothing to compare.
 
 use anyhow::{Context, Result};
 
@@ -56,15 +58,30 @@ pub struct Differences {
     /// Each vector whose outcome differs: family, vector, A's outcome,
     /// B's.
     pub rows: Vec<(String, String, String, String)>,
+    /// Each vector of a function one side lacks: family, vector, and
+    /// which function the other side has.
+    pub lacking: Vec<(String, String, String)>,
 }
 
 /// Compares the outcomes of two sides (as [`tables`] gives them).
 pub fn diff(a: (String, Tables), b: (String, Tables)) -> Differences {
-    let rows = snapshot::diff_tables(&a.1, &b.1);
+    let (mut rows, mut lacking) = (vec![], vec![]);
+    for (fam, name, ra, rb) in snapshot::diff_tables(&a.1, &b.1) {
+        let func = |row: &str| row.split(" | ").next().unwrap_or("").trim().to_owned();
+        match (
+            snapshot::row_not_in_tree(&ra),
+            snapshot::row_not_in_tree(&rb),
+        ) {
+            (false, true) => lacking.push((fam, name, format!("{} in {} only", func(&ra), a.0))),
+            (true, false) => lacking.push((fam, name, format!("{} in {} only", func(&rb), b.0))),
+            _ => rows.push((fam, name, ra, rb)),
+        }
+    }
     Differences {
         a: a.0,
         b: b.0,
         rows,
+        lacking,
     }
 }
 
@@ -73,10 +90,25 @@ impl Differences {
     /// they agree.
     pub fn render(&self) -> String {
         let (a, b) = (&self.a, &self.b);
-        if self.rows.is_empty() {
-            return format!("{a} and {b} agree on every vector\n");
-        }
         let mut out = String::new();
+        for (fam, name, has) in &self.lacking {
+            out.push_str(&format!("{fam}::{name}: not compared, {has}\n"));
+        }
+        if !self.lacking.is_empty() {
+            out.push_str(&format!(
+                "{} vector(s) of functions one tree lacks, not compared\n",
+                self.lacking.len()
+            ));
+        }
+        if self.rows.is_empty() {
+            let both = if self.lacking.is_empty() {
+                ""
+            } else {
+                " both run"
+            };
+            out.push_str(&format!("{a} and {b} agree on every vector{both}\n"));
+            return out;
+        }
         for (fam, name, ra, rb) in &self.rows {
             out.push_str(&format!("{fam}::{name}\n  {a}: {ra}\n  {b}: {rb}\n"));
         }
@@ -108,5 +140,17 @@ mod tests {
         let d = diff(("a".into(), t("x")), ("b".into(), t("y")));
         assert_eq!(d.render(), "mtu::v1\n  a: x\n  b: y\n1 vector(s) differ\n");
         assert_eq!(d.exit_code(), exit_code::FINDING);
+        // A vector of a function b's tree lacks is listed, not a difference.
+        let gone = diff(
+            ("a".into(), t("sc_drop | 0 | false")),
+            ("b".into(), t("sc_drop | not in this tree | -")),
+        );
+        assert_eq!(
+            gone.render(),
+            "mtu::v1: not compared, sc_drop in a only\n\
+             1 vector(s) of functions one tree lacks, not compared\n\
+             a and b agree on every vector both run\n"
+        );
+        assert_eq!(gone.exit_code(), exit_code::SUCCESS);
     }
 }

@@ -2,8 +2,10 @@
 //! `S` ([`seeded_call`]), drawn from a stream seeded by `(S, f, i)` so any
 //! vector can be regenerated alone. Vectors come in groups of
 //! [`WORLD_RUN`] that share a world, drawn once per group from its own
-//! stream; each draw is tried from a prefix of its stream first, and when
-//! no attempt keeps the invariants the function's simplest call stands in.
+//! stream; each draw is tried from a prefix of its stream first. When no
+//! attempt keeps the invariants the generator gives up on that index
+//! ([`seeded_call_into`] says so): the function's simplest call stands in,
+//! which need not keep them, and the run's loops skip it.
 
 use super::draw::{Draw, Stream, WyRand};
 use super::record::{blank, rest_into, world_into};
@@ -81,7 +83,7 @@ thread_local! {
     /// consecutive vectors of a group copy it instead of drawing it again.
     /// Only ever holds what [`seeded_world_into`] gives for its key, so a
     /// vector is the same whichever vectors came before it (tested).
-    static LAST_WORLD: std::cell::RefCell<Option<(WorldKey, World)>> =
+    static LAST_WORLD: std::cell::RefCell<Option<(WorldKey, World, bool)>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -92,17 +94,18 @@ thread_local! {
 pub fn seeded_call_into(seed: u64, func: Func, index: u64, c: &mut Call) -> Option<WorldId> {
     let key = (seed, func, index / WORLD_RUN);
     let cached = LAST_WORLD.with_borrow(|last| match last {
-        Some((k, w)) if *k == key => {
+        Some((k, w, ok)) if *k == key => {
             c.world = *w;
-            true
+            Some(*ok)
         }
-        _ => false,
+        _ => None,
     });
-    if !cached {
-        seeded_world_into(seed, func, key.2, &mut c.world);
-        LAST_WORLD.with_borrow_mut(|last| *last = Some((key, c.world)));
-    }
-    if !seeded_rest_into(seed, func, index, c) {
+    let world_ok = cached.unwrap_or_else(|| {
+        let ok = seeded_world_into(seed, func, key.2, &mut c.world);
+        LAST_WORLD.with_borrow_mut(|last| *last = Some((key, c.world, ok)));
+        ok
+    });
+    if !world_ok || !seeded_rest_into(seed, func, index, c) {
         *c = fallback(func);
         return None;
     }
@@ -153,8 +156,9 @@ macro_rules! attempts {
 }
 
 /// The world of group `group` of `func`'s vectors in the run seeded `seed`
-/// (see [`WORLD_RUN`]).
-pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) {
+/// (see [`WORLD_RUN`]); whether a draw kept the invariants (else the
+/// simplest call's world stands in, which need not).
+pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) -> bool {
     let rng = WyRand::new(world_seed(seed, func, group));
     // The prefix is sized to hold a world's draw but now and then (its
     // maps take the most); a draw that uses all of it is made again from
@@ -164,7 +168,9 @@ pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) {
         validate_world(w).is_ok() && validate_world_for(func, w).is_ok()
     }) {
         *w = fallback(func).world;
+        return false;
     }
+    true
 }
 
 /// Vector `index`'s QP, swqe and arguments, drawn into `c` given its

@@ -99,7 +99,7 @@ fn cells(name: &str, func: Func, c: &Checked) -> [String; 8] {
             name.to_owned(),
             func.to_string(),
             match &c.verdict {
-                Verdict::NotInTree(_) => "not in this tree".into(),
+                Verdict::NotInTree(_) => NOT_IN_TREE.into(),
                 v => format!("{v:?}"),
             },
             "-".into(),
@@ -109,6 +109,15 @@ fn cells(name: &str, func: Func, c: &Checked) -> [String; 8] {
             "-".into(),
         ],
     }
+}
+
+/// A row's `ret` cell for a vector of a function the tree lacks.
+pub const NOT_IN_TREE: &str = "not in this tree";
+
+/// Whether a row (cells joined by ` | `) is of a vector the tree lacks
+/// the function of.
+pub fn row_not_in_tree(row: &str) -> bool {
+    row.split(" | ").nth(1).map(str::trim) == Some(NOT_IN_TREE)
 }
 
 const HEAD: [&str; 8] = [

@@ -425,7 +425,14 @@ impl Series<'_> {
             }
         };
         let verdict = self.verdict(p, &c);
+        let moved = moved_out_of_reach(p, &c);
         let mut j = self.judged(p, at, verdict, Some(c), new_warnings);
+        for unit in moved {
+            j.not_judged.push(format!(
+                "{unit}: the patch adds it where no world takes it (its calls run in the tree before only; not judged)"
+            ));
+            j.functions.not_judged.push(unit);
+        }
         let t = Instant::now();
         j.model = model_drift(before, world, self.vectors)?;
         times.push(("model", t.elapsed().as_secs_f64()));
@@ -571,10 +578,38 @@ impl Series<'_> {
     }
 }
 
+/// The functions one tree lacks (removed or added, as boundary.toml's
+/// `optional` looks for them) that the patch still names on a line it
+/// adds: moved or defined where no world extracts them (a header's
+/// inline, another file), so what they do after the patch is not run.
+/// Each as a changed function's unit (`sdma.c: sdma_all_idle`).
+fn moved_out_of_reach(p: &Patch, c: &Comparison) -> Vec<String> {
+    let manifest = cworld::build::Manifest::load().ok();
+    let file_of = |name: &str| {
+        manifest
+            .as_ref()
+            .and_then(|m| {
+                m.upstream
+                    .extract
+                    .iter()
+                    .find(|e| e.optional.iter().any(|o| o == name))
+            })
+            .map(|e| e.file.rsplit('/').next().unwrap_or(&e.file).to_owned())
+            .unwrap_or_default()
+    };
+    c.not_in_tree
+        .iter()
+        .filter(|(_, presence)| *presence != compare::Presence::Neither)
+        .filter(|(f, _)| crate::kernel::patch::adds_identifier(&p.text, f.name()))
+        .map(|(f, _)| format!("{}: {}", file_of(f.name()), f.name()))
+        .collect()
+}
+
 /// The corpus vectors where the trees before and after a patch part from
-/// the Rust model; `None` when either could not be run. Only vectors both
-/// trees can run count: one of a function the patch removes (or adds)
-/// neither agrees nor disagrees after it.
+/// the Rust model; `None` when either could not be run. Only vectors the
+/// tree after the patch can run count: one of a function the patch
+/// removes neither agrees nor disagrees after it (one it adds is judged
+/// after it, and not run before).
 fn model_drift(
     before: &BuiltWorld,
     after: &BuiltWorld,
@@ -582,10 +617,7 @@ fn model_drift(
 ) -> Result<Option<ModelDrift>> {
     let both: Vec<Vector> = vectors
         .iter()
-        .filter(|v| {
-            !v.steps()
-                .any(|c| before.lacks(c.func()) || after.lacks(c.func()))
-        })
+        .filter(|v| !v.steps().any(|c| after.lacks(c.func())))
         .cloned()
         .collect();
     let vectors = &both[..];

@@ -315,10 +315,7 @@ pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<Strin
             .filter(|d| d.text.ends_with('}') && starts_line(d))
             .filter(|d| !NOT_NAMES.contains(&d.name.as_str()))
             .collect();
-        if defs
-            .iter()
-            .any(|d| added.iter().any(|l| l.contains(&d.name)))
-        {
+        if defs.iter().any(|d| added.iter().any(|l| names(l, &d.name))) {
             continue;
         }
         let mut rest = removed.clone();
@@ -338,6 +335,26 @@ pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<Strin
         out.push((changed_lines(&hunk_text(start, &hunk)), names));
     }
     out
+}
+
+/// Whether a line `text` adds (any section's) holds the identifier `name`.
+pub fn adds_identifier(text: &str, name: &str) -> bool {
+    sections(text)
+        .into_iter()
+        .flat_map(|(_, body)| body_hunks(&body))
+        .flat_map(|(_, h)| h.into_iter())
+        .any(|(k, l)| k == '+' && names(&l, name))
+}
+
+/// Whether `line` holds the identifier `name` (not as part of a longer
+/// one: `sc_drop_count` does not hold `sc_drop`).
+fn names(line: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(name).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + name.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
 }
 
 /// A section's hunks: each one's first new line and its lines (kind,
@@ -572,5 +589,18 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         assert_eq!(hunk_header("-10,4 +12,5 @@ f()"), Some((10, 4, 12, 5)));
         assert_eq!(hunk_header("-0,0 +1 @@"), Some((0, 0, 1, 1)));
         assert_eq!(hunk_header("garbage"), None);
+    }
+
+    /// A name is an identifier, not part of a longer one; and only lines
+    /// a patch adds name it.
+    #[test]
+    fn identifiers_added() {
+        assert!(names("\tsc_drop(sc);", "sc_drop"));
+        assert!(!names("\tsc_drop_count++;", "sc_drop"));
+        assert!(!names("\tmy_sc_drop(sc);", "sc_drop"));
+        let p = "--- a/x.c\n+++ b/x.c\n@@ -1,2 +1,2 @@\n-void sc_drop(int x);\n+void sc_drop_all(int x);\n int y;\n";
+        assert!(!adds_identifier(p, "sc_drop"));
+        assert!(adds_identifier(p, "sc_drop_all"));
+        assert!(!adds_identifier(p, "y"), "a context line is not added");
     }
 }

@@ -5,7 +5,9 @@
 
 mod diff;
 
-pub use diff::{added_lines, comment_only_lines, removed_definitions, touched_lines};
+pub use diff::{
+    added_lines, adds_identifier, comment_only_lines, removed_definitions, touched_lines,
+};
 
 use std::path::Path;
 
