@@ -199,12 +199,7 @@ pub fn check_all(world: &BuiltWorld, vectors: &[Vector]) -> Result<Vec<Checked>>
 /// [`check_all`] in a worker the caller holds (its limits and hang
 /// proofs as the caller set them).
 pub fn check_all_with(worker: &mut Worker, vectors: &[Vector]) -> Result<Vec<Checked>> {
-    let lacking = |v: &Vector| {
-        std::iter::once(&v.call)
-            .chain(&v.then)
-            .map(Call::func)
-            .find(|f| worker.lacks(*f))
-    };
+    let lacking = |v: &Vector| v.steps().map(Call::func).find(|f| worker.lacks(*f));
     let absent: Vec<Option<Func>> = vectors.iter().map(lacking).collect();
     if absent.iter().all(Option::is_none) {
         return check_present(worker, vectors);

@@ -160,8 +160,13 @@ impl BuiltWorld {
     /// Whether the tree lacks upstream function `f` (a vector of it is
     /// skipped on this world: there is nothing to run).
     pub fn lacks(&self, f: crate::model::types::Func) -> bool {
-        self.absent.iter().any(|n| n == f.name())
+        lacks_in(&self.absent, f)
     }
+}
+
+/// Whether `f` is among a tree's `absent` functions (by upstream name).
+pub(crate) fn lacks_in(absent: &[String], f: crate::model::types::Func) -> bool {
+    absent.iter().any(|n| n == f.name())
 }
 
 impl BuiltWorld {

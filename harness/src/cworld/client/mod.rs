@@ -93,7 +93,7 @@ impl Worker {
     /// Whether the world's tree lacks function `f` ([`BuiltWorld::lacks`]):
     /// a call of it is refused, its vectors are skipped.
     pub fn lacks(&self, f: crate::model::types::Func) -> bool {
-        self.absent.iter().any(|n| n == f.name())
+        crate::cworld::build::lacks_in(&self.absent, f)
     }
 
     /// Changes the call limit of this worker (tests of the watchdog).
