@@ -10,7 +10,8 @@
  * An entry of the world's table is allocated unless the world freed its
  * context (world.sc_freed; build.c), so sc_alloc() takes the first freed
  * entry of its type.  The context it returns is a block of its own,
- * named sc:new (shim_new_sc_name()), reached from the table: the leak
+ * named sc:new[i] by its entry (shim_new_sc_name()), reached from the
+ * table: the leak
  * check sees what it holds.  The table is the world's again next call
  * (build.c rebuilds it whole: sci_dirty).
  */
@@ -82,7 +83,8 @@ bool shim_check_sc_alloc(const struct shim_call *c)
 
 /*
  * A context of the table that is not the world's (sc_alloc()'s), or a
- * member of one: sc:new, sc:new.halt_work.  -1 for any other pointer.
+ * member of one: sc:new[i], sc:new[i].halt_work for entry i.  -1 for
+ * any other pointer.
  */
 int shim_new_sc_name(const void *p, char *buf, size_t len)
 {
@@ -97,8 +99,8 @@ int shim_new_sc_name(const void *p, char *buf, size_t len)
 		    p >= (const void *)(sc + 1))
 			continue;
 		if (p == &sc->halt_work)
-			return snprintf(buf, len, "sc:new.halt_work");
-		return snprintf(buf, len, "sc:new");
+			return snprintf(buf, len, "sc:new[%u].halt_work", i);
+		return snprintf(buf, len, "sc:new[%u]", i);
 	}
 	return -1;
 }
@@ -181,10 +183,9 @@ static void shim_describe_tables(struct shim_outcome *out)
 				 shim_w.dd.hw_to_sw[i]);
 }
 
-SHIM_CALL(sc_alloc)
+/* The tables as the world built them, which the call may change. */
+static void shim_tables_before(void)
 {
-	const struct shim_args_sc_alloc *a = &c->args.sc_alloc;
-	struct send_context *sc;
 	unsigned int i;
 
 	for (i = 0; i < shim_w.nsc; i++) {
@@ -194,12 +195,139 @@ SHIM_CALL(sc_alloc)
 	memcpy(before.hw_to_sw, shim_w.dd.hw_to_sw, sizeof(before.hw_to_sw));
 	shim_w.sci_dirty = true;
 	alloc_table = shim_w.dd.send_contexts;
+}
+
+SHIM_CALL(sc_alloc)
+{
+	const struct shim_args_sc_alloc *a = &c->args.sc_alloc;
+	struct send_context *sc;
+
+	shim_tables_before();
 	shim_begin(c, out);
 	sc = sc_alloc(&shim_w.dd, sc_type_values[a->ty], a->hdrqentsize, a->numa);
 	out->ret = sc ? 0 : -1;
 	out->text_len = 0;
 	shim_describe_new_sc(out, sc);
 	shim_describe_tables(out);
+	return 0;
+}
+
+/*
+ * init_pervl_scs() (corpus::invariants says why of each): the module's
+ * 1 to 8 VLs (chip.c refuses others; vld[] has 16 entries, VL15's
+ * last), dd->kernel_send_context[] (num_send_contexts entries) long
+ * enough for VL15's and two a VL and for the PIO map's kernel contexts
+ * (from entry 1), a kernel context a VL (roundup_pow_of_two(0)), the
+ * device's node with credit return memory and hardware contexts as for
+ * sc_alloc(), and vld[] as at probe: no context (the error path frees
+ * every data VL's).
+ */
+bool shim_check_init_pervl_scs(const struct shim_call *c)
+{
+	const struct shim_world *sw = &c->world;
+	unsigned int i, kernel = sw->num_send_contexts;
+
+	for (i = 0; i < sw->sc_type.n && i < ARRAY_SIZE(sw->sc_type.idx); i++)
+		kernel -= sw->sc_type.idx[i] < sw->num_send_contexts &&
+			  sw->sc_type.val[i] != SHIM_SC_KERNEL;
+	for (i = 0; i < SHIM_NUM_VLD; i++)
+		if (sw->vl_sc[i] != SHIM_NONE)
+			return false;
+	return sw->num_vls >= 1 && sw->num_vls <= 8 &&
+	       INIT_SC_PER_VL * sw->num_vls + 1 <= sw->num_send_contexts &&
+	       kernel >= sw->num_vls && kernel + 1 <= sw->num_send_contexts &&
+	       sw->node >= 0 && sw->node < sw->possible_nodes && sw->node < MAX_NUMNODES &&
+	       c->qp.cr_base && (c->qp.cr_va & (1u << sw->node)) &&
+	       sw->chip_send_contexts >= sw->num_send_contexts &&
+	       sw->chip_send_contexts <= TXE_NUM_CONTEXTS;
+}
+
+/* A context the call left in a pointer: its name, "freed" for one it made and freed. */
+static const char *shim_pervl_name(const struct send_context *sc)
+{
+	char buf[8];
+
+	if (sc && (sc < shim_w.sc || sc >= shim_w.sc + SHIM_MAX_SEND_CONTEXTS) &&
+	    shim_new_sc_name(sc, buf, sizeof(buf)) < 0)
+		return "freed";
+	return jp(sc);
+}
+
+/*
+ * What init_pervl_scs() left: each VL's context and MTU it changed, the
+ * kernel's contexts' array, each context it made (what sc_alloc() did
+ * not set: sc_alloc's own vectors judge that), the tables' entries it
+ * changed and the PIO map.
+ */
+static void shim_describe_pervl(struct shim_outcome *out, const struct shim_world *sw)
+{
+	struct send_context **k = shim_w.dd.kernel_send_context;
+	unsigned int i, n;
+	u32 unknown;
+
+	for (i = 0; i < SHIM_NUM_VLD; i++) {
+		const struct per_vl_data *v = &shim_w.dd.vld[i];
+
+		if (v->sc == shim_sc(sw->vl_sc[i]) && v->mtu == sw->vl_mtu[i])
+			continue;
+		shim_put(out, " vld[%u]: sc %s->", i, jp(shim_sc(sw->vl_sc[i])));
+		shim_put(out, "%s mtu %u->%u", shim_pervl_name(v->sc), sw->vl_mtu[i], v->mtu);
+	}
+	if (!k || !shim_block_size(k)) {
+		shim_put(out, " kernel_send_context=%s", k ? "freed" : "NULL");
+	} else {
+		n = shim_block_size(k) / sizeof(*k);
+		shim_put(out, " kernel_send_context=%u entries:", n);
+		for (i = 0; i < n; i++)
+			if (k[i])
+				shim_put(out, " [%u]=%s", i, shim_pervl_name(k[i]));
+	}
+	for (i = 0; i < shim_w.nsc; i++) {
+		const struct send_context *sc = shim_w.dd.send_contexts[i].sc;
+
+		if (!sc || sc == before.sc[i])
+			continue;
+		shim_put(out, " %s: credit_ctrl=0x%llx flags=0x%x", jp(sc),
+			 (unsigned long long)sc->credit_ctrl,
+			 symbolic_bits(sc->flags, &shim_sc_flags, &unknown));
+	}
+	shim_describe_tables(out);
+	shim_put(out, " ");
+	shim_put_pio_map(out);
+}
+
+SHIM_CALL(init_pervl_scs)
+{
+	const struct shim_world *sw = &c->world;
+
+	if (!shim_heap_pio_map(c))
+		return shim_refuse(out);
+	shim_w.rcd0.rcvhdrqentsize = sw->rcvhdrqentsize;
+	shim_w.rcd[0] = &shim_w.rcd0;
+	shim_w.dd.rcd = shim_w.rcd;
+	shim_tables_before();
+	shim_begin(c, out);
+	out->ret = init_pervl_scs(&shim_w.dd);
+	out->text_len = 0;
+	shim_describe_pervl(out, sw);
+	shim_vl_map_grace_period(&shim_w.pio_map_heap);
+	return 0;
+}
+
+/* hfi1_init_ctxt(): NULL or a context of the world (its type and hardware context). */
+SHIM_CALL(hfi1_init_ctxt)
+{
+	struct send_context *sc = shim_sc(c->args.hfi1_init_ctxt.sc);
+
+	shim_begin(c, out);
+	hfi1_init_ctxt(sc);
+	return 0;
+}
+
+SHIM_CALL(enum_to_mtu)
+{
+	shim_begin(c, out);
+	out->ret = enum_to_mtu(c->args.enum_to_mtu.mtu);
 	return 0;
 }
 

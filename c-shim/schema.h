@@ -400,6 +400,9 @@ enum shim_fn {
 	SHIM_FN_SDMA_STATE_NAME,
 	SHIM_FN_SEQFILE_DUMP_SCI,
 	SHIM_FN_SC_ALLOC,
+	SHIM_FN_INIT_PERVL_SCS,
+	SHIM_FN_HFI1_INIT_CTXT,
+	SHIM_FN_ENUM_TO_MTU,
 	SHIM_FN_SDMA_ENGINE_GET_VL,
 	SHIM_FN_SDMA_SELECT_USER_ENGINE,
 	SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP,
@@ -508,6 +511,9 @@ enum shim_fn {
 	X(sdma_state_name) \
 	X(seqfile_dump_sci) \
 	X(sc_alloc) \
+	X(init_pervl_scs) \
+	X(hfi1_init_ctxt) \
+	X(enum_to_mtu) \
 	X(sdma_engine_get_vl) \
 	X(sdma_select_user_engine) \
 	X(sdma_get_cpu_to_sde_map) \
@@ -1830,6 +1836,25 @@ struct shim_args_sc_alloc {
 } __attribute__((__packed__));
 
 /*
+ * `hfi1_init_ctxt(sc)` (chip.c): NULL, nothing; else the context's
+ * check of the PBC static rate control set, or cleared when the
+ * capabilities allow it for its kind (`STATIC_RATE_CTRL`: the user
+ * bit for a user context).
+ */
+struct shim_args_hfi1_init_ctxt {
+	/* NULL or a context of the world. */
+	shim_i16 sc;
+} __attribute__((__packed__));
+
+/*
+ * `enum_to_mtu(int mtu)` (driver.c): an `OPA_MTU_*` code's bytes,
+ * 0xffff for any other value.
+ */
+struct shim_args_enum_to_mtu {
+	shim_i32 mtu;
+} __attribute__((__packed__));
+
+/*
  * `sdma_engine_get_vl(sde)` (sdma.c): the VL the published SDMA map
  * gives engine `sde` (`engine_to_vl[]`), -EINVAL without a map.
  */
@@ -1946,6 +1971,8 @@ struct shim_args {
 	struct shim_args_sdma_state_name sdma_state_name;
 	struct shim_args_seqfile_dump_sci seqfile_dump_sci;
 	struct shim_args_sc_alloc sc_alloc;
+	struct shim_args_hfi1_init_ctxt hfi1_init_ctxt;
+	struct shim_args_enum_to_mtu enum_to_mtu;
 	struct shim_args_sdma_engine_get_vl sdma_engine_get_vl;
 	struct shim_args_sdma_select_user_engine sdma_select_user_engine;
 	struct shim_args_sdma_get_cpu_to_sde_map sdma_get_cpu_to_sde_map;

@@ -308,6 +308,8 @@ bool shim_check_vl_map_init(const struct shim_call *c);
 bool shim_check_user_sde(const struct shim_call *c);
 bool shim_heap_sdma_map(const struct shim_call *c);
 void shim_put_sdma_map(struct shim_outcome *out);
+bool shim_heap_pio_map(const struct shim_call *c);
+void shim_put_pio_map(struct shim_outcome *out);
 void shim_vl_map_grace_period(void *heap);
 bool shim_check_sdma_init(const struct shim_call *c);
 int shim_new_sde_name(const void *p, char *buf, size_t len);
@@ -376,6 +378,7 @@ int shim_sc_index(const struct send_context *sc);
 bool shim_check_sc_alloc(const struct shim_call *c);
 bool shim_check_dump_sci(const struct shim_call *c);
 bool shim_check_init_send_contexts(const struct shim_call *c);
+bool shim_check_init_pervl_scs(const struct shim_call *c);
 bool shim_check_init_sc_pools(const struct shim_call *c);
 int shim_new_sc_name(const void *p, char *buf, size_t len);
 

@@ -183,13 +183,19 @@ static void shim_describe_sdma_map(struct shim_outcome *out)
 	shim_put_sdma_map(out);
 }
 
-static void shim_describe_pio_map(struct shim_outcome *out)
+/* The PIO map published, appended to the text (init_pervl_scs()'s too). */
+void shim_put_pio_map(struct shim_outcome *out)
 {
 	const struct pio_vl_map *m = rcu_dereference_raw(shim_w.dd.pio_map);
 
-	out->text_len = 0;
 	SHIM_DESCRIBE_MAP(out, "pio_map", pio_vl_map, pio_map_elem, ksc, m,
 			  shim_w.pio_map_heap, (void)0);
+}
+
+static void shim_describe_pio_map(struct shim_outcome *out)
+{
+	out->text_len = 0;
+	shim_put_pio_map(out);
 }
 
 /*
@@ -220,7 +226,7 @@ bool shim_heap_sdma_map(const struct shim_call *c)
 }
 
 /* The world's PIO map in blocks of its own, published, as for the SDMA map. */
-static bool shim_heap_pio_map(const struct shim_call *c)
+bool shim_heap_pio_map(const struct shim_call *c)
 {
 	shim_w.pio_map_heap = SHIM_HEAP_MAP(pio_vl_map, pio_map_elem, ksc,
 					    rcu_dereference_raw(shim_w.dd.pio_map),

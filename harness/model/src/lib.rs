@@ -25,6 +25,7 @@ pub mod lifecycle;
 pub mod modify;
 pub mod mtu;
 pub mod outcome;
+pub mod pervl;
 pub mod pio;
 pub mod pio_chip;
 pub mod pio_init;
@@ -86,7 +87,7 @@ pub struct Undefined(pub String);
 /// The room of the C world's journal, in bytes (`SHIM_JOURNAL_BYTES`,
 /// c-shim/shim.h; the harness holds the two equal): what a call records
 /// past it is lost, as [`Journal::finish`] writes.
-pub const JOURNAL_BYTES: usize = 8192;
+pub const JOURNAL_BYTES: usize = 16384;
 
 /// The room of the C world's text, in bytes (`SHIM_TEXT_BYTES`,
 /// c-shim/shim.h; the harness holds the two equal): a describer writes

@@ -92,14 +92,10 @@ pub(crate) fn hw_owner(w: &World, hw: u32) -> Option<usize> {
     (0..usize::from(w.num_send_contexts)).find(|&i| u32::from(w.sc_hw_context.get(i)) == hw)
 }
 
-/// `read_kctxt_csr(dd, sc->hw_context, csr)` (chip.h): journalled (once
-/// a call, [`Journal::read_csr`]); the value is what the world says the
-/// register reads (`sc_ctrl_csr`, `sc_status_csr`; any other 0).
-pub(crate) fn read_kctxt_csr(w: &World, sc: SendCtxIdx, csr: &str, j: &mut Journal) -> u64 {
-    read_hw_csr(w, u32::from(w.sc_hw_context.get(usize::from(sc.0))), csr, j)
-}
-
-/// `read_kctxt_csr(dd, hw, csr)` of hardware context `hw`.
+/// `read_kctxt_csr(dd, hw, csr)` (chip.h) of hardware context `hw`:
+/// journalled (once a call, [`Journal::read_csr`]); the value is what the
+/// world says the register reads (`sc_ctrl_csr`, `sc_status_csr`, ...;
+/// any other 0).
 pub(crate) fn read_hw_csr(w: &World, hw: u32, csr: &str, j: &mut Journal) -> u64 {
     j.read_csr(format_args!("{csr}[{hw}]"));
     let Some(owner) = hw_owner(w, hw) else {
@@ -177,10 +173,15 @@ pub fn sc_del_credit_return_intr(
 /// 0 -> 1 -> 0 pulse of the force-return bit, read back in between.
 pub fn sc_return_credits(w: &World, sc: Option<SendCtxIdx>, j: &mut Journal) {
     let Some(sc) = sc else { return };
+    return_credits_hw(w, u32::from(w.sc_hw_context.get(usize::from(sc.0))), j);
+}
+
+/// [`sc_return_credits`] of hardware context `hw`.
+pub(crate) fn return_credits_hw(w: &World, hw: u32, j: &mut Journal) {
     let csr = "SEND_CTXT_CREDIT_FORCE";
-    write_kctxt_csr(w, sc, csr, CREDIT_FORCE_FORCE_RETURN_SMASK, j);
-    read_kctxt_csr(w, sc, csr, j);
-    write_kctxt_csr(w, sc, csr, 0, j);
+    write_hw_csr(hw, csr, CREDIT_FORCE_FORCE_RETURN_SMASK, j);
+    read_hw_csr(w, hw, csr, j);
+    write_hw_csr(hw, csr, 0, j);
 }
 
 /// `sc->credits`: the QP's send context's from the QP (`sc_credits`),
@@ -224,17 +225,32 @@ pub fn sc_set_cr_threshold(
     j: &mut Journal,
 ) -> Result<(), Undefined> {
     let i = usize::from(sc.0);
-    let ctrl = e.sc_credit_ctrl.get(i);
-    let old_threshold = ctrl & CREDIT_CTRL_THRESHOLD_MASK;
-    if u64::from(new_threshold) == old_threshold {
-        return Ok(());
+    let hw = u32::from(w.sc_hw_context.get(i));
+    let mut ctrl = e.sc_credit_ctrl.get(i);
+    if set_cr_threshold_hw(w, hw, &mut ctrl, new_threshold, j) {
+        put(&mut e.sc_credit_ctrl, i, ctrl, "sc_credit_ctrl")?;
     }
-    let ctrl = (ctrl & !CREDIT_CTRL_THRESHOLD_MASK)
-        | (u64::from(new_threshold) & CREDIT_CTRL_THRESHOLD_MASK);
-    put(&mut e.sc_credit_ctrl, i, ctrl, "sc_credit_ctrl")?;
-    write_kctxt_csr(w, sc, "SEND_CTXT_CREDIT_CTRL", ctrl, j);
-    sc_return_credits(w, Some(sc), j);
     Ok(())
+}
+
+/// [`sc_set_cr_threshold`] of hardware context `hw` whose credit control
+/// shadow is `ctrl`: whether the threshold changed (and `ctrl` with it).
+pub(crate) fn set_cr_threshold_hw(
+    w: &World,
+    hw: u32,
+    ctrl: &mut u64,
+    new_threshold: u32,
+    j: &mut Journal,
+) -> bool {
+    let old_threshold = *ctrl & CREDIT_CTRL_THRESHOLD_MASK;
+    if u64::from(new_threshold) == old_threshold {
+        return false;
+    }
+    *ctrl = (*ctrl & !CREDIT_CTRL_THRESHOLD_MASK)
+        | (u64::from(new_threshold) & CREDIT_CTRL_THRESHOLD_MASK);
+    write_hw_csr(hw, "SEND_CTXT_CREDIT_CTRL", *ctrl, j);
+    return_credits_hw(w, hw, j);
+    true
 }
 
 /// Mirrors `hfi1_sc_wantpiobuf_intr()` (pio.c): a user of credit return

@@ -83,8 +83,8 @@ fn hfi1_pkt_default_send_ctxt_mask(w: &World, ty: u32) -> u64 {
     base
 }
 
-/// An entry of `dd->send_contexts[]`: the world's context, NULL, or the
-/// one the call allocated.
+/// An entry of `dd->send_contexts[]`: the world's context, NULL, or one
+/// the call allocated.
 #[derive(Clone, Copy, PartialEq)]
 enum Entry {
     World(u8),
@@ -92,13 +92,19 @@ enum Entry {
     New,
 }
 
+/// The name of a context the call allocated at entry `i`
+/// (`shim_new_sc_name`).
+pub(crate) fn new_sc_name(i: usize) -> String {
+    format!("sc:new[{i}]")
+}
+
 impl Entry {
-    /// Its name in the text (`shim_ptr_name`).
-    fn name(self) -> String {
+    /// Its name in the text (`shim_ptr_name`), as entry `i`.
+    fn name(self, i: usize) -> String {
         match self {
-            Entry::World(i) => format!("sc#{i}"),
+            Entry::World(k) => format!("sc#{k}"),
             Entry::Null => "(null)".into(),
-            Entry::New => "sc:new".into(),
+            Entry::New => new_sc_name(i),
         }
     }
 }
@@ -106,7 +112,7 @@ impl Entry {
 /// What the call may change of the device's tables: each context's entry
 /// and `allocated`, `dd->hw_to_sw[]`.
 #[derive(Clone, PartialEq)]
-struct Tables {
+pub(crate) struct Tables {
     sc: Vec<Entry>,
     allocated: Vec<bool>,
     hw_to_sw: [u8; TXE_NUM_CONTEXTS],
@@ -116,7 +122,7 @@ impl Tables {
     /// As the world has them: an entry is the world's context and
     /// allocated unless the world freed it; a hardware context maps to the
     /// lowest context there that is not freed.
-    fn of(w: &World) -> Tables {
+    pub(crate) fn of(w: &World) -> Tables {
         let n = usize::from(w.num_send_contexts);
         let mut t = Tables {
             sc: vec![Entry::Null; n],
@@ -139,14 +145,14 @@ impl Tables {
 
     /// The entries that differ from `before`, as `shim_describe_tables()`
     /// writes them.
-    fn changes(&self, before: &Tables) -> String {
+    pub(crate) fn changes(&self, before: &Tables) -> String {
         let mut s = String::new();
         for i in 0..self.sc.len() {
             if self.sc[i] != before.sc[i] || self.allocated[i] != before.allocated[i] {
                 s += &format!(
                     " send_contexts[{i}]: sc {}->{} allocated {}->{}",
-                    before.sc[i].name(),
-                    self.sc[i].name(),
+                    before.sc[i].name(i),
+                    self.sc[i].name(i),
                     u8::from(before.allocated[i]),
                     u8::from(self.allocated[i])
                 );
@@ -211,13 +217,14 @@ fn set_pio_integrity(w: &World, hw: usize, ty: u32, j: &mut Journal) {
     );
 }
 
-/// Mirrors `sc_free()` (pio.c) of the context [`sc_alloc`] allocated, on
-/// its error path (no shadow ring, no waiters): `SCF_IN_FREE` set, the
-/// context disabled (`sc_disable`: not halted, so its egress read), its
-/// halt work flushed, its entry NULL, every register `sc_alloc()` set
+/// Mirrors `sc_free()` (pio.c) of a context the call allocated ([`NewSc`]:
+/// no waiters, its shadow ring empty): `SCF_IN_FREE` set, the context
+/// disabled (`sc_disable`: not halted, so its egress read), its halt
+/// work flushed, its entry NULL, every register `sc_alloc()` set
 /// cleared, its index and hardware context given back (`sc_hw_free`),
-/// its counters and the context freed.
-fn sc_free(w: &World, t: &mut Tables, sw_index: usize, hw: usize, j: &mut Journal) {
+/// its shadow ring (if any), its counters and the context freed.
+pub(crate) fn sc_free(w: &World, t: &mut Tables, sc: &NewSc, j: &mut Journal) {
+    let (sw_index, hw) = (sc.sw_index, sc.hw);
     disable_hw(
         w,
         HwCtx {
@@ -226,7 +233,7 @@ fn sc_free(w: &World, t: &mut Tables, sw_index: usize, hw: usize, j: &mut Journa
         },
         j,
     );
-    j.record("flush_work(sc:new.halt_work)".into());
+    j.record(format!("flush_work({}.halt_work)", new_sc_name(sw_index)));
     t.sc[sw_index] = Entry::Null;
     for csr in [
         "SEND_CTXT_CTRL",
@@ -240,6 +247,9 @@ fn sc_free(w: &World, t: &mut Tables, sw_index: usize, hw: usize, j: &mut Journa
         write_hw_csr(hw as u32, csr, 0, j);
     }
     sc_hw_free(t, sw_index, hw);
+    if sc.sr_size != 0 {
+        j.record("kfree".into());
+    }
     j.record("free_percpu".into());
     j.record("kfree".into());
 }
@@ -271,22 +281,40 @@ pub fn sc_alloc(
 ) -> Result<(i32, String), Undefined> {
     let before = Tables::of(w);
     let mut t = before.clone();
-    let null = |t: &Tables| Ok((-1, format!("sc=(null){}", t.changes(&before))));
-    if w.has(DevFlag::Frozen) {
-        return null(&t);
-    }
     let mut a = Allocs::new(w);
+    Ok(
+        match alloc_in(w, &mut t, &mut a, ty, hdrqentsize, numa, j)? {
+            Some(sc) => (0, sc.describe() + &t.changes(&before)),
+            None => (-1, format!("sc=(null){}", t.changes(&before))),
+        },
+    )
+}
+
+/// [`sc_alloc`] on tables and allocations a caller carries (a call that
+/// allocates several contexts): the context made, or `None` for NULL.
+pub(crate) fn alloc_in(
+    w: &World,
+    t: &mut Tables,
+    a: &mut Allocs<'_>,
+    ty: ScType,
+    hdrqentsize: u8,
+    numa: i32,
+    j: &mut Journal,
+) -> Result<Option<NewSc>, Undefined> {
+    if w.has(DevFlag::Frozen) {
+        return Ok(None);
+    }
     if !a.kmalloc(numa, j) {
-        return null(&t);
+        return Ok(None);
     }
     if !a.alloc_percpu(j) {
         j.record("kfree".into());
-        return null(&t);
+        return Ok(None);
     }
-    let Some((sw_index, hw)) = sc_hw_alloc(w, &mut t, ty, j)? else {
+    let Some((sw_index, hw)) = sc_hw_alloc(w, t, ty, j)? else {
         j.record("free_percpu".into());
         j.record("kfree".into());
-        return null(&t);
+        return Ok(None);
     };
     let type_value = sc_type_value(ty);
     t.sc[sw_index] = Entry::New;
@@ -339,44 +367,51 @@ pub fn sc_alloc(
     if ty == ScType::User {
         csr("SEND_CTXT_CHECK_VL", 1 << 15, j);
     }
-    let mut sr_size = 0;
-    if ty != ScType::User {
-        sr_size = credits + 1;
-        if !a.kmalloc(numa, j) {
-            sc_free(w, &mut t, sw_index, hw, j);
-            return null(&t);
-        }
-    }
-    j.record(format!(
-        "hfi1_cdbg(PIO) sc_alloc: Send context {sw_index}({hw}) {} group 0 credits {credits} credit_ctrl 0x{credit_ctrl:x} threshold {thresh}",
-        sc_type_name(type_value)
-    ));
-    let sc = NewSc {
+    let mut sc = NewSc {
         sw_index,
         hw,
         ty,
         numa,
         credits,
         credit_ctrl,
-        sr_size,
+        sr_size: 0,
+        enabled: false,
     };
-    Ok((0, sc.describe() + &t.changes(&before)))
+    if ty != ScType::User {
+        if !a.kmalloc(numa, j) {
+            sc_free(w, t, &sc, j);
+            return Ok(None);
+        }
+        sc.sr_size = credits + 1;
+    }
+    j.record(format!(
+        "hfi1_cdbg(PIO) sc_alloc: Send context {sw_index}({hw}) {} group 0 credits {credits} credit_ctrl 0x{credit_ctrl:x} threshold {thresh}",
+        sc_type_name(type_value)
+    ));
+    Ok(Some(sc))
 }
 
-/// The context [`sc_alloc`] returned, as `shim_describe_new_sc()` writes
-/// it: what it set of the context.
-struct NewSc {
-    sw_index: usize,
-    hw: usize,
-    ty: ScType,
+/// A context [`sc_alloc`] made: what it set of the context, as
+/// `shim_describe_new_sc()` writes it, and what a caller changes later.
+pub(crate) struct NewSc {
+    pub(crate) sw_index: usize,
+    pub(crate) hw: usize,
+    pub(crate) ty: ScType,
     numa: i32,
-    credits: u32,
-    credit_ctrl: u64,
+    pub(crate) credits: u32,
+    pub(crate) credit_ctrl: u64,
     /// 0: no shadow ring (a user context).
     sr_size: u32,
+    /// `SCF_ENABLED` (`sc_enable`): its only flag a caller sets.
+    pub(crate) enabled: bool,
 }
 
 impl NewSc {
+    /// Its name (`shim_new_sc_name`).
+    pub(crate) fn name(&self) -> String {
+        new_sc_name(self.sw_index)
+    }
+
     fn describe(&self) -> String {
         let NewSc {
             sw_index,
@@ -393,11 +428,12 @@ impl NewSc {
             sr_size.to_string()
         };
         format!(
-            "sc=sc:new dd=dd sw_index={sw_index} hw_context={hw} type={} node={numa} group=0 \
+            "sc={} dd=dd sw_index={sw_index} hw_context={hw} type={} node={numa} group=0 \
              credits={credits} size={} base_addr=piobase+0x{:x} \
              hw_free=cr_base[{numa}].va[{hw}].cr[{}] credit_ctrl=0x{credit_ctrl:x} \
              sr_size={sr_size} sr={sr} buffers_allocated=set flags=0x0 piowait=empty \
              halt_wait=empty halt_work=sc_halted",
+            self.name(),
             self.ty.name(),
             credits.wrapping_mul(PIO_BLOCK_SIZE),
             (hw & 0xff) << 16,

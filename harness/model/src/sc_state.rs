@@ -3,9 +3,7 @@
 //! device's contexts waited for and frozen.
 
 use super::iowait::{list_del_init, piowait, Iowait};
-use super::pio::{
-    deref, hw_owner, pio_wakeup, read_hw_csr, read_kctxt_csr, write_hw_csr, write_kctxt_csr,
-};
+use super::pio::{deref, hw_owner, pio_wakeup, read_hw_csr, write_hw_csr};
 use super::pio_ring::{next_slot, release, PRC_SC_DISABLE};
 use super::qp::{EINVAL, EIO, ETIMEDOUT};
 use super::types::{Engines, Flags, Qp, ScFlag, ScType, SendCtxIdx, World};
@@ -334,10 +332,11 @@ pub fn sc_enable(
                 .into(),
         ));
     }
-    let ctrl = read_kctxt_csr(w, sc, "SEND_CTXT_CTRL", j);
-    if ctrl & CTXT_ENABLE_SMASK != 0 {
+    let i = usize::from(sc.0);
+    let hw = u32::from(w.sc_hw_context.get(i));
+    let Some(ctrl) = enable_begin(w, hw, j) else {
         return Ok(0);
-    }
+    };
     qp.sc_hw_free = 0;
     qp.sc_free = 0;
     qp.sc_alloc_free = 0;
@@ -345,24 +344,12 @@ pub fn sc_enable(
     qp.sc_fill_wrap = 0;
     qp.sc_sr_head = 0;
     qp.sc_sr_tail = 0;
-    let i = usize::from(sc.0);
     put(&mut e.sc_flags, i, Flags::default(), "sc_flags")?;
     qp.sc_buffers_allocated = 0;
-    let hw = w.sc_hw_context.get(i);
-    let reg = read_kctxt_csr(w, sc, "SEND_CTXT_ERR_STATUS", j);
-    if reg != 0 {
-        write_kctxt_csr(w, sc, "SEND_CTXT_ERR_CLEAR", reg, j);
-    }
-    let pio = ((u64::from(hw) & PIO_INIT_CTXT_NUM_MASK) << PIO_INIT_CTXT_NUM_SHIFT)
-        | PIO_INIT_SINGLE_CTXT_SMASK;
-    j.record(format!("write_csr(SEND_PIO_INIT_CTXT, 0x{pio:x})"));
-    j.udelay(2);
-    let ret = pio_init_wait_progress(w, j);
+    let ret = enable_finish(w, hw, ctrl, j);
     if ret != 0 {
         return Ok(ret);
     }
-    write_kctxt_csr(w, sc, "SEND_CTXT_CTRL", ctrl | CTXT_ENABLE_SMASK, j);
-    read_kctxt_csr(w, sc, "SEND_CTXT_CTRL", j);
     put(
         &mut e.sc_flags,
         i,
@@ -370,6 +357,39 @@ pub fn sc_enable(
         "sc_flags",
     )?;
     Ok(0)
+}
+
+/// `sc_enable()`'s first step on hardware context `hw`: its control
+/// register read; `None` when that says enabled (nothing more is done),
+/// else the value read. Its counters and flags are the caller's to reset
+/// next.
+pub(crate) fn enable_begin(w: &World, hw: u32, j: &mut Journal) -> Option<u64> {
+    let ctrl = read_hw_csr(w, hw, "SEND_CTXT_CTRL", j);
+    (ctrl & CTXT_ENABLE_SMASK == 0).then_some(ctrl)
+}
+
+/// `sc_enable()`'s steps on the hardware after the reset: its errors
+/// cleared (`SEND_CTXT_ERR_CLEAR` with what `SEND_CTXT_ERR_STATUS` reads,
+/// if anything), the PIO init engine started for it, 2 µs, then
+/// [`pio_init_wait_progress`]; its error returned, or on success the
+/// control register written with the enable bit and read back, 0 (the
+/// caller sets `SCF_ENABLED`).
+pub(crate) fn enable_finish(w: &World, hw: u32, ctrl: u64, j: &mut Journal) -> i32 {
+    let reg = read_hw_csr(w, hw, "SEND_CTXT_ERR_STATUS", j);
+    if reg != 0 {
+        write_hw_csr(hw, "SEND_CTXT_ERR_CLEAR", reg, j);
+    }
+    let pio = ((u64::from(hw) & PIO_INIT_CTXT_NUM_MASK) << PIO_INIT_CTXT_NUM_SHIFT)
+        | PIO_INIT_SINGLE_CTXT_SMASK;
+    j.record(format!("write_csr(SEND_PIO_INIT_CTXT, 0x{pio:x})"));
+    j.udelay(2);
+    let ret = pio_init_wait_progress(w, j);
+    if ret != 0 {
+        return ret;
+    }
+    write_hw_csr(hw, "SEND_CTXT_CTRL", ctrl | CTXT_ENABLE_SMASK, j);
+    read_hw_csr(w, hw, "SEND_CTXT_CTRL", j);
+    0
 }
 
 impl crate::Mirror for super::types::args::ScEnable {

@@ -248,19 +248,50 @@ pub fn pio_map_init(
     vl_scontexts: &[u8],
     j: &mut Journal,
 ) -> Result<(i32, String), Undefined> {
-    let world = w.pio_map.as_ref();
-    let kernel = (0..usize::from(w.num_send_contexts))
+    let mut a = Allocs::new(w);
+    let mut entry = |scontext: u32, vl: usize, j: &mut Journal| {
+        let Some(sc) = kernel_send_context(w, scontext) else {
+            return Ok(None);
+        };
+        set_threshold(w, qp, e, sc, vl, j)?;
+        Ok(Some(format!("sc#{}", sc.0)))
+    };
+    let m = build_pio_map(w, &mut a, num_vls, vl_scontexts, &mut entry, j)?;
+    Ok(publish_pio_map(w, m, j))
+}
+
+/// The SC_KERNEL entries of `dd->send_contexts` (their types).
+pub fn kernel_contexts(w: &World) -> u32 {
+    (0..usize::from(w.num_send_contexts))
         .filter(|&i| w.sc_type.get(i) == ScType::Kernel)
-        .count() as u32;
-    let v = loading(num_vls, vl_scontexts, kernel);
+        .count() as u32
+}
+
+/// What `pio_map_init()` puts at `(scontext, vl)`: [`build_pio_map`].
+pub(crate) type MapEntry<'a> =
+    dyn FnMut(u32, usize, &mut Journal) -> Result<Option<String>, Undefined> + 'a;
+
+/// `pio_map_init()`'s map for `num_vls` VLs (everything before the
+/// publishing): `entry(scontext, vl, j)` is `kernel_send_context[scontext]`
+/// put in VL `vl`'s element, its threshold set (`set_threshold`), its
+/// name; `None` for NULL. `None` when an allocation failed (what was
+/// built freed).
+pub(crate) fn build_pio_map(
+    w: &World,
+    a: &mut Allocs<'_>,
+    num_vls: u8,
+    vl_scontexts: &[u8],
+    entry: &mut MapEntry<'_>,
+    j: &mut Journal,
+) -> Result<Option<Built>, Undefined> {
+    let v = loading(num_vls, vl_scontexts, kernel_contexts(w));
     if let Some(i) = v.iter().position(|&n| n == 0) {
         return Err(Undefined(format!(
             "VL {i} gets no send context: roundup_pow_of_two(0) is undefined"
         )));
     }
-    let mut a = Allocs::new(w);
     if !a.kmalloc(NUMA_NO_NODE, j) {
-        return Ok((-ENOMEM, describe("pio_map", None, world)));
+        return Ok(None);
     }
     let vls = roundup_pow_of_two(u32::from(num_vls));
     let mut m = Built {
@@ -277,17 +308,11 @@ pub fn pio_map_init(
         let sz = roundup_pow_of_two(count);
         if !a.kmalloc(NUMA_NO_NODE, j) {
             free_lines(m.elems.len(), j);
-            return Ok((-ENOMEM, describe("pio_map", None, world)));
+            return Ok(None);
         }
         let mut entries = vec![];
         for _ in 0..sz {
-            match kernel_send_context(w, scontext) {
-                Some(sc) => {
-                    entries.push(format!("sc#{}", sc.0));
-                    set_threshold(w, qp, e, sc, i, j)?;
-                }
-                None => entries.push("(null)".into()),
-            }
+            entries.push(entry(scontext, i, j)?.unwrap_or_else(|| "(null)".into()));
             scontext += 1;
             if scontext >= first + count {
                 scontext = first;
@@ -296,10 +321,21 @@ pub fn pio_map_init(
         m.elems.push((sz - 1, entries));
         scontext = first + count;
     }
+    Ok(Some(m))
+}
+
+/// `pio_map_init()`'s end: a map built published and the world's, if
+/// any, freed after a grace period, 0; none, -ENOMEM. With the text of
+/// the map published.
+pub(crate) fn publish_pio_map(w: &World, m: Option<Built>, j: &mut Journal) -> (i32, String) {
+    let world = w.pio_map.as_ref();
+    let Some(m) = m else {
+        return (-ENOMEM, describe("pio_map", None, world));
+    };
     if let Some(old) = world {
         free_world_map(old, "pio_map", j);
     }
-    Ok((0, describe("pio_map", Some(&m), world)))
+    (0, describe("pio_map", Some(&m), world))
 }
 
 // The functions of this module as the model runs them (`crate::Mirror`).

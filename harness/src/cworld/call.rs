@@ -244,7 +244,7 @@ mod tests {
     fn lockdep_lines_take_room_in_the_journal_alike() {
         use crate::model::journal_room;
         use crate::model::outcome::Outcome;
-        let body: Vec<String> = (0..240)
+        let body: Vec<String> = (0..480)
             .map(|i| format!("trace hfi1_sdma_progress(sde#0, 0x0, 0x{i:x}, (null))"))
             .collect();
         let lock = "lockdep: possible ABBA deadlock: s_lock#0x0 taken holding sde#0.waitlock, sde#0.waitlock taken holding s_lock#0x0 before".to_owned();

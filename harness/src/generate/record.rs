@@ -177,8 +177,17 @@ pub fn call<S: Source>(func: Func, u: &mut Draw<S>) -> Result<Call, Rejected> {
 /// call.
 pub fn call_into<S: Source>(func: Func, u: &mut Draw<S>, c: &mut Call) -> Result<(), Rejected> {
     world_into(u, &mut c.world);
+    world_for(func, u, &mut c.world);
     validate_world(&c.world).map_err(|_| Rejected)?;
     rest_into(func, u, c)
+}
+
+/// What `func`'s world must be that the schema's draw seldom gives:
+/// `init_pervl_scs`'s is a device at probe ([`rules::probe_world`]).
+pub(super) fn world_for<S: Source>(func: Func, u: &mut Draw<S>, w: &mut World) {
+    if func == Func::InitPervlScs {
+        rules::probe_world(u, w);
+    }
 }
 
 /// A call's QP, swqe, engines' state and arguments, drawn into `c` given its world (one

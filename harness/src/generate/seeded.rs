@@ -8,7 +8,7 @@
 //! which need not keep them, and the run's loops skip it.
 
 use super::draw::{Draw, Stream, WyRand};
-use super::record::{blank, rest_into, world_into};
+use super::record::{blank, rest_into, world_for, world_into};
 use crate::corpus::invariants::{validate_world, validate_world_for};
 use crate::model::types::*;
 
@@ -165,6 +165,7 @@ pub fn seeded_world_into(seed: u64, func: Func, group: u64, w: &mut World) -> bo
     // the stream.
     if !attempts!(rng, 1024, |u| {
         world_into(u, w);
+        world_for(func, u, w);
         validate_world(w).is_ok() && validate_world_for(func, w).is_ok()
     }) {
         *w = fallback(func).world;
@@ -220,10 +221,14 @@ mod tests {
             let mut buf = [0u8; BYTES];
             let world_ok = (0..16).any(|_| {
                 rng.fill(&mut buf);
-                world_into(&mut Draw::new(&buf), &mut c.world);
+                let mut d = Draw::new(&buf);
+                world_into(&mut d, &mut c.world);
+                world_for(func, &mut d, &mut c.world);
                 validate_world(&c.world).is_ok() && validate_world_for(func, &c.world).is_ok()
             }) || {
-                world_into(&mut Draw::new(&[0u8; BYTES]), &mut c.world);
+                let mut d = Draw::new(&[0u8; BYTES]);
+                world_into(&mut d, &mut c.world);
+                world_for(func, &mut d, &mut c.world);
                 validate_world(&c.world).is_ok() && validate_world_for(func, &c.world).is_ok()
             };
             if !world_ok {

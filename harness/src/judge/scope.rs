@@ -180,7 +180,7 @@ mod tests {
         let u = Unjudged::load().expect("c-shim/unjudged.toml");
         assert!(u.files.iter().all(|f| crate::kernel::extracted(f)), "{u:?}");
         assert!(u
-            .reason("drivers/infiniband/hw/hfi1/pio.c", "init_pervl_scs")
+            .reason("drivers/infiniband/hw/hfi1/sdma.c", "sdma_dumpstate")
             .is_some());
     }
 

@@ -12,10 +12,11 @@ const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
 const SDMA: &str = "drivers/infiniband/hw/hfi1/sdma.c";
 const LE: &str = "if (wqe->length <= piothreshold)";
 const LT: &str = "if (wqe->length < piothreshold)";
-/// The start of a function no world runs (pio.c's probe of the kernel's
-/// send contexts, `c-shim/unjudged.toml`), and it with a comment added.
-const UNRUN: &str = "int init_pervl_scs(struct hfi1_devdata *dd)\n{\n";
-const UNRUN_EDITED: &str = "int init_pervl_scs(struct hfi1_devdata *dd)\n{\n\t/* probe */\n";
+/// The start of a function no world runs (sdma.c's dump of an engine to
+/// the log, compiled only with CONFIG_SDMA_VERBOSITY: `c-shim/unjudged.toml`),
+/// and it with a comment added.
+const UNRUN: &str = "void sdma_dumpstate(struct sdma_engine *sde)\n{\n";
+const UNRUN_EDITED: &str = "void sdma_dumpstate(struct sdma_engine *sde)\n{\n\t/* verbose */\n";
 
 /// The unified diff (diff(1), `a/` and `b/` labels) of `file` in `tree`
 /// with `from` replaced by `to`; empty when `from` is not there.
@@ -403,15 +404,15 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
     {
         return Err(format!("rc.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
-    // pio.c, but in a function no world runs: not judged, listed by
+    // sdma.c, but in a function no world runs: not judged, listed by
     // function.
-    let pio = "drivers/infiniband/hw/hfi1/pio.c";
-    let j = g.run(g.patch(pio, UNRUN, UNRUN_EDITED, "pio"))?;
+    let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
+    let j = g.run(g.patch(sdma, UNRUN, UNRUN_EDITED, "sdma"))?;
     if verdicts(&j) != ["not-judged"]
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{pio}: init_pervl_scs (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_dumpstate (line "))
     {
-        return Err(format!("pio.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+        return Err(format!("sdma.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
     // A file outside the extracted tree next to a qp.c edit: that section
     // is left out and listed, the rest is judged.
@@ -427,18 +428,18 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
 }
 
 /// Patches the worlds do not run, as `git format-patch` writes them: one
-/// changing only a function of pio.c that no world runs is `not-judged`
+/// changing only a function of sdma.c that no world runs is `not-judged`
 /// (exit 0, nothing built), every not-judged entry naming its file; one
 /// that also changes a qp.c function in scope is judged on that one and
 /// says so (1 of 2), its patchwork state never `success`.
 pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
-    let pio = "drivers/infiniband/hw/hfi1/pio.c";
-    let unrun = (pio, UNRUN, UNRUN_EDITED);
+    let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
+    let unrun = (sdma, UNRUN, UNRUN_EDITED);
     if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
-        return Err(format!("{}: no init_pervl_scs to change", tree.version).into());
+        return Err(format!("{}: no sdma_dumpstate to change", tree.version).into());
     }
-    let j = g.run(format_patch(tree, &[unrun], "pio only"))?;
+    let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
     let named = |j: &gate::Judged| {
         j.not_judged
             .iter()
@@ -447,13 +448,13 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["not-judged"]
         || gate::exit_code(&j) != 0
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{pio}: init_pervl_scs (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_dumpstate (line "))
         || !named(&j[0])
         || j[0].comparison.is_some()
         || j[0].timings.iter().any(|(phase, _)| *phase == "build")
     {
         return Err(format!(
-            "pio only: {:?} {:?} {:?}",
+            "sdma only: {:?} {:?} {:?}",
             verdicts(&j),
             j[0].not_judged,
             j[0].timings
@@ -465,36 +466,41 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if !line.starts_with("state=warning ")
         || !line.contains("not-judged (no changed function runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
-        || s.not_judged_functions != ["pio.c: init_pervl_scs"]
+        || s.not_judged_functions != ["sdma.c: sdma_dumpstate"]
     {
-        return Err(format!("pio only: {line} {s:?}").into());
+        return Err(format!("sdma only: {line} {s:?}").into());
     }
     // With a behaviour change in hfi1_setup_wqe: changes, judged in part.
-    let j = g.run(format_patch(tree, &[(QP, LE, LT), unrun], "qp and pio"))?;
+    let j = g.run(format_patch(tree, &[(QP, LE, LT), unrun], "qp and sdma"))?;
     let f = &j[0].functions;
     if verdicts(&j) != ["changes"]
         || f.judged != ["qp.c: hfi1_setup_wqe"]
-        || f.not_judged != ["pio.c: init_pervl_scs"]
+        || f.not_judged != ["sdma.c: sdma_dumpstate"]
         || !named(&j[0])
         || gate::patchwork_state(&j[0]) == "success"
     {
-        return Err(format!("qp and pio: {:?} {f:?} {:?}", verdicts(&j), j[0].not_judged).into());
+        return Err(format!(
+            "qp and sdma: {:?} {f:?} {:?}",
+            verdicts(&j),
+            j[0].not_judged
+        )
+        .into());
     }
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
     if !line
-        .contains("changes (1 of 2 changed functions judged; not judged: pio.c: init_pervl_scs)")
+        .contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_dumpstate)")
         || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
         || s.skipped.is_some()
     {
-        return Err(format!("qp and pio: {line} {s:?}").into());
+        return Err(format!("qp and sdma: {line} {s:?}").into());
     }
     Ok(())
 }
 
 /// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
 /// engine selection, flush and progress of sdma.c in scope (each name
-/// once) and pio.c's probe of the kernel's contexts not, rc.c not
+/// once) and its verbose dump not, pio.c judged whole, rc.c not
 /// compiled, a compiled header judged through the build; every definition
 /// of the engines' files judged or listed with why; and a patch to
 /// a function the statement lists as not judged is `not-judged` in the gate.
@@ -548,11 +554,13 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     {
         return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }
-    if !has(&pio.not_judged, "init_pervl_scs")
-        || !pio
+    if !has(&sdma.not_judged, "sdma_dumpstate")
+        || !sdma
             .reasons
             .iter()
-            .any(|b| has(&b.functions, "init_pervl_scs"))
+            .any(|b| has(&b.functions, "sdma_dumpstate"))
+        || !pio.not_judged.is_empty()
+        || !has(&pio.judged, "init_pervl_scs")
     {
         return Err(format!("pio.c: {:?} / {:?}", pio.judged, pio.not_judged).into());
     }
@@ -565,13 +573,13 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     }
     let g = Gate::new(tree)?;
     let j = g.run(g.patch(
-        "drivers/infiniband/hw/hfi1/pio.c",
+        "drivers/infiniband/hw/hfi1/sdma.c",
         UNRUN,
         UNRUN_EDITED,
-        "pervl",
+        "dumpstate",
     ))?;
     if verdicts(&j) != ["not-judged"] {
-        return Err(format!("init_pervl_scs patch: {:?}", verdicts(&j)).into());
+        return Err(format!("sdma_dumpstate patch: {:?}", verdicts(&j)).into());
     }
     Ok(())
 }

@@ -580,6 +580,30 @@ macro_rules! call_schema {
                 "hdrqentsize" hdrqentsize: u8 [sc_alloc_hdrqentsize] = 32,
                 "numa" numa: i32 [sc_alloc_numa] = 0,
             }
+            /// `init_pervl_scs(dd)` (pio.c), at probe: the VL15 send context
+            /// and two kernel contexts a data VL (`num_vls`) allocated
+            /// (`sc_alloc`, on the device's node, sized for
+            /// `rcd[0]->rcvhdrqentsize`), each given its static rate
+            /// control (`hfi1_init_ctxt`), the VLs' contexts and MTUs set
+            /// (`dd->vld[]`: VL15 2048, the data VLs `max_mtu`), the
+            /// kernel's contexts listed (`dd->kernel_send_context`), each
+            /// enabled (`sc_enable`) and told the VLs it carries
+            /// (`SEND_CTXT_CHECK_VL`), then the PIO map built
+            /// (`pio_map_init`); a failure frees what was made, -ENOMEM.
+            InitPervlScs init_pervl_scs {}
+            /// `hfi1_init_ctxt(sc)` (chip.c): NULL, nothing; else the
+            /// context's check of the PBC static rate control set, or
+            /// cleared when the capabilities allow it for its kind
+            /// (`STATIC_RATE_CTRL`: the user bit for a user context).
+            Hfi1InitCtxt hfi1_init_ctxt {
+                /// NULL or a context of the world.
+                "sc" sc: Option<SendCtxIdx> [sc_ptr] = Some(SendCtxIdx(0)),
+            }
+            /// `enum_to_mtu(int mtu)` (driver.c): an `OPA_MTU_*` code's
+            /// bytes, 0xffff for any other value.
+            EnumToMtu enum_to_mtu {
+                "mtu" mtu: i32 [mtu_code] = 4,
+            }
             /// `sdma_engine_get_vl(sde)` (sdma.c): the VL the published
             /// SDMA map gives engine `sde` (`engine_to_vl[]`), -EINVAL
             /// without a map.

@@ -11,8 +11,9 @@ mod sdma;
 mod txbuild;
 mod user_sde;
 use pio::{
-    check_dump_sci, check_init_sc_pools, check_init_send_contexts, check_pio_chip,
-    check_pio_map_init, check_restart, check_sc_alloc,
+    check_dump_sci, check_init_pervl_scs, check_init_sc_pools, check_init_send_contexts,
+    check_pervl_world, check_pio_chip, check_pio_map_init, check_restart, check_sc_alloc,
+    check_sc_enable,
 };
 use sdma::{check_dma_tx, check_sdma_call, check_world_for};
 use txbuild::{check_btx, check_btx_call};
@@ -31,6 +32,7 @@ pub fn validate(c: &Call) -> Result<(), String> {
 /// [`validate_call`] checks it again).
 pub fn validate_world_for(func: Func, w: &World) -> Result<(), String> {
     check_world_for(func, w)?;
+    check_pervl_world(func, w)?;
     check_user_sde_world_for(func, w)
 }
 
@@ -555,6 +557,7 @@ pub fn steps_keep_invariants(first: &Call, then: &[Call]) -> Result<(), (usize, 
                 Func::SdmaMapInit
                     | Func::PioMapInit
                     | Func::ScAlloc
+                    | Func::InitPervlScs
                     | Func::InitSendContexts
                     | Func::InitScPoolsAndSizes
                     | Func::SdmaInit
@@ -646,6 +649,7 @@ fn check_freed(c: &Call) -> Result<(), String> {
         Args::ScDisable(a) => a.sc,
         Args::ScReleaseUpdate(a) => a.sc,
         Args::ScFlush(a) => a.sc,
+        Args::Hfi1InitCtxt(a) => a.sc,
         _ => None,
     };
     for (i, freed) in w.sc_freed.iter() {
@@ -695,6 +699,7 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
         Args::ScDisable(a) => (Some(a.sc), false),
         Args::ScReleaseUpdate(a) => (Some(a.sc), false),
         Args::ScFlush(a) => (Some(a.sc), false),
+        Args::Hfi1InitCtxt(a) => (Some(a.sc), false),
         _ => (None, false),
     };
     match sc {
@@ -712,17 +717,12 @@ fn check_engine_args(c: &Call) -> Result<(), String> {
         }
         _ => {}
     }
-    // sc_enable(): the world gives only the QP's send context its counters
-    // (buffers_allocated, a credit return).
-    if let Args::ScEnable(a) = &c.args {
-        if a.sc.is_some() && a.sc != c.qp.s_sendcontext {
-            return Err("sc_enable's sc is NULL or the QP's send context (qp.s_sendcontext): the world gives only it counters".into());
-        }
-    }
+    check_sc_enable(c)?;
     check_restart(c)?;
     check_pio_chip(c)?;
     check_pio_map_init(c)?;
     check_sc_alloc(c)?;
+    check_init_pervl_scs(c)?;
     check_init_send_contexts(c)?;
     check_init_sc_pools(c)?;
     check_dump_sci(c)?;

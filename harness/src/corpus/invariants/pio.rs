@@ -147,17 +147,21 @@ pub(super) fn check_sc_alloc(c: &Call) -> Result<(), String> {
     let Args::ScAlloc(a) = &c.args else {
         return Ok(());
     };
+    alloc_fits(c, a.numa, "numa")
+}
+
+/// What every `sc_alloc()` on node `numa` needs (`what` names the node).
+fn alloc_fits(c: &Call, numa: i32, what: &str) -> Result<(), String> {
     let w = &c.world;
-    if a.numa < 0 || a.numa >= i32::from(w.possible_nodes.min(MAX_NUMNODES)) {
+    if numa < 0 || numa >= i32::from(w.possible_nodes.min(MAX_NUMNODES)) {
         return Err(format!(
-            "numa {}: not a possible node (cr_base has {} entries)",
-            a.numa, w.possible_nodes
+            "{what} {numa}: not a possible node (cr_base has {} entries)",
+            w.possible_nodes
         ));
     }
-    if !c.qp.cr_base || c.qp.cr_va & (1 << a.numa) == 0 {
+    if !c.qp.cr_base || c.qp.cr_va & (1 << numa) == 0 {
         return Err(format!(
-            "numa {}: no credit return memory there (qp.cr_base, qp.cr_va): sc_alloc() reads cr_base[numa].va unchecked",
-            a.numa
+            "{what} {numa}: no credit return memory there (qp.cr_base, qp.cr_va): sc_alloc() reads cr_base[numa].va unchecked"
         ));
     }
     if w.chip_send_contexts < w.num_send_contexts || w.chip_send_contexts > 160 {
@@ -167,6 +171,74 @@ pub(super) fn check_sc_alloc(c: &Call) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// sc_enable(): the world gives only the QP's send context its counters
+/// (buffers_allocated, a credit return).
+pub(super) fn check_sc_enable(c: &Call) -> Result<(), String> {
+    if let Args::ScEnable(a) = &c.args {
+        if a.sc.is_some() && a.sc != c.qp.s_sendcontext {
+            return Err("sc_enable's sc is NULL or the QP's send context (qp.s_sendcontext): the world gives only it counters".into());
+        }
+    }
+    Ok(())
+}
+
+/// init_pervl_scs()'s world, as at probe: 1 to 8 VLs (chip.c refuses
+/// others; `dd->vld[]` has 16 entries, VL15's last), `dd->vld[]` holding
+/// no context (its error path frees every data VL's entry), the kernel's
+/// contexts' array (`num_send_contexts` pointers) long enough for VL15's,
+/// two a VL and the PIO map's kernel contexts (from entry 1), a kernel
+/// context a VL (`roundup_pow_of_two(0)` is undefined), the device on a
+/// possible node and a chip with a hardware context for every index.
+pub(super) fn check_pervl_world(func: Func, w: &World) -> Result<(), String> {
+    if func != Func::InitPervlScs {
+        return Ok(());
+    }
+    if !(1..=8).contains(&w.num_vls) {
+        return Err(format!(
+            "world.num_vls {}: 1 to 8, as chip.c accepts the module parameter",
+            w.num_vls
+        ));
+    }
+    if let Some(vl) = w.vl_sc.iter().position(Option::is_some) {
+        return Err(format!(
+            "world.vl_sc[{vl}] names a context: at probe dd->vld[] holds none, and \
+             init_pervl_scs()'s error path frees every data VL's"
+        ));
+    }
+    let n = u32::from(w.num_send_contexts);
+    let kernel = crate::model::vl_map::kernel_contexts(w);
+    if 2 * w.num_vls + 1 > n || kernel + 1 > n {
+        return Err(format!(
+            "world.num_send_contexts {n}: dd->kernel_send_context[] has that many entries, \
+             fewer than VL15's and two a VL ({}) or the PIO map's {kernel} kernel contexts from 1",
+            2 * w.num_vls + 1
+        ));
+    }
+    if kernel < w.num_vls {
+        return Err(format!(
+            "{kernel} SC_KERNEL contexts for {} VLs: a VL without one (roundup_pow_of_two(0) is undefined)",
+            w.num_vls
+        ));
+    }
+    if w.node < 0 || w.node >= i32::from(w.possible_nodes.min(MAX_NUMNODES)) {
+        return Err(format!(
+            "world.node {}: not a possible node (cr_base has {} entries)",
+            w.node, w.possible_nodes
+        ));
+    }
+    Ok(())
+}
+
+/// init_pervl_scs(): its world ([`check_pervl_world`]) and what
+/// `sc_alloc()` needs on the device's node.
+pub(super) fn check_init_pervl_scs(c: &Call) -> Result<(), String> {
+    if !matches!(c.args, Args::InitPervlScs(_)) {
+        return Ok(());
+    }
+    check_pervl_world(Func::InitPervlScs, &c.world)?;
+    alloc_fits(c, c.world.node, "world.node")
 }
 
 /// init_send_contexts(): the sizes' counts (those not negative) add up to

@@ -227,12 +227,15 @@ pub const SHIM_FN_SDMA_INIT: shim_fn = 94;
 pub const SHIM_FN_SDMA_STATE_NAME: shim_fn = 95;
 pub const SHIM_FN_SEQFILE_DUMP_SCI: shim_fn = 96;
 pub const SHIM_FN_SC_ALLOC: shim_fn = 97;
-pub const SHIM_FN_SDMA_ENGINE_GET_VL: shim_fn = 98;
-pub const SHIM_FN_SDMA_SELECT_USER_ENGINE: shim_fn = 99;
-pub const SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP: shim_fn = 100;
-pub const SHIM_FN_SDMA_SEQFILE_DUMP_CPU_LIST: shim_fn = 101;
-pub const SHIM_FN_SDMA_SET_CPU_TO_SDE_MAP: shim_fn = 102;
-pub const SHIM_FN_COUNT: shim_fn = 103;
+pub const SHIM_FN_INIT_PERVL_SCS: shim_fn = 98;
+pub const SHIM_FN_HFI1_INIT_CTXT: shim_fn = 99;
+pub const SHIM_FN_ENUM_TO_MTU: shim_fn = 100;
+pub const SHIM_FN_SDMA_ENGINE_GET_VL: shim_fn = 101;
+pub const SHIM_FN_SDMA_SELECT_USER_ENGINE: shim_fn = 102;
+pub const SHIM_FN_SDMA_GET_CPU_TO_SDE_MAP: shim_fn = 103;
+pub const SHIM_FN_SDMA_SEQFILE_DUMP_CPU_LIST: shim_fn = 104;
+pub const SHIM_FN_SDMA_SET_CPU_TO_SDE_MAP: shim_fn = 105;
+pub const SHIM_FN_COUNT: shim_fn = 106;
 pub type shim_fn = ::std::os::raw::c_uint;
 #[repr(C, packed)]
 #[derive(Debug, Default, Copy, Clone, PartialEq, Eq)]
@@ -634,7 +637,6 @@ pub struct shim_call {
     pub qp: shim_qp,
     pub wqe: shim_wqe,
     pub engines: shim_engines,
-    pub __bindgen_padding_0: [u8; 2usize],
 }
 impl Default for shim_call {
     fn default() -> Self {
@@ -661,7 +663,7 @@ pub struct shim_outcome {
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 4096usize],
     pub journal_len: shim_u32,
-    pub journal: [::std::os::raw::c_char; 8192usize],
+    pub journal: [::std::os::raw::c_char; 16384usize],
 }
 impl Default for shim_outcome {
     fn default() -> Self {

@@ -859,14 +859,16 @@ pub fn cpu_nodes<S: Source>(u: &mut Draw<S>, w: &World) -> u8 {
 pub fn cr_base<S: Source>(u: &mut Draw<S>, _: &World, func: Func, _: &Qp) -> bool {
     match func {
         Func::FreeCreditReturn => u.ratio(7, 8),
-        // sc_alloc() reads its node's block unchecked.
-        Func::ScAlloc => true,
+        // sc_alloc() reads its node's block unchecked (init_pervl_scs's
+        // on the device's node).
+        Func::ScAlloc | Func::InitPervlScs => true,
         _ => false,
     }
 }
 
 /// Which possible nodes' credit return blocks are allocated, with
-/// `cr_base` (node 0's always for `sc_alloc`, which needs one).
+/// `cr_base` (node 0's always for `sc_alloc`, which needs one; the
+/// device's for `init_pervl_scs`).
 pub fn cr_va<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &Qp) -> u8 {
     if !q.cr_base {
         return 0;
@@ -877,9 +879,9 @@ pub fn cr_va<S: Source>(u: &mut Draw<S>, w: &World, func: Func, q: &Qp) -> u8 {
     } else {
         u.arbitrary::<u8>() & all
     };
-    if func == Func::ScAlloc {
-        v | 1
-    } else {
-        v
+    match func {
+        Func::ScAlloc => v | 1,
+        Func::InitPervlScs if (0..8).contains(&w.node) => v | (1 << w.node),
+        _ => v,
     }
 }

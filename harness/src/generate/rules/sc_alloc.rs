@@ -137,3 +137,47 @@ pub fn dump_sci<S: Source, R>(u: &mut Draw<S>, w: &World, q: &Qp, _: &R) -> u8 {
         _ => *u.choose(&live),
     }
 }
+
+/// An `OPA_MTU_*` code: one of the eight (0 to 7) mostly, else any int.
+pub fn mtu_code<S: Source, R>(u: &mut Draw<S>, _: &World, _: &Qp, _: &R) -> i32 {
+    if u.ratio(7, 8) {
+        u.int_in_range(0..=7)
+    } else {
+        u.arbitrary()
+    }
+}
+
+/// The device at probe, for `init_pervl_scs`: on a possible node, no VL
+/// has a context, no kernel context is listed, no PIO map; a few VLs
+/// mostly (the contexts a record can free are eight: VL15's and two a VL
+/// for up to three VLs), any the module accepts now and then, and
+/// entries for VL15's and two a VL; the table's first entries free (as
+/// `init_send_contexts()` leaves them) but now and then one, VL15's type
+/// among them, each free entry's blocks drawn again.
+pub fn probe_world<S: Source>(u: &mut Draw<S>, w: &mut World) {
+    w.vl_sc = [None; 16];
+    w.node = u.int_in_range(0..=i32::from(w.possible_nodes.clamp(1, MAX_NUMNODES)) - 1);
+    w.kernel_sc = Slots::new();
+    w.pio_map = None;
+    w.num_vls = if u.ratio(3, 4) {
+        u.int_in_range(1..=3)
+    } else {
+        u.int_in_range(1..=8)
+    };
+    w.num_send_contexts = w.num_send_contexts.max(2 * w.num_vls as u8 + 1);
+    w.chip_send_contexts = w.chip_send_contexts.max(w.num_send_contexts);
+    let n = usize::from(w.num_send_contexts);
+    let mut freed = PerIndex::new();
+    for i in 0..n.min(PER_INDEX_SLOTS) {
+        if !u.ratio(1, 16) {
+            let _ = freed.set(i, true);
+        }
+    }
+    w.sc_freed = freed;
+    let vl15 = u.int_in_range(0..=n.min(PER_INDEX_SLOTS) - 1);
+    let mut ty = PerIndex::new();
+    let _ = ty.set(vl15, ScType::Vl15);
+    w.sc_type = ty;
+    w.sci_credits = sci_credits(u, w);
+    w.sci_base = sci_base(u, w);
+}
