@@ -240,6 +240,10 @@ bool shim_check_call(const struct shim_call *c)
 		if (!shim_check_sc_alloc(c))
 			return false;
 		break;
+	case SHIM_FN_HFI1_INIT_CTXT:
+		if (!shim_check_sc(c->args.hfi1_init_ctxt.sc, sw))
+			return false;
+		break;
 	case SHIM_FN_INIT_PERVL_SCS:
 		if (!shim_check_init_pervl_scs(c))
 			return false;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * contexts.c - the calls that lay out the device's send context table
- * (init_send_contexts) and allocate a send context from it (sc_alloc,
- * whose error paths free it again: sc_free), and the text of what they
- * leave: the tables laid out; the context returned and the entries of
+ * (init_send_contexts), allocate a send context from it (sc_alloc,
+ * whose error paths free it again: sc_free), allocate the kernel's at
+ * probe (init_pervl_scs, with chip.c's hfi1_init_ctxt and driver.c's
+ * enum_to_mtu, each also a call of its own), and the text of what they
+ * leave: the tables laid out; the contexts made and the entries of
  * dd->send_contexts[] and dd->hw_to_sw[] changed.  And debugfs's dump of
  * an entry and its context (seqfile_dump_sci), printed into the text.
  *
@@ -22,9 +24,10 @@ static const char *const sc_type_names_c[] = { SHIM_SC_TYPE_NAMES(SHIM_STR) };
 #undef SHIM_STR
 
 /*
- * The world's table while an sc_alloc() runs on it, NULL otherwise: the
- * only table shim_new_sc_name() reads (init_send_contexts() may leave a
- * freed one in dd).
+ * The world's table while an sc_alloc() or init_pervl_scs() runs on it
+ * and after (until init_send_contexts() sets it NULL): the only table
+ * shim_new_sc_name() reads (init_send_contexts() may leave a freed one
+ * in dd), and only while the table is not rebuilt (sci_dirty).
  */
 static const struct send_context_info *alloc_table;
 
@@ -245,7 +248,7 @@ bool shim_check_init_pervl_scs(const struct shim_call *c)
 /* A context the call left in a pointer: its name, "freed" for one it made and freed. */
 static const char *shim_pervl_name(const struct send_context *sc)
 {
-	char buf[8];
+	char buf[32];
 
 	if (sc && (sc < shim_w.sc || sc >= shim_w.sc + SHIM_MAX_SEND_CONTEXTS) &&
 	    shim_new_sc_name(sc, buf, sizeof(buf)) < 0)
@@ -287,6 +290,11 @@ static void shim_describe_pervl(struct shim_outcome *out, const struct shim_worl
 
 		if (!sc || sc == before.sc[i])
 			continue;
+		/* A context freed but left in the table (a patch's bug): not read. */
+		if (!shim_block_size(sc)) {
+			shim_put(out, " %s: freed", jp(sc));
+			continue;
+		}
 		shim_put(out, " %s: credit_ctrl=0x%llx flags=0x%x", jp(sc),
 			 (unsigned long long)sc->credit_ctrl,
 			 symbolic_bits(sc->flags, &shim_sc_flags, &unknown));

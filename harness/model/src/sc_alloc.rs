@@ -1,5 +1,6 @@
 //! pio.c's allocation of a send context (`sc_alloc`) with what it calls,
-//! and `sc_free` on its error paths: the device's table of contexts
+//! and `sc_free` of a context made on an error path (`sc_alloc`'s,
+//! `init_pervl_scs`'s: `pervl.rs`): the device's table of contexts
 //! (`dd->send_contexts`, `dd->hw_to_sw`) and the context it returns,
 //! described as the C world describes them (`c-shim/contexts.c`).
 
