@@ -118,6 +118,9 @@ wire_kind! {
         Undefined = 1,
         /// The shim refused the vector as malformed.
         Malformed = 2,
+        /// No vector: the generator drew none within the invariants at
+        /// this index (it gave up), so nothing ran.
+        NotDrawn = 3,
     }
 }
 
@@ -393,7 +396,7 @@ mod tests {
         check(FindingKind::ALL, FindingKind::encode, FindingKind::decode);
         assert_eq!(RequestKind::ALL.len(), 5);
         assert_eq!(CallStatus::ALL.len(), 2);
-        assert_eq!(FindingKind::ALL.len(), 3);
+        assert_eq!(FindingKind::ALL.len(), 4);
     }
 
     /// A byte that names no kind is an error naming it, for every byte.
@@ -427,7 +430,7 @@ mod tests {
         }
         assert!(RequestKind::decode(5).is_err());
         assert!(CallStatus::decode(2).is_err());
-        assert!(FindingKind::decode(3).is_err());
+        assert!(FindingKind::decode(4).is_err());
         // A request of no kind, or none at all (the pipe closed).
         assert!(read_request_kind(&mut &[9u8][..]).is_err());
         assert_eq!(read_request_kind(&mut &[][..]).ok(), Some(None));

@@ -202,7 +202,9 @@ fn serve_bench(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     let mut bad = 0u64;
     let t = Instant::now();
     let (generation_ns, check_ns) =
-        check_generated(lib, func_at(func)?, seed, 0, times, |_, _| bad += 1);
+        check_generated(lib, func_at(func)?, seed, 0, times, |_, kind| {
+            bad += u64::from(kind != FindingKind::NotDrawn)
+        });
     let loop_ns = t.elapsed().as_nanos() as u64;
     BenchReply {
         check_ns,
@@ -267,7 +269,8 @@ fn check_in_worker(
 
 /// The loop of `--random`: generated vectors `start..start + count` of
 /// `func`, drawn a batch at a time into reused calls and checked;
-/// `found(index, kind)` for each that is not an agreement. Returns the
+/// `found(index, kind)` for each that is not an agreement (`NotDrawn` for
+/// an index the generator gave up on, which is not run). Returns the
 /// nanoseconds spent drawing and checking (two clock reads a batch).
 fn check_generated(
     lib: &Loaded,
@@ -299,10 +302,12 @@ fn check_generated(
         }
         let drawn = Instant::now();
         for (k, c) in calls.iter().take(n).enumerate() {
-            if worlds[k].is_none() {
-                continue; // the generator gave up on this index: not run
-            }
             let index = i + k as u64;
+            if worlds[k].is_none() {
+                // The generator gave up on this index: not run, and said.
+                found(index, FindingKind::NotDrawn);
+                continue;
+            }
             let kind = check_in_worker(imp, lib, c, worlds[k], &mut scratch, index - start);
             if let Some(kind) = kind {
                 found(index, kind);

@@ -44,7 +44,8 @@ pub struct Finding {
 /// What a random run did.
 #[derive(Debug, Clone, Default)]
 pub struct RandomRun {
-    /// `(function, vectors run, disagreements, crashes)`.
+    /// `(function, vectors run, disagreements, crashes)`: the vectors run
+    /// are those drawn ([`RandomRun::not_drawn`] are not).
     pub per_func: Vec<(Func, u64, u64, u64)>,
     /// What was found, each minimised and written out.
     pub findings: Vec<Finding>,
@@ -52,6 +53,9 @@ pub struct RandomRun {
     pub scenarios: Option<scenarios::ScenarioRun>,
     /// The functions asked for that the tree lacks: not run.
     pub not_in_tree: Vec<Func>,
+    /// Each function's indices the generator drew no vector for (it found
+    /// none within the invariants): not run, not counted in `per_func`.
+    pub not_drawn: Vec<(Func, u64)>,
     /// Wall time, in seconds.
     pub seconds: f64,
 }
@@ -121,12 +125,18 @@ pub fn run_jobs(
             out.not_in_tree.push(f);
             continue;
         }
-        let (found, crashes) = run_parallel(&mut workers, f, seed, n, progress)?;
+        let (mut found, crashes) = run_parallel(&mut workers, f, seed, n, progress)?;
+        let drawn = found.len();
+        found.retain(|r| r.kind != FindingKind::NotDrawn);
+        let not_drawn = (drawn - found.len()) as u64;
+        if not_drawn > 0 {
+            out.not_drawn.push((f, not_drawn));
+        }
         let (bad, crashed) = (found.len() as u64, crashes.len() as u64);
         let worker = &mut workers[0];
         disagreements(worker, f, seed, found, &kernel, &mut out.findings)?;
         faults(worker, f, seed, crashes, &kernel, &mut out.findings)?;
-        out.per_func.push((f, n, bad, crashed));
+        out.per_func.push((f, n - not_drawn, bad, crashed));
     }
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
@@ -171,6 +181,7 @@ fn disagreements(
                     FindingKind::Differ => "C and Rust differed",
                     FindingKind::Undefined => "the model called it undefined",
                     FindingKind::Malformed => "the shim refused it",
+                    FindingKind::NotDrawn => "no vector was drawn",
                 }
             ),
             other => format!("{other:?}"),
@@ -498,6 +509,16 @@ fn scenarios_case(s: &scenarios::ScenarioRun) -> Case {
 /// [`RandomRun::per_func`] has it, with the findings of `f`.
 fn function_case(run: &RandomRun, &(f, n, bad, faults): &(Func, u64, u64, u64)) -> Case {
     let found: Vec<&Finding> = run.findings.iter().filter(|x| x.func == f).collect();
+    let not_drawn = run.not_drawn.iter().find(|x| x.0 == f).map_or(0, |x| x.1);
+    // Said beside the verdict: indices given up are neither run nor
+    // passed.
+    let undrawn = (not_drawn > 0).then(|| {
+        format!(
+            "{not_drawn} of {} indices not drawn (the generator found no vector \
+             within the invariants there): not run",
+            n + not_drawn
+        )
+    });
     let status = if bad > 0 {
         Status::Fail
     } else if faults > 0 {
@@ -526,18 +547,22 @@ fn function_case(run: &RandomRun, &(f, n, bad, faults): &(Func, u64, u64, u64)) 
             })
             .collect::<String>()
     });
+    // A passing case says it beside the table (human NOTE).
+    let detail = detail.or_else(|| undrawn.clone());
     Case {
         name: format!("random::{f}"),
         function: f.to_string(),
         status,
-        message: (!found.is_empty()).then(|| {
-            format!(
-                "{} of {n} generated vectors: {} disagree, {} faulted",
+        message: match (found.is_empty(), undrawn) {
+            (true, undrawn) => undrawn,
+            (false, undrawn) => Some(format!(
+                "{} of {n} generated vectors: {} disagree, {} faulted{}",
                 bad + faults,
                 bad,
-                faults
-            )
-        }),
+                faults,
+                undrawn.map(|u| format!("; {u}")).unwrap_or_default()
+            )),
+        },
         detail,
         findings: found
             .iter()
@@ -551,5 +576,32 @@ fn function_case(run: &RandomRun, &(f, n, bad, faults): &(Func, u64, u64, u64)) 
         vectors: n,
         failed: bad + faults,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Indices the generator gave up on are neither run nor passed: the
+    /// case counts the vectors run and says how many were not drawn.
+    #[test]
+    fn indices_not_drawn_are_said_not_passed() {
+        let f = Func::InitSendContexts;
+        let run = RandomRun {
+            per_func: vec![(f, 90, 0, 0)],
+            not_drawn: vec![(f, 10)],
+            ..Default::default()
+        };
+        let c = function_case(&run, &run.per_func[0]);
+        assert_eq!((c.status, c.vectors, c.failed), (Status::Pass, 90, 0));
+        let m = c.message.unwrap_or_default();
+        assert!(m.starts_with("10 of 100 indices not drawn"), "{m}");
+        assert_eq!(c.detail, Some(m));
+        let all = RandomRun {
+            per_func: vec![(f, 100, 0, 0)],
+            ..Default::default()
+        };
+        assert_eq!(function_case(&all, &all.per_func[0]).message, None);
     }
 }

@@ -12,8 +12,8 @@ mod txbuild;
 mod user_sde;
 use pio::{
     check_dump_sci, check_init_pervl_scs, check_init_sc_pools, check_init_send_contexts,
-    check_pervl_world, check_pio_chip, check_pio_map_init, check_restart, check_sc_alloc,
-    check_sc_enable,
+    check_pervl_world, check_pio_chip, check_pio_map_init, check_probe_node, check_restart,
+    check_sc_alloc, check_sc_enable,
 };
 use sdma::{check_dma_tx, check_sdma_call, check_world_for};
 use txbuild::{check_btx, check_btx_call};
@@ -33,6 +33,7 @@ pub fn validate(c: &Call) -> Result<(), String> {
 pub fn validate_world_for(func: Func, w: &World) -> Result<(), String> {
     check_world_for(func, w)?;
     check_pervl_world(func, w)?;
+    check_probe_node(func, w)?;
     check_user_sde_world_for(func, w)
 }
 
@@ -377,8 +378,8 @@ fn check_per_context(w: &World) -> Result<(), String> {
 
 /// The device's credit return memory: a node's block only with `cr_base`,
 /// of a possible node; `init_credit_return()` (and `init_send_contexts()`,
-/// which calls it) runs at probe, before any (it would drop the pointer),
-/// and indexes `cr_base` by the device's node when that node has CPUs.
+/// which calls it) runs at probe, before any (it would drop the pointer;
+/// its node: `check_probe_node`).
 fn check_credit_return(c: &Call) -> Result<(), String> {
     let (w, q) = (&c.world, &c.qp);
     if (q.cr_va != 0 && !q.cr_base) || q.cr_va & !w.possible_nodes_mask() != 0 {
@@ -387,13 +388,10 @@ fn check_credit_return(c: &Call) -> Result<(), String> {
             q.cr_va, w.possible_nodes
         ));
     }
-    if matches!(c.func(), Func::InitCreditReturn | Func::InitSendContexts)
-        && (q.cr_base
-            || (w.node_cpus.0 != 0 && !(0..i32::from(w.possible_nodes)).contains(&w.node)))
-    {
+    if matches!(c.func(), Func::InitCreditReturn | Func::InitSendContexts) && q.cr_base {
         return Err(format!(
-            "{} runs at probe (qp.cr_base {}) on a device of a possible node (world.node {}, {} possible)",
-            c.func(), q.cr_base, w.node, w.possible_nodes
+            "{} runs at probe, before the credit return memory is allocated (qp.cr_base)",
+            c.func()
         ));
     }
     Ok(())

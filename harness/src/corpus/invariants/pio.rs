@@ -231,6 +231,22 @@ pub(super) fn check_pervl_world(func: Func, w: &World) -> Result<(), String> {
     Ok(())
 }
 
+/// init_credit_return() (and init_send_contexts(), which calls it) indexes
+/// `cr_base` by the device's node when that node has CPUs: a possible
+/// node then.
+pub(super) fn check_probe_node(func: Func, w: &World) -> Result<(), String> {
+    if matches!(func, Func::InitCreditReturn | Func::InitSendContexts)
+        && w.node_cpus.0 != 0
+        && !(0..i32::from(w.possible_nodes)).contains(&w.node)
+    {
+        return Err(format!(
+            "{func} runs on a device of a possible node (world.node {}, {} possible)",
+            w.node, w.possible_nodes
+        ));
+    }
+    Ok(())
+}
+
 /// init_pervl_scs(): its world ([`check_pervl_world`]) and what
 /// `sc_alloc()` needs on the device's node.
 pub(super) fn check_init_pervl_scs(c: &Call) -> Result<(), String> {
