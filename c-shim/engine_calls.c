@@ -126,6 +126,18 @@ SHIM_CALL(sdma_seqfile_dump_sde)
 	return 0;
 }
 
+/*
+ * sdma_dumpstate(): compiled by the tree only with CONFIG_SDMA_VERBOSITY
+ * (sdma.h declares it only then); extracted whole, its prototype the
+ * shim's (entries.h).
+ */
+SHIM_CALL(sdma_dumpstate)
+{
+	shim_begin(c, out);
+	sdma_dumpstate(shim_w.priv.s_sde);
+	return 0;
+}
+
 #ifdef SHIM_ABSENT_sc_drop
 SHIM_ABSENT_CALL(sc_drop)
 #else

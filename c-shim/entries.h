@@ -4,7 +4,9 @@
  * (c-shim/boundary.toml `entries`): the extracted unit exports each as a
  * constant pointer shim_static_NAME (harness/src/cworld/build/compile.rs)
  * and includes this header first, so a tree whose function has another
- * type does not compile.  And the table of its static data (`data`).
+ * type does not compile.  And the table of its static data (`data`), and
+ * the prototypes of what the tree declares only in a configuration the
+ * worlds do not build.
  */
 #ifndef HFI1_CONFORMANCE_ENTRIES_H
 #define HFI1_CONFORMANCE_ENTRIES_H
@@ -68,5 +70,11 @@ extern const struct shim_member shim_layout_sdma_rht_map_elem;
 extern const struct shim_member shim_layout_sdma_rht_map_elem__mask;
 extern const struct shim_member shim_layout_sdma_rht_map_elem__ctr;
 extern const struct shim_member shim_layout_sdma_rht_map_elem__sde;
+
+/*
+ * A function sdma.h declares only with CONFIG_SDMA_VERBOSITY, which the
+ * extracted unit defines and the shim calls (sdma_dumpstate).
+ */
+void sdma_dumpstate(struct sdma_engine *sde);
 
 #endif

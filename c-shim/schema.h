@@ -392,6 +392,7 @@ enum shim_fn {
 	SHIM_FN_SDMA_ALL_RUNNING,
 	SHIM_FN_SDMA_ALL_IDLE,
 	SHIM_FN_SDMA_SEQFILE_DUMP_SDE,
+	SHIM_FN_SDMA_DUMPSTATE,
 	SHIM_FN_SDMA_EXIT,
 	SHIM_FN_SDMA_FREEZE_NOTIFY,
 	SHIM_FN_SDMA_FREEZE,
@@ -503,6 +504,7 @@ enum shim_fn {
 	X(sdma_all_running) \
 	X(sdma_all_idle) \
 	X(sdma_seqfile_dump_sde) \
+	X(sdma_dumpstate) \
 	X(sdma_exit) \
 	X(sdma_freeze_notify) \
 	X(sdma_freeze) \

@@ -48,7 +48,21 @@ static const struct {
 	{ SEND_CTXT_CHECK_OPCODE, 0x100, "SEND_CTXT_CHECK_OPCODE" },
 	{ SEND_CTXT_CREDIT_RETURN_ADDR, 0x100, "SEND_CTXT_CREDIT_RETURN_ADDR" },
 	{ SEND_CTXT_CHECK_VL, 0x100, "SEND_CTXT_CHECK_VL" },
+	/*
+	 * The interrupt registers, 12 each 8 apart, each block below the
+	 * next: the highest first, so a read matches its own block.
+	 */
+	{ CCE_INT_BLOCKED, 8, "CCE_INT_BLOCKED" },
 	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE" },
+	{ CCE_INT_MASK, 8, "CCE_INT_MASK" },
+	{ CCE_INT_STATUS, 8, "CCE_INT_STATUS" },
+	/* The rest of an engine's registers (sdma_dumpstate). */
+	{ SEND_DMA_PRIORITY_THLD, 0x100, "SEND_DMA_PRIORITY_THLD" },
+	{ SEND_DMA_IDLE_CNT, 0x100, "SEND_DMA_IDLE_CNT" },
+	{ SEND_DMA_DESC_FETCHED_CNT, 0x100, "SEND_DMA_DESC_FETCHED_CNT" },
+	{ SEND_DMA_CHECK_VL, 0x100, "SEND_DMA_CHECK_VL" },
+	{ SEND_DMA_CHECK_JOB_KEY, 0x100, "SEND_DMA_CHECK_JOB_KEY" },
+	{ SEND_DMA_CHECK_PARTITION_KEY, 0x100, "SEND_DMA_CHECK_PARTITION_KEY" },
 	/* Registers of the device: stride 0. */
 	{ SEND_PIO_INIT_CTXT, 0, "SEND_PIO_INIT_CTXT" },
 	{ SEND_PIO_ERR_CLEAR, 0, "SEND_PIO_ERR_CLEAR" },
@@ -57,6 +71,8 @@ static const struct {
 	{ SEND_PIO_MEM_SIZE, 0, "SEND_PIO_MEM_SIZE" },
 	{ SEND_DMA_ENGINES, 0, "SEND_DMA_ENGINES" },
 	{ SEND_DMA_MEM_SIZE, 0, "SEND_DMA_MEM_SIZE" },
+	{ SEND_DMA_ERR_STATUS, 0, "SEND_DMA_ERR_STATUS" },
+	{ SEND_DMA_ERR_MASK, 0, "SEND_DMA_ERR_MASK" },
 };
 
 static void csr_name(u32 offset, char *buf, size_t len)

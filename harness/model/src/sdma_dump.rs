@@ -134,6 +134,68 @@ pub fn sdma_seqfile_dump_sde(
     Ok(s)
 }
 
+/// `CCE_NUM_INT_CSRS` (chip_registers.h): the interrupt registers of
+/// each kind.
+const CCE_NUM_INT_CSRS: u32 = 12;
+
+/// Mirrors `sdma_dumpstate()` (sdma.c, compiled only with
+/// `CONFIG_SDMA_VERBOSITY`) on engine `e`: each register read in the
+/// order it prints them (`sdma_dumpstate_helper` the engine's,
+/// `sdma_dumpstate_helper0` the device's, `sdma_dumpstate_helper2` each
+/// interrupt status, mask and blocked register in turn); what it prints
+/// goes to the kernel log, whose text a world does not keep, so the reads
+/// are all it shows.
+pub fn sdma_dumpstate(e: EngineIdx, j: &mut Journal) {
+    let e = e.0;
+    let engine = |j: &mut Journal, reg: &str| j.read_csr(format_args!("SEND_DMA_{reg}[{e}]"));
+    let device = |j: &mut Journal, reg: &str| j.read_csr(format_args!("SEND_DMA_{reg}"));
+    engine(j, "CTRL");
+    engine(j, "STATUS");
+    device(j, "ERR_STATUS");
+    device(j, "ERR_MASK");
+    engine(j, "ENG_ERR_STATUS");
+    engine(j, "ENG_ERR_MASK");
+    for i in 0..CCE_NUM_INT_CSRS {
+        for reg in ["STATUS", "MASK", "BLOCKED"] {
+            j.read_csr(format_args!("CCE_INT_{reg}[{i}]"));
+        }
+    }
+    for reg in [
+        "TAIL",
+        "HEAD",
+        "PRIORITY_THLD",
+        "IDLE_CNT",
+        "RELOAD_CNT",
+        "DESC_CNT",
+        "DESC_FETCHED_CNT",
+        "MEMORY",
+    ] {
+        engine(j, reg);
+    }
+    device(j, "ENGINES");
+    device(j, "MEM_SIZE");
+    for reg in [
+        "BASE_ADDR",
+        "LEN_GEN",
+        "HEAD_ADDR",
+        "CHECK_ENABLE",
+        "CHECK_VL",
+        "CHECK_JOB_KEY",
+        "CHECK_PARTITION_KEY",
+        "CHECK_SLID",
+        "CHECK_OPCODE",
+    ] {
+        engine(j, reg);
+    }
+}
+
+impl crate::Mirror for super::types::args::SdmaDumpstate {
+    fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
+        sdma_dumpstate(qps_engine(&cx.qp, "sdma_dumpstate")?, &mut cx.j);
+        Ok(())
+    }
+}
+
 impl crate::Mirror for super::types::args::SdmaSeqfileDumpSde {
     fn mirror(&self, cx: &mut crate::Cx<'_>) -> Result<(), Undefined> {
         cx.out.text = sdma_seqfile_dump_sde(cx.w, &cx.qp, &cx.engines, &mut cx.j)?;

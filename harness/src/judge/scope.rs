@@ -180,7 +180,7 @@ mod tests {
         let u = Unjudged::load().expect("c-shim/unjudged.toml");
         assert!(u.files.iter().all(|f| crate::kernel::extracted(f)), "{u:?}");
         assert!(u
-            .reason("drivers/infiniband/hw/hfi1/sdma.c", "sdma_dumpstate")
+            .reason("drivers/infiniband/hw/hfi1/sdma.c", "sdma_event_names")
             .is_some());
     }
 

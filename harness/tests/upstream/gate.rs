@@ -12,11 +12,11 @@ const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
 const SDMA: &str = "drivers/infiniband/hw/hfi1/sdma.c";
 const LE: &str = "if (wqe->length <= piothreshold)";
 const LT: &str = "if (wqe->length < piothreshold)";
-/// The start of a function no world runs (sdma.c's dump of an engine to
-/// the log, compiled only with CONFIG_SDMA_VERBOSITY: `c-shim/unjudged.toml`),
-/// and it with a comment added.
-const UNRUN: &str = "void sdma_dumpstate(struct sdma_engine *sde)\n{\n";
-const UNRUN_EDITED: &str = "void sdma_dumpstate(struct sdma_engine *sde)\n{\n\t/* verbose */\n";
+/// The start of a definition no world compiles (sdma.c's event names,
+/// read only with CONFIG_SDMA_VERBOSITY: `c-shim/unjudged.toml`), and it
+/// with a comment added.
+const UNRUN: &str = "static const char * const sdma_event_names[] = {\n";
+const UNRUN_EDITED: &str = "static const char * const sdma_event_names[] = {\n\t/* verbose */\n";
 
 /// The unified diff (diff(1), `a/` and `b/` labels) of `file` in `tree`
 /// with `from` replaced by `to`; empty when `from` is not there.
@@ -410,7 +410,7 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
     let j = g.run(g.patch(sdma, UNRUN, UNRUN_EDITED, "sdma"))?;
     if verdicts(&j) != ["not-judged"]
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_dumpstate (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_event_names (line "))
     {
         return Err(format!("sdma.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
@@ -437,7 +437,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let sdma = "drivers/infiniband/hw/hfi1/sdma.c";
     let unrun = (sdma, UNRUN, UNRUN_EDITED);
     if diff_of(tree, unrun.0, unrun.1, unrun.2).is_empty() {
-        return Err(format!("{}: no sdma_dumpstate to change", tree.version).into());
+        return Err(format!("{}: no sdma_event_names to change", tree.version).into());
     }
     let j = g.run(format_patch(tree, &[unrun], "sdma only"))?;
     let named = |j: &gate::Judged| {
@@ -448,7 +448,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if verdicts(&j) != ["not-judged"]
         || gate::exit_code(&j) != 0
         || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_dumpstate (line "))
+        || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_event_names (line "))
         || !named(&j[0])
         || j[0].comparison.is_some()
         || j[0].timings.iter().any(|(phase, _)| *phase == "build")
@@ -466,7 +466,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     if !line.starts_with("state=warning ")
         || !line.contains("not-judged (no changed function runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
-        || s.not_judged_functions != ["sdma.c: sdma_dumpstate"]
+        || s.not_judged_functions != ["sdma.c: sdma_event_names"]
     {
         return Err(format!("sdma only: {line} {s:?}").into());
     }
@@ -475,7 +475,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let f = &j[0].functions;
     if verdicts(&j) != ["changes"]
         || f.judged != ["qp.c: hfi1_setup_wqe"]
-        || f.not_judged != ["sdma.c: sdma_dumpstate"]
+        || f.not_judged != ["sdma.c: sdma_event_names"]
         || !named(&j[0])
         || gate::patchwork_state(&j[0]) == "success"
     {
@@ -489,7 +489,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
     if !line
-        .contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_dumpstate)")
+        .contains("changes (1 of 2 changed functions judged; not judged: sdma.c: sdma_event_names)")
         || (s.judged_functions, s.changed_functions) != (Some(1), Some(2))
         || s.skipped.is_some()
     {
@@ -500,7 +500,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
 
 /// `cargo xtask scope`'s statement of the tree: qp.c judged whole, the
 /// engine selection, flush and progress of sdma.c in scope (each name
-/// once) and its verbose dump not, pio.c judged whole, rc.c not
+/// once) and its verbose event names not, pio.c judged whole, rc.c not
 /// compiled, a compiled header judged through the build; every definition
 /// of the engines' files judged or listed with why; and a patch to
 /// a function the statement lists as not judged is `not-judged` in the gate.
@@ -554,11 +554,12 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     {
         return Err(format!("sdma.c: {:?} / {:?}", sdma.judged, sdma.not_judged).into());
     }
-    if !has(&sdma.not_judged, "sdma_dumpstate")
+    if !has(&sdma.not_judged, "sdma_event_names")
+        || !has(&sdma.judged, "sdma_dumpstate")
         || !sdma
             .reasons
             .iter()
-            .any(|b| has(&b.functions, "sdma_dumpstate"))
+            .any(|b| has(&b.functions, "sdma_event_names"))
         || !pio.not_judged.is_empty()
         || !has(&pio.judged, "init_pervl_scs")
     {
@@ -579,7 +580,7 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
         "dumpstate",
     ))?;
     if verdicts(&j) != ["not-judged"] {
-        return Err(format!("sdma_dumpstate patch: {:?}", verdicts(&j)).into());
+        return Err(format!("sdma_event_names patch: {:?}", verdicts(&j)).into());
     }
     Ok(())
 }

@@ -519,6 +519,12 @@ macro_rules! call_schema {
             /// debugfs's `sdma_state` line of the engine, and one per
             /// descriptor between its head and tail.
             SdmaSeqfileDumpSde sdma_seqfile_dump_sde {}
+            /// `sdma_dumpstate(sde)` (sdma.c, compiled only with
+            /// `CONFIG_SDMA_VERBOSITY`) on the QP's engine: its registers,
+            /// the device's SDMA error registers and every interrupt
+            /// status, mask and blocked register read and printed to the
+            /// kernel log (whose text a world does not keep).
+            SdmaDumpstate sdma_dumpstate {}
             /// `sdma_exit(dd)` (sdma.c), the module's removal: every
             /// engine `e00_go_hw_down`, its progress check timer waited
             /// for, the state machine's reference dropped and its

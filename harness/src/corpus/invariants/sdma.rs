@@ -164,6 +164,7 @@ pub(super) fn check_sdma_call(c: &Call) -> Result<(), String> {
                 | Func::InitSdmaRegs
                 | Func::SdmaWaitForPacketEgress
                 | Func::SdmaSeqfileDumpSde
+                | Func::SdmaDumpstate
         ))
         && q.s_sde.is_none()
     {

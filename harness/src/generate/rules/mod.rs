@@ -356,7 +356,11 @@ pub fn engine<S: Source>(u: &mut Draw<S>, w: &World, func: Func, _: &Qp) -> Opti
     // The callbacks and functions an engine calls for its own QPs.
     let given = matches!(
         func,
-        Func::IowaitSleep | Func::SdmaFlush | Func::SdmaDescAvail | Func::SdmaSeqfileDumpSde
+        Func::IowaitSleep
+            | Func::SdmaFlush
+            | Func::SdmaDescAvail
+            | Func::SdmaSeqfileDumpSde
+            | Func::SdmaDumpstate
     );
     if given && n > 0 {
         return Some(EngineIdx(u.int_in_range(0..=(n - 1) as u8)));
