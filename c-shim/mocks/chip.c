@@ -5,16 +5,21 @@
  * gives it one value a call, so the reads after the first say nothing
  * new); the register named as chip_registers.h names it and, for the
  * per-context registers, the context: chip.h's *_kctxt_csr() address
- * them 0x100 apart, the egress status is 8 apart.  A read returns what
+ * them 0x100 apart, the egress status is 8 apart, and the interrupt
+ * registers are 12 of each kind 8 apart.  A read returns what
  * the world says (shim_csr_value(), 0 for registers it does not set).
  */
 #include "state.h"
 
-/* The per-context registers the functions in scope reach. */
+/*
+ * The registers the functions in scope reach: a block of `count` (256
+ * when not said) `stride` bytes apart, or one register (stride 0).
+ */
 static const struct {
 	u32 base;
 	u32 stride;
 	const char *name;
+	u32 count;
 } kctxt_csrs[] = {
 	{ SEND_CTXT_CREDIT_CTRL, 0x100, "SEND_CTXT_CREDIT_CTRL" },
 	{ SEND_CTXT_CREDIT_FORCE, 0x100, "SEND_CTXT_CREDIT_FORCE" },
@@ -48,14 +53,11 @@ static const struct {
 	{ SEND_CTXT_CHECK_OPCODE, 0x100, "SEND_CTXT_CHECK_OPCODE" },
 	{ SEND_CTXT_CREDIT_RETURN_ADDR, 0x100, "SEND_CTXT_CREDIT_RETURN_ADDR" },
 	{ SEND_CTXT_CHECK_VL, 0x100, "SEND_CTXT_CHECK_VL" },
-	/*
-	 * The interrupt registers, 12 each 8 apart, each block below the
-	 * next: the highest first, so a read matches its own block.
-	 */
-	{ CCE_INT_BLOCKED, 8, "CCE_INT_BLOCKED" },
-	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE" },
-	{ CCE_INT_MASK, 8, "CCE_INT_MASK" },
-	{ CCE_INT_STATUS, 8, "CCE_INT_STATUS" },
+	/* The interrupt registers: CCE_NUM_INT_CSRS of each kind, 8 apart. */
+	{ CCE_INT_BLOCKED, 8, "CCE_INT_BLOCKED", CCE_NUM_INT_CSRS },
+	{ CCE_INT_FORCE, 8, "CCE_INT_FORCE", CCE_NUM_INT_CSRS },
+	{ CCE_INT_MASK, 8, "CCE_INT_MASK", CCE_NUM_INT_CSRS },
+	{ CCE_INT_STATUS, 8, "CCE_INT_STATUS", CCE_NUM_INT_CSRS },
 	/* The rest of an engine's registers (sdma_dumpstate). */
 	{ SEND_DMA_PRIORITY_THLD, 0x100, "SEND_DMA_PRIORITY_THLD" },
 	{ SEND_DMA_IDLE_CNT, 0x100, "SEND_DMA_IDLE_CNT" },
@@ -82,12 +84,13 @@ static void csr_name(u32 offset, char *buf, size_t len)
 	for (i = 0; i < ARRAY_SIZE(kctxt_csrs); i++) {
 		u32 d = offset - kctxt_csrs[i].base;
 		u32 s = kctxt_csrs[i].stride;
+		u32 n = kctxt_csrs[i].count ? kctxt_csrs[i].count : 256;
 
 		if (!s && offset == kctxt_csrs[i].base) {
 			snprintf(buf, len, "%s", kctxt_csrs[i].name);
 			return;
 		}
-		if (s && offset >= kctxt_csrs[i].base && d % s == 0 && d / s < 256) {
+		if (s && offset >= kctxt_csrs[i].base && d % s == 0 && d / s < n) {
 			snprintf(buf, len, "%s[%u]", kctxt_csrs[i].name, d / s);
 			return;
 		}
@@ -97,14 +100,18 @@ static void csr_name(u32 offset, char *buf, size_t len)
 
 /*
  * The registers read in the call being journalled, and their values: room
- * for every per-context register above of every context of a world, so a
- * register is journalled once whatever a call reads (as the model does).
+ * for every readable register above (seven a send context, 24 an engine,
+ * the interrupt blocks, the device's) of every context and engine of a
+ * world, so a register is journalled once whatever a call reads (as the
+ * model does).
  */
+#define SHIM_READS_ROOM (7 * SHIM_MAX_SEND_CONTEXTS + 24 * SHIM_MAX_SDMA + \
+			 4 * CCE_NUM_INT_CSRS + 16)
 static struct {
 	unsigned long call;
 	unsigned int n;
-	u32 offset[7 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 3];
-	u64 value[7 * SHIM_MAX_SEND_CONTEXTS + 3 * SHIM_MAX_SDMA + 3];
+	u32 offset[SHIM_READS_ROOM];
+	u64 value[SHIM_READS_ROOM];
 } reads;
 
 u64 read_csr(const struct hfi1_devdata *dd, u32 offset)

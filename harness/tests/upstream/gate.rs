@@ -577,7 +577,7 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
         "drivers/infiniband/hw/hfi1/sdma.c",
         UNRUN,
         UNRUN_EDITED,
-        "dumpstate",
+        "event names",
     ))?;
     if verdicts(&j) != ["not-judged"] {
         return Err(format!("sdma_event_names patch: {:?}", verdicts(&j)).into());

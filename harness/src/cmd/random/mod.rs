@@ -469,8 +469,32 @@ pub fn report(kernels: &[KernelRandom]) -> Report {
     Report::new("random", suites)
 }
 
+/// What a case says of the indices the generator gave up on (`what`:
+/// indices, scenarios), beside its verdict: they are neither run nor
+/// passed. `None` when there are none.
+fn undrawn_note(not_drawn: u64, run: u64, what: &str) -> Option<String> {
+    (not_drawn > 0).then(|| {
+        format!(
+            "{not_drawn} of {} {what} not drawn (the generator found no vector \
+             within the invariants there): not run",
+            run + not_drawn
+        )
+    })
+}
+
+/// A case's detail with the note after it: a passing case shows it as
+/// a NOTE line, a failing one after its findings (human, KTAP).
+fn with_note(detail: Option<String>, note: &Option<String>) -> Option<String> {
+    match (detail, note) {
+        (d, None) => d,
+        (None, Some(n)) => Some(n.clone()),
+        (Some(d), Some(n)) => Some(format!("{d}{n}\n")),
+    }
+}
+
 /// The case of a run's generated scenarios (`random::scenarios`).
 fn scenarios_case(s: &scenarios::ScenarioRun) -> Case {
+    let undrawn = undrawn_note(s.not_drawn, s.n, "scenarios");
     let detail = (!s.findings.is_empty()).then(|| {
         s.findings
             .iter()
@@ -492,13 +516,20 @@ fn scenarios_case(s: &scenarios::ScenarioRun) -> Case {
         } else {
             Status::Pass
         },
-        message: (s.failed > 0).then(|| {
-            format!(
-                "{} of {} generated scenarios ({} steps) fail",
-                s.failed, s.n, s.steps
-            )
-        }),
-        detail,
+        message: match s.failed {
+            0 => undrawn.clone(),
+            _ => Some(format!(
+                "{} of {} generated scenarios ({} steps) fail{}",
+                s.failed,
+                s.n,
+                s.steps,
+                undrawn
+                    .as_ref()
+                    .map(|u| format!("; {u}"))
+                    .unwrap_or_default()
+            )),
+        },
+        detail: with_note(detail, &undrawn),
         vectors: s.n,
         failed: s.failed,
         ..Default::default()
@@ -510,15 +541,7 @@ fn scenarios_case(s: &scenarios::ScenarioRun) -> Case {
 fn function_case(run: &RandomRun, &(f, n, bad, faults): &(Func, u64, u64, u64)) -> Case {
     let found: Vec<&Finding> = run.findings.iter().filter(|x| x.func == f).collect();
     let not_drawn = run.not_drawn.iter().find(|x| x.0 == f).map_or(0, |x| x.1);
-    // Said beside the verdict: indices given up are neither run nor
-    // passed.
-    let undrawn = (not_drawn > 0).then(|| {
-        format!(
-            "{not_drawn} of {} indices not drawn (the generator found no vector \
-             within the invariants there): not run",
-            n + not_drawn
-        )
-    });
+    let undrawn = undrawn_note(not_drawn, n, "indices");
     let status = if bad > 0 {
         Status::Fail
     } else if faults > 0 {
@@ -547,8 +570,7 @@ fn function_case(run: &RandomRun, &(f, n, bad, faults): &(Func, u64, u64, u64)) 
             })
             .collect::<String>()
     });
-    // A passing case says it beside the table (human NOTE).
-    let detail = detail.or_else(|| undrawn.clone());
+    let detail = with_note(detail, &undrawn);
     Case {
         name: format!("random::{f}"),
         function: f.to_string(),
@@ -597,7 +619,24 @@ mod tests {
         assert_eq!((c.status, c.vectors, c.failed), (Status::Pass, 90, 0));
         let m = c.message.unwrap_or_default();
         assert!(m.starts_with("10 of 100 indices not drawn"), "{m}");
-        assert_eq!(c.detail, Some(m));
+        assert_eq!(c.detail, Some(m.clone()));
+        // Beside findings, after them.
+        let mut failing = run.clone();
+        failing.per_func[0].2 = 1;
+        failing.findings.push(Finding {
+            func: f,
+            seed: 1,
+            index: 7,
+            what: "text: differs".into(),
+            call: seeded_call(1, f, 7),
+            file: None,
+        });
+        let c = function_case(&failing, &failing.per_func[0]);
+        let d = c.detail.unwrap_or_default();
+        assert!(
+            d.starts_with("vector 7 (seed 1)") && d.ends_with(&format!("{m}\n")),
+            "{d}"
+        );
         let all = RandomRun {
             per_func: vec![(f, 100, 0, 0)],
             ..Default::default()

@@ -38,6 +38,8 @@ pub struct ScenarioFinding {
 pub struct ScenarioRun {
     /// Scenarios run.
     pub n: u64,
+    /// Scenarios not run: the generator gave up on their first call.
+    pub not_drawn: u64,
     /// Steps run, every scenario's.
     pub steps: u64,
     /// Scenarios that failed (a step differed, faulted or was undefined).
@@ -88,20 +90,23 @@ pub fn run(
                 .unzip();
             let checks = check_all_with(w, &vs)?;
             let steps: u64 = vs.iter().map(|v| 1 + v.then.len() as u64).sum();
+            let run = vs.len() as u64;
             let bad: Vec<u64> = at
                 .into_iter()
                 .zip(&checks)
                 .filter(|(_, c)| !c.verdict.ok())
                 .map(|(i, _)| i)
                 .collect();
-            Ok((steps, bad))
+            Ok((steps, run, bad))
         },
         progress,
     )?;
     let steps = parts.iter().map(|p| p.0).sum();
-    let failing: Vec<u64> = parts.into_iter().flat_map(|p| p.1).collect();
+    let ran: u64 = parts.iter().map(|p| p.1).sum();
+    let failing: Vec<u64> = parts.into_iter().flat_map(|p| p.2).collect();
     let mut out = ScenarioRun {
-        n,
+        n: ran,
+        not_drawn: n - ran,
         steps,
         failed: failing.len() as u64,
         ..Default::default()

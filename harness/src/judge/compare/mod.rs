@@ -696,8 +696,15 @@ impl<'a> Sides<'a> {
                 counted += 1;
             }
         }
+        // An index the generator gave up on digests 0 in both worlds
+        // (serve_digest: nothing ran): neither compared nor counted.
+        let undrawn = da
+            .iter()
+            .zip(&db)
+            .filter(|(a, b)| **a == Some(0) && **b == Some(0))
+            .count() as u64;
         if let Some(p) = tally.per_func.iter_mut().find(|p| p.0 == f) {
-            p.1 += n - rerun.len() as u64;
+            p.1 += n - rerun.len() as u64 - undrawn;
             p.2 += counted;
         }
         if counted > 0 {
