@@ -340,5 +340,5 @@ u64 shim_csr_value(u32 offset)
 
 bool shim_alloc_fails(void)
 {
-	return shim_w.alloc_fail & (1u << (shim_w.nalloc++ & 31));
+	return shim_w.alloc_fail & (1ull << (shim_w.nalloc++ & 63));
 }

@@ -639,8 +639,11 @@ struct shim_world {
 	shim_u8 tid_send_ret;
 	/* What `cancel_work_sync` returns (true: the work was pending). */
 	shim_u8 cancel_work_ret;
-	/* Bit n: the n-th allocation of a call fails. */
-	shim_u32 alloc_fail;
+	/*
+	 * Bit n: the n-th allocation of a call fails (counted from 0, modulo
+	 * 64: a call's 65th is its first again).
+	 */
+	shim_u64 alloc_fail;
 	/*
 	 * `dd->send_contexts[i].sc` is NULL: context `i` was freed
 	 * (`sc_free()`) or never allocated; nothing else of the world names

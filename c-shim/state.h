@@ -237,7 +237,7 @@ struct shim_state {
 	bool queue_work_ret;
 	bool tid_send_ret;
 	bool cancel_work_ret;
-	u32 alloc_fail;
+	u64 alloc_fail;
 	int nalloc;
 	struct rvt_qp special_qp;	/* what ibp->rvp.qp[0]/[1] point at */
 	struct pci_dev pcidev;		/* dd->pcidev */

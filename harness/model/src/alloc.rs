@@ -26,7 +26,7 @@ impl<'a> Allocs<'a> {
 
     /// The next allocation fails.
     fn fails(&mut self) -> bool {
-        let fail = self.w.alloc_fail & (1 << (self.n & 31)) != 0;
+        let fail = self.w.alloc_fail & (1 << (self.n & 63)) != 0;
         self.n += 1;
         fail
     }

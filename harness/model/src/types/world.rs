@@ -98,8 +98,9 @@ macro_rules! world_schema {
             "tid_send_ret" tid_send_ret: bool = false,
             /// What `cancel_work_sync` returns (true: the work was pending).
             "cancel_work_ret" cancel_work_ret: bool [cancel_work_ret] = false,
-            /// Bit n: the n-th allocation of a call fails.
-            "alloc_fail" alloc_fail: u32 [alloc_fail] = 0,
+            /// Bit n: the n-th allocation of a call fails (counted from 0,
+            /// modulo 64: a call's 65th is its first again).
+            "alloc_fail" alloc_fail: u64 [alloc_fail] = 0,
             /// `dd->send_contexts[i].sc` is NULL: context `i` was freed
             /// (`sc_free()`) or never allocated; nothing else of the world
             /// names it. (Last: drawn after the tables that name contexts.)

@@ -203,7 +203,7 @@ pub fn cap_bit<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
 }
 
 /// No allocation fails, three times in four.
-pub fn alloc_fail<S: Source>(u: &mut Draw<S>, _: &World) -> u32 {
+pub fn alloc_fail<S: Source>(u: &mut Draw<S>, _: &World) -> u64 {
     if u.ratio(3, 4) {
         0
     } else {

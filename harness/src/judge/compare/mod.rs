@@ -18,8 +18,10 @@ use crate::model::types::{Call, Func};
 use crate::outcome::Outcome;
 
 mod explain;
+mod failslab;
 mod report;
 use explain::{reads, trim};
+use failslab::failing_each_allocation;
 pub use report::report;
 
 /// What one side did with a call.
@@ -198,36 +200,6 @@ pub struct Group {
     /// side (`world.KEY = VALUE`): a field is listed when giving it
     /// another value changes what A or B does.
     pub reads: Vec<String>,
-}
-
-/// The failslab sweep of corpus vector `v` (the kernel's fault injection:
-/// the N-th allocation of a call fails): one variant per allocation
-/// either side's call made, that allocation failing alone; none when the
-/// vector chooses its failures itself.
-fn failing_each_allocation(v: &Vector, x: &Seen, y: &Seen) -> Vec<(CallOrigin, Call)> {
-    let allocations = |s: &Seen| match s {
-        Seen::Done(o) => o
-            .journal
-            .iter()
-            .filter(|l| l.starts_with("kmalloc("))
-            .count(),
-        _ => 0,
-    };
-    if v.call.world.alloc_fail != 0 {
-        return vec![];
-    }
-    let n = allocations(x).max(allocations(y)).min(32) as u32;
-    (0..n)
-        .map(|k| {
-            let mut c = v.call.clone();
-            c.world.alloc_fail = 1 << k;
-            let origin = CallOrigin::Failslab {
-                id: v.id(),
-                n: k + 1,
-            };
-            (origin, c)
-        })
-        .collect()
 }
 
 /// The progress line of what [`reach`] found.
