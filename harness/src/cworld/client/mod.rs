@@ -43,6 +43,9 @@ type Running = (Child, Channel);
 /// A worker process serving one C world, in the sandbox.
 pub struct Worker {
     so: PathBuf,
+    /// The world's mutant switch ([`BuiltWorld::switch`]): with `so`, what
+    /// the world is (one object holds a schemata's every mutant).
+    switch: Option<(String, i32)>,
     world_dir: PathBuf,
     exe: PathBuf,
     opts: BuildOptions,
@@ -77,6 +80,7 @@ impl Worker {
         }
         Ok(Worker {
             so: world.so.clone(),
+            switch: world.switch.clone(),
             world_dir: world.dir.clone(),
             exe: launch::running_exe()?,
             opts: world.opts.clone(),

@@ -22,8 +22,13 @@ pub(super) struct FuncRecord {
     pub(super) last: Option<Fault>,
 }
 
+/// A world as its records know it: its object and its mutant switch (a
+/// schemata object with one switch on is another world than with
+/// another: what one mutant's function did says nothing of another's).
+type WorldKey = (PathBuf, Option<(String, i32)>);
+
 /// Records by world and function index.
-static RECORDS: Mutex<BTreeMap<(PathBuf, u32), FuncRecord>> = Mutex::new(BTreeMap::new());
+static RECORDS: Mutex<BTreeMap<(WorldKey, u32), FuncRecord>> = Mutex::new(BTreeMap::new());
 
 /// After this many confirmed faults of a function that never returned in
 /// a world, a comparison of two worlds no longer runs its calls
@@ -42,18 +47,23 @@ impl Worker {
         }
     }
 
+    /// This worker's world, as the records key it.
+    fn world_key(&self) -> WorldKey {
+        (self.so.clone(), self.switch.clone())
+    }
+
     /// What function `f` has done in this world, in this process.
     fn record(&self, f: u32) -> FuncRecord {
         RECORDS
             .lock()
-            .map(|r| r.get(&(self.so.clone(), f)).cloned().unwrap_or_default())
+            .map(|r| r.get(&(self.world_key(), f)).cloned().unwrap_or_default())
             .unwrap_or_default()
     }
 
     /// Changes the record of function `f` in this world.
     pub(super) fn update_record(&self, f: u32, change: impl FnOnce(&mut FuncRecord)) {
         if let Ok(mut r) = RECORDS.lock() {
-            change(r.entry((self.so.clone(), f)).or_default());
+            change(r.entry((self.world_key(), f)).or_default());
         }
     }
 
@@ -102,5 +112,37 @@ impl Worker {
             Fault::Crashed(_) => Fault::Crashed(why),
             Fault::Denied(call) => Fault::Denied(call),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cworld::BuiltWorld;
+
+    /// A schemata object is one world per switch: a function proven to
+    /// crash with one mutant on is not presumed to crash with another on,
+    /// nor with none (a presumption carried across them killed mutants
+    /// whose change the compiler never saw).
+    #[test]
+    fn records_are_per_world_and_switch() {
+        let dir = std::env::temp_dir().join(format!("hfi1-records-test-{}", std::process::id()));
+        let world = BuiltWorld::unbuilt(&dir);
+        let worker = |w: &BuiltWorld| {
+            let mut k = Worker::new(w).expect("a worker (not started)");
+            k.presume_hangs(HANG_PROOFS);
+            k
+        };
+        let one = worker(&world.switched("hfi1_mutant__f", 1));
+        let two = worker(&world.switched("hfi1_mutant__g", 1));
+        let none = worker(&world);
+        one.update_record(3, |r| {
+            r.faults = HANG_PROOFS;
+            r.last = Some(Fault::Crashed("SIGSEGV".into()));
+        });
+        assert!(one.presumed_fault(3).is_some());
+        assert_eq!(two.presumed_fault(3), None);
+        assert_eq!(none.presumed_fault(3), None);
+        assert_eq!(one.presumed_fault(4), None);
     }
 }
