@@ -26,6 +26,7 @@
 mod apt;
 mod cache;
 pub mod cache_lock;
+pub mod cond;
 pub mod cscan;
 mod deb;
 mod fetch;

@@ -209,9 +209,7 @@ mod tests {
     fn verdicts_say_why_nothing_was_judged_or_how_much_was() {
         let h = human(&super::super::tests::gate_report());
         assert!(
-            h.contains(
-                "VERDICT [6.12: sdma only] not-judged (no changed function runs in a world)\n"
-            ),
+            h.contains("VERDICT [6.12: sdma only] not-judged (no changed line runs in a world)\n"),
             "{h}"
         );
         assert!(

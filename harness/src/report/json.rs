@@ -40,7 +40,7 @@ mod tests {
         let v: serde_json::Value =
             serde_json::from_str(&json(&super::super::tests::gate_report())).expect("JSON");
         let (skipped, part) = (&v["suites"][0], &v["suites"][1]);
-        assert_eq!(skipped["skipped"], "no changed function runs in a world");
+        assert_eq!(skipped["skipped"], "no changed line runs in a world");
         assert_eq!(skipped["verdict"], "not-judged");
         assert_eq!(
             (&skipped["judged_functions"], &skipped["changed_functions"]),

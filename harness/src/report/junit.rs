@@ -268,7 +268,7 @@ mod tests {
             "{j}"
         );
         assert!(
-            j.contains("<testcase classname=\"6.12: sdma only\" name=\"run\" time=\"0\">\n      <skipped message=\"no changed function runs in a world\"/>"),
+            j.contains("<testcase classname=\"6.12: sdma only\" name=\"run\" time=\"0\">\n      <skipped message=\"no changed line runs in a world\"/>"),
             "{j}"
         );
         assert!(j.contains("<testsuite name=\"6.12: qp and sdma\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\""), "{j}");

@@ -604,7 +604,7 @@ mod tests {
             (t[0]["status"].as_str(), t[0]["path"].as_str()),
             (Some("SKIP"), Some("hfi1.qp"))
         );
-        assert_eq!(t[0]["log_excerpt"], "no changed function runs in a world");
+        assert_eq!(t[0]["log_excerpt"], "no changed line runs in a world");
         assert_eq!(t[1]["status"], "FAIL");
         assert_eq!(t[1]["misc"]["verdict"], "changes");
         // The patched tree: its patchset hash, its build the tested one,

@@ -183,13 +183,11 @@ mod tests {
     fn a_skipped_suite_is_ok_with_a_skip_directive() {
         let k = ktap(&super::super::tests::gate_report());
         assert!(
-            k.contains(
-                "    1..0\nok 1 6.12: sdma only # SKIP no changed function runs in a world\n"
-            ),
+            k.contains("    1..0\nok 1 6.12: sdma only # SKIP no changed line runs in a world\n"),
             "{k}"
         );
         assert!(
-            k.contains("    # verdict: not-judged (no changed function runs in a world)\n"),
+            k.contains("    # verdict: not-judged (no changed line runs in a world)\n"),
             "{k}"
         );
         assert!(

@@ -737,7 +737,7 @@ mod tests {
                     kernel: "6.12".into(),
                     verdict: Some("not-judged".into()),
                     not_judged: vec!["drivers/infiniband/hw/hfi1/sdma.c: sdma_make_progress (line 362): no world runs it (not judged)".into()],
-                    skipped: Some("no changed function runs in a world".into()),
+                    skipped: Some("no changed line runs in a world".into()),
                     judged_functions: Some(0),
                     changed_functions: Some(1),
                     not_judged_functions: vec!["sdma.c: sdma_make_progress".into()],

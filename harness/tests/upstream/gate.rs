@@ -381,8 +381,8 @@ fn build_errors_and_warnings(g: &Gate) -> Result<(), Failed> {
 }
 
 /// What the gate lists as not judged: nothing for a header the worlds
-/// compile, a file no world compiles, a function no world runs, a file
-/// outside the extracted tree.
+/// compile, a file no world compiles, a function no world runs, lines the
+/// worlds' preprocessor leaves out, a file outside the extracted tree.
 fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
     // Two fields of a struct swapped in a header: the layout changes, the
     // behaviour does not.
@@ -413,6 +413,35 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
         || !j[0].not_judged[0].starts_with(&format!("{sdma}: sdma_event_names (line "))
     {
         return Err(format!("sdma.c: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    // A line of sdma_desc_avail (which worlds run) that only a kernel
+    // built with CONFIG_SDMA_VERBOSITY compiles: not judged, named with
+    // its directive, nothing built.
+    let verbose = "\tdd_dev_err(sde->dd, \"avail: %u\\n\", avail);\n";
+    let j = g.run(g.patch(
+        sdma,
+        verbose,
+        &verbose.replace("avail:", "avail now:"),
+        "verbose",
+    ))?;
+    if verdicts(&j) != ["not-judged"]
+        || j[0].functions.not_judged
+            != ["sdma.c: sdma_desc_avail (under #ifdef CONFIG_SDMA_VERBOSITY)"]
+        || j[0].not_judged.len() != 1
+        || !j[0].not_judged[0].contains("compiled out under `#ifdef CONFIG_SDMA_VERBOSITY`")
+        || j[0].timings.iter().any(|(phase, _)| *phase == "build")
+    {
+        return Err(format!("verbose: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    }
+    // So is a header's field that only CONFIG_HFI1_DEBUG_SDMA_ORDER
+    // compiles.
+    let sdma_h = "drivers/infiniband/hw/hfi1/sdma.h";
+    let field = "\tu64                   tail_sn;\n";
+    let j = g.run(g.patch(sdma_h, field, &field.replace("u64", "u32"), "order"))?;
+    if verdicts(&j) != ["not-judged"]
+        || j[0].functions.not_judged != ["sdma.h (under #ifdef CONFIG_HFI1_DEBUG_SDMA_ORDER)"]
+    {
+        return Err(format!("sdma.h: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
     }
     // A file outside the extracted tree next to a qp.c edit: that section
     // is left out and listed, the rest is judged.
@@ -464,7 +493,7 @@ pub fn gate_not_judged(tree: &KernelTree) -> Result<(), Failed> {
     let line = gate::patchwork_line(&j);
     let s = &gate::report(&j).suites[0];
     if !line.starts_with("state=warning ")
-        || !line.contains("not-judged (no changed function runs in a world)")
+        || !line.contains("not-judged (no changed line runs in a world)")
         || s.skipped.as_deref() != Some(gate::NOT_JUDGED_REASON)
         || s.not_judged_functions != ["sdma.c: sdma_event_names"]
     {

@@ -11,11 +11,12 @@ use super::coverage::{patch_coverage, prebuild, stable_copy};
 use super::decisions::patch_mcdc;
 use super::depth::{depth, Origin};
 use super::record;
-use super::scope::classify;
+use super::scope::{classify, inside_conditionals};
 use super::verdict::PatchVerdict;
 use super::{Judged, ModelDrift, Options};
 use crate::corpus::Vector;
-use crate::cworld::{self, build::CannotJudge, BuildOptions, BuiltWorld, HarnessFault};
+use crate::cworld::build::{CannotJudge, CompiledLines};
+use crate::cworld::{self, BuildOptions, BuiltWorld, HarnessFault};
 use crate::judge::compare::{self, Comparison};
 use crate::kernel::patch::{apply, Patch};
 use crate::kernel::{self, KernelTree};
@@ -115,6 +116,9 @@ struct Progress {
     prev: Result<BuiltWorld, String>,
     /// Why no later patch can be judged (one did not apply or build).
     blocked: Option<String>,
+    /// The lines the tree's worlds compile, once the patch applied has an
+    /// edit inside a conditional group (else `None`: nothing to tell).
+    compiled: Option<CompiledLines>,
 }
 
 /// Seconds per phase of one patch: apply, build, compare, model, coverage.
@@ -191,6 +195,7 @@ impl Series<'_> {
             prev: cworld::build(self.base, &BuildOptions::default())
                 .map_err(|e| format!("the base tree: {e:#}")),
             blocked: None,
+            compiled: None,
         })
     }
 
@@ -219,7 +224,8 @@ impl Series<'_> {
                 failed = Some(k);
                 break;
             }
-            let scope = classify(self.dir, p, &inputs);
+            let compiled = self.compiled_lines(p, &inputs, &mut |_| {});
+            let scope = classify(self.dir, p, &inputs, compiled.as_ref());
             if !scope.functions.none_judged() || scope.compiled_whole {
                 held = key(&KernelTree::open(self.dir)?);
             }
@@ -230,6 +236,7 @@ impl Series<'_> {
                     inputs,
                     prev: Err(did_not_apply(k)),
                     blocked: Some(did_not_apply(k)),
+                    compiled: None,
                 };
                 (at, PatchVerdict::DoesNotApply(String::new()))
             }
@@ -238,10 +245,12 @@ impl Series<'_> {
                 let Ok(world) = cworld::build(&tree, &BuildOptions::default()) else {
                     return Ok(None);
                 };
+                let compiled = self.compiled_lines(&patches[n - 1], &inputs, &mut |_| {});
                 let at = Progress {
                     inputs,
                     prev: Ok(world),
                     blocked: None,
+                    compiled,
                 };
                 (at, PatchVerdict::Preserves)
             }
@@ -267,6 +276,25 @@ impl Series<'_> {
         Ok(Some((at, before)))
     }
 
+    /// The lines the worlds of the tree `p` was just applied to compile,
+    /// when some edit of `p` is inside a conditional group; `None`
+    /// otherwise, or (said through `progress`) when the tree could not be
+    /// preprocessed: its edits are then judged by the build alone.
+    fn compiled_lines(
+        &self,
+        p: &Patch,
+        inputs: &[String],
+        progress: &mut dyn FnMut(&str),
+    ) -> Option<CompiledLines> {
+        if !inside_conditionals(self.dir, p, inputs) {
+            return None;
+        }
+        let lines = KernelTree::open(self.dir).and_then(|t| cworld::build::compiled_lines(&t));
+        lines
+            .map_err(|e| progress(&format!("compiled lines not read: {e:#}")))
+            .ok()
+    }
+
     /// A judgement of `p` on this base, the rest measured later.
     fn judged(
         &self,
@@ -276,7 +304,7 @@ impl Series<'_> {
         comparison: Option<Comparison>,
         new_warnings: Vec<String>,
     ) -> Judged {
-        let scope = classify(self.dir, p, &at.inputs);
+        let scope = classify(self.dir, p, &at.inputs, at.compiled.as_ref());
         Judged {
             base: self.base_name.to_owned(),
             patch: p.clone(),
@@ -307,6 +335,7 @@ impl Series<'_> {
         times: &mut Timings,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Judged> {
+        at.compiled = None;
         if let Some(why) = &at.blocked {
             let verdict = PatchVerdict::CannotJudge(why.clone());
             return Ok(self.judged(p, at, verdict, None, vec![]));
@@ -318,7 +347,12 @@ impl Series<'_> {
             at.blocked = Some(did_not_apply(k));
             return Ok(self.judged(p, at, PatchVerdict::DoesNotApply(e), None, vec![]));
         }
-        let scope = classify(self.dir, p, &at.inputs);
+        let t = Instant::now();
+        at.compiled = self.compiled_lines(p, &at.inputs, progress);
+        if at.compiled.is_some() {
+            times.push(("preprocess", t.elapsed().as_secs_f64()));
+        }
+        let scope = classify(self.dir, p, &at.inputs, at.compiled.as_ref());
         let unrun = scope.functions.none_judged();
         if unrun && !scope.compiled_whole {
             return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));

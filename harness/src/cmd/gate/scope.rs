@@ -5,12 +5,15 @@
 
 use std::path::Path;
 
+use std::collections::BTreeMap;
+
 use super::ChangedFunctions;
-use crate::cworld::build::Manifest;
+use crate::cworld::build::{CompiledLines, Manifest, Site};
 use crate::judge::scope::{Reason, Runs, Unjudged};
+use crate::kernel::cond::Conditionals;
 use crate::kernel::cscan::{self, Definition};
 use crate::kernel::patch::Patch;
-use crate::kernel::patch::{comment_only_lines, removed_definitions, touched_lines};
+use crate::kernel::patch::{added_lines, comment_only_lines, removed_definitions, touched_lines};
 
 /// Where a patch's edits fall.
 #[derive(Debug, Clone, Default)]
@@ -32,10 +35,17 @@ pub(super) struct Scope {
 }
 
 /// Where `patch`'s edits fall in the patched tree `tree`, whose worlds
-/// compile `inputs` (paths in the tree).
-pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
+/// compile `inputs` (paths in the tree) and, when known, the lines
+/// `compiled` (an edit on lines no world compiles is not judged).
+pub(super) fn classify(
+    tree: &Path,
+    patch: &Patch,
+    inputs: &[String],
+    compiled: Option<&CompiledLines>,
+) -> Scope {
     let manifest = Manifest::load().ok();
     let mut s = Scope::default();
+    let added = added_lines(&patch.text);
     for (path, lines) in touched_lines(&patch.text) {
         let file = short(&path);
         let runs = Runs::of(&path, inputs);
@@ -56,9 +66,14 @@ pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
                 }
                 continue;
             }
-            // A header (or the Makefile): judged through the build.
+            // A header (or the Makefile): judged through the build, but
+            // for the lines its preprocessor leaves out.
             Runs::Header(ref names) if names.is_empty() => {
-                s.functions.judged.push(file.to_owned());
+                let added = added_in(&added, &path);
+                let out = compiled_out(tree, &path, compiled, added, &lines);
+                if !not_compiled(&path, file, &lines, &out, &mut s).is_empty() {
+                    s.functions.judged.push(file.to_owned());
+                }
                 continue;
             }
             _ => {}
@@ -83,13 +98,37 @@ pub(super) fn classify(tree: &Path, patch: &Patch, inputs: &[String]) -> Scope {
         if rest.is_empty() && !lines.is_empty() {
             continue;
         }
-        compiled(tree, &path, &rest, &inert, &runs, &mut s);
+        let out = compiled_out(tree, &path, compiled, added_in(&added, &path), &rest);
+        in_compiled_file(tree, &path, (&rest, &inert, &out), &runs, &mut s);
     }
     for names in [&mut s.functions.judged, &mut s.functions.not_judged] {
         let mut seen = std::collections::HashSet::new();
         names.retain(|n| seen.insert(n.clone()));
     }
     s
+}
+
+/// Whether some edit of `patch` in a file the worlds compile (`inputs`)
+/// lies inside a conditional group of the patched `tree`: only then can
+/// it be compiled out, and the tree's compiled lines are worth reading.
+pub(super) fn inside_conditionals(tree: &Path, patch: &Patch, inputs: &[String]) -> bool {
+    touched_lines(&patch.text).iter().any(|(path, lines)| {
+        let compiled = matches!(
+            Runs::of(path, inputs),
+            Runs::Every | Runs::InScope(_) | Runs::Extracted(_) | Runs::Header(_)
+        );
+        let Some(src) = compiled
+            .then(|| crate::kernel::read_tree_text(tree, &tree.join(path)).ok())
+            .flatten()
+        else {
+            return false;
+        };
+        let groups = Conditionals::scan(&src);
+        groups.any()
+            && lines
+                .iter()
+                .any(|&l| groups.of_line(l).or_else(|| groups.of_gap(l)).is_some())
+    })
 }
 
 /// The functions of `path` the patch removes whole (gone from the patched
@@ -127,15 +166,27 @@ fn removed(tree: &Path, (path, text): (&str, &str), runs: &Runs, s: &mut Scope) 
 /// through the build. In a `.c` file each changed definition is judged
 /// when some world runs it, else listed; edits outside any definition
 /// are judged only where every function is, or when they change only
-/// comments and whitespace (`inert`: no compiler sees them).
-fn compiled(tree: &Path, path: &str, lines: &[usize], inert: &[usize], runs: &Runs, s: &mut Scope) {
+/// comments and whitespace (`inert`: no compiler sees them). Lines
+/// compiled out (`out`, each with the directive that leaves it out) are
+/// a unit of their own per definition, not judged.
+fn in_compiled_file(
+    tree: &Path,
+    path: &str,
+    (lines, inert, out): (&[usize], &[usize], &BTreeMap<usize, String>),
+    runs: &Runs,
+    s: &mut Scope,
+) {
     let units = units(tree, path, lines);
     if path.ends_with(".h") {
-        s.functions.judged.push(short(path).to_owned());
+        let kept = not_compiled(path, short(path), lines, out, s);
+        if !kept.is_empty() {
+            s.functions.judged.push(short(path).to_owned());
+        }
         if let Runs::Header(names) = runs {
             for (name, _, ls) in units.into_iter().filter_map(|(_, d)| d) {
                 if names.contains(&name) {
-                    s.lines.extend(ls.into_iter().map(|l| (path.to_owned(), l)));
+                    let ls = ls.into_iter().filter(|l| kept.contains(l));
+                    s.lines.extend(ls.map(|l| (path.to_owned(), l)));
                 }
             }
         }
@@ -155,6 +206,14 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], inert: &[usize], runs: &Ru
             }
             continue;
         };
+        let ls = if runs.judges(&name) {
+            not_compiled(path, &unit, &ls, out, s)
+        } else {
+            ls
+        };
+        if ls.is_empty() {
+            continue;
+        }
         match runs {
             Runs::Every => s.lines.extend(ls.into_iter().map(|l| (path.to_owned(), l))),
             Runs::InScope(names) if names.contains(&name) => {
@@ -181,21 +240,102 @@ fn compiled(tree: &Path, path: &str, lines: &[usize], inert: &[usize], runs: &Ru
             .into_iter()
             .filter(|l| !inert.contains(l))
             .collect();
-        let what = match off.as_slice() {
-            [l] => format!("line {l}"),
-            ls => format!(
-                "lines {}",
-                ls.iter()
-                    .map(|l| l.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
+        let what = which_lines(&off);
         s.not_judged.push(format!(
             "{path}: {what}, outside any function: no world runs it (not judged)"
         ));
         s.functions.not_judged.extend(outside);
     }
+}
+
+/// `line 3`, `lines 3, 5`.
+fn which_lines(ls: &[usize]) -> String {
+    match ls {
+        [l] => format!("line {l}"),
+        ls => format!(
+            "lines {}",
+            ls.iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The lines `added` (as [`added_lines`] gives them) of `path`.
+fn added_in<'a>(added: &'a [(String, Vec<usize>)], path: &str) -> &'a [usize] {
+    added
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or(&[][..], |(_, a)| a.as_slice())
+}
+
+/// The touched `lines` of `path` whose edits no world compiles, each
+/// with the directive that leaves it out (see [`Site`]): an added line
+/// where it is, a removal in the gap it left. Empty when `compiled` is
+/// not known or the file has no conditional.
+fn compiled_out(
+    tree: &Path,
+    path: &str,
+    compiled: Option<&CompiledLines>,
+    added: &[usize],
+    lines: &[usize],
+) -> BTreeMap<usize, String> {
+    let Some(src) =
+        compiled.and_then(|_| crate::kernel::read_tree_text(tree, &tree.join(path)).ok())
+    else {
+        return BTreeMap::new();
+    };
+    let Some(file) = compiled.and_then(|c| c.file(path, &src)) else {
+        return BTreeMap::new();
+    };
+    lines
+        .iter()
+        .filter_map(|&l| {
+            let site = if added.contains(&l) {
+                Site::Line(l)
+            } else {
+                Site::Gap(l)
+            };
+            Some((l, file.compiled_out(site)?.to_owned()))
+        })
+        .collect()
+}
+
+/// Lists the lines of `unit` (`ls`, of `path`) that `out` says are
+/// compiled out as not judged, a unit per directive (`sdma.c:
+/// sdma_desc_avail (under #ifdef CONFIG_X)`); returns the others.
+fn not_compiled(
+    path: &str,
+    unit: &str,
+    ls: &[usize],
+    out: &BTreeMap<usize, String>,
+    s: &mut Scope,
+) -> Vec<usize> {
+    let mut by_head: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for l in ls {
+        if let Some(h) = out.get(l) {
+            by_head.entry(h).or_default().push(*l);
+        }
+    }
+    for (head, lines) in &by_head {
+        let which = which_lines(lines);
+        // A definition is named; a header is its path.
+        let at = match unit.split_once(": ") {
+            Some((_, name)) => format!("{name} ({which})"),
+            None => which,
+        };
+        s.not_judged.push(format!(
+            "{path}: {at}: compiled out under `{head}` in every world (not judged)"
+        ));
+        s.functions
+            .not_judged
+            .push(format!("{unit} (under {head})"));
+    }
+    ls.iter()
+        .copied()
+        .filter(|l| !out.contains_key(l))
+        .collect()
 }
 
 /// A changed unit of `path` and, for a definition, its name, the first
@@ -332,7 +472,7 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
     /// The patch's changed functions, judged and not.
     fn classified(edits: &[(&str, usize)]) -> Scope {
         let (dir, inputs) = tree();
-        let s = classify(&dir, &patch(edits), &inputs);
+        let s = classify(&dir, &patch(edits), &inputs, None);
         let _ = std::fs::remove_dir_all(&dir);
         s
     }
@@ -422,11 +562,11 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
             )
         };
         let comment = super::super::parse(&text("/* a */", "/* b */"), "p").remove(0);
-        let s = classify(&dir, &comment, &inputs);
+        let s = classify(&dir, &comment, &inputs, None);
         assert_eq!(s.functions.judged, ["sdma.c"], "{s:?}");
         assert!(s.not_judged.is_empty(), "{s:?}");
         let code = super::super::parse(&text("int a;", "int b;"), "p").remove(0);
-        let s = classify(&dir, &code, &inputs);
+        let s = classify(&dir, &code, &inputs, None);
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(s.functions.not_judged, ["sdma.c"], "{s:?}");
     }
@@ -453,6 +593,7 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
             &dir,
             &super::super::parse(&text(whole), "p").remove(0),
             &inputs,
+            None,
         );
         assert_eq!(s.functions.judged, ["sdma.c: sdma_all_idle"], "{s:?}");
         assert_eq!(s.functions.not_judged, ["sdma.c: sdma_gone"], "{s:?}");
@@ -471,7 +612,7 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         };
         // Code removed beside a function is an edit outside any function.
         let more = "int sdma_x;\nvoid sdma_all_idle(int d)\n{\n}\n";
-        let s = classify(&dir, &parse(&text(more)), &inputs);
+        let s = classify(&dir, &parse(&text(more)), &inputs, None);
         assert!(!idle_judged(&s), "{s:?}");
         assert_eq!(s.functions.not_judged, ["sdma.c: SDMA_X"], "{s:?}");
         // A function that moves (its name on a line the patch adds) is not
@@ -481,10 +622,10 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
              @@ -4 +4,2 @@\n }}\n+void sdma_all_idle(int d) {{ }}\n",
             text("void sdma_all_idle(int d)\n{\n}\n")
         );
-        let s = classify(&dir, &parse(&moved), &inputs);
+        let s = classify(&dir, &parse(&moved), &inputs, None);
         assert!(!idle_judged(&s), "{s:?}");
         let block = "\tif (d) {\n\t\td++;\n\t}\n";
-        let s = classify(&dir, &parse(&text(block)), &inputs);
+        let s = classify(&dir, &parse(&text(block)), &inputs, None);
         let _ = std::fs::remove_dir_all(&dir);
         assert!(
             !s.functions.judged.iter().any(|f| f.contains("if")),
@@ -501,5 +642,108 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         assert!(s.compiled_whole, "{s:?}");
         assert_eq!(s.functions.judged, ["iowait.c: iowait_priority_update_top"]);
         assert!(s.functions.not_judged.is_empty(), "{s:?}");
+    }
+
+    /// An edit the worlds' preprocessor leaves out (under `#ifdef
+    /// CONFIG_X`, no line of which any unit emits) is not judged, named
+    /// with its directive; one beside it that is compiled is judged, and
+    /// only it is a line to measure. Removals count where they were.
+    #[test]
+    fn compiled_out_lines_are_not_judged() {
+        let (dir, inputs) = tree();
+        let p = format!("{HFI1}/sdma.c");
+        // sdma_select_engine_vl (in scope) with a group in its body.
+        let src = "#include \"sdma.h\"\n\nint sdma_select_engine_vl(int vl)\n{\n\
+                   #ifdef CONFIG_X\n\tvl++;\n\tvl--;\n#endif\n\treturn vl;\n}\n";
+        std::fs::write(dir.join(&p), src).expect("sdma.c");
+        let root = std::fs::canonicalize(&dir).expect("the tree");
+        // What the preprocessor emits of it: all but lines 5-8.
+        let emitted = format!(
+            "# 1 \"{}\"\n#include \"sdma.h\"\n\nint sdma_select_engine_vl(int vl)\n{{\n\n\n\n\n\treturn vl;\n}}\n",
+            root.join(&p).display()
+        );
+        // And a compiled header with a group left out (line 3).
+        let h = format!("{HFI1}/verbs.h");
+        std::fs::write(
+            dir.join(&h),
+            "struct x {\n#ifdef CONFIG_X\n\tint a;\n#endif\n\tint b;\n};\n",
+        )
+        .expect("verbs.h");
+        let emitted = format!(
+            "{emitted}# 1 \"{}\"\nstruct x {{\n\n\n\n\tint b;\n}};\n",
+            root.join(&h).display()
+        );
+        let mut compiled = CompiledLines::default();
+        compiled.read_preprocessed(&emitted, &root);
+        let header = |line: usize| {
+            let text = format!(
+                "Subject: [PATCH] x\n\n---\ndiff --git a/{h} b/{h}\n--- a/{h}\n+++ b/{h}\n\
+                 @@ -{line} +{line} @@\n-\tint c;\n+\tint d;\n"
+            );
+            classify(
+                &dir,
+                &super::super::parse(&text, "p").remove(0),
+                &inputs,
+                Some(&compiled),
+            )
+        };
+        let s = header(3);
+        assert_eq!(
+            s.functions.not_judged,
+            ["verbs.h (under #ifdef CONFIG_X)"],
+            "{s:?}"
+        );
+        assert_eq!(
+            s.not_judged,
+            [format!(
+                "{h}: line 3: compiled out under `#ifdef CONFIG_X` in every world (not judged)"
+            )]
+        );
+        let s = header(5);
+        assert_eq!(s.functions.judged, ["verbs.h"], "{s:?}");
+        assert!(s.not_judged.is_empty(), "{s:?}");
+        let edit = |hunk: &str| {
+            let text = format!(
+                "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n{hunk}"
+            );
+            classify(
+                &dir,
+                &super::super::parse(&text, "p").remove(0),
+                &inputs,
+                Some(&compiled),
+            )
+        };
+        let s = edit("@@ -6 +6 @@\n-\tvl += 2;\n+\tvl++;\n");
+        assert!(s.functions.none_judged(), "{s:?}");
+        assert_eq!(
+            s.functions.not_judged,
+            ["sdma.c: sdma_select_engine_vl (under #ifdef CONFIG_X)"]
+        );
+        assert_eq!(
+            s.not_judged,
+            [format!(
+                "{p}: sdma_select_engine_vl (line 6): compiled out under `#ifdef CONFIG_X` \
+                 in every world (not judged)"
+            )]
+        );
+        assert!(s.lines.is_empty(), "{s:?}");
+        // A line removed from the group, and one changed after it.
+        let s = edit("@@ -6,5 +6,4 @@\n \tvl++;\n-\tvl -= 2;\n \tvl--;\n #endif\n-\treturn 0;\n+\treturn vl;\n");
+        assert_eq!(
+            s.functions.judged,
+            ["sdma.c: sdma_select_engine_vl"],
+            "{s:?}"
+        );
+        assert_eq!(s.lines, [(p.clone(), 9)]);
+        assert_eq!(s.not_judged.len(), 1, "{s:?}");
+        // Without the compiled lines, the build alone judges.
+        let text = format!(
+            "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n@@ -6 +6 @@\n-\tvl += 2;\n+\tvl++;\n"
+        );
+        let patch = super::super::parse(&text, "p").remove(0);
+        assert!(inside_conditionals(&dir, &patch, &inputs));
+        let s = classify(&dir, &patch, &inputs, None);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(s.functions.judged, ["sdma.c: sdma_select_engine_vl"]);
     }
 }

@@ -70,7 +70,7 @@ impl PatchVerdict {
 }
 
 /// Why a `not-judged` patch's suite was skipped.
-pub const NOT_JUDGED_REASON: &str = "no changed function runs in a world";
+pub const NOT_JUDGED_REASON: &str = "no changed line runs in a world";
 
 /// What qualifies a patch's verdict: why it was not judged, or how much of
 /// it was (`1 of 2 changed functions judged; not judged: sdma.c:
@@ -362,7 +362,7 @@ mod tests {
         assert_eq!(
             patchwork_line(std::slice::from_ref(&j)),
             "state=warning context=hfi1-conformance \
-             description=\"6.12 not-judged (no changed function runs in a world)\""
+             description=\"6.12 not-judged (no changed line runs in a world)\""
         );
         let r = report(std::slice::from_ref(&j));
         let s = &r.suites[0];

@@ -74,9 +74,10 @@ pub fn listed_for_run(listed: &[Listed], functions: &[String]) -> Vec<Listed> {
 }
 
 /// Every mutant of the functions named ([`generate`]), every function of
-/// the call schema when none is: what `--list` lists, judging none.
+/// the call schema when none is, but those no world compiles
+/// ([`mutate::compiled`]): what `--list` lists, judging none.
 pub fn list(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
-    generate(tree, &named_or_all(functions))
+    mutate::compiled(tree, generate(tree, &named_or_all(functions))?)
 }
 
 /// Options of a mutants run.

@@ -94,7 +94,7 @@ pub(super) fn cflags(tree: &KernelTree, opts: &BuildOptions) -> Result<Vec<Strin
 
 /// What the compiler sees: the tree and c-shim read-only, this build's
 /// directory writable, the toolchain.
-fn toolchain_spec(tree: &KernelTree, opts: &BuildOptions, dir: &Path) -> Spec {
+pub(super) fn toolchain_spec(tree: &KernelTree, opts: &BuildOptions, dir: &Path) -> Spec {
     let mut spec = Spec::new(Limits::TOOL)
         .read_only(&tree.root)
         .read_only(cshim_dir())
@@ -189,7 +189,7 @@ fn replaced_files(
 
 /// Writes the translation unit holding the extracted upstream definitions
 /// (a definition `replaced` names, its text instead).
-fn write_extract_unit(
+pub(super) fn write_extract_unit(
     tree: &KernelTree,
     manifest: &Manifest,
     (replaced, absent): (&[Replaced], &[String]),
@@ -360,7 +360,12 @@ fn units(
 /// tree's `rdma/` headers (`stage`) and its hfi1 directory, the kernel's
 /// defines, warnings that are errors in any C, and the tree's own flags
 /// that change what C code means.
-fn cc_build(tree: &KernelTree, opts: &BuildOptions, dir: &Path, stage: &Path) -> Result<cc::Build> {
+pub(super) fn cc_build(
+    tree: &KernelTree,
+    opts: &BuildOptions,
+    dir: &Path,
+    stage: &Path,
+) -> Result<cc::Build> {
     let kcompat = cshim_dir().join("kcompat/include");
     let hfi1 = tree.path("drivers/infiniband/hw/hfi1");
     let target = env!("HARNESS_TARGET");

@@ -29,7 +29,9 @@ mod cache;
 mod compile;
 mod manifest;
 mod objcache;
+mod preprocess;
 mod tools;
+pub use preprocess::{compiled_lines, CompiledLines, FileLines, Site};
 pub use tools::{llvm_tool, measuring_cc, measuring_cc_major};
 
 use fs_err as fs;

@@ -60,7 +60,45 @@ pub fn in_diff(
     if functions.is_empty() {
         return Ok(vec![]);
     }
-    Ok(on_lines(generate(tree, &functions)?, added))
+    compiled(tree, on_lines(generate(tree, &functions)?, added))
+}
+
+/// `mutants` without those on lines no world compiles (inside a
+/// conditional group the worlds' preprocessor leaves out, such as
+/// `#ifdef CONFIG_SDMA_VERBOSITY`): a change the compiler never sees is
+/// no mutant of the code judged. The tree is preprocessed only when a
+/// mutant's line is inside some conditional group.
+pub fn compiled(tree: &KernelTree, mutants: Vec<Mutant>) -> Result<Vec<Mutant>> {
+    let mut groups: BTreeMap<&str, Option<(String, kernel::cond::Conditionals)>> = BTreeMap::new();
+    let mut inside = false;
+    for m in &mutants {
+        let g = groups.entry(&m.file).or_insert_with(|| {
+            let src = tree.read_to_string(&tree.path(&m.file)).ok()?;
+            let c = kernel::cond::Conditionals::scan(&src);
+            c.any().then_some((src, c))
+        });
+        inside |= g.as_ref().is_some_and(|(_, c)| c.of_line(m.line).is_some());
+    }
+    if !inside {
+        return Ok(mutants);
+    }
+    let lines = cworld::build::compiled_lines(tree)?;
+    let files: BTreeMap<String, Option<cworld::build::FileLines>> = groups
+        .iter()
+        .map(|(f, g)| {
+            let file = g.as_ref().and_then(|(src, _)| lines.file(f, src));
+            (f.to_string(), file)
+        })
+        .collect();
+    Ok(mutants
+        .into_iter()
+        .filter(|m| {
+            files
+                .get(&m.file)
+                .and_then(Option::as_ref)
+                .is_none_or(|f| f.compiled_out(cworld::build::Site::Line(m.line)).is_none())
+        })
+        .collect())
 }
 
 /// What became of a mutant.

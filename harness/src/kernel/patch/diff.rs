@@ -3,6 +3,8 @@
 //! format-patch` writes (`diff --git`, `index`, mode, rename and binary
 //! lines) and plain unified diffs.
 
+use crate::kernel::cond::{lex_line, Lex};
+
 /// A diff cut into file sections: `(path, section text)`, in order; the
 /// text before the first section is dropped. A section starts at a `diff
 /// --git` line, or at a `---`/`+++` pair that is not the header of a
@@ -178,50 +180,6 @@ fn changed_lines(body: &str) -> Vec<usize> {
     }
     lines.dedup();
     lines
-}
-
-/// Where a C lexer stands at the end of a line: in code, or inside a
-/// block comment (a string or character literal ends with its line).
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Lex {
-    Code,
-    Comment,
-}
-
-/// Lexes `line` from `state`: the state at its end, and whether the line
-/// holds nothing but comments and whitespace.
-fn lex_line(line: &str, mut state: Lex) -> (Lex, bool) {
-    let b = line.as_bytes();
-    let (mut i, mut inert) = (0, true);
-    while i < b.len() {
-        match state {
-            Lex::Comment if b[i..].starts_with(b"*/") => {
-                state = Lex::Code;
-                i += 2;
-            }
-            Lex::Comment => i += 1,
-            Lex::Code if b[i..].starts_with(b"/*") => {
-                state = Lex::Comment;
-                i += 2;
-            }
-            Lex::Code if b[i..].starts_with(b"//") => break,
-            Lex::Code if b[i].is_ascii_whitespace() => i += 1,
-            Lex::Code => {
-                inert = false;
-                if b[i] == b'"' || b[i] == b'\'' {
-                    // A literal: to its closing quote (a comment opener
-                    // inside it is not one).
-                    let q = b[i];
-                    i += 1;
-                    while i < b.len() && b[i] != q {
-                        i += if b[i] == b'\\' { 2 } else { 1 };
-                    }
-                }
-                i += 1;
-            }
-        }
-    }
-    (state, inert)
 }
 
 /// The lines of `path`'s patched text `new_src` that `text`'s hunks touch
