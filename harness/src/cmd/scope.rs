@@ -44,6 +44,22 @@ pub struct FileScope {
     /// explain (a gap `--check` fails on).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unlisted: Vec<String>,
+    /// Code in judged definitions (a header: anywhere) that no world
+    /// compiles, by the directive that leaves it out: an edit of it is
+    /// not judged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compiled_out: Vec<CompiledOut>,
+}
+
+/// Lines of a file no world compiles, under one directive.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompiledOut {
+    /// The directive (`#ifdef CONFIG_SDMA_VERBOSITY`).
+    pub directive: String,
+    /// The code lines it leaves out.
+    pub lines: Vec<usize>,
+    /// The judged definitions they are in (none in a header's top level).
+    pub functions: Vec<String>,
 }
 
 /// Definitions of a file not judged for one reason.
@@ -69,6 +85,7 @@ impl Statement {
 /// The statement of `tree`, with the reasons of `list`.
 pub fn statement(tree: &KernelTree, list: &Unjudged) -> Result<Statement> {
     let inputs = cworld::build::tree_inputs(tree)?;
+    let lines = cworld::build::compiled_lines(tree)?;
     let mut files = vec![];
     for dir in DRIVERS {
         let Ok(rd) = std::fs::read_dir(tree.path(dir)) else {
@@ -87,17 +104,22 @@ pub fn statement(tree: &KernelTree, list: &Unjudged) -> Result<Statement> {
             let src = crate::kernel::read_tree_file(&tree.root, &tree.path(&path))
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default();
+            let all = cscan::definitions(&src).unwrap_or_default();
             // Each name once (a static function's prototype comes first).
             let mut seen = std::collections::HashSet::new();
-            let defs: Vec<String> = cscan::definitions(&src)
-                .map(|d| d.into_iter().map(|d| d.name).collect::<Vec<_>>())
-                .unwrap_or_default()
-                .into_iter()
+            let defs: Vec<String> = all
+                .iter()
+                .map(|d| d.name.clone())
                 .filter(|n| seen.insert(n.clone()))
                 .collect();
             let (judged, not_judged): (Vec<String>, Vec<String>) =
                 defs.into_iter().partition(|d| runs.judges(d));
             let (reasons, unlisted) = explained(list, &path, &not_judged);
+            let compiled = !matches!(runs, Runs::Outside | Runs::NotCompiled);
+            let compiled_out = match lines.file(&path, &src) {
+                Some(f) if compiled => compiled_out(&f, &all, &runs, path.ends_with(".c")),
+                _ => vec![],
+            };
             files.push(FileScope {
                 path,
                 how: runs.word().to_owned(),
@@ -105,6 +127,7 @@ pub fn statement(tree: &KernelTree, list: &Unjudged) -> Result<Statement> {
                 not_judged,
                 reasons,
                 unlisted,
+                compiled_out,
             });
         }
     }
@@ -113,6 +136,55 @@ pub fn statement(tree: &KernelTree, list: &Unjudged) -> Result<Statement> {
         series: tree.version.series(),
         files,
     })
+}
+
+/// The groups of a compiled file no world compiles (`file`), by
+/// directive; in a C file only the code inside definitions `runs` judges
+/// (`defs`: the rest is not judged anyway, and an extracted file's other
+/// definitions are never preprocessed).
+fn compiled_out(
+    file: &cworld::build::FileLines,
+    defs: &[cscan::Definition],
+    runs: &Runs,
+    c_file: bool,
+) -> Vec<CompiledOut> {
+    let mut out: Vec<CompiledOut> = vec![];
+    for (head, code) in file.groups_compiled_out() {
+        let mut functions = vec![];
+        let mut lines = vec![];
+        for l in code {
+            let def = defs
+                .iter()
+                .find(|d| l >= d.line && l < d.line + d.text.lines().count().max(1));
+            let judged = def.filter(|d| runs.judges(&d.name));
+            if judged.is_none() && c_file {
+                continue;
+            }
+            if let Some(d) = judged.filter(|d| !functions.contains(&d.name)) {
+                functions.push(d.name.clone());
+            }
+            lines.push(l);
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        match out.iter_mut().find(|c| c.directive == head) {
+            Some(c) => {
+                c.lines.extend(lines);
+                for f in functions {
+                    if !c.functions.contains(&f) {
+                        c.functions.push(f);
+                    }
+                }
+            }
+            None => out.push(CompiledOut {
+                directive: head.to_owned(),
+                lines,
+                functions,
+            }),
+        }
+    }
+    out
 }
 
 /// The definitions `not_judged` of `path` grouped by the reason `list`
@@ -235,6 +307,18 @@ pub fn human(statements: &[Statement]) -> String {
                     f.unlisted.join(", ")
                 ));
             }
+            for c in &f.compiled_out {
+                let within = match c.functions.as_slice() {
+                    [] => String::new(),
+                    fs => format!(" in {}", fs.join(", ")),
+                };
+                let n = c.lines.len();
+                out.push_str(&format!(
+                    "    not judged, compiled out in every world: `{}` ({n} line{}{within})\n",
+                    c.directive,
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
         }
         let none: Vec<&str> = s
             .files
@@ -285,6 +369,7 @@ mod tests {
                 not_judged: names(not_judged),
                 reasons,
                 unlisted,
+                compiled_out: vec![],
             }],
         }
     }

@@ -183,6 +183,11 @@ impl Conditionals {
         self.heads.get(g).map_or("", String::as_str)
     }
 
+    /// Every group, in the order their directives come.
+    pub fn groups(&self) -> std::ops::Range<usize> {
+        0..self.heads.len()
+    }
+
     /// Whether the file has a conditional group at all.
     pub fn any(&self) -> bool {
         !self.heads.is_empty()

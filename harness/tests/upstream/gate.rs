@@ -601,6 +601,19 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     {
         return Err(format!("rc.c {}, hfi.h {}", rc.how, hfi.how).into());
     }
+    // The verbose messages inside judged functions are compiled out, and
+    // said so; sdma_dumpstate (extracted whole) and qp.c are not.
+    let verbose = sdma
+        .compiled_out
+        .iter()
+        .find(|c| c.directive == "#ifdef CONFIG_SDMA_VERBOSITY");
+    if !verbose.is_some_and(|c| {
+        has(&c.functions, "sdma_desc_avail") && !has(&c.functions, "sdma_dumpstate")
+    }) || !qp.compiled_out.is_empty()
+        || !pio.compiled_out.is_empty()
+    {
+        return Err(format!("compiled out: {:?}", sdma.compiled_out).into());
+    }
     let g = Gate::new(tree)?;
     let j = g.run(g.patch(
         "drivers/infiniband/hw/hfi1/sdma.c",

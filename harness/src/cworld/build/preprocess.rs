@@ -59,6 +59,21 @@ impl FileLines<'_> {
     }
 }
 
+impl FileLines<'_> {
+    /// The groups no world compiles (none of their code lines emitted):
+    /// each its directive and its code lines.
+    pub fn groups_compiled_out(&self) -> Vec<(&str, Vec<usize>)> {
+        self.groups
+            .groups()
+            .filter_map(|g| {
+                let code: Vec<usize> = self.groups.code_lines(g).collect();
+                let out = !code.is_empty() && code.iter().all(|l| !self.emitted.contains(l));
+                out.then(|| (self.groups.head(g), code))
+            })
+            .collect()
+    }
+}
+
 impl CompiledLines {
     /// The compiled lines of `path` (in the tree), its text `src`; `None`
     /// when no unit reads the file or it has no conditional.
@@ -205,5 +220,6 @@ mod tests {
         assert_eq!(file.compiled_out(Site::Gap(6)), None);
         assert_eq!(file.compiled_out(Site::Line(6)), None);
         assert_eq!(file.compiled_out(Site::Line(3)), None, "a directive");
+        assert_eq!(file.groups_compiled_out(), [("#ifdef A", vec![4])]);
     }
 }
