@@ -50,6 +50,26 @@ pub(crate) fn lex_line(line: &str, mut state: Lex) -> (Lex, bool) {
     (state, inert)
 }
 
+/// Whether `line`, read from code (not inside a comment), is a
+/// preprocessor directive: its first token, past whitespace and
+/// comments, is `#`.
+pub fn is_directive(line: &str) -> bool {
+    directive_body(line).is_some()
+}
+
+/// The text after a directive line's `#` (see [`is_directive`]).
+fn directive_body(line: &str) -> Option<&str> {
+    let mut rest = line;
+    loop {
+        rest = rest.trim_start();
+        match rest.strip_prefix("/*").map(|r| r.split_once("*/")) {
+            Some(Some((_, after))) => rest = after,
+            Some(None) => return None,
+            None => return rest.strip_prefix('#'),
+        }
+    }
+}
+
 /// What a line of the file is.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Kind {
@@ -75,7 +95,7 @@ pub struct Conditionals {
 
 /// The conditional directive a line starts, and the rest of its text.
 fn conditional(line: &str) -> Option<(&str, &str)> {
-    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = directive_body(line)?.trim_start();
     let word = rest
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
         .next()?;
@@ -110,8 +130,7 @@ impl Conditionals {
             let (end, inert) = lex_line(line, state);
             state = end;
             let top = stack.last().map(|(g, _)| *g);
-            let directive =
-                continued || (at_start == Lex::Code && line.trim_start().starts_with('#'));
+            let directive = continued || (at_start == Lex::Code && is_directive(line));
             if !directive {
                 let kind = if inert { Kind::Inert } else { Kind::Code };
                 c.lines.push((kind, top));
@@ -241,11 +260,15 @@ int f(int x)
         assert!(c.any() && !Conditionals::scan("int x;\n").any());
     }
 
-    /// A `#` inside a comment opens nothing.
+    /// A `#` inside a comment opens nothing; one after a comment on its
+    /// line does, as the preprocessor reads it.
     #[test]
     fn a_directive_inside_a_comment_is_not_one() {
         let c = Conditionals::scan("/*\n#if 0\n*/\nint x;\n");
         assert!(!c.any());
         assert_eq!(c.of_line(4), None);
+        let c = Conditionals::scan("/* a */ #ifdef B\nint x;\n#endif\n");
+        assert_eq!(c.of_line(2).map(|g| c.head(g)), Some("#ifdef B"));
+        assert!(is_directive("\t# define X") && !is_directive("x = 1; /* # */"));
     }
 }

@@ -13,7 +13,9 @@ use crate::judge::scope::{Reason, Runs, Unjudged};
 use crate::kernel::cond::Conditionals;
 use crate::kernel::cscan::{self, Definition};
 use crate::kernel::patch::Patch;
-use crate::kernel::patch::{added_lines, comment_only_lines, removed_definitions, touched_lines};
+use crate::kernel::patch::{
+    added_lines, comment_only_lines, directive_removals, removed_definitions, touched_lines,
+};
 
 /// Where a patch's edits fall.
 #[derive(Debug, Clone, Default)]
@@ -69,9 +71,8 @@ pub(super) fn classify(
             // A header (or the Makefile): judged through the build, but
             // for the lines its preprocessor leaves out.
             Runs::Header(ref names) if names.is_empty() => {
-                let added = added_in(&added, &path);
-                let out = compiled_out(tree, &path, compiled, added, &lines);
-                if !not_compiled(&path, file, &lines, &out, &mut s).is_empty() {
+                let out = compiled_out(tree, (&path, &patch.text), compiled, &added, &lines);
+                if lines.is_empty() || !not_compiled(&path, file, &lines, &out, &mut s).is_empty() {
                     s.functions.judged.push(file.to_owned());
                 }
                 continue;
@@ -98,7 +99,7 @@ pub(super) fn classify(
         if rest.is_empty() && !lines.is_empty() {
             continue;
         }
-        let out = compiled_out(tree, &path, compiled, added_in(&added, &path), &rest);
+        let out = compiled_out(tree, (&path, &patch.text), compiled, &added, &rest);
         in_compiled_file(tree, &path, (&rest, &inert, &out), &runs, &mut s);
     }
     for names in [&mut s.functions.judged, &mut s.functions.not_judged] {
@@ -179,7 +180,7 @@ fn in_compiled_file(
     let units = units(tree, path, lines);
     if path.ends_with(".h") {
         let kept = not_compiled(path, short(path), lines, out, s);
-        if !kept.is_empty() {
+        if lines.is_empty() || !kept.is_empty() {
             s.functions.judged.push(short(path).to_owned());
         }
         if let Runs::Header(names) = runs {
@@ -272,13 +273,15 @@ fn added_in<'a>(added: &'a [(String, Vec<usize>)], path: &str) -> &'a [usize] {
 
 /// The touched `lines` of `path` whose edits no world compiles, each
 /// with the directive that leaves it out (see [`Site`]): an added line
-/// where it is, a removal in the gap it left. Empty when `compiled` is
-/// not known or the file has no conditional.
+/// where it is, a removal in the gap it left in the patched file (`text`
+/// the patch). A hunk that removes a directive changes the groups
+/// themselves: the build alone judges it. Empty when `compiled` is not
+/// known or the file has no conditional.
 fn compiled_out(
     tree: &Path,
-    path: &str,
+    (path, text): (&str, &str),
     compiled: Option<&CompiledLines>,
-    added: &[usize],
+    added: &[(String, Vec<usize>)],
     lines: &[usize],
 ) -> BTreeMap<usize, String> {
     let Some(src) =
@@ -289,8 +292,11 @@ fn compiled_out(
     let Some(file) = compiled.and_then(|c| c.file(path, &src)) else {
         return BTreeMap::new();
     };
+    let added = added_in(added, path);
+    let regrouped = directive_removals(text, path);
     lines
         .iter()
+        .filter(|l| !regrouped.contains(l))
         .filter_map(|&l| {
             let site = if added.contains(&l) {
                 Site::Line(l)
@@ -702,6 +708,19 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         let s = header(5);
         assert_eq!(s.functions.judged, ["verbs.h"], "{s:?}");
         assert!(s.not_judged.is_empty(), "{s:?}");
+        // A header deleted (no line of it left to touch) is judged
+        // through the build.
+        let text = format!(
+            "Subject: [PATCH] x\n\n---\ndiff --git a/{h} b/{h}\ndeleted file mode 100644\n\
+             --- a/{h}\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-struct x {{\n-}};\n"
+        );
+        let s = classify(
+            &dir,
+            &super::super::parse(&text, "p").remove(0),
+            &inputs,
+            Some(&compiled),
+        );
+        assert_eq!(s.functions.judged, ["verbs.h"], "{s:?}");
         let edit = |hunk: &str| {
             let text = format!(
                 "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n{hunk}"
@@ -736,6 +755,17 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         );
         assert_eq!(s.lines, [(p.clone(), 9)]);
         assert_eq!(s.not_judged.len(), 1, "{s:?}");
+        // Removing an #else branch (code the worlds compiled) leaves its
+        // gap in the #ifdef group: the groups changed, the build judges.
+        let s = edit(
+            "@@ -5,6 +5,4 @@\n #ifdef CONFIG_X\n \tvl++;\n \tvl--;\n-#else\n-\tvl = 0;\n #endif\n",
+        );
+        assert_eq!(
+            s.functions.judged,
+            ["sdma.c: sdma_select_engine_vl"],
+            "{s:?}"
+        );
+        assert!(s.not_judged.is_empty(), "{s:?}");
         // Without the compiled lines, the build alone judges.
         let text = format!(
             "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n@@ -6 +6 @@\n-\tvl += 2;\n+\tvl++;\n"

@@ -433,7 +433,7 @@ pub(super) fn cc_build(
 
 /// The flags of a vendor overlay (force-included headers, macros) and of
 /// the build's options (sanitizers, coverage, fuzzing), after the others.
-fn add_option_flags(b: &mut cc::Build, tree: &KernelTree, opts: &BuildOptions) {
+pub(super) fn add_option_flags(b: &mut cc::Build, tree: &KernelTree, opts: &BuildOptions) {
     if let Some(o) = &tree.overlay {
         for f in &o.force_include {
             b.flag("-include").flag(f.display().to_string());

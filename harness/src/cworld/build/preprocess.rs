@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use fs_err as fs;
 
-use super::compile::{cc_build, stage_includes, toolchain_spec, write_extract_unit};
+use super::compile::{
+    add_option_flags, cc_build, stage_includes, toolchain_spec, write_extract_unit,
+};
 use super::manifest::Manifest;
 use super::tools::sandboxed;
 use super::BuildOptions;
@@ -124,8 +126,9 @@ fn linemarker(l: &str) -> Option<(usize, &str)> {
 /// files compiled whole, the extracted definitions) preprocessed in the
 /// sandbox with the world's flags.
 pub fn compiled_lines(tree: &KernelTree) -> Result<CompiledLines> {
-    let dir = crate::kernel::cache_dir().join("tmp").join(format!(
-        "preprocess-{}-{:?}",
+    // Not in the cache, which may be read-only.
+    let dir = std::env::temp_dir().join(format!(
+        "hfi1-preprocess-{}-{:?}",
         std::process::id(),
         std::thread::current().id()
     ));
@@ -152,7 +155,13 @@ fn preprocess_in(tree: &KernelTree, dir: &Path) -> Result<CompiledLines> {
         .map(|c| tree.path(&c.file))
         .collect();
     units.push(extract);
-    let b = cc_build(tree, &opts, dir, &stage)?;
+    // As compile_into() compiles them: an overlay's flags, the absent
+    // functions' defines.
+    let mut b = cc_build(tree, &opts, dir, &stage)?;
+    add_option_flags(&mut b, tree, &opts);
+    for name in &absent {
+        b.define(&format!("SHIM_ABSENT_{name}"), None);
+    }
     let tool = b
         .try_get_compiler()
         .map_err(|e| anyhow::anyhow!("no C compiler: {e}"))?;
@@ -172,9 +181,14 @@ fn preprocess_in(tree: &KernelTree, dir: &Path) -> Result<CompiledLines> {
     }
     let root = std::fs::canonicalize(&tree.root)
         .with_context(|| format!("reading {}", tree.root.display()))?;
+    // Every child waited for before any failure is told.
+    let done: Vec<_> = running
+        .into_iter()
+        .map(|(u, out, child)| (u, out, child.wait_with_output()))
+        .collect();
     let mut lines = CompiledLines::default();
-    for (u, out, child) in running {
-        let done = child.wait_with_output()?;
+    for (u, out, done) in done {
+        let done = done?;
         if !done.status.success() {
             bail!(
                 "preprocessing {} failed:\n{}",
@@ -182,7 +196,9 @@ fn preprocess_in(tree: &KernelTree, dir: &Path) -> Result<CompiledLines> {
                 String::from_utf8_lossy(&done.stderr)
             );
         }
-        lines.read_preprocessed(&fs::read_to_string(&out)?, &root);
+        // Comments are kept: any bytes may be there.
+        let text = fs::read(&out)?;
+        lines.read_preprocessed(&String::from_utf8_lossy(&text), &root);
     }
     Ok(lines)
 }

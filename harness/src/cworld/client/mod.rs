@@ -43,9 +43,10 @@ type Running = (Child, Channel);
 /// A worker process serving one C world, in the sandbox.
 pub struct Worker {
     so: PathBuf,
-    /// The world's mutant switch ([`BuiltWorld::switch`]): with `so`, what
-    /// the world is (one object holds a schemata's every mutant).
-    switch: Option<(String, i32)>,
+    /// The object and its mutant switch ([`BuiltWorld::switch`]): what the
+    /// world is (one object holds a schemata's every mutant), as its
+    /// records are kept.
+    world: records::WorldKey,
     world_dir: PathBuf,
     exe: PathBuf,
     opts: BuildOptions,
@@ -80,7 +81,7 @@ impl Worker {
         }
         Ok(Worker {
             so: world.so.clone(),
-            switch: world.switch.clone(),
+            world: (world.so.clone(), world.switch.clone()),
             world_dir: world.dir.clone(),
             exe: launch::running_exe()?,
             opts: world.opts.clone(),

@@ -25,10 +25,10 @@ pub(super) struct FuncRecord {
 /// A world as its records know it: its object and its mutant switch (a
 /// schemata object with one switch on is another world than with
 /// another: what one mutant's function did says nothing of another's).
-type WorldKey = (PathBuf, Option<(String, i32)>);
+pub(super) type WorldKey = (PathBuf, Option<(String, i32)>);
 
-/// Records by world and function index.
-static RECORDS: Mutex<BTreeMap<(WorldKey, u32), FuncRecord>> = Mutex::new(BTreeMap::new());
+/// Records by world, then function index.
+static RECORDS: Mutex<BTreeMap<WorldKey, BTreeMap<u32, FuncRecord>>> = Mutex::new(BTreeMap::new());
 
 /// After this many confirmed faults of a function that never returned in
 /// a world, a comparison of two worlds no longer runs its calls
@@ -47,23 +47,27 @@ impl Worker {
         }
     }
 
-    /// This worker's world, as the records key it.
-    fn world_key(&self) -> WorldKey {
-        (self.so.clone(), self.switch.clone())
-    }
-
     /// What function `f` has done in this world, in this process.
     fn record(&self, f: u32) -> FuncRecord {
         RECORDS
             .lock()
-            .map(|r| r.get(&(self.world_key(), f)).cloned().unwrap_or_default())
+            .map(|r| {
+                r.get(&self.world)
+                    .and_then(|w| w.get(&f))
+                    .cloned()
+                    .unwrap_or_default()
+            })
             .unwrap_or_default()
     }
 
     /// Changes the record of function `f` in this world.
     pub(super) fn update_record(&self, f: u32, change: impl FnOnce(&mut FuncRecord)) {
         if let Ok(mut r) = RECORDS.lock() {
-            change(r.entry((self.world_key(), f)).or_default());
+            let world = match r.get_mut(&self.world) {
+                Some(w) => w,
+                None => r.entry(self.world.clone()).or_default(),
+            };
+            change(world.entry(f).or_default());
         }
     }
 

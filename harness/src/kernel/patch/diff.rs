@@ -223,6 +223,23 @@ pub fn comment_only_lines(text: &str, path: &str, new_src: &str) -> Vec<usize> {
     out
 }
 
+/// The lines of the new file (as [`touched_lines`] gives them) that
+/// `text`'s hunks of `path` touch in hunks removing a preprocessor
+/// directive: where the patched file's conditional groups are not the
+/// ones the removed lines were in.
+pub fn directive_removals(text: &str, path: &str) -> Vec<usize> {
+    sections(text)
+        .into_iter()
+        .filter(|(p, _)| p == path)
+        .flat_map(|(_, body)| body_hunks(&body))
+        .filter(|(_, hunk)| {
+            hunk.iter()
+                .any(|(k, l)| *k == '-' && crate::kernel::cond::is_directive(l))
+        })
+        .flat_map(|(start, hunk)| changed_lines(&hunk_text(start, &hunk)))
+        .collect()
+}
+
 /// The definitions `text`'s hunks of `path` remove whole: for each hunk
 /// that adds no line and whose removed lines are whole top-level
 /// definitions (as [`cscan`](crate::kernel::cscan) finds them) and

@@ -6,7 +6,8 @@
 mod diff;
 
 pub use diff::{
-    added_lines, adds_identifier, comment_only_lines, removed_definitions, touched_lines,
+    added_lines, adds_identifier, comment_only_lines, directive_removals, removed_definitions,
+    touched_lines,
 };
 
 use std::path::Path;
