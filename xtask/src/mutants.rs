@@ -27,9 +27,10 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
             patches.extend(crate::gate::read_patches(p)?);
         }
         let dir = std::env::temp_dir().join(format!("hfi1-in-diff-{}", std::process::id()));
-        let tree = patch::patched_copy(&base, &patches, &dir)?;
+        // Where each patch applied (at an offset on another tree).
+        let (tree, applied) = patch::patched_copy(&base, &patches, &dir)?;
         let mut added: Vec<(String, Vec<usize>)> = vec![];
-        for p in &patches {
+        for p in &applied {
             for (path, lines) in patch::added_lines(&p.text) {
                 match added.iter_mut().find(|(q, _)| *q == path) {
                     Some((_, ls)) => ls.extend(lines),

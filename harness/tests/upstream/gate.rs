@@ -380,6 +380,28 @@ fn build_errors_and_warnings(g: &Gate) -> Result<(), Failed> {
     Ok(())
 }
 
+/// `text` with every hunk header `by` lines earlier, as if made on a tree
+/// with fewer lines before each hunk.
+fn shifted(text: &str, by: usize) -> String {
+    let shift = |w: &str| {
+        let (n, count) = w.split_once(',').map_or((w, None), |(n, c)| (n, Some(c)));
+        let n = n.parse::<usize>().map_or(0, |n| n.saturating_sub(by));
+        count.map_or(n.to_string(), |c| format!("{n},{c}"))
+    };
+    text.lines()
+        .map(|l| match l.strip_prefix("@@ -") {
+            Some(rest) => {
+                let mut words = rest.splitn(3, ' ');
+                let old = words.next().unwrap_or("0");
+                let new = words.next().unwrap_or("+0").trim_start_matches('+');
+                let tail = words.next().unwrap_or("@@");
+                format!("@@ -{} +{} {tail}\n", shift(old), shift(new))
+            }
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
 /// What the gate lists as not judged: nothing for a header the worlds
 /// compile, a file no world compiles, a function no world runs, lines the
 /// worlds' preprocessor leaves out, a file outside the extracted tree.
@@ -418,20 +440,25 @@ fn what_is_not_judged(g: &Gate) -> Result<(), Failed> {
     // built with CONFIG_SDMA_VERBOSITY compiles: not judged, named with
     // its directive, nothing built.
     let verbose = "\tdd_dev_err(sde->dd, \"avail: %u\\n\", avail);\n";
-    let j = g.run(g.patch(
+    let made = g.patch(
         sdma,
         verbose,
         &verbose.replace("avail:", "avail now:"),
         "verbose",
-    ))?;
-    if verdicts(&j) != ["not-judged"]
-        || j[0].functions.not_judged
-            != ["sdma.c: sdma_desc_avail (under #ifdef CONFIG_SDMA_VERBOSITY)"]
-        || j[0].not_judged.len() != 1
-        || !j[0].not_judged[0].contains("compiled out under `#ifdef CONFIG_SDMA_VERBOSITY`")
-        || j[0].timings.iter().any(|(phase, _)| *phase == "build")
-    {
-        return Err(format!("verbose: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+    );
+    // As made on this tree, and as made on a tree 40 lines shorter there
+    // (`patch` applies it at an offset: its lines are read where it did).
+    for text in [made.clone(), shifted(&made, 40)] {
+        let j = g.run(text)?;
+        if verdicts(&j) != ["not-judged"]
+            || j[0].functions.not_judged
+                != ["sdma.c: sdma_desc_avail (under #ifdef CONFIG_SDMA_VERBOSITY)"]
+            || j[0].not_judged.len() != 1
+            || !j[0].not_judged[0].contains("compiled out under `#ifdef CONFIG_SDMA_VERBOSITY`")
+            || j[0].timings.iter().any(|(phase, _)| *phase == "build")
+        {
+            return Err(format!("verbose: {:?} {:?}", verdicts(&j), j[0].not_judged).into());
+        }
     }
     // So is a header's field that only CONFIG_HFI1_DEBUG_SDMA_ORDER
     // compiles.

@@ -119,6 +119,9 @@ struct Progress {
     /// The lines the tree's worlds compile, once the patch applied has an
     /// edit inside a conditional group (else `None`: nothing to tell).
     compiled: Option<CompiledLines>,
+    /// The patch just applied, its hunks where `patch` put them (the
+    /// lines it touches in this tree are read from it).
+    applied: Option<Patch>,
 }
 
 /// Seconds per phase of one patch: apply, build, compare, model, coverage.
@@ -196,6 +199,7 @@ impl Series<'_> {
                 .map_err(|e| format!("the base tree: {e:#}")),
             blocked: None,
             compiled: None,
+            applied: None,
         })
     }
 
@@ -219,13 +223,15 @@ impl Series<'_> {
         // functions runs, touching no file compiled whole, is not built).
         let mut held = key(self.base);
         let mut failed = None;
+        let mut last = None;
         for (k, p) in patches[..n].iter().enumerate() {
-            if apply(self.sb, self.dir, p, self.tmp)?.is_err() {
+            let Ok(p) = apply(self.sb, self.dir, p, self.tmp)? else {
                 failed = Some(k);
                 break;
-            }
-            let compiled = self.compiled_lines(p, &inputs, &mut |_| {});
-            let scope = classify(self.dir, p, &inputs, compiled.as_ref());
+            };
+            let compiled = self.compiled_lines(&p, &inputs, &mut |_| {});
+            let scope = classify(self.dir, &p, &inputs, compiled.as_ref());
+            last = Some((p, compiled));
             if !scope.functions.none_judged() || scope.compiled_whole {
                 held = key(&KernelTree::open(self.dir)?);
             }
@@ -237,6 +243,7 @@ impl Series<'_> {
                     prev: Err(did_not_apply(k)),
                     blocked: Some(did_not_apply(k)),
                     compiled: None,
+                    applied: None,
                 };
                 (at, PatchVerdict::DoesNotApply(String::new()))
             }
@@ -245,12 +252,13 @@ impl Series<'_> {
                 let Ok(world) = cworld::build(&tree, &BuildOptions::default()) else {
                     return Ok(None);
                 };
-                let compiled = self.compiled_lines(&patches[n - 1], &inputs, &mut |_| {});
+                let (applied, compiled) = last.unzip();
                 let at = Progress {
                     inputs,
                     prev: Ok(world),
                     blocked: None,
-                    compiled,
+                    compiled: compiled.flatten(),
+                    applied,
                 };
                 (at, PatchVerdict::Preserves)
             }
@@ -304,7 +312,8 @@ impl Series<'_> {
         comparison: Option<Comparison>,
         new_warnings: Vec<String>,
     ) -> Judged {
-        let scope = classify(self.dir, p, &at.inputs, at.compiled.as_ref());
+        let applied = at.applied.as_ref().unwrap_or(p);
+        let scope = classify(self.dir, applied, &at.inputs, at.compiled.as_ref());
         Judged {
             base: self.base_name.to_owned(),
             patch: p.clone(),
@@ -336,6 +345,7 @@ impl Series<'_> {
         progress: &mut dyn FnMut(&str),
     ) -> Result<Judged> {
         at.compiled = None;
+        at.applied = None;
         if let Some(why) = &at.blocked {
             let verdict = PatchVerdict::CannotJudge(why.clone());
             return Ok(self.judged(p, at, verdict, None, vec![]));
@@ -343,16 +353,20 @@ impl Series<'_> {
         let t = Instant::now();
         let applied = apply(self.sb, self.dir, p, self.tmp)?;
         times.push(("apply", t.elapsed().as_secs_f64()));
-        if let Err(e) = applied {
-            at.blocked = Some(did_not_apply(k));
-            return Ok(self.judged(p, at, PatchVerdict::DoesNotApply(e), None, vec![]));
-        }
+        let applied = match applied {
+            Ok(a) => a,
+            Err(e) => {
+                at.blocked = Some(did_not_apply(k));
+                return Ok(self.judged(p, at, PatchVerdict::DoesNotApply(e), None, vec![]));
+            }
+        };
         let t = Instant::now();
-        at.compiled = self.compiled_lines(p, &at.inputs, progress);
+        at.compiled = self.compiled_lines(&applied, &at.inputs, progress);
         if at.compiled.is_some() {
             times.push(("preprocess", t.elapsed().as_secs_f64()));
         }
-        let scope = classify(self.dir, p, &at.inputs, at.compiled.as_ref());
+        let scope = classify(self.dir, &applied, &at.inputs, at.compiled.as_ref());
+        at.applied = Some(applied.clone());
         let unrun = scope.functions.none_judged();
         if unrun && !scope.compiled_whole {
             return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));
@@ -417,7 +431,7 @@ impl Series<'_> {
                     j.mcdc = self.mcdc(&placed, &scope.lines, &not_run, progress)?;
                     times.push(("mcdc", t.elapsed().as_secs_f64()));
                 }
-                j.depth = self.depth(k, (&placed, &world), times, progress)?;
+                j.depth = self.depth((k, &applied), (&placed, &world), times, progress)?;
                 j
             }
             Err(j) => j,
@@ -533,7 +547,7 @@ impl Series<'_> {
     /// `progress`) when it could not be measured.
     fn depth(
         &self,
-        k: usize,
+        (k, applied): (usize, &Patch),
         (tree, world): (&KernelTree, &BuiltWorld),
         times: &mut Timings,
         progress: &mut dyn FnMut(&str),
@@ -547,7 +561,14 @@ impl Series<'_> {
             patches: &self.patches[..=k],
         };
         let p = &self.patches[k];
-        let d = depth((tree, world), p, &origin, self.vectors, self.opts, progress);
+        let d = depth(
+            (tree, world),
+            applied,
+            &origin,
+            self.vectors,
+            self.opts,
+            progress,
+        );
         times.push(("depth", t.elapsed().as_secs_f64()));
         match d {
             Ok(d) => {

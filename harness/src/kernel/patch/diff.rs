@@ -119,6 +119,41 @@ fn hunk_header(h: &str) -> Option<(usize, usize, usize, usize)> {
     Some((a, b, c, d))
 }
 
+/// `text`'s file sections with each hunk moved where `patch` applied it:
+/// `offsets` gives, per path, the offset (in lines) of its hunks in
+/// order, as `patch` reports them (`Hunk #2 succeeded at 1700 (offset
+/// -29 lines)`; a hunk it says nothing of applied where its header says).
+/// What the line analyses of this module read of the tree the patch was
+/// applied to, when that tree is not the one the patch was made on.
+pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
+    let mut out = String::new();
+    for (path, body) in sections(text) {
+        let moved = offsets.iter().find(|(p, _)| *p == path).map(|(_, o)| o);
+        let mut hunk = 0usize;
+        let mut left = (0usize, 0usize);
+        for l in body.split_inclusive('\n') {
+            if left == (0, 0) {
+                if let Some((a, b, c, d)) = l.strip_prefix("@@ ").and_then(hunk_header) {
+                    left = (b, d);
+                    let k = moved.and_then(|o| o.get(hunk)).copied().unwrap_or(0);
+                    hunk += 1;
+                    let at = |n: usize| (n as i64 + k).max(0);
+                    let tail = l.splitn(4, ' ').nth(3).unwrap_or("@@\n");
+                    out.push_str(&format!("@@ -{},{b} +{},{d} {tail}", at(a), at(c)));
+                    continue;
+                }
+                out.push_str(l);
+                continue;
+            }
+            if hunk_line(l, &mut left).is_none() {
+                left = (0, 0);
+            }
+            out.push_str(l);
+        }
+    }
+    out
+}
+
 /// Counts a line of a hunk against the old and new lines still to come
 /// (`left`): its kind (`' '`, `'-'`, `'+'`, `'\\'`), or `None` when it is
 /// not a line of the hunk. An empty line is context a mailer stripped.
@@ -556,6 +591,26 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         );
         let p = one_hunk(2, &["+/*", " int g;"]);
         assert!(comment_only_lines(&p, "x.c", "int a;\n/*\nint g;\n").is_empty());
+    }
+
+    /// A hunk `patch` applied at an offset is read where it applied: its
+    /// touched and added lines move by the offset, those of a hunk at no
+    /// offset and of other files stay.
+    #[test]
+    fn hunks_move_by_their_offset() {
+        let text = "Subject: x\n\n---\n--- a/f.c\n+++ b/f.c\n@@ -10,3 +10,3 @@ int f(void)\n a\n-b\n+c\n d\n\
+                    @@ -40,2 +40,3 @@\n e\n+f\n g\n--- a/g.c\n+++ b/g.c\n@@ -5 +5 @@\n-x\n+y\n";
+        let moved = moved_hunks(text, &[("f.c".into(), vec![-4, 7])]);
+        assert_eq!(
+            touched_lines(&moved),
+            [
+                ("f.c".to_string(), vec![7, 48]),
+                ("g.c".to_string(), vec![5])
+            ]
+        );
+        assert_eq!(added_lines(&moved)[0], ("f.c".to_string(), vec![7, 48]));
+        assert!(moved.contains("@@ -6,3 +6,3 @@ int f(void)\n"), "{moved}");
+        assert_eq!(touched_lines(&moved_hunks(text, &[])), touched_lines(text));
     }
 
     #[test]

@@ -6,8 +6,8 @@
 mod diff;
 
 pub use diff::{
-    added_lines, adds_identifier, comment_only_lines, directive_removals, removed_definitions,
-    touched_lines,
+    added_lines, adds_identifier, comment_only_lines, directive_removals, moved_hunks,
+    removed_definitions, touched_lines,
 };
 
 use std::path::Path;
@@ -281,8 +281,11 @@ fn files(m: &str) -> Vec<String> {
 /// Applies `patch` to the tree at `dir` with `patch -p1`, in the sandbox;
 /// a dry run first, so that a patch that does not apply changes nothing.
 /// File sections outside the tree the harness extracts are left out.
-/// The inner error is `patch`'s own words.
-pub fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Result<(), String>> {
+/// Returns the patch as applied: its hunks moved where `patch` put them
+/// ([`moved_hunks`]; a patch made on another tree applies at an offset),
+/// which is what the lines it touches in `dir` are read from. The inner
+/// error is `patch`'s own words.
+pub fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Result<Patch, String>> {
     let file = tmp.join("patch.diff");
     let kept: String = sections(&patch.text)
         .into_iter()
@@ -290,7 +293,7 @@ pub fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Resu
         .map(|(_, body)| body)
         .collect();
     if kept.is_empty() {
-        return Ok(Ok(()));
+        return Ok(Ok(patch.clone()));
     }
     std::fs::write(&file, kept).with_context(|| format!("writing {}", file.display()))?;
     for dry in [true, false] {
@@ -318,38 +321,107 @@ pub fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Resu
             msg.push_str(&String::from_utf8_lossy(&out.stderr));
             return Ok(Err(msg.trim().to_owned()));
         }
+        if !dry {
+            let offsets = hunk_offsets(&String::from_utf8_lossy(&out.stdout));
+            if offsets.iter().any(|(_, o)| o.iter().any(|k| *k != 0)) {
+                return Ok(Ok(Patch {
+                    text: moved_hunks(&patch.text, &offsets),
+                    ..patch.clone()
+                }));
+            }
+        }
     }
-    Ok(Ok(()))
+    Ok(Ok(patch.clone()))
+}
+
+/// What GNU `patch` says of where it applied each hunk: per file (`patching
+/// file PATH`), the offset of each hunk in order (`Hunk #N succeeded at L
+/// [with fuzz F] (offset K lines).`; 0 for a hunk it says nothing of).
+fn hunk_offsets(out: &str) -> Vec<(String, Vec<i64>)> {
+    let mut files: Vec<(String, Vec<i64>)> = vec![];
+    for l in out.lines() {
+        if let Some(path) = l.strip_prefix("patching file ") {
+            let path = path.trim().trim_matches(|c| c == '\'' || c == '"');
+            files.push((path.to_owned(), vec![]));
+            continue;
+        }
+        let Some(rest) = l.strip_prefix("Hunk #") else {
+            continue;
+        };
+        let (Some(n), Some(offset)) = (
+            rest.split(' ').next().and_then(|n| n.parse::<usize>().ok()),
+            rest.split("(offset ")
+                .nth(1)
+                .and_then(|o| o.split(' ').next())
+                .and_then(|k| k.parse::<i64>().ok()),
+        ) else {
+            continue;
+        };
+        if let Some((_, o)) = files.last_mut() {
+            if o.len() < n {
+                o.resize(n, 0);
+            }
+            o[n - 1] = offset;
+        }
+    }
+    files
 }
 
 /// A copy of `base` at `dir` (replaced if there) with `patches` applied in
-/// order ([`apply`]), as the gate applies a series; an error naming the
+/// order ([`apply`]), as the gate applies a series, and the patches as
+/// applied (their hunks where `patch` put them); an error naming the
 /// patch that does not apply, with `patch`'s words.
-pub fn patched_copy(base: &KernelTree, patches: &[Patch], dir: &Path) -> Result<KernelTree> {
+pub fn patched_copy(
+    base: &KernelTree,
+    patches: &[Patch],
+    dir: &Path,
+) -> Result<(KernelTree, Vec<Patch>)> {
     let sb = Sandbox::get()?;
     let tmp = dir.with_extension("patch-tmp");
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
     crate::kernel::copy_tree(&base.root, dir).context("copying the base tree")?;
+    let mut applied = vec![];
     for (k, p) in patches.iter().enumerate() {
-        if let Err(why) = apply(sb, dir, p, &tmp)? {
-            let _ = std::fs::remove_dir_all(&tmp);
-            anyhow::bail!(
-                "patch {} ({}) does not apply to {}: {why}",
-                k + 1,
-                p.subject,
-                base.root.display()
-            );
+        match apply(sb, dir, p, &tmp)? {
+            Ok(a) => applied.push(a),
+            Err(why) => {
+                let _ = std::fs::remove_dir_all(&tmp);
+                anyhow::bail!(
+                    "patch {} ({}) does not apply to {}: {why}",
+                    k + 1,
+                    p.subject,
+                    base.root.display()
+                );
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    KernelTree::open(dir)
+    Ok((KernelTree::open(dir)?, applied))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GNU patch's words read back: a hunk's offset, with fuzz or not,
+    /// per file, hunks it says no offset of at 0 or left out (what it printed in a
+    /// tree ten lines longer, then eleven with a changed context line).
+    #[test]
+    fn offsets_are_read_from_what_patch_says() {
+        let out = "patching file drivers/a.c\nHunk #2 succeeded at 57 (offset 10 lines).\n\
+                   patching file 'b c.h'\nHunk #1 succeeded at 58 with fuzz 2 (offset -11 lines).\n\
+                   Hunk #2 succeeded at 88 with fuzz 1.\npatching file d.c\n";
+        assert_eq!(
+            hunk_offsets(out),
+            [
+                ("drivers/a.c".to_string(), vec![0, 10]),
+                ("b c.h".to_string(), vec![-11]),
+                ("d.c".to_string(), vec![]),
+            ]
+        );
+    }
 
     const SERIES: &str = "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
 From: A <a@example.org>
