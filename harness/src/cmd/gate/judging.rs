@@ -331,6 +331,33 @@ impl Series<'_> {
         }
     }
 
+    /// Applies `p` to the tree and reads where its edits fall (`at` keeps
+    /// the patch as applied and the tree's compiled lines): the patch as
+    /// applied and its scope, or `patch`'s words when it does not apply.
+    fn apply_and_classify(
+        &self,
+        p: &Patch,
+        at: &mut Progress,
+        times: &mut Timings,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Result<(Patch, super::scope::Scope), String>> {
+        let t = Instant::now();
+        let applied = apply(self.sb, self.dir, p, self.tmp)?;
+        times.push(("apply", t.elapsed().as_secs_f64()));
+        let applied = match applied {
+            Ok(a) => a,
+            Err(e) => return Ok(Err(e)),
+        };
+        let t = Instant::now();
+        at.compiled = self.compiled_lines(&applied, &at.inputs, progress);
+        if at.compiled.is_some() {
+            times.push(("preprocess", t.elapsed().as_secs_f64()));
+        }
+        let scope = classify(self.dir, &applied, &at.inputs, at.compiled.as_ref());
+        at.applied = Some(applied.clone());
+        Ok(Ok((applied, scope)))
+    }
+
     /// Judges patch `k`, `p`, on the tree the patches before it left. A
     /// patch none of whose changed functions a world runs is `not-judged`
     /// once applied, without a build (with one when it touches a file a
@@ -350,23 +377,13 @@ impl Series<'_> {
             let verdict = PatchVerdict::CannotJudge(why.clone());
             return Ok(self.judged(p, at, verdict, None, vec![]));
         }
-        let t = Instant::now();
-        let applied = apply(self.sb, self.dir, p, self.tmp)?;
-        times.push(("apply", t.elapsed().as_secs_f64()));
-        let applied = match applied {
-            Ok(a) => a,
+        let (applied, scope) = match self.apply_and_classify(p, at, times, progress)? {
+            Ok(done) => done,
             Err(e) => {
                 at.blocked = Some(did_not_apply(k));
                 return Ok(self.judged(p, at, PatchVerdict::DoesNotApply(e), None, vec![]));
             }
         };
-        let t = Instant::now();
-        at.compiled = self.compiled_lines(&applied, &at.inputs, progress);
-        if at.compiled.is_some() {
-            times.push(("preprocess", t.elapsed().as_secs_f64()));
-        }
-        let scope = classify(self.dir, &applied, &at.inputs, at.compiled.as_ref());
-        at.applied = Some(applied.clone());
         let unrun = scope.functions.none_judged();
         if unrun && !scope.compiled_whole {
             return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));

@@ -650,87 +650,59 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         assert!(s.functions.not_judged.is_empty(), "{s:?}");
     }
 
-    /// An edit the worlds' preprocessor leaves out (under `#ifdef
-    /// CONFIG_X`, no line of which any unit emits) is not judged, named
-    /// with its directive; one beside it that is compiled is judged, and
-    /// only it is a line to measure. Removals count where they were.
-    #[test]
-    fn compiled_out_lines_are_not_judged() {
+    /// The test tree with a group in sdma_select_engine_vl (lines 5-8 of
+    /// sdma.c, in scope) and one in verbs.h (lines 2-4), neither of
+    /// which the preprocessor emits: the tree, its inputs, its compiled
+    /// lines, sdma.c's and verbs.h's paths.
+    fn with_groups() -> (
+        std::path::PathBuf,
+        Vec<String>,
+        CompiledLines,
+        String,
+        String,
+    ) {
         let (dir, inputs) = tree();
         let p = format!("{HFI1}/sdma.c");
-        // sdma_select_engine_vl (in scope) with a group in its body.
         let src = "#include \"sdma.h\"\n\nint sdma_select_engine_vl(int vl)\n{\n\
                    #ifdef CONFIG_X\n\tvl++;\n\tvl--;\n#endif\n\treturn vl;\n}\n";
         std::fs::write(dir.join(&p), src).expect("sdma.c");
-        let root = std::fs::canonicalize(&dir).expect("the tree");
-        // What the preprocessor emits of it: all but lines 5-8.
-        let emitted = format!(
-            "# 1 \"{}\"\n#include \"sdma.h\"\n\nint sdma_select_engine_vl(int vl)\n{{\n\n\n\n\n\treturn vl;\n}}\n",
-            root.join(&p).display()
-        );
-        // And a compiled header with a group left out (line 3).
         let h = format!("{HFI1}/verbs.h");
-        std::fs::write(
-            dir.join(&h),
-            "struct x {\n#ifdef CONFIG_X\n\tint a;\n#endif\n\tint b;\n};\n",
-        )
-        .expect("verbs.h");
+        let header = "struct x {\n#ifdef CONFIG_X\n\tint a;\n#endif\n\tint b;\n};\n";
+        std::fs::write(dir.join(&h), header).expect("verbs.h");
+        let root = std::fs::canonicalize(&dir).expect("the tree");
         let emitted = format!(
-            "{emitted}# 1 \"{}\"\nstruct x {{\n\n\n\n\tint b;\n}};\n",
+            "# 1 \"{}\"\n#include \"sdma.h\"\n\nint sdma_select_engine_vl(int vl)\n{{\n\n\n\n\n\treturn vl;\n}}\n\
+             # 1 \"{}\"\nstruct x {{\n\n\n\n\tint b;\n}};\n",
+            root.join(&p).display(),
             root.join(&h).display()
         );
         let mut compiled = CompiledLines::default();
         compiled.read_preprocessed(&emitted, &root);
-        let header = |line: usize| {
-            let text = format!(
-                "Subject: [PATCH] x\n\n---\ndiff --git a/{h} b/{h}\n--- a/{h}\n+++ b/{h}\n\
-                 @@ -{line} +{line} @@\n-\tint c;\n+\tint d;\n"
-            );
-            classify(
-                &dir,
-                &super::super::parse(&text, "p").remove(0),
-                &inputs,
-                Some(&compiled),
-            )
-        };
-        let s = header(3);
-        assert_eq!(
-            s.functions.not_judged,
-            ["verbs.h (under #ifdef CONFIG_X)"],
-            "{s:?}"
-        );
-        assert_eq!(
-            s.not_judged,
-            [format!(
-                "{h}: line 3: compiled out under `#ifdef CONFIG_X` in every world (not judged)"
-            )]
-        );
-        let s = header(5);
-        assert_eq!(s.functions.judged, ["verbs.h"], "{s:?}");
-        assert!(s.not_judged.is_empty(), "{s:?}");
-        // A header deleted (no line of it left to touch) is judged
-        // through the build.
-        let text = format!(
-            "Subject: [PATCH] x\n\n---\ndiff --git a/{h} b/{h}\ndeleted file mode 100644\n\
-             --- a/{h}\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-struct x {{\n-}};\n"
-        );
-        let s = classify(
-            &dir,
-            &super::super::parse(&text, "p").remove(0),
-            &inputs,
-            Some(&compiled),
-        );
-        assert_eq!(s.functions.judged, ["verbs.h"], "{s:?}");
+        (dir, inputs, compiled, p, h)
+    }
+
+    /// The scope of a patch whose diff is `diff` in the tree of
+    /// [`with_groups`].
+    fn with_compiled(
+        (dir, inputs, compiled): (&Path, &[String], &CompiledLines),
+        diff: &str,
+    ) -> Scope {
+        let text = format!("Subject: [PATCH] x\n\n---\n{diff}");
+        let patch = super::super::parse(&text, "p").remove(0);
+        classify(dir, &patch, inputs, Some(compiled))
+    }
+
+    /// An edit the worlds' preprocessor leaves out (under `#ifdef
+    /// CONFIG_X`, no line of which any unit emits) is not judged, named
+    /// with its directive; one beside it that is compiled is judged, and
+    /// only it is a line to measure. Removals count at their gap, but
+    /// for a hunk that removes a directive.
+    #[test]
+    fn compiled_out_lines_are_not_judged() {
+        let (dir, inputs, compiled, p, _) = with_groups();
         let edit = |hunk: &str| {
-            let text = format!(
-                "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n{hunk}"
-            );
-            classify(
-                &dir,
-                &super::super::parse(&text, "p").remove(0),
-                &inputs,
-                Some(&compiled),
-            )
+            let diff = format!("diff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n{hunk}");
+            with_compiled((&dir, &inputs, &compiled), &diff)
         };
         let s = edit("@@ -6 +6 @@\n-\tvl += 2;\n+\tvl++;\n");
         assert!(s.functions.none_judged(), "{s:?}");
@@ -748,11 +720,8 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         assert!(s.lines.is_empty(), "{s:?}");
         // A line removed from the group, and one changed after it.
         let s = edit("@@ -6,5 +6,4 @@\n \tvl++;\n-\tvl -= 2;\n \tvl--;\n #endif\n-\treturn 0;\n+\treturn vl;\n");
-        assert_eq!(
-            s.functions.judged,
-            ["sdma.c: sdma_select_engine_vl"],
-            "{s:?}"
-        );
+        let judged = ["sdma.c: sdma_select_engine_vl"];
+        assert_eq!(s.functions.judged, judged, "{s:?}");
         assert_eq!(s.lines, [(p.clone(), 9)]);
         assert_eq!(s.not_judged.len(), 1, "{s:?}");
         // Removing an #else branch (code the worlds compiled) leaves its
@@ -760,11 +729,7 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         let s = edit(
             "@@ -5,6 +5,4 @@\n #ifdef CONFIG_X\n \tvl++;\n \tvl--;\n-#else\n-\tvl = 0;\n #endif\n",
         );
-        assert_eq!(
-            s.functions.judged,
-            ["sdma.c: sdma_select_engine_vl"],
-            "{s:?}"
-        );
+        assert_eq!(s.functions.judged, judged, "{s:?}");
         assert!(s.not_judged.is_empty(), "{s:?}");
         // Without the compiled lines, the build alone judges.
         let text = format!(
@@ -774,6 +739,42 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         assert!(inside_conditionals(&dir, &patch, &inputs));
         let s = classify(&dir, &patch, &inputs, None);
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(s.functions.judged, ["sdma.c: sdma_select_engine_vl"]);
+        assert_eq!(s.functions.judged, judged);
+    }
+
+    /// A compiled header's lines the preprocessor leaves out are not
+    /// judged; its other lines are, and so is a header deleted whole (no
+    /// line of it left to touch), through the build.
+    #[test]
+    fn compiled_out_header_lines_are_not_judged() {
+        let (dir, inputs, compiled, _, h) = with_groups();
+        let line = |n: usize| {
+            let diff = format!(
+                "diff --git a/{h} b/{h}\n--- a/{h}\n+++ b/{h}\n@@ -{n} +{n} @@\n-\tint c;\n+\tint d;\n"
+            );
+            with_compiled((&dir, &inputs, &compiled), &diff)
+        };
+        let s = line(3);
+        assert_eq!(
+            s.functions.not_judged,
+            ["verbs.h (under #ifdef CONFIG_X)"],
+            "{s:?}"
+        );
+        assert_eq!(
+            s.not_judged,
+            [format!(
+                "{h}: line 3: compiled out under `#ifdef CONFIG_X` in every world (not judged)"
+            )]
+        );
+        let s = line(5);
+        assert_eq!(s.functions.judged, ["verbs.h"], "{s:?}");
+        assert!(s.not_judged.is_empty(), "{s:?}");
+        let deleted = format!(
+            "diff --git a/{h} b/{h}\ndeleted file mode 100644\n--- a/{h}\n+++ /dev/null\n\
+             @@ -1,2 +0,0 @@\n-struct x {{\n-}};\n"
+        );
+        let s = with_compiled((&dir, &inputs, &compiled), &deleted);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(s.functions.judged, ["verbs.h"], "{s:?}");
     }
 }
