@@ -27,7 +27,8 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
             patches.extend(crate::gate::read_patches(p)?);
         }
         let dir = std::env::temp_dir().join(format!("hfi1-in-diff-{}", std::process::id()));
-        // Where each patch applied (at an offset on another tree).
+        // Each patch's added lines where it applied (a later patch may
+        // still move an earlier one's).
         let (tree, applied) = patch::patched_copy(&base, &patches, &dir)?;
         let mut added: Vec<(String, Vec<usize>)> = vec![];
         for p in &applied {

@@ -57,6 +57,12 @@ pub fn is_directive(line: &str) -> bool {
     directive_body(line).is_some()
 }
 
+/// Whether `line` is a conditional directive (`#if`, `#ifdef`, `#ifndef`,
+/// `#elif`, `#else`, `#endif`).
+pub fn is_conditional(line: &str) -> bool {
+    conditional(line).is_some()
+}
+
 /// The text after a directive line's `#` (see [`is_directive`]).
 fn directive_body(line: &str) -> Option<&str> {
     let mut rest = line;

@@ -14,7 +14,8 @@ use crate::kernel::cond::Conditionals;
 use crate::kernel::cscan::{self, Definition};
 use crate::kernel::patch::Patch;
 use crate::kernel::patch::{
-    added_lines, comment_only_lines, directive_removals, removed_definitions, touched_lines,
+    added_lines, changes_conditionals, comment_only_lines, removed_definitions, renamed,
+    touched_lines,
 };
 
 /// Where a patch's edits fall.
@@ -101,6 +102,14 @@ pub(super) fn classify(
         }
         let out = compiled_out(tree, (&path, &patch.text), compiled, &added, &rest);
         in_compiled_file(tree, &path, (&rest, &inert, &out), &runs, &mut s);
+    }
+    // A compiled file renamed (or copied) away: the worlds' build reads
+    // it by its old name, so the build judges it.
+    for (from, _) in renamed(&patch.text) {
+        if !matches!(Runs::of(&from, inputs), Runs::Outside | Runs::NotCompiled) {
+            s.functions.judged.push(short(&from).to_owned());
+            s.compiled_whole = true;
+        }
     }
     for names in [&mut s.functions.judged, &mut s.functions.not_judged] {
         let mut seen = std::collections::HashSet::new();
@@ -274,9 +283,10 @@ fn added_in<'a>(added: &'a [(String, Vec<usize>)], path: &str) -> &'a [usize] {
 /// The touched `lines` of `path` whose edits no world compiles, each
 /// with the directive that leaves it out (see [`Site`]): an added line
 /// where it is, a removal in the gap it left in the patched file (`text`
-/// the patch). A hunk that removes a directive changes the groups
-/// themselves: the build alone judges it. Empty when `compiled` is not
-/// known or the file has no conditional.
+/// the patch). A patch that adds or removes a conditional directive in
+/// the file changes its groups themselves: the build alone judges it.
+/// Empty then, and when `compiled` is not known or the file has no
+/// conditional.
 fn compiled_out(
     tree: &Path,
     (path, text): (&str, &str),
@@ -292,11 +302,12 @@ fn compiled_out(
     let Some(file) = compiled.and_then(|c| c.file(path, &src)) else {
         return BTreeMap::new();
     };
+    if changes_conditionals(text, path) {
+        return BTreeMap::new();
+    }
     let added = added_in(added, path);
-    let regrouped = directive_removals(text, path);
     lines
         .iter()
-        .filter(|l| !regrouped.contains(l))
         .filter_map(|&l| {
             let site = if added.contains(&l) {
                 Site::Line(l)
@@ -731,6 +742,15 @@ int sdma_select_engine_vl(int vl)\n{\n\treturn vl;\n}\n\n#define SDMA_X 1\n",
         );
         assert_eq!(s.functions.judged, judged, "{s:?}");
         assert!(s.not_judged.is_empty(), "{s:?}");
+        // So is an edit in the group when another hunk of the file adds a
+        // directive: the groups are not the ones the lines were in.
+        let s = edit("@@ -6 +6 @@\n-\tvl += 2;\n+\tvl++;\n@@ -10 +10,3 @@\n }\n+#if 1\n+#endif\n");
+        assert_eq!(s.functions.judged, judged, "{s:?}");
+        assert_eq!(s.lines, [(p.clone(), 6)]);
+        assert!(
+            !s.not_judged.iter().any(|n| n.contains("compiled out")),
+            "{s:?}"
+        );
         // Without the compiled lines, the build alone judges.
         let text = format!(
             "Subject: [PATCH] x\n\n---\ndiff --git a/{p} b/{p}\n--- a/{p}\n+++ b/{p}\n@@ -6 +6 @@\n-\tvl += 2;\n+\tvl++;\n"

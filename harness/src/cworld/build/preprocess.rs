@@ -173,11 +173,22 @@ fn preprocess_in(tree: &KernelTree, dir: &Path) -> Result<CompiledLines> {
         bare.args(["-E", "-fdirectives-only", "-o"])
             .arg(&out)
             .arg(u);
-        let mut cmd = sandboxed(sb, &spec, &bare)?;
-        cmd.stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped());
-        let child = cmd.spawn().context("starting the preprocessor")?;
-        running.push((u, out, child));
+        let started = sandboxed(sb, &spec, &bare).and_then(|mut cmd| {
+            cmd.stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped());
+            cmd.spawn().context("starting the preprocessor")
+        });
+        match started {
+            Ok(child) => running.push((u, out, child)),
+            Err(e) => {
+                // None left running in the directory about to go.
+                for (_, _, mut c) in running {
+                    let _ = c.kill();
+                    let _ = c.wait();
+                }
+                return Err(e);
+            }
+        }
     }
     let root = std::fs::canonicalize(&tree.root)
         .with_context(|| format!("reading {}", tree.root.display()))?;

@@ -127,8 +127,17 @@ fn hunk_header(h: &str) -> Option<(usize, usize, usize, usize)> {
 /// applied to, when that tree is not the one the patch was made on.
 pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
     let mut out = String::new();
-    for (path, body) in sections(text) {
-        let moved = offsets.iter().find(|(p, _)| *p == path).map(|(_, o)| o);
+    // A path's n-th section is `patch`'s n-th `patching file` of it.
+    let mut seen: Vec<&str> = vec![];
+    let sections = sections(text);
+    for (path, body) in &sections {
+        let nth = seen.iter().filter(|p| **p == path.as_str()).count();
+        seen.push(path);
+        let moved = offsets
+            .iter()
+            .filter(|(p, _)| p == path)
+            .nth(nth)
+            .map(|(_, o)| o);
         let mut hunk = 0usize;
         let mut left = (0usize, 0usize);
         for l in body.split_inclusive('\n') {
@@ -258,21 +267,41 @@ pub fn comment_only_lines(text: &str, path: &str, new_src: &str) -> Vec<usize> {
     out
 }
 
-/// The lines of the new file (as [`touched_lines`] gives them) that
-/// `text`'s hunks of `path` touch in hunks removing a preprocessor
-/// directive: where the patched file's conditional groups are not the
-/// ones the removed lines were in.
-pub fn directive_removals(text: &str, path: &str) -> Vec<usize> {
+/// Whether `text`'s hunks of `path` add or remove a conditional
+/// directive (`#if` … `#endif`): the file's groups are then not the ones
+/// the lines around were in before the patch, anywhere after it.
+pub fn changes_conditionals(text: &str, path: &str) -> bool {
     sections(text)
         .into_iter()
         .filter(|(p, _)| p == path)
         .flat_map(|(_, body)| body_hunks(&body))
-        .filter(|(_, hunk)| {
+        .any(|(_, hunk)| {
             hunk.iter()
-                .any(|(k, l)| *k == '-' && crate::kernel::cond::is_directive(l))
+                .any(|(k, l)| *k != ' ' && crate::kernel::cond::is_conditional(l))
         })
-        .flat_map(|(start, hunk)| changed_lines(&hunk_text(start, &hunk)))
-        .collect()
+}
+
+/// The files `text` renames or copies, old path first (`rename from`,
+/// `copy from` lines of git's extended headers).
+pub fn renamed(text: &str) -> Vec<(String, String)> {
+    let mut out = vec![];
+    let mut from: Option<&str> = None;
+    for l in text.lines() {
+        if let Some(f) = l
+            .strip_prefix("rename from ")
+            .or_else(|| l.strip_prefix("copy from "))
+        {
+            from = Some(f.trim());
+        } else if let Some(t) = l
+            .strip_prefix("rename to ")
+            .or_else(|| l.strip_prefix("copy to "))
+        {
+            if let Some(f) = from.take() {
+                out.push((f.to_owned(), t.trim().to_owned()));
+            }
+        }
+    }
+    out
 }
 
 /// The definitions `text`'s hunks of `path` remove whole: for each hunk
@@ -611,6 +640,17 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         assert_eq!(added_lines(&moved)[0], ("f.c".to_string(), vec![7, 48]));
         assert!(moved.contains("@@ -6,3 +6,3 @@ int f(void)\n"), "{moved}");
         assert_eq!(touched_lines(&moved_hunks(text, &[])), touched_lines(text));
+        // A file in two sections: each its own `patching file`.
+        let twice = "--- a/f.c\n+++ b/f.c\n@@ -10 +10 @@\n-b\n+c\n--- a/f.c\n+++ b/f.c\n@@ -50 +50 @@\n-d\n+e\n";
+        let moved = moved_hunks(twice, &[("f.c".into(), vec![10]), ("f.c".into(), vec![13])]);
+        assert_eq!(
+            added_lines(&moved),
+            [("f.c".to_string(), vec![20]), ("f.c".to_string(), vec![63])]
+        );
+        assert_eq!(
+            renamed("rename from a/x.h\nrename to a/y.h\n"),
+            [("a/x.h".to_string(), "a/y.h".to_string())]
+        );
     }
 
     #[test]

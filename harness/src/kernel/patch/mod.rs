@@ -6,8 +6,8 @@
 mod diff;
 
 pub use diff::{
-    added_lines, adds_identifier, comment_only_lines, directive_removals, moved_hunks,
-    removed_definitions, touched_lines,
+    added_lines, adds_identifier, changes_conditionals, comment_only_lines, moved_hunks,
+    removed_definitions, renamed, touched_lines,
 };
 
 use std::path::Path;
@@ -341,7 +341,14 @@ fn hunk_offsets(out: &str) -> Vec<(String, Vec<i64>)> {
     let mut files: Vec<(String, Vec<i64>)> = vec![];
     for l in out.lines() {
         if let Some(path) = l.strip_prefix("patching file ") {
-            let path = path.trim().trim_matches(|c| c == '\'' || c == '"');
+            // `new.c (renamed from old.c)`: the path patched is the new.
+            let mut path = path.trim();
+            for how in [" (renamed from ", " (copied from ", " (read from "] {
+                if let Some(at) = path.rfind(how).filter(|_| path.ends_with(')')) {
+                    path = &path[..at];
+                }
+            }
+            let path = path.trim_matches(|c| c == '\'' || c == '"');
             files.push((path.to_owned(), vec![]));
             continue;
         }
@@ -412,13 +419,15 @@ mod tests {
     fn offsets_are_read_from_what_patch_says() {
         let out = "patching file drivers/a.c\nHunk #2 succeeded at 57 (offset 10 lines).\n\
                    patching file 'b c.h'\nHunk #1 succeeded at 58 with fuzz 2 (offset -11 lines).\n\
-                   Hunk #2 succeeded at 88 with fuzz 1.\npatching file d.c\n";
+                   Hunk #2 succeeded at 88 with fuzz 1.\npatching file d.c\n\
+                   patching file e.c (renamed from f.c)\nHunk #1 succeeded at 9 (offset 2 lines).\n";
         assert_eq!(
             hunk_offsets(out),
             [
                 ("drivers/a.c".to_string(), vec![0, 10]),
                 ("b c.h".to_string(), vec![-11]),
                 ("d.c".to_string(), vec![]),
+                ("e.c".to_string(), vec![2]),
             ]
         );
     }
