@@ -294,17 +294,13 @@ fn compiled_out(
     added: &[(String, Vec<usize>)],
     lines: &[usize],
 ) -> BTreeMap<usize, String> {
-    let Some(src) =
-        compiled.and_then(|_| crate::kernel::read_tree_text(tree, &tree.join(path)).ok())
-    else {
+    let Some(compiled) = compiled.filter(|_| !changes_conditionals(text, path)) else {
         return BTreeMap::new();
     };
-    let Some(file) = compiled.and_then(|c| c.file(path, &src)) else {
+    let src = crate::kernel::read_tree_text(tree, &tree.join(path)).unwrap_or_default();
+    let Some(file) = compiled.file(path, &src) else {
         return BTreeMap::new();
     };
-    if changes_conditionals(text, path) {
-        return BTreeMap::new();
-    }
     let added = added_in(added, path);
     lines
         .iter()

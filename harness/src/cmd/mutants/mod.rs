@@ -77,7 +77,10 @@ pub fn listed_for_run(listed: &[Listed], functions: &[String]) -> Vec<Listed> {
 /// the call schema when none is, but those no world compiles
 /// ([`mutate::compiled`]): what `--list` lists, judging none.
 pub fn list(tree: &KernelTree, functions: &[String]) -> Result<Vec<Mutant>> {
-    mutate::compiled(tree, generate(tree, &named_or_all(functions))?)
+    Ok(mutate::compiled(
+        tree,
+        generate(tree, &named_or_all(functions))?,
+    ))
 }
 
 /// Options of a mutants run.

@@ -80,8 +80,12 @@ impl CompiledLines {
     /// The compiled lines of `path` (in the tree), its text `src`; `None`
     /// when no unit reads the file or it has no conditional.
     pub fn file(&self, path: &str, src: &str) -> Option<FileLines<'_>> {
+        self.file_of(path, Conditionals::scan(src))
+    }
+
+    /// [`CompiledLines::file`] for a file whose groups are scanned already.
+    pub fn file_of(&self, path: &str, groups: Conditionals) -> Option<FileLines<'_>> {
         let emitted = self.emitted.get(path)?;
-        let groups = Conditionals::scan(src);
         groups.any().then_some(FileLines { emitted, groups })
     }
 

@@ -60,7 +60,7 @@ pub fn in_diff(
     if functions.is_empty() {
         return Ok(vec![]);
     }
-    compiled(tree, on_lines(generate(tree, &functions)?, added))
+    Ok(compiled(tree, on_lines(generate(tree, &functions)?, added)))
 }
 
 /// `mutants` without those on lines no world compiles (inside a
@@ -68,19 +68,24 @@ pub fn in_diff(
 /// `#ifdef CONFIG_SDMA_VERBOSITY`): a change the compiler never sees is
 /// no mutant of the code judged. The tree is preprocessed only when a
 /// mutant's line is inside some conditional group.
-pub fn compiled(tree: &KernelTree, mutants: Vec<Mutant>) -> Result<Vec<Mutant>> {
-    let mut groups: BTreeMap<&str, Option<(String, kernel::cond::Conditionals)>> = BTreeMap::new();
-    let mut inside = false;
+pub fn compiled(tree: &KernelTree, mutants: Vec<Mutant>) -> Vec<Mutant> {
+    use kernel::cond::Conditionals;
+    // Each file's groups, scanned once; a file with none has nothing
+    // compiled out.
+    let mut groups: BTreeMap<String, Conditionals> = BTreeMap::new();
     for m in &mutants {
-        let g = groups.entry(&m.file).or_insert_with(|| {
-            let src = tree.read_to_string(&tree.path(&m.file)).ok()?;
-            let c = kernel::cond::Conditionals::scan(&src);
-            c.any().then_some((src, c))
-        });
-        inside |= g.as_ref().is_some_and(|(_, c)| c.of_line(m.line).is_some());
+        if !groups.contains_key(&m.file) {
+            let src = tree.read_to_string(&tree.path(&m.file)).unwrap_or_default();
+            groups.insert(m.file.clone(), Conditionals::scan(&src));
+        }
     }
+    let inside = mutants.iter().any(|m| {
+        groups
+            .get(&m.file)
+            .is_some_and(|c| c.of_line(m.line).is_some())
+    });
     if !inside {
-        return Ok(mutants);
+        return mutants;
     }
     let lines = match cworld::build::compiled_lines(tree) {
         Ok(l) => l,
@@ -88,25 +93,21 @@ pub fn compiled(tree: &KernelTree, mutants: Vec<Mutant>) -> Result<Vec<Mutant>> 
             // As the gate: without the compiled lines, every mutant is
             // judged (those the compiler never sees survive).
             eprintln!("[mutants] compiled lines not read, every mutant kept: {e:#}");
-            return Ok(mutants);
+            return mutants;
         }
     };
-    let files: BTreeMap<String, Option<cworld::build::FileLines>> = groups
-        .iter()
-        .map(|(f, g)| {
-            let file = g.as_ref().and_then(|(src, _)| lines.file(f, src));
-            (f.to_string(), file)
-        })
+    let files: BTreeMap<String, cworld::build::FileLines> = groups
+        .into_iter()
+        .filter_map(|(f, g)| Some((f.clone(), lines.file_of(&f, g)?)))
         .collect();
-    Ok(mutants
+    mutants
         .into_iter()
         .filter(|m| {
             files
                 .get(&m.file)
-                .and_then(Option::as_ref)
                 .is_none_or(|f| f.compiled_out(cworld::build::Site::Line(m.line)).is_none())
         })
-        .collect())
+        .collect()
 }
 
 /// What became of a mutant.
