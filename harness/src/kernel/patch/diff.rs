@@ -125,6 +125,12 @@ fn hunk_header(h: &str) -> Option<(usize, usize, usize, usize)> {
 /// -29 lines)`; a hunk it says nothing of applied where its header says).
 /// What the line analyses of this module read of the tree the patch was
 /// applied to, when that tree is not the one the patch was made on.
+///
+/// A hunk's new-file start is where `patch` puts its lines, not what its
+/// header says: `patch` places a hunk by its old start alone, so a
+/// hand-edited header whose `+` start disagrees is read as applied (the
+/// old start, moved, plus what the section's hunks before it added).
+/// A header that already says so is left as written.
 pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
     let mut out = String::new();
     // A path's n-th section is `patch`'s n-th `patching file` of it.
@@ -140,15 +146,23 @@ pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
             .map(|(_, o)| o);
         let mut hunk = 0usize;
         let mut left = (0usize, 0usize);
+        // New lines less old lines of the section's hunks so far.
+        let mut grown = 0i64;
         for l in body.split_inclusive('\n') {
             if left == (0, 0) {
                 if let Some((a, b, c, d)) = l.strip_prefix("@@ ").and_then(hunk_header) {
                     left = (b, d);
                     let k = moved.and_then(|o| o.get(hunk)).copied().unwrap_or(0);
                     hunk += 1;
-                    let at = |n: usize| (n as i64 + k).max(0);
-                    let tail = l.splitn(4, ' ').nth(3).unwrap_or("@@\n");
-                    out.push_str(&format!("@@ -{},{b} +{},{d} {tail}", at(a), at(c)));
+                    let old = (a as i64 + k).max(0);
+                    let new = new_start(old, b, d, grown);
+                    grown += d as i64 - b as i64;
+                    if (old, new) == (a as i64, c as i64) {
+                        out.push_str(l);
+                    } else {
+                        let tail = l.splitn(4, ' ').nth(3).unwrap_or("@@\n");
+                        out.push_str(&format!("@@ -{old},{b} +{new},{d} {tail}"));
+                    }
                     continue;
                 }
                 out.push_str(l);
@@ -161,6 +175,21 @@ pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
         }
     }
     out
+}
+
+/// Where a hunk of `b` old and `d` new lines whose old start is `old`
+/// begins in the new file, the section's hunks before it having added
+/// `grown` lines, as `diff -u` writes it: a hunk that removes nothing
+/// (`b == 0`) inserts after old line `old`; one that adds nothing
+/// (`d == 0`) names the new line before where its lines were.
+fn new_start(old: i64, b: usize, d: usize, grown: i64) -> i64 {
+    let at = old + grown;
+    match (b, d) {
+        (0, _) => at + 1,
+        (_, 0) => (at - 1).max(0),
+        _ => at,
+    }
+    .max(0)
 }
 
 /// Counts a line of a hunk against the old and new lines still to come
@@ -651,6 +680,32 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
             renamed("rename from a/x.h\nrename to a/y.h\n"),
             [("a/x.h".to_string(), "a/y.h".to_string())]
         );
+    }
+
+    /// `patch` places a hunk by its old start: a hand-edited `+` start
+    /// is read where the lines went (the old start, moved, plus what the
+    /// section's hunks before it added), and a patch whose headers agree
+    /// comes back as written.
+    #[test]
+    fn new_starts_are_read_from_old_ones() {
+        // Hunk 1 adds a line at 10; hunk 2 says +40 but lands at 41;
+        // hunk 3 inserts after old line 60 (new 62); hunk 4 removes old
+        // line 70, new 72 (`+N,0` names new line 71, the one before).
+        let text = "--- a/f.c\n+++ b/f.c\n@@ -10,2 +90,3 @@\n a\n+b\n c\n\
+                    @@ -40,2 +40,2 @@\n-d\n+e\n f\n@@ -60,0 +7,1 @@\n+g\n@@ -70 +1,0 @@\n-h\n";
+        let moved = moved_hunks(text, &[]);
+        assert_eq!(added_lines(&moved), [("f.c".to_string(), vec![11, 41, 62])]);
+        assert!(moved.contains("@@ -60,0 +62,1 @@\n"), "{moved}");
+        assert!(moved.contains("@@ -70,1 +71,0 @@\n"), "{moved}");
+        // Moved by an offset as well.
+        let moved = moved_hunks(text, &[("f.c".into(), vec![5, 5, 5, 5])]);
+        assert_eq!(added_lines(&moved), [("f.c".to_string(), vec![16, 46, 67])]);
+        // Headers that agree, a count left out included: unchanged.
+        let agree = "--- a/f.c\n+++ b/f.c\n@@ -10,2 +10,3 @@ int f(void)\n a\n+b\n c\n\
+                     @@ -40 +41 @@\n-d\n+e\n@@ -60,0 +62 @@\n+g\n";
+        assert_eq!(moved_hunks(agree, &[]), agree);
+        let del = "--- a/g.c\n+++ b/g.c\n@@ -1,2 +0,0 @@\n-x\n-y\n";
+        assert_eq!(moved_hunks(del, &[]), del);
     }
 
     #[test]

@@ -322,13 +322,13 @@ pub fn apply(sb: &Sandbox, dir: &Path, patch: &Patch, tmp: &Path) -> Result<Resu
             return Ok(Err(msg.trim().to_owned()));
         }
         if !dry {
+            // Moved by the offsets `patch` reports, and every hunk's new
+            // start read from its old one, as `patch` reads it.
             let offsets = hunk_offsets(&String::from_utf8_lossy(&out.stdout));
-            if offsets.iter().any(|(_, o)| o.iter().any(|k| *k != 0)) {
-                return Ok(Ok(Patch {
-                    text: moved_hunks(&patch.text, &offsets),
-                    ..patch.clone()
-                }));
-            }
+            return Ok(Ok(Patch {
+                text: moved_hunks(&patch.text, &offsets),
+                ..patch.clone()
+            }));
         }
     }
     Ok(Ok(patch.clone()))
