@@ -27,12 +27,17 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
             patches.extend(crate::gate::read_patches(p)?);
         }
         let dir = std::env::temp_dir().join(format!("hfi1-in-diff-{}", std::process::id()));
-        // Each patch's added lines where it applied (a later patch may
-        // still move an earlier one's).
+        // Each patch's added lines where it applied, carried through the
+        // patches after it: lines of the tree the series made.
         let (tree, applied) = patch::patched_copy(&base, &patches, &dir)?;
         let mut added: Vec<(String, Vec<usize>)> = vec![];
-        for p in &applied {
-            for (path, lines) in patch::added_lines(&p.text) {
+        for (k, p) in applied.iter().enumerate() {
+            let lines = applied[k + 1..]
+                .iter()
+                .fold(patch::added_lines(&p.text), |ls, later| {
+                    patch::carried_lines(&ls, &later.text)
+                });
+            for (path, lines) in lines {
                 match added.iter_mut().find(|(q, _)| *q == path) {
                     Some((_, ls)) => ls.extend(lines),
                     None => added.push((path, lines)),

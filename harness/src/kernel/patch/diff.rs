@@ -192,6 +192,71 @@ fn new_start(old: i64, b: usize, d: usize, grown: i64) -> i64 {
     .max(0)
 }
 
+/// Lines of the tree a patch was applied to (`(path, lines)`), where they
+/// are in the tree it made: `text` the patch as applied (its hunks' old
+/// starts where `patch` put them, [`moved_hunks`]). A line the patch
+/// removes is gone; a line before, between or after its hunks moves by
+/// what the hunks before it added; a context line moves with its hunk.
+/// How the lines an earlier patch of a series added are read in the
+/// tree the whole series made.
+pub fn carried_lines(lines: &[(String, Vec<usize>)], text: &str) -> Vec<(String, Vec<usize>)> {
+    // Per path: old line -> new line (`None`: removed), for the lines
+    // inside a hunk, and the growth after each hunk's old end.
+    let sections = sections(text);
+    lines
+        .iter()
+        .map(|(path, ls)| {
+            let bodies: Vec<&str> = sections
+                .iter()
+                .filter(|(p, _)| p == path)
+                .map(|(_, b)| b.as_str())
+                .collect();
+            let moved = ls
+                .iter()
+                .filter_map(|&l| bodies.iter().try_fold(l, |l, b| carried(l, b)))
+                .collect();
+            (path.clone(), moved)
+        })
+        .collect()
+}
+
+/// Old line `at` of a section's file, where it is after the section's
+/// hunks; `None` when a hunk removes it.
+fn carried(at: usize, body: &str) -> Option<usize> {
+    let mut grown = 0i64;
+    let mut left = (0usize, 0usize);
+    // The old and new line the hunk's next line is.
+    let (mut old, mut new) = (0usize, 0usize);
+    for l in body.split_inclusive('\n') {
+        if left == (0, 0) {
+            let Some((a, b, _, d)) = l.strip_prefix("@@ ").and_then(hunk_header) else {
+                continue;
+            };
+            // A hunk that removes nothing inserts after old line `a`.
+            let first = if b == 0 { a + 1 } else { a };
+            if at < first {
+                break;
+            }
+            if at >= first + b {
+                grown += d as i64 - b as i64;
+                continue;
+            }
+            (old, new, left) = (first, (first as i64 + grown) as usize, (b, d));
+            continue;
+        }
+        match hunk_line(l, &mut left) {
+            Some(' ') if old == at => return Some(new),
+            Some('-') if old == at => return None,
+            Some(' ') => (old, new) = (old + 1, new + 1),
+            Some('-') => old += 1,
+            Some('+') => new += 1,
+            Some(_) => {}
+            None => left = (0, 0),
+        }
+    }
+    usize::try_from(at as i64 + grown).ok()
+}
+
 /// Counts a line of a hunk against the old and new lines still to come
 /// (`left`): its kind (`' '`, `'-'`, `'+'`, `'\\'`), or `None` when it is
 /// not a line of the hunk. An empty line is context a mailer stripped.
@@ -706,6 +771,29 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         assert_eq!(moved_hunks(agree, &[]), agree);
         let del = "--- a/g.c\n+++ b/g.c\n@@ -1,2 +0,0 @@\n-x\n-y\n";
         assert_eq!(moved_hunks(del, &[]), del);
+    }
+
+    /// A line of the tree before a patch, read in the tree after it:
+    /// moved by the hunks before it, with its hunk when it is context,
+    /// gone when removed; other files' lines stay.
+    #[test]
+    fn lines_are_carried_through_a_later_patch() {
+        let later = "--- a/f.c\n+++ b/f.c\n@@ -10,3 +10,4 @@\n a\n-b\n+c\n+d\n e\n\
+                     @@ -30,0 +32,2 @@\n+x\n+y\n@@ -50,2 +53,1 @@\n-p\n q\n";
+        let lines = vec![
+            (
+                "f.c".to_string(),
+                vec![5, 10, 11, 12, 20, 30, 31, 50, 51, 60],
+            ),
+            ("g.c".to_string(), vec![7]),
+        ];
+        assert_eq!(
+            carried_lines(&lines, later),
+            [
+                ("f.c".to_string(), vec![5, 10, 13, 21, 31, 34, 53, 62]),
+                ("g.c".to_string(), vec![7])
+            ]
+        );
     }
 
     #[test]
