@@ -660,6 +660,11 @@ pub struct Mutants {
     /// against the patched tree (cargo-mutants' --in-diff)
     #[arg(long, value_name = "PATCH")]
     pub in_diff: Vec<String>,
+    /// Only the first N patches the --in-diff inputs hold, in order (a
+    /// series' patch N as the gate judged it, before the patches after it;
+    /// 0: all)
+    #[arg(long, default_value_t = 0, value_name = "N", requires = "in_diff")]
+    pub in_diff_patches: usize,
     /// Only the mutant of this id, as --list and reports print it
     /// (repeatable): to reproduce one
     #[arg(long, value_name = "ID")]

@@ -26,6 +26,16 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         for p in &a.in_diff {
             patches.extend(crate::gate::read_patches(p)?);
         }
+        if a.in_diff_patches > 0 {
+            if patches.len() < a.in_diff_patches {
+                anyhow::bail!(
+                    "--in-diff-patches {}: the --in-diff inputs hold {} patches",
+                    a.in_diff_patches,
+                    patches.len()
+                );
+            }
+            patches.truncate(a.in_diff_patches);
+        }
         let dir = std::env::temp_dir().join(format!("hfi1-in-diff-{}", std::process::id()));
         // Each patch's added lines where it applied, carried through the
         // patches after it: lines of the tree the series made.

@@ -24,6 +24,9 @@ pub(super) struct Origin<'a> {
     pub base: &'a KernelTree,
     /// The patches of the series up to and including the one judged.
     pub patches: &'a [Patch],
+    /// Whether the series holds patches after the one judged: its files
+    /// may hold them too (an mbox), so the command names how many to take.
+    pub later: bool,
 }
 
 impl Origin<'_> {
@@ -55,8 +58,13 @@ impl Origin<'_> {
         } else {
             String::new()
         };
+        let first = if self.later {
+            format!(" --in-diff-patches {}", self.patches.len())
+        } else {
+            String::new()
+        };
         format!(
-            "cargo xtask mutants {kernel}{diffs}{random} --id {}",
+            "cargo xtask mutants {kernel}{diffs}{first}{random} --id {}",
             quoted(id)
         )
     }
@@ -141,5 +149,52 @@ mod tests {
             "'f: `if (a <= b)` [<= -> <#0]'"
         );
         assert_eq!(quoted("it's"), r"'it'\''s'");
+    }
+
+    /// Patch 2 of a series read from one mbox: the command takes the
+    /// first two patches of it, not the whole series; the last patch of
+    /// a series, or patches in files of their own, need no count.
+    #[test]
+    fn the_reproduce_command_stops_where_the_series_was_judged() {
+        let base = KernelTree {
+            root: "/k".into(),
+            version: crate::kernel::KernelVersion {
+                version: 6,
+                patchlevel: 12,
+                sublevel: 117,
+                extraversion: String::new(),
+            },
+            package: Some("6.12.117-1".into()),
+            overlay: None,
+        };
+        let patch = |source: &str| Patch {
+            subject: "x".into(),
+            declared: vec![],
+            files: vec![],
+            text: String::new(),
+            source: source.into(),
+        };
+        let mbox = [patch("s.mbx"), patch("s.mbx")];
+        let opts = Options {
+            random: 0,
+            seed: 1,
+            funcs: vec![],
+            expect: vec![],
+            depth: true,
+            suggest: 0,
+        };
+        let at = |patches, later| Origin {
+            base: &base,
+            patches,
+            later,
+        };
+        assert_eq!(
+            at(&mbox, true).reproduce("m", &opts),
+            "cargo xtask mutants --kernel 6.12 --in-diff s.mbx --in-diff-patches 2 --id m"
+        );
+        assert_eq!(
+            at(&mbox, false).reproduce("m", &opts),
+            "cargo xtask mutants --kernel 6.12 --in-diff s.mbx --id m"
+        );
     }
 }

@@ -576,6 +576,7 @@ impl Series<'_> {
         let origin = Origin {
             base: self.base,
             patches: &self.patches[..=k],
+            later: k + 1 < self.patches.len(),
         };
         let p = &self.patches[k];
         let d = depth(
