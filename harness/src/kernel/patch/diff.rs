@@ -127,15 +127,19 @@ fn hunk_header(h: &str) -> Option<(usize, usize, usize, usize)> {
 /// applied to, when that tree is not the one the patch was made on.
 ///
 /// A hunk's new-file start is where `patch` puts its lines, not what its
-/// header says: `patch` places a hunk by its old start alone, so a
-/// hand-edited header whose `+` start disagrees is read as applied (the
-/// old start, moved, plus what the section's hunks before it added).
-/// A header that already says so is left as written.
+/// header says: `patch` places a hunk by its old start (and the offset
+/// it finds), so a hand-edited header whose `+` start disagrees is read
+/// as applied (the old start, moved, plus what the section's hunks
+/// before it added). The message and every header that already says so
+/// are left as written.
 pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
-    let mut out = String::new();
+    let sections = sections(text);
+    // The message before the first section, as it was: the sections are
+    // the rest of the text, line for line.
+    let body_len: usize = sections.iter().map(|(_, b)| b.len()).sum();
+    let mut out = text[..text.len() - body_len].to_owned();
     // A path's n-th section is `patch`'s n-th `patching file` of it.
     let mut seen: Vec<&str> = vec![];
-    let sections = sections(text);
     for (path, body) in &sections {
         let nth = seen.iter().filter(|p| **p == path.as_str()).count();
         seen.push(path);
@@ -200,24 +204,48 @@ fn new_start(old: i64, b: usize, d: usize, grown: i64) -> i64 {
 /// How the lines an earlier patch of a series added are read in the
 /// tree the whole series made.
 pub fn carried_lines(lines: &[(String, Vec<usize>)], text: &str) -> Vec<(String, Vec<usize>)> {
-    // Per path: old line -> new line (`None`: removed), for the lines
-    // inside a hunk, and the growth after each hunk's old end.
     let sections = sections(text);
     lines
         .iter()
-        .map(|(path, ls)| {
-            let bodies: Vec<&str> = sections
-                .iter()
-                .filter(|(p, _)| p == path)
-                .map(|(_, b)| b.as_str())
-                .collect();
-            let moved = ls
-                .iter()
-                .filter_map(|&l| bodies.iter().try_fold(l, |l, b| carried(l, b)))
-                .collect();
-            (path.clone(), moved)
-        })
+        .map(|(path, ls)| carry_through(path, ls, &sections))
         .collect()
+}
+
+/// `path`'s lines `ls` through `sections` in order: each section that
+/// patches the file (its path, or a rename of it) moves them, and a
+/// rename names the file anew. The file's path and its lines after them.
+fn carry_through(path: &str, ls: &[usize], sections: &[(String, String)]) -> (String, Vec<usize>) {
+    let mut path = path.to_owned();
+    let mut bodies = vec![];
+    for (p, body) in sections {
+        if let Some(to) = renamed_to(&path, body) {
+            path = to;
+        } else if *p != path {
+            continue;
+        }
+        bodies.push(body.as_str());
+    }
+    let moved = ls
+        .iter()
+        .filter_map(|&l| bodies.iter().try_fold(l, |l, b| carried(l, b)))
+        .collect();
+    (path, moved)
+}
+
+/// The new path of `path` when section `body` renames it (git's `rename
+/// from`/`rename to` header; a copy leaves the file where it was).
+fn renamed_to(path: &str, body: &str) -> Option<String> {
+    let mut from = None;
+    for l in body.lines().take_while(|l| !l.starts_with("@@ ")) {
+        if let Some(f) = l.strip_prefix("rename from ") {
+            from = Some(f.trim());
+        } else if let Some(t) = l.strip_prefix("rename to ") {
+            if from == Some(path) {
+                return Some(t.trim().to_owned());
+            }
+        }
+    }
+    None
 }
 
 /// Old line `at` of a section's file, where it is after the section's
@@ -534,36 +562,45 @@ fn hunk_text(start: usize, hunk: &[(char, String)]) -> String {
 /// The lines of the new file each section adds (`+` lines: a changed line
 /// is removed and added), as cargo-mutants' `--in-diff` reads a diff: the
 /// new side only, never a context line or where a removal was. `(path,
-/// lines)`, sections adding nothing left out.
+/// lines)`, sections adding nothing left out; a section's lines are read
+/// in the file the whole patch made (a later section of the same file,
+/// applied after it, moves them).
 pub fn added_lines(text: &str) -> Vec<(String, Vec<usize>)> {
-    sections(text)
-        .into_iter()
-        .filter_map(|(path, body)| {
-            let mut lines = vec![];
-            let mut new = 0usize;
-            let mut left = (0usize, 0usize);
-            for l in body.split_inclusive('\n') {
-                if left == (0, 0) {
-                    if let Some((_, old, start, count)) =
-                        l.strip_prefix("@@ ").and_then(hunk_header)
-                    {
-                        (new, left) = (start, (old, count));
-                    }
-                    continue;
-                }
-                match hunk_line(l, &mut left) {
-                    Some('+') => {
-                        lines.push(new);
-                        new += 1;
-                    }
-                    Some(' ') => new += 1,
-                    Some(_) => {}
-                    None => left = (0, 0),
-                }
-            }
-            (!lines.is_empty()).then_some((path, lines))
+    let sections = sections(text);
+    sections
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (path, body))| {
+            let lines = section_added(body);
+            (!lines.is_empty()).then(|| carry_through(path, &lines, &sections[i + 1..]))
         })
+        .filter(|(_, lines)| !lines.is_empty())
         .collect()
+}
+
+/// The new-side lines a section's `+` lines are, by its hunk headers.
+fn section_added(body: &str) -> Vec<usize> {
+    let mut lines = vec![];
+    let mut new = 0usize;
+    let mut left = (0usize, 0usize);
+    for l in body.split_inclusive('\n') {
+        if left == (0, 0) {
+            if let Some((_, old, start, count)) = l.strip_prefix("@@ ").and_then(hunk_header) {
+                (new, left) = (start, (old, count));
+            }
+            continue;
+        }
+        match hunk_line(l, &mut left) {
+            Some('+') => {
+                lines.push(new);
+                new += 1;
+            }
+            Some(' ') => new += 1,
+            Some(_) => {}
+            None => left = (0, 0),
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -771,6 +808,11 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         assert_eq!(moved_hunks(agree, &[]), agree);
         let del = "--- a/g.c\n+++ b/g.c\n@@ -1,2 +0,0 @@\n-x\n-y\n";
         assert_eq!(moved_hunks(del, &[]), del);
+        // The message before the diff stays too.
+        let mail = format!("Subject: [PATCH] x\n\nWhy.\n---\ndiff --git a/f.c b/f.c\n{agree}");
+        assert_eq!(moved_hunks(&mail, &[]), mail);
+        assert!(moved_hunks(&mail, &[("f.c".into(), vec![1])])
+            .starts_with("Subject: [PATCH] x\n\nWhy.\n---\ndiff --git"));
     }
 
     /// A line of the tree before a patch, read in the tree after it:
@@ -792,6 +834,35 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
             [
                 ("f.c".to_string(), vec![5, 10, 13, 21, 31, 34, 53, 62]),
                 ("g.c".to_string(), vec![7])
+            ]
+        );
+        // A rename names the file anew and its hunks move the lines; a
+        // copy leaves them.
+        let rename =
+            "diff --git a/f.c b/h.c\nsimilarity index 90%\nrename from f.c\nrename to h.c\n\
+                      --- a/f.c\n+++ b/h.c\n@@ -3,0 +4 @@\n+z\n";
+        assert_eq!(
+            carried_lines(&[("f.c".to_string(), vec![2, 9])], rename),
+            [("h.c".to_string(), vec![2, 10])]
+        );
+        let copy = rename.replace("rename ", "copy ");
+        assert_eq!(
+            carried_lines(&[("f.c".to_string(), vec![2, 9])], &copy),
+            [("f.c".to_string(), vec![2, 9])]
+        );
+    }
+
+    /// A patch that patches a file in two sections: the lines the first
+    /// adds are read where the second, applied after it, moved them.
+    #[test]
+    fn a_files_second_section_moves_the_first_ones_lines() {
+        let text = "--- a/f.c\n+++ b/f.c\n@@ -20 +20 @@\n-a\n+b\n\
+                    --- a/f.c\n+++ b/f.c\n@@ -4,0 +5,3 @@\n+x\n+y\n+z\n";
+        assert_eq!(
+            added_lines(text),
+            [
+                ("f.c".to_string(), vec![23]),
+                ("f.c".to_string(), vec![5, 6, 7])
             ]
         );
     }
