@@ -44,7 +44,7 @@ pub fn run(a: flags::Mutants) -> Result<u8> {
         for (k, p) in applied.iter().enumerate() {
             let lines = applied[k + 1..]
                 .iter()
-                .fold(patch::added_lines(&p.text), |ls, later| {
+                .fold(patch::added_lines_merged(&p.text), |ls, later| {
                     patch::carried_lines(&ls, &later.text)
                 });
             for (path, lines) in lines {
@@ -126,6 +126,7 @@ fn judge(
         "random": opts.random,
         "sanitize": opts.sanitize,
         "in_diff": a.in_diff,
+        "in_diff_patches": a.in_diff_patches,
         "ids": opts.ids,
         "suggest": opts.suggest,
     });

@@ -13,7 +13,7 @@ use super::Options;
 use crate::corpus::Vector;
 use crate::cworld::BuiltWorld;
 use crate::judge::mutate::{self, suggest, Fate, Judging, Mutant};
-use crate::kernel::patch::{added_lines, Patch};
+use crate::kernel::patch::{added_lines_merged, Patch};
 use crate::kernel::KernelTree;
 use crate::report::{Depth, Survivor};
 
@@ -92,7 +92,7 @@ pub(super) fn depth(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Depth> {
     let started = Instant::now();
-    let added = added_lines(&p.text);
+    let added = added_lines_merged(&p.text);
     let all: Vec<Mutant> = mutate::in_diff(tree, &[], &added)?;
     progress(&format!("{} mutants of the changed lines", all.len()));
     let how = Judging {
@@ -153,7 +153,7 @@ mod tests {
 
     /// Patch 2 of a series read from one mbox: the command takes the
     /// first two patches of it, not the whole series; the last patch of
-    /// a series, or patches in files of their own, need no count.
+    /// a series needs no count.
     #[test]
     fn the_reproduce_command_stops_where_the_series_was_judged() {
         let base = KernelTree {

@@ -237,11 +237,12 @@ fn carry_through(path: &str, ls: &[usize], sections: &[(String, String)]) -> (St
 fn renamed_to(path: &str, body: &str) -> Option<String> {
     let mut from = None;
     for l in body.lines().take_while(|l| !l.starts_with("@@ ")) {
+        let name = |n: &str| n.trim().trim_matches('"').to_owned();
         if let Some(f) = l.strip_prefix("rename from ") {
-            from = Some(f.trim());
+            from = Some(name(f));
         } else if let Some(t) = l.strip_prefix("rename to ") {
-            if from == Some(path) {
-                return Some(t.trim().to_owned());
+            if from.as_deref() == Some(path) {
+                return Some(name(t));
             }
         }
     }
@@ -562,20 +563,42 @@ fn hunk_text(start: usize, hunk: &[(char, String)]) -> String {
 /// The lines of the new file each section adds (`+` lines: a changed line
 /// is removed and added), as cargo-mutants' `--in-diff` reads a diff: the
 /// new side only, never a context line or where a removal was. `(path,
-/// lines)`, sections adding nothing left out; a section's lines are read
-/// in the file the whole patch made (a later section of the same file,
-/// applied after it, moves them).
+/// lines)`, a section's lines as its hunk headers give them (like
+/// [`touched_lines`]), sections adding nothing left out.
 pub fn added_lines(text: &str) -> Vec<(String, Vec<usize>)> {
-    let sections = sections(text);
-    sections
-        .iter()
-        .enumerate()
-        .filter_map(|(i, (path, body))| {
-            let lines = section_added(body);
-            (!lines.is_empty()).then(|| carry_through(path, &lines, &sections[i + 1..]))
+    sections(text)
+        .into_iter()
+        .filter_map(|(path, body)| {
+            let lines = section_added(&body);
+            (!lines.is_empty()).then_some((path, lines))
         })
-        .filter(|(_, lines)| !lines.is_empty())
         .collect()
+}
+
+/// [`added_lines`] read in the files the whole patch made, one entry a
+/// file: a section's lines carried through the later sections of the
+/// same file ([`carried_lines`]; `patch` applies them after it), then
+/// merged. What the mutants of a patch's added lines are made from.
+pub fn added_lines_merged(text: &str) -> Vec<(String, Vec<usize>)> {
+    let sections = sections(text);
+    let mut out: Vec<(String, Vec<usize>)> = vec![];
+    for (i, (path, body)) in sections.iter().enumerate() {
+        let lines = section_added(body);
+        if lines.is_empty() {
+            continue;
+        }
+        let (path, lines) = carry_through(path, &lines, &sections[i + 1..]);
+        match out.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, ls)) => ls.extend(lines),
+            None => out.push((path, lines)),
+        }
+    }
+    for (_, ls) in &mut out {
+        ls.sort_unstable();
+        ls.dedup();
+    }
+    out.retain(|(_, ls)| !ls.is_empty());
+    out
 }
 
 /// The new-side lines a section's `+` lines are, by its hunk headers.
@@ -859,9 +882,14 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         let text = "--- a/f.c\n+++ b/f.c\n@@ -20 +20 @@\n-a\n+b\n\
                     --- a/f.c\n+++ b/f.c\n@@ -4,0 +5,3 @@\n+x\n+y\n+z\n";
         assert_eq!(
+            added_lines_merged(text),
+            [("f.c".to_string(), vec![5, 6, 7, 23])]
+        );
+        // Section by section, as touched_lines reads them.
+        assert_eq!(
             added_lines(text),
             [
-                ("f.c".to_string(), vec![23]),
+                ("f.c".to_string(), vec![20]),
                 ("f.c".to_string(), vec![5, 6, 7])
             ]
         );

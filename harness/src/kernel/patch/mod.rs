@@ -6,8 +6,8 @@
 mod diff;
 
 pub use diff::{
-    added_lines, adds_identifier, carried_lines, changes_conditionals, comment_only_lines,
-    moved_hunks, removed_definitions, renamed, touched_lines,
+    added_lines, added_lines_merged, adds_identifier, carried_lines, changes_conditionals,
+    comment_only_lines, moved_hunks, removed_definitions, renamed, touched_lines,
 };
 
 use std::path::Path;
