@@ -158,10 +158,10 @@ pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
                     left = (b, d);
                     let k = moved.and_then(|o| o.get(hunk)).copied().unwrap_or(0);
                     hunk += 1;
-                    let old = (a as i64 + k).max(0);
+                    let old = signed(a).saturating_add(k).max(0);
                     let new = new_start(old, b, d, grown);
-                    grown += d as i64 - b as i64;
-                    if (old, new) == (a as i64, c as i64) {
+                    grown = grown.saturating_add(signed(d)).saturating_sub(signed(b));
+                    if (old, new) == (signed(a), signed(c)) {
                         out.push_str(l);
                     } else {
                         let tail = l.splitn(4, ' ').nth(3).unwrap_or("@@\n");
@@ -187,10 +187,10 @@ pub fn moved_hunks(text: &str, offsets: &[(String, Vec<i64>)]) -> String {
 /// (`b == 0`) inserts after old line `old`; one that adds nothing
 /// (`d == 0`) names the new line before where its lines were.
 fn new_start(old: i64, b: usize, d: usize, grown: i64) -> i64 {
-    let at = old + grown;
+    let at = old.saturating_add(grown);
     match (b, d) {
-        (0, _) => at + 1,
-        (_, 0) => (at - 1).max(0),
+        (0, _) => at.saturating_add(1),
+        (_, 0) => at.saturating_sub(1),
         _ => at,
     }
     .max(0)
@@ -262,28 +262,35 @@ fn carried(at: usize, body: &str) -> Option<usize> {
                 continue;
             };
             // A hunk that removes nothing inserts after old line `a`.
-            let first = if b == 0 { a + 1 } else { a };
+            // Header numbers are the text's: saturating, never wrapping.
+            let first = if b == 0 { a.saturating_add(1) } else { a };
             if at < first {
                 break;
             }
-            if at >= first + b {
-                grown += d as i64 - b as i64;
+            if at >= first.saturating_add(b) {
+                grown = grown.saturating_add(signed(d)).saturating_sub(signed(b));
                 continue;
             }
-            (old, new, left) = (first, (first as i64 + grown) as usize, (b, d));
+            let start = signed(first).saturating_add(grown);
+            (old, new, left) = (first, usize::try_from(start).unwrap_or(0), (b, d));
             continue;
         }
         match hunk_line(l, &mut left) {
             Some(' ') if old == at => return Some(new),
             Some('-') if old == at => return None,
-            Some(' ') => (old, new) = (old + 1, new + 1),
-            Some('-') => old += 1,
-            Some('+') => new += 1,
+            Some(' ') => (old, new) = (old.saturating_add(1), new.saturating_add(1)),
+            Some('-') => old = old.saturating_add(1),
+            Some('+') => new = new.saturating_add(1),
             Some(_) => {}
             None => left = (0, 0),
         }
     }
-    usize::try_from(at as i64 + grown).ok()
+    usize::try_from(signed(at).saturating_add(grown)).ok()
+}
+
+/// A line number or count as a signed one, saturating.
+fn signed(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// Counts a line of a hunk against the old and new lines still to come
@@ -337,10 +344,10 @@ fn changed_lines(body: &str) -> Vec<usize> {
         match hunk_line(l, &mut left) {
             Some('+') => {
                 lines.push(new);
-                new += 1;
+                new = new.saturating_add(1);
             }
             Some('-') if new > 0 => lines.push(new),
-            Some(' ') => new += 1,
+            Some(' ') => new = new.saturating_add(1),
             Some(_) => {}
             None => left = (0, 0),
         }
@@ -616,9 +623,9 @@ fn section_added(body: &str) -> Vec<usize> {
         match hunk_line(l, &mut left) {
             Some('+') => {
                 lines.push(new);
-                new += 1;
+                new = new.saturating_add(1);
             }
-            Some(' ') => new += 1,
+            Some(' ') => new = new.saturating_add(1),
             Some(_) => {}
             None => left = (0, 0),
         }
@@ -836,6 +843,21 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         assert_eq!(moved_hunks(&mail, &[]), mail);
         assert!(moved_hunks(&mail, &[("f.c".into(), vec![1])])
             .starts_with("Subject: [PATCH] x\n\nWhy.\n---\ndiff --git"));
+    }
+
+    /// Header numbers near the top of their type saturate: no panic, no
+    /// wrap, whatever the text says.
+    #[test]
+    fn huge_header_numbers_saturate() {
+        let max = usize::MAX;
+        let text = format!("--- a/f.c\n+++ b/f.c\n@@ -{max},{max} +{max},{max} @@\n-a\n+b\n");
+        let _ = moved_hunks(&text, &[("f.c".into(), vec![i64::MAX])]);
+        let _ = carried_lines(&[("f.c".into(), vec![max, 1])], &text);
+        let _ = added_lines_merged(&text);
+        let _ = (touched_lines(&text), added_lines(&text));
+        let _ = comment_only_lines(&text, "f.c", "a\nb\n");
+        let _ = (changes_conditionals(&text, "f.c"), adds_identifier(&text, "b"));
+        let _ = removed_definitions(&text, "f.c");
     }
 
     /// A line of the tree before a patch, read in the tree after it:
