@@ -856,7 +856,10 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         let _ = added_lines_merged(&text);
         let _ = (touched_lines(&text), added_lines(&text));
         let _ = comment_only_lines(&text, "f.c", "a\nb\n");
-        let _ = (changes_conditionals(&text, "f.c"), adds_identifier(&text, "b"));
+        let _ = (
+            changes_conditionals(&text, "f.c"),
+            adds_identifier(&text, "b"),
+        );
         let _ = removed_definitions(&text, "f.c");
     }
 
