@@ -4,11 +4,13 @@
 //! share.
 
 mod diff;
+mod moved;
 
 pub use diff::{
-    added_lines, added_lines_merged, adds_identifier, carried_lines, changes_conditionals,
-    comment_only_lines, moved_hunks, removed_definitions, renamed, touched_lines,
+    added_lines, adds_identifier, changes_conditionals, comment_only_lines, removed_definitions,
+    renamed, touched_lines,
 };
+pub use moved::{added_lines_merged, carried_lines, moved_hunks};
 
 use std::path::Path;
 
