@@ -157,6 +157,15 @@ pub fn touched_lines(text: &str) -> Vec<(String, Vec<usize>)> {
 /// The lines of the new file a section's hunks touch: added lines, and
 /// the line where a removal was (none in a file the section deletes).
 fn changed_lines(body: &str) -> Vec<usize> {
+    let mut lines = new_side_lines(body, true);
+    lines.dedup();
+    lines
+}
+
+/// The new-file lines of a section's `+` lines, by its hunk headers, and
+/// with `removals` the line where each removed line was (none before the
+/// file's first line).
+fn new_side_lines(body: &str, removals: bool) -> Vec<usize> {
     let mut lines = vec![];
     let mut new = 0usize;
     let mut left = (0usize, 0usize);
@@ -172,13 +181,12 @@ fn changed_lines(body: &str) -> Vec<usize> {
                 lines.push(new);
                 new = new.saturating_add(1);
             }
-            Some('-') if new > 0 => lines.push(new),
+            Some('-') if removals && new > 0 => lines.push(new),
             Some(' ') => new = new.saturating_add(1),
             Some(_) => {}
             None => left = (0, 0),
         }
     }
-    lines.dedup();
     lines
 }
 
@@ -410,27 +418,7 @@ pub fn added_lines(text: &str) -> Vec<(String, Vec<usize>)> {
 
 /// The new-side lines a section's `+` lines are, by its hunk headers.
 pub(super) fn section_added(body: &str) -> Vec<usize> {
-    let mut lines = vec![];
-    let mut new = 0usize;
-    let mut left = (0usize, 0usize);
-    for l in body.split_inclusive('\n') {
-        if left == (0, 0) {
-            if let Some((_, old, start, count)) = l.strip_prefix("@@ ").and_then(hunk_header) {
-                (new, left) = (start, (old, count));
-            }
-            continue;
-        }
-        match hunk_line(l, &mut left) {
-            Some('+') => {
-                lines.push(new);
-                new = new.saturating_add(1);
-            }
-            Some(' ') => new = new.saturating_add(1),
-            Some(_) => {}
-            None => left = (0, 0),
-        }
-    }
-    lines
+    new_side_lines(body, false)
 }
 
 #[cfg(test)]
