@@ -343,8 +343,10 @@ pub struct Conformance {
     pub overlay: Overlay,
     #[command(flatten)]
     pub output: Output,
-    /// A vector corpus other than vectors/
-    #[arg(long, value_name = "DIR")]
+    /// A vector corpus other than vectors/: a directory of vector files
+    /// (`target/findings`) or one file; worlds from its `worlds.toml`, else
+    /// vectors/worlds.toml
+    #[arg(long, value_name = "DIR|FILE")]
     pub vectors: Option<PathBuf>,
     #[command(flatten)]
     pub sanitize: Sanitize,

@@ -23,10 +23,27 @@ pub const NOT_VECTORS: [&str; 5] = [
     "boundaries.toml",
 ];
 
-/// Loads every `*.toml` of a corpus directory but [`NOT_VECTORS`], sorted
-/// by file name.
-pub fn load_corpus(dir: &Path) -> Result<Vec<Vector>, VectorError> {
-    let presets = Presets::load(&dir.join("worlds.toml"))?;
+/// Loads a corpus: every `*.toml` of a directory but [`NOT_VECTORS`],
+/// sorted by file name, or one vector file (`--vectors
+/// target/findings/random_F_S_I.toml`). Cases name their worlds from the
+/// directory's `worlds.toml`, or from the committed one when it has none
+/// (a directory of `--random` findings).
+pub fn load_corpus(path: &Path) -> Result<Vec<Vector>, VectorError> {
+    let dir = if path.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(Path::new("."))
+    };
+    let own = dir.join("worlds.toml");
+    let presets = if own.exists() || dir == corpus_dir() {
+        Presets::load(&own)?
+    } else {
+        Presets::load(&corpus_dir().join("worlds.toml"))?
+    };
+    if !path.is_dir() {
+        let text = read_text(path)?;
+        return parse_file(path, &text, &presets);
+    }
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| VectorError {
             file: dir.to_owned(),
@@ -59,6 +76,30 @@ mod tests {
     fn the_committed_corpus_loads() {
         let v = load_corpus(&corpus_dir()).expect("the corpus is valid");
         assert!(v.len() > 50);
+    }
+
+    /// `--vectors target/findings`: a directory of findings has no
+    /// `worlds.toml`; its cases take the committed one's, as does one
+    /// file named alone. A file that is not there is named without a line.
+    #[test]
+    fn findings_load_without_their_own_worlds() {
+        let dir = std::env::temp_dir().join(format!("hfi1-findings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let call = crate::generate::seeded_call(1, crate::model::types::Func::SetupWqe, 0);
+        let case = crate::corpus::write::case_toml(&call, "f", "random finding");
+        std::fs::write(dir.join("random_f.toml"), case).expect("write");
+        let whole = load_corpus(&dir);
+        let one = load_corpus(&dir.join("random_f.toml"));
+        let missing = load_corpus(&dir.join("gone.toml")).map(|_| ());
+        let _ = std::fs::remove_dir_all(&dir);
+        let (whole, one) = (whole.expect("the directory"), one.expect("the file"));
+        assert_eq!((whole.len(), one.len()), (1, 1));
+        assert_eq!(one[0].call, call);
+        let err = missing.expect_err("no such file").to_string();
+        assert!(
+            err.contains("gone.toml: cannot read") && !err.contains(":0"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -24,7 +24,14 @@ pub struct VectorError {
 
 impl fmt::Display for VectorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
+        if self.line == 0 {
+            // Not at a line: the file itself (missing, unreadable).
+            write!(f, "{}: ", self.file.display())?;
+            if !self.field.is_empty() {
+                write!(f, "{}: ", self.field)?;
+            }
+            write!(f, "{}", self.msg)
+        } else if self.field.is_empty() {
             write!(f, "{}:{}: {}", self.file.display(), self.line, self.msg)
         } else {
             write!(

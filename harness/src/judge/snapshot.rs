@@ -182,13 +182,24 @@ pub fn render(rows: &[(&Vector, &Checked)]) -> String {
     out
 }
 
-/// Groups checked vectors by family, in first-seen order.
+/// Whether `v` is pinned by snapshots: it is a vector of the committed
+/// corpus (`vectors/`). Another corpus (`--vectors target/findings`, a
+/// reviewer's own) has no snapshots to match.
+pub fn pinned(v: &Vector) -> bool {
+    static CORPUS: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let corpus = CORPUS.get_or_init(|| crate::corpus::corpus_dir().canonicalize().ok());
+    let dir = v.file.parent().and_then(|d| d.canonicalize().ok());
+    dir.is_some() && dir == *corpus
+}
+
+/// Groups checked vectors of the committed corpus ([`pinned`]) by family,
+/// in first-seen order.
 pub fn by_family<'a>(
     vectors: &'a [Vector],
     checks: &'a [Checked],
 ) -> Vec<(String, Vec<(&'a Vector, &'a Checked)>)> {
     let mut out: Vec<(String, Vec<(&Vector, &Checked)>)> = vec![];
-    for (v, c) in vectors.iter().zip(checks) {
+    for (v, c) in vectors.iter().zip(checks).filter(|(v, _)| pinned(v)) {
         match out.iter_mut().find(|(f, _)| *f == v.family) {
             Some((_, rows)) => rows.push((v, c)),
             None => out.push((v.family.clone(), vec![(v, c)])),
@@ -325,4 +336,38 @@ pub fn diff_tables(a: &Tables, b: &Tables) -> Vec<(String, String, String, Strin
 /// [`diff_tables`] of two series' snapshots.
 pub fn diff_series(a: &str, b: &str) -> std::io::Result<Vec<(String, String, String, String)>> {
     Ok(diff_tables(&series_tables(a)?, &series_tables(b)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only the committed corpus has snapshots: the same case loaded from
+    /// another directory (`--vectors target/findings`) is matched against
+    /// none, so a run of findings cannot fail on a snapshot it never had.
+    #[test]
+    fn only_the_committed_corpus_is_pinned() {
+        let committed = crate::corpus::load_corpus(&crate::corpus::corpus_dir()).expect("corpus");
+        let v = &committed[0];
+        let dir = std::env::temp_dir().join(format!("hfi1-pinned-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let copy = dir.join(v.file.file_name().expect("a file name"));
+        std::fs::copy(&v.file, &copy).expect("copy");
+        let elsewhere = crate::corpus::load_corpus(&copy);
+        let _ = std::fs::remove_dir_all(&dir);
+        let elsewhere = elsewhere.expect("the copy loads");
+        assert!(pinned(v) && !pinned(&elsewhere[0]));
+        let checks: Vec<Checked> = elsewhere
+            .iter()
+            .map(|_| Checked {
+                c: None,
+                rust: Err(crate::model::Undefined("not run".into())),
+                verdict: Verdict::Malformed,
+                then: vec![],
+                step: 1,
+            })
+            .collect();
+        assert!(by_family(&elsewhere, &checks).is_empty());
+        assert_eq!(by_family(&committed[..1], &checks).len(), 1);
+    }
 }

@@ -78,6 +78,7 @@ fn write_finding(f: &Finding, kernel: &str) -> Result<PathBuf> {
     let mut text = format!(
         "# Found by `cargo xtask conformance --random ... --seed {}` on {kernel}:\n\
          # vector {} of {}, minimised. {}\n\
+         # Alone: cargo xtask conformance --vectors target/findings/{name}.toml\n\
          # Move it into vectors/ (its family's file or a new one) once understood.\n\n",
         f.seed,
         f.index,

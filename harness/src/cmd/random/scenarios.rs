@@ -201,6 +201,7 @@ fn write(f: &ScenarioFinding, seed: u64, kernel: &str) -> Result<PathBuf> {
     let mut text = format!(
         "# Found by `cargo xtask conformance --scenarios ... --seed {seed}` on {kernel}:\n\
          # scenario {}, minimised. {}\n\
+         # Alone: cargo xtask conformance --vectors target/findings/{name}.toml\n\
          # Move it into vectors/scenario.toml once understood.\n\n",
         f.index,
         f.what.lines().next().unwrap_or("")
