@@ -606,7 +606,12 @@ void shim_build_world(const struct shim_world *sw)
 			shim_w.sc[i].sw_index = i;
 			shim_w.sc[i].hw_free = &shim_w.hw_free_none;
 			seqlock_init(&shim_w.sc[i].waitlock);
+			/* As sc_alloc() does. */
+			init_waitqueue_head(&shim_w.sc[i].halt_wait);
 		}
+		/* As init_dd() and sdma_init() do. */
+		init_waitqueue_head(&shim_w.dd.event_queue);
+		init_waitqueue_head(&shim_w.dd.sdma_unfreeze_wq);
 		shim_w.dd.send_contexts = shim_sci;
 		shim_w.dd.pcidev = &shim_w.pcidev;
 		for (i = 0; i < SHIM_MAX_SEND_CONTEXTS; i++)

@@ -50,6 +50,28 @@ static const char *fn_name(void *f)
 	return "set";
 }
 
+/*
+ * A list head as iowait_init() leaves it: "empty" (pointing at itself),
+ * "zero" (never initialised: kzalloc's bytes, which the next list or
+ * wait-queue operation on it dereferences), or "linked".
+ */
+static const char *head_state(const struct list_head *h)
+{
+	if (h->next == h && h->prev == h)
+		return "empty";
+	if (!h->next && !h->prev)
+		return "zero";
+	return "linked";
+}
+
+/* A leg's back pointer to its iowait: "self", "NULL" or "other". */
+static const char *iow_state(const struct iowait *iw, int leg)
+{
+	if (iw->wait[leg].iow == iw)
+		return "self";
+	return iw->wait[leg].iow ? "other" : "NULL";
+}
+
 /* What qp_priv_alloc() initialised, key=value. */
 void shim_describe_priv(struct shim_outcome *out, struct hfi1_qp_priv *p)
 {
@@ -65,6 +87,12 @@ void shim_describe_priv(struct shim_outcome *out, struct hfi1_qp_priv *p)
 		     fn_name(iw->sdma_drained), fn_name(iw->init_priority),
 		     p->s_running_pkt_size);
 	out->text_len = n < (int)sizeof(out->text) ? n : sizeof(out->text) - 1;
+	shim_put(out, " list=%s wait_dma=%s wait_pio=%s ib_tx_head=%s tid_tx_head=%s iow=%s,%s",
+		 head_state(&iw->list), head_state(&iw->wait_dma.head),
+		 head_state(&iw->wait_pio.head),
+		 head_state(&iw->wait[IOWAIT_IB_SE].tx_head),
+		 head_state(&iw->wait[IOWAIT_TID_SE].tx_head),
+		 iow_state(iw, IOWAIT_IB_SE), iow_state(iw, IOWAIT_TID_SE));
 }
 
 /*

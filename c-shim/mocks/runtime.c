@@ -44,14 +44,30 @@ const struct cpumask *cpumask_of_node(int node)
 	return m;
 }
 
+/*
+ * The queue's waiters, walked as kernel/sched/wait.c walks them: nothing
+ * sleeps in a world, so an initialised queue has none; one never
+ * initialised (kzalloc's zeroes) is followed through its NULL head and
+ * faults where the kernel oopses.
+ */
+static void walk_waiters(struct wait_queue_head *wq_head)
+{
+	struct list_head *volatile p;
+
+	for (p = wq_head->head.next; p != &wq_head->head; p = p->next)
+		;
+}
+
 void __wake_up(struct wait_queue_head *wq_head, unsigned int mode, int nr, void *key)
 {
 	journal_printf("wake_up(%s)", jp(wq_head));
+	walk_waiters(wq_head);
 }
 
 void __kcompat_wait_forever(struct wait_queue_head *wq_head)
 {
 	journal_printf("wait_event(%s): sleeps forever", jp(wq_head));
+	walk_waiters(wq_head);
 }
 
 /* lib/string.c. */

@@ -25,7 +25,8 @@ pub fn qp_priv_alloc(w: &World, qp: &Qp, j: &mut Journal) -> (i32, String) {
     (
         0,
         format!(
-            "owner={} ahg=set tx_limit=1 func=_hfi1_do_send tidfunc=_hfi1_do_tid_send sleep=set wakeup=set sdma_drained=set init_priority=set running_pkt_size={}",
+            "owner={} ahg=set tx_limit=1 func=_hfi1_do_send tidfunc=_hfi1_do_tid_send sleep=set wakeup=set sdma_drained=set init_priority=set running_pkt_size={} \
+             list=empty wait_dma=empty wait_pio=empty ib_tx_head=empty tid_tx_head=empty iow=self,self",
             qp_name(qp),
             w.piothreshold / 2
         ),
