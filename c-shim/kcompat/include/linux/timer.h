@@ -6,6 +6,7 @@
 #include <linux/types.h>
 #include <linux/jiffies.h>
 #include <linux/container_of.h>
+#include <linux/version.h>
 
 struct timer_list {
 	struct hlist_node entry;
@@ -16,8 +17,11 @@ struct timer_list {
 
 #define from_timer(var, callback_timer, timer_fieldname) \
 	container_of(callback_timer, typeof(*var), timer_fieldname)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+/* from_timer()'s name from v6.16. */
 #define timer_container_of(var, callback_timer, timer_fieldname) \
 	from_timer(var, callback_timer, timer_fieldname)
+#endif
 
 static inline void timer_setup(struct timer_list *timer,
 			       void (*func)(struct timer_list *), unsigned int flags)
