@@ -7,10 +7,12 @@
  * taken while others are held records the order "held, then taken".
  * Taking A while holding B after B was once taken while A was held is a
  * possible ABBA deadlock: journalled once per pair, with both orders, as
- * lockdep's "possible circular locking dependency" is.  A lock is its own
- * class: the world has one object of each kind that matters (one QP, its
- * engine, its send context).  Read locks are not recorded (recursive
- * readers do not deadlock), nor is what happens outside a call's journal.
+ * lockdep's "possible circular locking dependency" is; taking a lock
+ * already held is journalled as its "possible recursive locking".  A
+ * lock is its own class: the world has one object of each kind that
+ * matters (one QP, its engine, its send context).  Read locks are not
+ * recorded (recursive readers do not deadlock), nor is what happens
+ * outside a call's journal.
  *
  * Interrupt state, as lockdep's irq-safety check: a lock taken in hard
  * interrupt context (a call the shim makes as an interrupt handler) and
@@ -98,6 +100,26 @@ static int order_of(const void *first, const void *then)
 	return -1;
 }
 
+/*
+ * `l` taken again while held: none of these locks is recursive, so the
+ * CPU spins (or the task sleeps) on itself forever, as lockdep's
+ * "possible recursive locking detected" warns.  Journalled once per lock
+ * (its order with itself marks it); the call goes on as if it had it.
+ */
+static void recursive(const void *l)
+{
+	char a[64];
+
+	if (order_of(l, l) >= 0 || ld.norder == SHIM_LOCK_ORDERS)
+		return;
+	ld.order[ld.norder].first = l;
+	ld.order[ld.norder].then = l;
+	ld.order[ld.norder++].reported = true;
+	shim_lock_name(l, a, sizeof(a));
+	journal_printf("lockdep: possible recursive locking detected: %s taken while held (a deadlock)",
+		       a);
+}
+
 void __kcompat_lock_acquire(const void *l)
 {
 	char a[64], b[64];
@@ -109,8 +131,10 @@ void __kcompat_lock_acquire(const void *l)
 	for (i = 0; i < ld.nheld; i++) {
 		const void *h = ld.held[i];
 
-		if (h == l)
+		if (h == l) {
+			recursive(l);
 			continue;
+		}
 		k = order_of(l, h);
 		if (k >= 0 && !ld.order[k].reported) {
 			ld.order[k].reported = true;

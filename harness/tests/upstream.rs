@@ -162,6 +162,8 @@ const TREE_TRIALS: &[(&str, TreeTrial)] = &[
     ("gate::not_judged", gate::gate_not_judged),
     ("gate::lock_order", gate::gate_lock_order),
     ("gate::irq_safety", gate::gate_irq_safety),
+    ("gate::recursive_lock", gate::gate_recursive_lock),
+    ("gate::newer_interface", gate::gate_newer_interface),
     ("gate::write_past_block", gate::gate_write_past_block),
     ("gate::write_after_free", gate::gate_write_after_free),
     ("diff::finds_the_mutant", mutants::diff_finds_the_mutant),

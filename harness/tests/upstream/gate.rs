@@ -730,6 +730,61 @@ pub fn gate_irq_safety(tree: &KernelTree) -> Result<(), Failed> {
     Ok(())
 }
 
+/// A lock taken again while held, as lockdep's "possible recursive
+/// locking" warns of it: a patch that has sdma_check_progress take the
+/// engine's tail_lock, which both its callers (sdma_send_txreq and
+/// sdma_send_txlist, on a full ring) already hold, deadlocks the CPU on
+/// itself. `changes`, each caller's differing group only its `lockdep`
+/// line naming that lock.
+pub fn gate_recursive_lock(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate::new(tree)?;
+    let from =
+        "\tsde->desc_avail = sdma_descq_freecnt(sde);\n\tif (tx->num_desc <= sde->desc_avail)";
+    let to = "\tspin_lock(&sde->tail_lock);\n\tsde->desc_avail = sdma_descq_freecnt(sde);\n\
+              \tspin_unlock(&sde->tail_lock);\n\tif (tx->num_desc <= sde->desc_avail)";
+    let j = g.run(g.patch(SDMA, from, to, "take tail_lock for desc_avail"))?;
+    let Some(c) = j[0].comparison.as_ref() else {
+        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
+    };
+    let recursive = |f: Func| {
+        c.groups.iter().any(|x| {
+            x.func == f
+                && x.shape == ["lockdep"]
+                && x.fields.iter().any(|(_, before, after)| {
+                    before == "-"
+                        && after.starts_with(
+                            "lockdep: possible recursive locking detected: sde#1.tail_lock",
+                        )
+                })
+        })
+    };
+    if verdicts(&j) != ["changes"]
+        || !recursive(Func::SdmaSendTxreq)
+        || !recursive(Func::SdmaSendTxlist)
+    {
+        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
+    }
+    Ok(())
+}
+
+/// An interface newer than the tree: the typed allocators came in v7.0,
+/// so a patch that uses kzalloc_obj() on an older tree does not build
+/// there (kcompat's slab.h has them only from v7.0, as the tree's own
+/// would). Trees from v7.0 use them themselves, which their worlds build.
+pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
+    if tree.version.version >= 7 {
+        return Ok(());
+    }
+    let g = Gate::new(tree)?;
+    let from = "rht_node = kzalloc(sizeof(*rht_node), GFP_KERNEL);";
+    let to = "rht_node = kzalloc_obj(*rht_node);";
+    let j = g.run(g.patch(SDMA, from, to, "use kzalloc_obj"))?;
+    if verdicts(&j) != ["breaks-build"] {
+        return Err(format!("kzalloc_obj on {}: {:?}", tree.version, verdicts(&j)).into());
+    }
+    Ok(())
+}
+
 /// A write past an allocated array, as KASAN would report it. A patch that
 /// allocates `dd->cr_base` one entry short has init_credit_return write
 /// the last node's entry past the block: `changes`, the differing calls of

@@ -39,7 +39,14 @@ static inline void spin_unlock(spinlock_t *l)
 	__kcompat_lock_release(l);
 }
 
-static inline int spin_trylock(spinlock_t *l) { spin_lock(l); return 1; }
+/* Fails on a lock held (by this thread: nothing else runs). */
+static inline int spin_trylock(spinlock_t *l)
+{
+	if (l->locked)
+		return 0;
+	spin_lock(l);
+	return 1;
+}
 static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
 #define spin_lock_irq(l)		do { local_irq_disable(); spin_lock(l); } while (0)
 #define spin_unlock_irq(l)		do { spin_unlock(l); local_irq_enable(); } while (0)
