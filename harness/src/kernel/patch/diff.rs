@@ -304,11 +304,26 @@ pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<Strin
                 }
             })
             .collect();
-        let Ok(defs) = crate::kernel::cscan::definitions(&removed) else {
+        // The scanner reads the removed text as the file holds it: inside
+        // the comment the hunk's leading context opened, if it did, and
+        // closing the one its last line opens.
+        let lead = hunk
+            .iter()
+            .take_while(|(k, _)| *k == ' ')
+            .fold(Lex::Code, |st, (_, l)| lex_line(l, st).0);
+        let tail = removed
+            .split_inclusive('\n')
+            .fold(lead, |st, l| lex_line(l, st).0);
+        let scanned = format!(
+            "{}{removed}{}",
+            if lead == Lex::Comment { "/*" } else { "" },
+            if tail == Lex::Comment { "*/\n" } else { "" }
+        );
+        let Ok(defs) = crate::kernel::cscan::definitions(&scanned) else {
             continue;
         };
         let starts_line = |d: &crate::kernel::cscan::Definition| {
-            removed
+            scanned
                 .lines()
                 .nth(d.line.saturating_sub(1))
                 .is_some_and(|l| l.starts_with(|c: char| !c.is_whitespace()))
@@ -321,17 +336,28 @@ pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<Strin
         if defs.iter().any(|d| added.iter().any(|l| names(l, &d.name))) {
             continue;
         }
-        let mut rest = removed.clone();
-        for d in &defs {
-            rest = rest.replacen(&d.text, "", 1);
+        // The removed lines of the definitions (1-based, in `removed`).
+        let in_def = |n: usize| {
+            defs.iter()
+                .any(|d| n >= d.line && n < d.line + d.text.lines().count())
+        };
+        // Both sides lexed from the hunk's first context line (where a
+        // removal starts inside a comment its context opened, say): what
+        // is removed beside the definitions must be comments, and leave
+        // the lexer as the new side's context does.
+        let (mut old, mut new) = (Lex::Code, Lex::Code);
+        let (mut inert, mut n) = (true, 0);
+        for (k, l) in &hunk {
+            let (s, i) = lex_line(l, old);
+            old = s;
+            if *k == '-' {
+                n += 1;
+                inert &= i || in_def(n);
+            } else {
+                new = lex_line(l, new).0;
+            }
         }
-        let mut state = Lex::Code;
-        let inert = rest.split_inclusive('\n').all(|l| {
-            let (s, i) = lex_line(l, state);
-            state = s;
-            i
-        });
-        if defs.is_empty() || !inert || state != Lex::Code {
+        if defs.is_empty() || !inert || old != new {
             continue;
         }
         let names = defs.into_iter().map(|d| d.name).collect();
@@ -569,6 +595,44 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
         );
         let p = one_hunk(2, &["+/*", " int g;"]);
         assert!(comment_only_lines(&p, "x.c", "int a;\n/*\nint g;\n").is_empty());
+    }
+
+    /// A function removed with its kernel-doc, as git aligns it when the
+    /// next function's doc comment opens with the same `/**`: the removal
+    /// starts inside the comment its context opened, and ends opening
+    /// one. Both alignments remove the function and comments only.
+    #[test]
+    fn a_removal_starting_inside_a_comment_is_a_removed_definition() {
+        let doc = ["- * f() - does f", "- */", "-void f(void)", "-{", "-}", "-"];
+        let mid: Vec<&str> = ["  }", " ", " /**"]
+            .into_iter()
+            .chain(doc)
+            .chain(["-/**", "  * g() - does g"])
+            .collect();
+        let whole: Vec<&str> = ["  }", " "]
+            .into_iter()
+            .chain(["-/**"])
+            .chain(doc)
+            .chain([" /**", "  * g() - does g"])
+            .collect();
+        for body in [mid, whole] {
+            let got = removed_definitions(&one_hunk(10, &body), "x.c");
+            assert_eq!(got.len(), 1, "{body:?}");
+            assert_eq!(got[0].1, ["f"]);
+        }
+        // Code removed beside it is not a removal of definitions only.
+        let code = [
+            "  }",
+            " ",
+            " /**",
+            "- * f()",
+            "- */",
+            "-void f(void)",
+            "-{",
+            "-}",
+            "-int x;",
+        ];
+        assert!(removed_definitions(&one_hunk(10, &code), "x.c").is_empty());
     }
 
     #[test]
