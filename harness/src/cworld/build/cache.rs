@@ -110,6 +110,13 @@ pub(super) fn cache_key(
         h.write(part.as_bytes());
     }
     h.write(format!("{opts:?}").as_bytes());
+    // The flags themselves: some come from outside this module (the
+    // tree's semantic flags, `KernelTree::semantic_cflags`), and a world
+    // built with others is another world.
+    for f in super::compile::cflags(tree, opts)? {
+        h.write(f.as_bytes());
+        h.write(b"\0");
+    }
     if let Some(o) = &tree.overlay {
         // The overlay's flags, with paths relative to the tree.
         let rel = |p: &PathBuf| {
