@@ -770,17 +770,26 @@ pub fn gate_recursive_lock(tree: &KernelTree) -> Result<(), Failed> {
 /// An interface newer than the tree: the typed allocators came in v7.0,
 /// so a patch that uses kzalloc_obj() on an older tree does not build
 /// there (kcompat's slab.h has them only from v7.0, as the tree's own
-/// would). Trees from v7.0 use them themselves, which their worlds build.
+/// would), and kmap_local_page() came in v5.11. Trees that have them use
+/// them themselves, which their worlds build.
 pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
-    if tree.version.version >= 7 {
-        return Ok(());
-    }
     let g = Gate::new(tree)?;
-    let from = "rht_node = kzalloc(sizeof(*rht_node), GFP_KERNEL);";
-    let to = "rht_node = kzalloc_obj(*rht_node);";
-    let j = g.run(g.patch(SDMA, from, to, "use kzalloc_obj"))?;
-    if verdicts(&j) != ["breaks-build"] {
-        return Err(format!("kzalloc_obj on {}: {:?}", tree.version, verdicts(&j)).into());
+    let v = (tree.version.version, tree.version.patchlevel);
+    let mut newer = vec![];
+    if v < (7, 0) {
+        newer.push((
+            "rht_node = kzalloc(sizeof(*rht_node), GFP_KERNEL);",
+            "rht_node = kzalloc_obj(*rht_node);",
+        ));
+    }
+    if v < (5, 11) {
+        newer.push(("kvaddr = kmap(page);", "kvaddr = kmap_local_page(page);"));
+    }
+    for (from, to) in newer {
+        let j = g.run(g.patch(SDMA, from, to, "a newer interface"))?;
+        if verdicts(&j) != ["breaks-build"] {
+            return Err(format!("{to} on {}: {:?}", tree.version, verdicts(&j)).into());
+        }
     }
     Ok(())
 }
