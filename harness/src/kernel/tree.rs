@@ -143,6 +143,14 @@ impl KernelTree {
 
     /// The flags of the tree's top Makefile that change the meaning of C
     /// code (for example `-funsigned-char`, added in 6.2).
+    ///
+    /// `-ftrivial-auto-var-init=pattern` is the Makefile's under
+    /// `CONFIG_INIT_STACK_ALL_PATTERN`, the kernel's option for finding
+    /// locals read before they are written: such a read gives the same
+    /// value alone as in a batch (what the stack held, without it, no run
+    /// can reproduce), and a value no correct code relies on (Debian's
+    /// kernels zero them instead, `CONFIG_INIT_STACK_ALL_ZERO`, which
+    /// would hide a patch's dropped initialisation).
     pub fn semantic_cflags(&self) -> Result<Vec<String>> {
         let text = self.read_to_string(&self.root.join("Makefile"))?;
         let mut flags = vec![];
@@ -151,6 +159,7 @@ impl KernelTree {
             "-fno-strict-overflow",
             "-fno-delete-null-pointer-checks",
             "-fno-strict-aliasing",
+            "-ftrivial-auto-var-init=pattern",
         ] {
             if text.contains(f) {
                 flags.push(f.to_owned());
