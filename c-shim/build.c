@@ -75,6 +75,7 @@ static void shim_build_past_sc(void)
 	sc->hw_free = &shim_w.hw_free_none;
 	sc->group = 3;
 	seqlock_init(&sc->waitlock);
+	init_waitqueue_head(&sc->halt_wait);
 	INIT_LIST_HEAD(&sc->piowait);
 }
 
@@ -786,9 +787,20 @@ void shim_build_world(const struct shim_world *sw)
 			spin_lock_init(&shim_w.sc[i].credit_ctrl_lock);
 			seqlock_init(&shim_w.sc[i].waitlock);
 		}
-		for (i = 0; i < SHIM_MAX_SDMA; i++)
-			seqlock_init(&shim_w.per_sdma[i].waitlock);
+		for (i = 0; i < SHIM_MAX_SDMA; i++) {
+			struct sdma_engine *sde = &shim_w.per_sdma[i];
+
+			seqlock_init(&sde->waitlock);
+			seqlock_init(&sde->head_lock);
+			spin_lock_init(&sde->tail_lock);
+			spin_lock_init(&sde->senddmactrl_lock);
+			spin_lock_init(&sde->flushlist_lock);
+		}
 		spin_lock_init(&shim_w.dd.sc_lock);
+		spin_lock_init(&shim_w.dd.sc_init_lock);
+		spin_lock_init(&shim_w.dd.pio_map_lock);
+		spin_lock_init(&shim_w.dd.sde_map_lock);
+		spin_lock_init(&shim_w.dd.sendctrl_lock);
 		shim_w.locks_held = false;
 	}
 

@@ -770,8 +770,8 @@ pub fn gate_recursive_lock(tree: &KernelTree) -> Result<(), Failed> {
 /// An interface newer than the tree: the typed allocators came in v7.0,
 /// so a patch that uses kzalloc_obj() on an older tree does not build
 /// there (kcompat's slab.h has them only from v7.0, as the tree's own
-/// would), and kmap_local_page() came in v5.11. Trees that have them use
-/// them themselves, which their worlds build.
+/// would), timer_container_of() in v6.16 and kmap_local_page() in v5.11.
+/// Trees that have them use them themselves, which their worlds build.
 pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let v = (tree.version.version, tree.version.patchlevel);
@@ -782,8 +782,25 @@ pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
             "rht_node = kzalloc_obj(*rht_node);",
         ));
     }
+    if v < (6, 16) {
+        newer.push((
+            "from_timer(sde, t, err_progress_check_timer);",
+            "timer_container_of(sde, t, err_progress_check_timer);",
+        ));
+    }
     if v < (5, 11) {
         newer.push(("kvaddr = kmap(page);", "kvaddr = kmap_local_page(page);"));
+    }
+    if newer.is_empty() {
+        // A tree that has them all uses them itself: its world builds.
+        let src = std::fs::read_to_string(tree.path(SDMA))?;
+        if !src.contains("kzalloc_obj") || !src.contains("timer_container_of") {
+            return Err(format!(
+                "{}: expected kzalloc_obj and timer_container_of",
+                tree.version
+            )
+            .into());
+        }
     }
     for (from, to) in newer {
         let j = g.run(g.patch(SDMA, from, to, "a newer interface"))?;

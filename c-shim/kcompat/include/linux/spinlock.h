@@ -42,7 +42,7 @@ static inline void spin_unlock(spinlock_t *l)
 /* Fails on a lock held (by this thread: nothing else runs). */
 static inline int spin_trylock(spinlock_t *l)
 {
-	if (l->locked)
+	if (l->locked > 0)
 		return 0;
 	spin_lock(l);
 	return 1;

@@ -69,6 +69,16 @@ pub fn findings_dir() -> PathBuf {
     crate::project_path("target/findings")
 }
 
+/// The command that runs finding `name` alone on the series of `kernel`
+/// (the tree it was found on, `6.12.117`).
+fn alone(kernel: &str, name: &str) -> String {
+    let series: Vec<&str> = kernel.split('.').take(2).collect();
+    format!(
+        "cargo xtask conformance --kernel {} --vectors target/findings/{name}.toml",
+        series.join(".")
+    )
+}
+
 fn write_finding(f: &Finding, kernel: &str) -> Result<PathBuf> {
     let dir = findings_dir();
     std::fs::create_dir_all(&dir)
@@ -78,12 +88,13 @@ fn write_finding(f: &Finding, kernel: &str) -> Result<PathBuf> {
     let mut text = format!(
         "# Found by `cargo xtask conformance --random ... --seed {}` on {kernel}:\n\
          # vector {} of {}, minimised. {}\n\
-         # Alone: cargo xtask conformance --vectors target/findings/{name}.toml\n\
+         # Alone: {}\n\
          # Move it into vectors/ (its family's file or a new one) once understood.\n\n",
         f.seed,
         f.index,
         f.func,
-        f.what.lines().next().unwrap_or("")
+        f.what.lines().next().unwrap_or(""),
+        alone(kernel, &name)
     );
     text.push_str(&case_toml(
         &f.call,

@@ -201,10 +201,11 @@ fn write(f: &ScenarioFinding, seed: u64, kernel: &str) -> Result<PathBuf> {
     let mut text = format!(
         "# Found by `cargo xtask conformance --scenarios ... --seed {seed}` on {kernel}:\n\
          # scenario {}, minimised. {}\n\
-         # Alone: cargo xtask conformance --vectors target/findings/{name}.toml\n\
+         # Alone: {}\n\
          # Move it into vectors/scenario.toml once understood.\n\n",
         f.index,
-        f.what.lines().next().unwrap_or("")
+        f.what.lines().next().unwrap_or(""),
+        super::alone(kernel, &name)
     );
     text.push_str(&scenario_toml(
         &f.vector.call,

@@ -322,15 +322,24 @@ pub fn removed_definitions(text: &str, path: &str) -> Vec<(Vec<usize>, Vec<Strin
         let Ok(defs) = crate::kernel::cscan::definitions(&scanned) else {
             continue;
         };
-        let starts_line = |d: &crate::kernel::cscan::Definition| {
-            scanned
-                .lines()
-                .nth(d.line.saturating_sub(1))
-                .is_some_and(|l| l.starts_with(|c: char| !c.is_whitespace()))
+        // A definition on lines of its own: its first line starts with it
+        // and its last ends with it (`} int x;` is code beside it).
+        let whole_lines = |d: &crate::kernel::cscan::Definition| {
+            let lines: Vec<&str> = scanned.lines().collect();
+            let n = d.text.lines().count().max(1);
+            let (first, last) = (d.text.lines().next(), d.text.lines().last());
+            let at = |k: usize| lines.get(k).map(|l| l.trim_end());
+            d.line >= 1
+                && at(d.line - 1).zip(first).is_some_and(|(l, f)| {
+                    l.starts_with(|c: char| !c.is_whitespace()) && l.starts_with(f.trim_end())
+                })
+                && at(d.line + n - 2)
+                    .zip(last)
+                    .is_some_and(|(l, e)| l.ends_with(e.trim()))
         };
         let defs: Vec<_> = defs
             .into_iter()
-            .filter(|d| d.text.ends_with('}') && starts_line(d))
+            .filter(|d| d.text.ends_with('}') && whole_lines(d))
             .filter(|d| !NOT_NAMES.contains(&d.name.as_str()))
             .collect();
         if defs.iter().any(|d| added.iter().any(|l| names(l, &d.name))) {
@@ -633,6 +642,11 @@ Binary files a/include/rdma/fw.bin and b/include/rdma/fw.bin differ\n";
             "-int x;",
         ];
         assert!(removed_definitions(&one_hunk(10, &code), "x.c").is_empty());
+        // Nor is code on the definition's first or last line.
+        let after = ["  }", " ", "-void f(void)", "-{", "-} int x;", " "];
+        assert!(removed_definitions(&one_hunk(10, &after), "x.c").is_empty());
+        let before = ["  }", " ", "-int y; void f(void)", "-{", "-}", " "];
+        assert!(removed_definitions(&one_hunk(10, &before), "x.c").is_empty());
     }
 
     #[test]
