@@ -221,6 +221,10 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "link-bounce-work");
 	if (p == &shim_w.dd)
 		return snprintf(buf, len, "dd");
+	if (p == &shim_w.dd.pio_map)
+		return snprintf(buf, len, "dd.pio_map");
+	if (p == &shim_w.dd.sdma_map)
+		return snprintf(buf, len, "dd.sdma_map");
 	if (p == &shim_w.priv.s_iowait.wait[IOWAIT_IB_SE].iowork)
 		return snprintf(buf, len, "iowork:IB");
 	if (p == &shim_w.priv.s_iowait.wait[IOWAIT_TID_SE].iowork)
@@ -237,6 +241,20 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 	if (i >= 0)
 		return i;
 	return snprintf(buf, len, "ptr:foreign");
+}
+
+const void *const *shim_rcu_world_slots(void)
+{
+	static const void *const slots[] = {
+		&shim_w.dd.pio_map, &shim_w.dd.sdma_map, NULL,
+	};
+
+	return slots;
+}
+
+bool shim_in_world_data(const void *p)
+{
+	return p >= (const void *)&shim_w && p < (const void *)(&shim_w + 1);
 }
 
 /*

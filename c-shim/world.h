@@ -18,6 +18,13 @@ struct cpumask;
 /* The symbolic name of a pointer into the world ("sde#3", "qp#0x40"). */
 int shim_ptr_name(const void *p, char *buf, size_t len);
 int shim_lock_name(const void *p, char *buf, size_t len);
+/*
+ * The RCU-protected pointers the world built, published (dd->pio_map,
+ * dd->sdma_map), NULL-terminated; and whether p is in the world's own data
+ * (a pointer there is read safely at any time: never freed).
+ */
+const void *const *shim_rcu_world_slots(void);
+bool shim_in_world_data(const void *p);
 /* kcompat lockdep: a world is built, nothing held, no lock order seen. */
 void shim_lockdep_reset(void);
 /* The CPUs of a NUMA node (NULL: no such node). */

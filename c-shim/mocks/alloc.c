@@ -24,6 +24,7 @@
 
 #include "alloc.h"
 #include "journal.h"
+#include "rcu.h"
 #include "world.h"
 
 void *calloc(size_t nmemb, size_t size);
@@ -257,6 +258,31 @@ bool shim_block_is_world(const void *p)
 	return false;
 }
 
+bool shim_block_holds(const void *block, const void *p)
+{
+	const char *b = block;
+	size_t off, size = shim_block_size(block);
+
+	for (off = 0; off + sizeof(void *) <= size; off += sizeof(void *))
+		if (*(const void *const *)(b + off) == p)
+			return true;
+	return false;
+}
+
+const char *shim_block_name(const void *p)
+{
+	static char name[96];
+	int i;
+
+	for (i = 0; i < nlive; i++) {
+		if (live[i].p == p) {
+			snprintf(name, sizeof(name), "%s%s", live[i].kind, live[i].what);
+			return name;
+		}
+	}
+	return jp(p);
+}
+
 /*
  * A block the world hands back (a request given fresh releases what it
  * held, as its last owner would have): no journal line, no longer tracked.
@@ -300,6 +326,7 @@ void free_percpu(void *p)
 	if (!p)
 		return;
 	journal_printf("free_percpu");
+	shim_rcu_check_free(p, "free_percpu");
 	release(p);
 }
 
@@ -308,6 +335,7 @@ void kfree(const void *objp)
 	if (!objp)
 		return;
 	journal_printf("kfree");
+	shim_rcu_check_free(objp, "kfree");
 	release(objp);
 }
 

@@ -16,6 +16,10 @@ void shim_alloc_reset(void);
 size_t shim_block_size(const void *p);
 bool shim_block_is_world(const void *p);
 void shim_free_tracked(void *p);
+/* Whether the live block starting at `block` holds the pointer `p`. */
+bool shim_block_holds(const void *block, const void *p);
+/* A live block's name as the leak report gives it ("kmalloc in X"). */
+const char *shim_block_name(const void *p);
 /* Journals each block no data of the world reaches any more: a leak. */
 void shim_report_leaks(void);
 

@@ -13,8 +13,9 @@
 //! conformance suite.
 //!
 //! Each kind of test has its file under `upstream/`: `smoke`, `isolation`,
-//! `gate`, `depth` (the gate's depth line), `mutants` (hand-made ones,
-//! `cargo xtask mutants`' and `diff`'s), `vendor`.
+//! `gate` (and its child `lockdep`), `depth` (the gate's depth line),
+//! `mutants` (hand-made ones, `cargo xtask mutants`' and `diff`'s),
+//! `vendor`.
 
 mod common;
 #[path = "upstream/depth.rs"]
@@ -160,9 +161,10 @@ type TreeTrial = fn(&kernel::KernelTree) -> Result<(), Failed>;
 const TREE_TRIALS: &[(&str, TreeTrial)] = &[
     ("gate::verdicts", gate::gate_verdicts),
     ("gate::not_judged", gate::gate_not_judged),
-    ("gate::lock_order", gate::gate_lock_order),
-    ("gate::irq_safety", gate::gate_irq_safety),
-    ("gate::recursive_lock", gate::gate_recursive_lock),
+    ("gate::lock_order", gate::lockdep::gate_lock_order),
+    ("gate::irq_safety", gate::lockdep::gate_irq_safety),
+    ("gate::recursive_lock", gate::lockdep::gate_recursive_lock),
+    ("gate::rcu_free", gate::lockdep::gate_rcu_free),
     ("gate::newer_interface", gate::gate_newer_interface),
     ("gate::write_past_block", gate::gate_write_past_block),
     ("gate::write_after_free", gate::gate_write_after_free),

@@ -345,8 +345,9 @@ pub(crate) fn publish_pio_map(w: &World, m: Option<Built>, j: &mut Journal) -> (
 /// NULL; the kernel's contexts' array freed (`kfree`, journalled when
 /// there is one) and NULL. The grace period between the map's unpublishing
 /// and its free (before it up to 6.12, after it from 7.2) is not
-/// journalled, so every series reads the same. The text: the map, then
-/// the array.
+/// journalled, so every series reads the same; the C world reports the
+/// early free as a `lockdep:` line (suspicious RCU usage), upstream's own
+/// finding, which no model mirrors. The text: the map, then the array.
 pub fn free_pio_map(w: &World, j: &mut Journal) -> String {
     if let Some(m) = w.pio_map.as_ref() {
         free_lines(world_elems(m), j);

@@ -8,6 +8,9 @@ use harness::kernel::KernelTree;
 use harness::model::types::Func;
 use libtest_mimic::Failed;
 
+/// The gate on what lockdep reports (`upstream/lockdep.rs`).
+pub mod lockdep;
+
 const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
 const SDMA: &str = "drivers/infiniband/hw/hfi1/sdma.c";
 const LE: &str = "if (wqe->length <= piothreshold)";
@@ -650,119 +653,6 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     ))?;
     if verdicts(&j) != ["not-judged"] {
         return Err(format!("sdma_event_names patch: {:?}", verdicts(&j)).into());
-    }
-    Ok(())
-}
-
-/// Lock order across a scenario's steps. Upstream's sdma_flush wakes the
-/// QPs orphaned on its dmawait list holding the engine's waitlock
-/// (waitlock, then s_lock) after iowait_sleep took that waitlock holding
-/// s_lock: scenario::sleep_then_flush's snapshot has the lockdep line. A
-/// patch that wakes sdma_desc_avail's top waiter inside its waitlock adds
-/// the same inversion there: `changes`, the differing group of
-/// sdma_desc_avail is only its `lockdep` line (the first differing call:
-/// scenario::sleep_then_desc_avail, step 2), and its reproducer is the
-/// scenario up to that step.
-pub fn gate_lock_order(tree: &KernelTree) -> Result<(), Failed> {
-    let g = Gate::new(tree)?;
-    let from = "\t\t\twrite_sequnlock(&sde->waitlock);\n\t\t\tbreak;\n\t\t}\n\t} while \
-                (read_seqretry(&sde->waitlock, seq));\n\n\t/* Schedule the top-priority entry \
-                first */\n\tif (n)\n\t\twaits[tidx]->wakeup(waits[tidx], SDMA_AVAIL_REASON);\n";
-    let to = "\t\t\tif (n)\n\t\t\t\twaits[tidx]->wakeup(waits[tidx], SDMA_AVAIL_REASON);\n\
-              \t\t\twrite_sequnlock(&sde->waitlock);\n\t\t\tbreak;\n\t\t}\n\t} while \
-              (read_seqretry(&sde->waitlock, seq));\n\n";
-    let j = g.run(g.patch(SDMA, from, to, "wake the top waiter under the waitlock"))?;
-    let Some(c) = j[0].comparison.as_ref() else {
-        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
-    };
-    let group = c.groups.iter().find(|x| x.func == Func::SdmaDescAvail);
-    let ok = verdicts(&j) == ["changes"]
-        && group.is_some_and(|x| {
-            x.shape == ["lockdep"]
-                && x.first.to_string() == "scenario::sleep_then_desc_avail, step 2"
-                && x.fields.iter().any(|(f, before, after)| {
-                    f == "lockdep"
-                        && before == "-"
-                        && after.starts_with("lockdep: possible ABBA deadlock: s_lock#0x42")
-                })
-                && x.case
-                    .as_deref()
-                    .is_some_and(|t| t.contains("then = [{ fn = \"sdma_desc_avail\""))
-        });
-    if !ok {
-        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
-    }
-    Ok(())
-}
-
-/// Interrupt state across a scenario's steps. The engine's flush worker
-/// takes its head_lock with interrupts off (irqsave), as every taker of a
-/// lock the engine's interrupt handler also takes must. A patch that
-/// takes it with interrupts on changes scenario::interrupt_then_field_flush:
-/// its step 2 takes head_lock with interrupts on after the interrupt took
-/// it in hard interrupt context: `changes`, the differing group of
-/// sdma_field_flush is only its `lockdep` line, lockdep's
-/// inconsistent-usage report.
-pub fn gate_irq_safety(tree: &KernelTree) -> Result<(), Failed> {
-    let g = Gate::new(tree)?;
-    let from = "\twrite_seqlock_irqsave(&sde->head_lock, flags);\n\tif (!__sdma_running(sde))";
-    let to = "\tflags = 0;\n\twrite_seqlock(&sde->head_lock);\n\tif (!__sdma_running(sde))";
-    let j = g.run(g.patch(SDMA, from, to, "take head_lock with interrupts on"))?;
-    let Some(c) = j[0].comparison.as_ref() else {
-        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
-    };
-    let group = c.groups.iter().find(|x| x.func == Func::SdmaFieldFlush);
-    let ok = verdicts(&j) == ["changes"]
-        && group.is_some_and(|x| {
-            x.shape == ["lockdep"]
-                && x.first.to_string() == "scenario::interrupt_then_field_flush, step 2"
-                && x.fields.iter().any(|(f, before, after)| {
-                    f == "lockdep"
-                        && before == "-"
-                        && after.contains(
-                            "lockdep: inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage: ",
-                        )
-                })
-        });
-    if !ok {
-        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
-    }
-    Ok(())
-}
-
-/// A lock taken again while held, as lockdep's "possible recursive
-/// locking" warns of it: a patch that has sdma_check_progress take the
-/// engine's tail_lock, which both its callers (sdma_send_txreq and
-/// sdma_send_txlist, on a full ring) already hold, deadlocks the CPU on
-/// itself. `changes`, each caller's differing group only its `lockdep`
-/// line naming that lock.
-pub fn gate_recursive_lock(tree: &KernelTree) -> Result<(), Failed> {
-    let g = Gate::new(tree)?;
-    let from =
-        "\tsde->desc_avail = sdma_descq_freecnt(sde);\n\tif (tx->num_desc <= sde->desc_avail)";
-    let to = "\tspin_lock(&sde->tail_lock);\n\tsde->desc_avail = sdma_descq_freecnt(sde);\n\
-              \tspin_unlock(&sde->tail_lock);\n\tif (tx->num_desc <= sde->desc_avail)";
-    let j = g.run(g.patch(SDMA, from, to, "take tail_lock for desc_avail"))?;
-    let Some(c) = j[0].comparison.as_ref() else {
-        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
-    };
-    let recursive = |f: Func| {
-        c.groups.iter().any(|x| {
-            x.func == f
-                && x.shape == ["lockdep"]
-                && x.fields.iter().any(|(_, before, after)| {
-                    before == "-"
-                        && after.starts_with(
-                            "lockdep: possible recursive locking detected: sde#1.tail_lock",
-                        )
-                })
-        })
-    };
-    if verdicts(&j) != ["changes"]
-        || !recursive(Func::SdmaSendTxreq)
-        || !recursive(Func::SdmaSendTxlist)
-    {
-        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
     }
     Ok(())
 }

@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* kcompat: stands in for <linux/rcupdate.h>; readers never race writers here. */
+/*
+ * kcompat: stands in for <linux/rcupdate.h>.  Readers never race writers
+ * here, so what PROVE_RCU and KASAN would catch in a kernel is checked at
+ * the writer's side (c-shim/mocks/rcu.c): a pointer published with
+ * rcu_assign_pointer() or RCU_INIT_POINTER() and then freed with no grace
+ * period between, a dereference outside a read-side section or without
+ * the protection rcu_dereference_protected() names.  The checks are out of
+ * line: no branch of theirs is counted as upstream's.
+ */
 #ifndef _KCOMPAT_LINUX_RCUPDATE_H
 #define _KCOMPAT_LINUX_RCUPDATE_H
 
@@ -14,20 +22,36 @@
 #define rcu_read_unlock_bh()		rcu_read_unlock()
 #define rcu_read_lock_sched()		rcu_read_lock()
 #define rcu_read_unlock_sched()		rcu_read_unlock()
-#define rcu_dereference(p)		READ_ONCE(p)
+#define rcu_dereference(p)		(__kcompat_rcu_deref(shim_rcu_depth), READ_ONCE(p))
 #define rcu_dereference_bh(p)		READ_ONCE(p)
 #define rcu_dereference_sched(p)	READ_ONCE(p)
 #define rcu_dereference_raw(p)		READ_ONCE(p)
 #define rcu_dereference_check(p, c)	READ_ONCE(p)
-#define rcu_dereference_protected(p, c)	(p)
+#define rcu_dereference_protected(p, c)	(__kcompat_rcu_protected(!!(c), #c), (p))
 #define rcu_access_pointer(p)		READ_ONCE(p)
-#define rcu_assign_pointer(p, v)	WRITE_ONCE(p, v)
-#define RCU_INIT_POINTER(p, v)		WRITE_ONCE(p, v)
+#define rcu_assign_pointer(p, v) do {					\
+		__kcompat_rcu_replace((const void *)READ_ONCE(p), &(p));	\
+		WRITE_ONCE(p, v);					\
+	} while (0)
+#define RCU_INIT_POINTER(p, v)		rcu_assign_pointer(p, v)
 #define RCU_LOCKDEP_WARN(c, s)		do { } while (0)
 
 /* kernel/rcu; a boundary symbol (c-shim/mocks). */
 void synchronize_rcu(void);
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
-#define kfree_rcu(ptr, rhf...)		kfree(ptr)
+/*
+ * Freed when the call's grace period ends: as the kernel does, the
+ * callback is the offset of the head in the object (kvfree_rcu's
+ * encoding), which the shim's end of a grace period frees by.
+ */
+#define kfree_rcu(ptr, rhf)						\
+	call_rcu(&(ptr)->rhf, (void (*)(struct rcu_head *))		\
+		 (unsigned long)__builtin_offsetof(typeof(*(ptr)), rhf))
+#define kfree_rcu_mightsleep(ptr)	do { synchronize_rcu(); kfree(ptr); } while (0)
+
+/* The checks (c-shim/mocks/rcu.c). */
+void __kcompat_rcu_deref(int depth);
+void __kcompat_rcu_protected(int held, const char *cond);
+void __kcompat_rcu_replace(const void *old, const void *slot);
 
 #endif
