@@ -168,6 +168,7 @@ const TREE_TRIALS: &[(&str, TreeTrial)] = &[
     ("gate::newer_interface", gate::gate_newer_interface),
     ("gate::write_past_block", gate::gate_write_past_block),
     ("gate::write_after_free", gate::gate_write_after_free),
+    ("gate::crash_storm", gate::gate_crash_storm),
     ("diff::finds_the_mutant", mutants::diff_finds_the_mutant),
     ("failslab::sweep", mutants::failslab_sweep),
     ("leaks::found", mutants::leaks_are_found),

@@ -17,7 +17,11 @@ use super::{BuiltWorld, Worker};
 use crate::model::types::Func;
 
 /// The digests of vectors `0..n`: `None` for a vector that did not return.
+/// Two values are no outcome's: `Some(0)`, an index the generator gave up
+/// on (nothing ran), and [`NOT_RUN`].
 pub type Digests = Vec<Option<u64>>;
+
+pub use super::client::NOT_RUN;
 
 /// Where the digests of `f`'s vectors `0..n` from `seed` are kept; none
 /// for a world with a switch set (a mutant schemata world's mutant: the
@@ -71,8 +75,11 @@ pub fn load(world: &BuiltWorld, f: Func, seed: u64, n: u64) -> Option<Digests> {
 }
 
 /// Keeps digests for later runs; quietly does nothing where the cache
-/// cannot be written.
+/// cannot be written, or for a set with vectors not run ([`NOT_RUN`]).
 pub fn store(world: &BuiltWorld, f: Func, seed: u64, n: u64, d: &Digests) {
+    if d.contains(&Some(NOT_RUN)) {
+        return;
+    }
     let Some(p) = path(world, f, seed, n) else {
         return;
     };
@@ -162,13 +169,16 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         let w = BuiltWorld::unbuilt(&dir);
-        let d: Digests = vec![Some(1), None, Some(u64::MAX), Some(0)];
+        let d: Digests = vec![Some(2), None, Some(u64::MAX), Some(0)];
         assert_eq!(load(&w, Func::SetupWqe, 7, 4), None);
         store(&w, Func::SetupWqe, 7, 4, &d);
         assert_eq!(load(&w, Func::SetupWqe, 7, 4), Some(d.clone()));
         assert_eq!(load(&w, Func::SetupWqe, 8, 4), None);
         assert_eq!(load(&w, Func::SetupWqe, 7, 5), None);
         assert_eq!(load(&w, Func::MtuToPathMtu, 7, 4), None);
+        // A set with a vector not run is never kept.
+        store(&w, Func::MtuToPathMtu, 7, 2, &vec![Some(2), Some(NOT_RUN)]);
+        assert_eq!(load(&w, Func::MtuToPathMtu, 7, 2), None);
         let p = path(&w, Func::SetupWqe, 7, 4).expect("a path");
         std::fs::write(&p, [0u8; 10]).expect("truncating");
         assert_eq!(load(&w, Func::SetupWqe, 7, 4), None);

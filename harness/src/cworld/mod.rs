@@ -49,7 +49,7 @@ pub mod reach;
 mod serve;
 
 pub use build::{build, BuildOptions, BuiltWorld};
-pub use client::{RandomReply, Worker, HANG_PROOFS};
+pub use client::{RandomReply, Worker, FAULT_PROOFS, HANG_PROOFS};
 pub use fault::{CallResult, Fault, HarnessFault};
 pub use limits::{call_timeout, set_call_timeout, short_limit};
 pub use loaded::Loaded;

@@ -766,3 +766,41 @@ pub fn gate_write_after_free(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// A crash storm: a patch that makes free_pio_map fault on every world
+/// with a map (most of its generated vectors) and return on the others.
+/// Each fault costs fresh workers, so a comparison stops running that
+/// function's vectors once a side has faulted FAULT_PROOFS times in a
+/// request: `changes`, the crash group present, the rest of the vectors
+/// counted as not run and said so in the report, never compared.
+pub fn gate_crash_storm(tree: &KernelTree) -> Result<(), Failed> {
+    let mut g = Gate::new(tree)?;
+    g.opts.random = 2000;
+    let pio = "drivers/infiniband/hw/hfi1/pio.c";
+    let from = "\t\tspin_lock_irq(&dd->pio_map_lock);\n";
+    let to = "\t\tspin_lock_irq(&dd->pio_map_lock);\n\t\t*(volatile int *)8 = 0;\n";
+    let text = make_patch(g.tree, pio, from, to, "fault with a map");
+    let j = g.run(text)?;
+    let Some(c) = j[0].comparison.as_ref() else {
+        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
+    };
+    let crashed = c
+        .groups
+        .iter()
+        .any(|x| x.func == Func::FreePioMap && x.shape.iter().any(|s| s.contains("crashed")));
+    let not_run = c
+        .not_run
+        .iter()
+        .find(|x| x.0 == Func::FreePioMap)
+        .map_or(0, |x| x.1);
+    let compared = c.per_func.iter().find(|x| x.0 == Func::FreePioMap);
+    if verdicts(&j) != ["changes"] || !crashed || not_run == 0 {
+        return Err(format!(
+            "{:?} not_run={not_run} {compared:?}: {:#?}",
+            verdicts(&j),
+            c.groups
+        )
+        .into());
+    }
+    Ok(())
+}

@@ -34,7 +34,7 @@ use crate::cworld::limits::{call_timeout, idle_limit};
 use crate::cworld::protocol::SWITCH_ENV;
 use crate::model::types::{Func, Symbol};
 
-pub use records::HANG_PROOFS;
+pub use records::{FAULT_PROOFS, HANG_PROOFS, NOT_RUN};
 pub use requests::RandomReply;
 
 /// A started worker: its process and its pipes.

@@ -36,6 +36,19 @@ static RECORDS: Mutex<BTreeMap<WorldKey, BTreeMap<u32, FuncRecord>>> = Mutex::ne
 /// hangs each confirmed alone leave no doubt.
 pub const HANG_PROOFS: u64 = 8;
 
+/// After this many confirmed faults of a function in one request for
+/// digests, a comparison of two worlds runs none of that request's
+/// further vectors of it ([`crate::cworld::digests::NOT_RUN`]): a patch
+/// or mutant that crashes most calls of a function would otherwise cost
+/// two fresh workers per call (docs/benchmarks.md has what that came to),
+/// and the verdict needs no more.
+pub const FAULT_PROOFS: u64 = 64;
+
+/// The digest of a vector a comparison did not run ([`FAULT_PROOFS`]);
+/// never kept with a world's digests. No outcome's: digests are FNV
+/// hashes, and `0` is the generator's give-up.
+pub const NOT_RUN: u64 = 1;
+
 impl Worker {
     /// The limit of one call of function `f` (by index): shortened once
     /// the function has been shown to hang in this world.

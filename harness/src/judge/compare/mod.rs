@@ -237,6 +237,10 @@ pub struct Comparison {
     /// Per function, the differing generated calls past the first
     /// [`GROUPED`]: counted as differing, in no group.
     pub ungrouped: Vec<(Func, u64)>,
+    /// Per function, the generated calls not run: a side had faulted
+    /// [`FAULT_PROOFS`](crate::cworld::FAULT_PROOFS) times on them
+    /// already ([`digests::NOT_RUN`]); neither compared nor counted.
+    pub not_run: Vec<(Func, u64)>,
     /// The calls that differ, a group per function and shape.
     pub groups: Vec<Group>,
     /// The functions asked for that one tree lacks or both do (boundary.toml's
@@ -431,13 +435,12 @@ fn compare_calls(
     // Checking the selection trusts nothing kept: every digest computed.
     sides.use_kept = how.selection == Selection::Reached;
     let mut tally = Tally {
-        groups: vec![],
-        ungrouped: vec![],
         per_func: funcs
             .iter()
             .filter(|f| !lacks(**f))
             .map(|f| (*f, 0, 0))
             .collect(),
+        ..Default::default()
     };
     let vectors: Vec<Vector> = vectors
         .iter()
@@ -507,6 +510,7 @@ fn compare_calls(
         per_func: tally.per_func,
         same_code: reach.same_code,
         ungrouped: tally.ungrouped,
+        not_run: tally.not_run,
         groups: tally.groups,
         not_in_tree,
         seconds: started.elapsed().as_secs_f64(),
@@ -558,9 +562,11 @@ fn set_aside_absent(
 
 /// The differing calls found so far, grouped by function and shape, and
 /// per function how many calls were compared and how many differ.
+#[derive(Default)]
 struct Tally {
     groups: Vec<Group>,
     ungrouped: Vec<(Func, u64)>,
+    not_run: Vec<(Func, u64)>,
     per_func: Vec<(Func, u64, u64)>,
 }
 
@@ -648,10 +654,20 @@ impl<'a> Sides<'a> {
         tally: &mut Tally,
     ) -> Result<()> {
         let (da, db) = self.digests(f, seed, n, explain)?;
+        // A vector one side did not run (a crash storm cut short) is
+        // neither compared nor counted: running it again would be the
+        // storm again.
+        let skipped = |k: usize| {
+            da.get(k) == Some(&Some(digests::NOT_RUN)) || db.get(k) == Some(&Some(digests::NOT_RUN))
+        };
+        let not_run = (0..n as usize).filter(|k| skipped(*k)).count() as u64;
+        if not_run > 0 {
+            tally.not_run.push((f, not_run));
+        }
         let odd: Vec<u64> = (0..n)
             .filter(|k| {
                 let k = *k as usize;
-                da.get(k) != db.get(k) || da.get(k).is_some_and(|d| d.is_none())
+                !skipped(k) && (da.get(k) != db.get(k) || da.get(k).is_some_and(|d| d.is_none()))
             })
             .collect();
         // Equal digests: the same outcome on both sides. Differing ones
@@ -676,7 +692,7 @@ impl<'a> Sides<'a> {
             .filter(|(a, b)| **a == Some(0) && **b == Some(0))
             .count() as u64;
         if let Some(p) = tally.per_func.iter_mut().find(|p| p.0 == f) {
-            p.1 += n - rerun.len() as u64 - undrawn;
+            p.1 += n - rerun.len() as u64 - undrawn - not_run;
             p.2 += counted;
         }
         if counted > 0 {

@@ -3,6 +3,15 @@
 use super::{Comparison, Group};
 use crate::model::types::Func;
 
+/// What a case's message says of `k` generated calls not run.
+fn not_run_note(k: u64) -> String {
+    format!(
+        " ({k} generated calls not run: a side had faulted {} times on this \
+         function's, each confirmed alone)",
+        crate::cworld::FAULT_PROOFS
+    )
+}
+
 /// The report of a comparison: one suite (`A vs B`), a case per function
 /// (`diff::FUNCTION`), failing with its groups: how many calls, the first,
 /// the minimal reproducer as a ready-to-commit `[[case]]`, and A against B
@@ -14,7 +23,14 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
         .iter()
         .map(|&(f, compared, differing)| {
             let groups: Vec<&Group> = c.groups.iter().filter(|g| g.func == f).collect();
-            let detail = (!groups.is_empty()).then(|| detail(f, &groups, a, b));
+            let not_run = c.not_run.iter().find(|u| u.0 == f).map(|u| u.1);
+            let detail = (!groups.is_empty()).then(|| {
+                let mut d = detail(f, &groups, a, b);
+                if let Some(k) = not_run {
+                    d.push_str(&format!("  and{}\n", not_run_note(k)));
+                }
+                d
+            });
             Case {
                 name: format!("diff::{f}"),
                 function: f.to_string(),
@@ -24,14 +40,19 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
                     Status::Fail
                 },
                 message: if !groups.is_empty() {
-                    let seen = match c.ungrouped.iter().find(|u| u.0 == f) {
+                    let mut seen = match c.ungrouped.iter().find(|u| u.0 == f) {
                         Some((_, k)) => format!(" ({k} more generated calls not sorted into ways)"),
                         None => String::new(),
                     };
+                    if let Some(k) = not_run {
+                        seen.push_str(&not_run_note(k));
+                    }
                     Some(format!(
                         "{differing} of {compared} calls differ between {a} and {b}, in {} way(s){seen}",
                         groups.len()
                     ))
+                } else if let Some(k) = not_run {
+                    Some(format!("no call of {compared} differs{}", not_run_note(k)))
                 } else if c.same_code.contains(&f) {
                     Some(format!(
                         "not run: the code and data its calls reach are the same in {a} and {b}"

@@ -213,8 +213,8 @@ pub fn judge(
                 (how.random, how.seed),
                 false,
             )
-            .map(|c| c.per_func.iter().map(|p| p.2).sum())
-            .map_err(|e| unreproducible(e, &w)),
+            .map_err(|e| unreproducible(e, &w))
+            .and_then(differing_calls),
             None => alone.judge(&m, base, vectors, how),
         };
         let fate = match judged {
@@ -238,6 +238,22 @@ pub fn judge(
     }
     drop(alone);
     Ok((out, s))
+}
+
+/// How many calls of a comparison differ; an error when none does but
+/// some were not run (a crash storm cut short on both sides alike): that
+/// mutant is not judged, rather than said to survive.
+fn differing_calls(c: compare::Comparison) -> Result<u64> {
+    let n = c.per_func.iter().map(|p| p.2).sum();
+    if n == 0 && !c.not_run.is_empty() {
+        let k: u64 = c.not_run.iter().map(|x| x.1).sum();
+        anyhow::bail!(
+            "no call differs, but {k} generated calls were not run (faults confirmed {} \
+             times on a side)",
+            crate::cworld::FAULT_PROOFS
+        );
+    }
+    Ok(n)
 }
 
 /// Mutants judged each in its own world: a copy of the tree (made on
@@ -312,7 +328,7 @@ fn judge_alone(base: &BuiltWorld, dir: &Path, vectors: &[Vector], how: &Judging)
         compare::Selection::Reached,
     )
     .map_err(|e| unreproducible(e, &world))?;
-    Ok(c.per_func.iter().map(|p| p.2).sum())
+    differing_calls(c)
 }
 
 /// A mutant world whose call did not behave the same twice.
