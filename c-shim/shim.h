@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 58
+#define SHIM_ABI_VERSION 59
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -280,5 +280,11 @@ void shim_prepare(void);
 int shim_run(const struct shim_call *call, struct shim_outcome *out);
 /* Benchmark: the world of call built once, its function run iters times. */
 shim_u64 shim_bench(const struct shim_call *call, shim_u64 iters);
+/*
+ * A coverage or measuring world's counters written out now (after each
+ * request, and as a worker dies of a signal); returns whether the world
+ * has counters (nothing is written in other worlds).
+ */
+int shim_flush_counters(void);
 
 #endif /* HFI1_CONFORMANCE_SHIM_H */

@@ -92,6 +92,20 @@ impl Loaded {
         unsafe { self.world.shim_bench(call, iters) }
     }
 
+    /// Writes a coverage or measuring world's counters out (a no-op in
+    /// other worlds): a worker that crashes later loses only what ran
+    /// after. Whether the world has counters.
+    pub fn flush_counters(&self) -> bool {
+        // SAFETY: no argument; it only writes the counters' files.
+        unsafe { self.world.shim_flush_counters() != 0 }
+    }
+
+    /// The world's counter flush as a plain function, for a signal
+    /// handler (the library stays loaded while `self` lives).
+    pub fn counter_flusher(&self) -> unsafe extern "C" fn() -> std::os::raw::c_int {
+        self.world.shim_flush_counters
+    }
+
     /// Runs one call. Returns false when the shim refused it.
     pub fn call(&self, call: &shim_call, out: &mut shim_outcome) -> bool {
         // SAFETY: both pointers are valid for the duration of the call.

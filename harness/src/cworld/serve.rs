@@ -63,7 +63,48 @@ fn start_serving(so: &Path) -> Result<()> {
     // SAFETY: this is a worker: sandboxed and confined, here to run it;
     // a world's switch is an int (the parent read it from the world).
     let lib = unsafe { Loaded::open_switched(so, switch)? };
+    if lib.flush_counters() {
+        flush_counters_when_dying(&lib);
+    }
     serve(&lib)
+}
+
+/// The flush of the loaded world's counters, for [`dying`].
+static FLUSH: std::sync::OnceLock<unsafe extern "C" fn() -> std::os::raw::c_int> =
+    std::sync::OnceLock::new();
+
+/// A coverage or measuring worker killed by a fault (a crash upstream)
+/// writes the counters of the request it dies in first, as it would have
+/// at exit: what ran before the crash ran. The handler is reset as it
+/// runs (`SA_RESETHAND`): the fault, returned to, kills the worker by the
+/// same signal, as without it. Only in worlds with counters: elsewhere
+/// the sanitizers' and Rust's own handlers stay.
+fn flush_counters_when_dying(lib: &Loaded) {
+    let _ = FLUSH.set(lib.counter_flusher());
+    for sig in [
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGFPE,
+        libc::SIGILL,
+        libc::SIGABRT,
+    ] {
+        // SAFETY: a zeroed sigaction with a valid handler and flags; the
+        // handler only calls the world's flush and returns.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = dying as extern "C" fn(libc::c_int) as usize;
+            sa.sa_flags = libc::SA_RESETHAND | libc::SA_NODEFER;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+extern "C" fn dying(_sig: libc::c_int) {
+    if let Some(flush) = FLUSH.get() {
+        // SAFETY: the world stays loaded for the worker's life.
+        unsafe { flush() };
+    }
 }
 
 /// Says it is ready, then answers requests until the parent closes the
@@ -83,6 +124,8 @@ fn serve(lib: &Loaded) -> Result<()> {
             RequestKind::Raw => serve_raw(lib, &mut rd, &mut wr)?,
             RequestKind::Digest => serve_digest(lib, &mut rd, &mut wr)?,
         }
+        // Before the reply: when it arrives, the counters are on disk.
+        lib.flush_counters();
         wr.flush()?;
     }
     Ok(())

@@ -455,6 +455,13 @@ pub(super) fn add_option_flags(b: &mut cc::Build, tree: &KernelTree, opts: &Buil
     if opts.fuzz {
         b.flag("-fsanitize=fuzzer-no-link");
     }
+    // Which runtime's counters shim_flush_counters() writes out.
+    if opts.coverage {
+        b.define("SHIM_GCOV", None);
+    }
+    if opts.measure {
+        b.define("SHIM_LLVM_PROFILE", None);
+    }
     if opts.fuzz || opts.measure {
         // The world's flexible-array storage is a GNU extension clang
         // names; the kernel is built with it.

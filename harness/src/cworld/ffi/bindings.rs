@@ -686,6 +686,7 @@ pub struct ShimWorld {
         out: *mut shim_outcome,
     ) -> ::std::os::raw::c_int,
     pub shim_bench: unsafe extern "C" fn(call: *const shim_call, iters: shim_u64) -> shim_u64,
+    pub shim_flush_counters: unsafe extern "C" fn() -> ::std::os::raw::c_int,
 }
 impl ShimWorld {
     pub unsafe fn new<P>(path: P) -> Result<Self, ::libloading::Error>
@@ -706,6 +707,7 @@ impl ShimWorld {
         let shim_prepare = __library.get(b"shim_prepare\0").map(|sym| *sym)?;
         let shim_run = __library.get(b"shim_run\0").map(|sym| *sym)?;
         let shim_bench = __library.get(b"shim_bench\0").map(|sym| *sym)?;
+        let shim_flush_counters = __library.get(b"shim_flush_counters\0").map(|sym| *sym)?;
         Ok(ShimWorld {
             __library,
             shim_abi_version,
@@ -714,6 +716,7 @@ impl ShimWorld {
             shim_prepare,
             shim_run,
             shim_bench,
+            shim_flush_counters,
         })
     }
     pub unsafe fn shim_abi_version(&self) -> shim_u32 {
@@ -737,5 +740,8 @@ impl ShimWorld {
     }
     pub unsafe fn shim_bench(&self, call: *const shim_call, iters: shim_u64) -> shim_u64 {
         (self.shim_bench)(call, iters)
+    }
+    pub unsafe fn shim_flush_counters(&self) -> ::std::os::raw::c_int {
+        (self.shim_flush_counters)()
     }
 }
