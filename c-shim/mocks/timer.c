@@ -15,8 +15,12 @@ int mod_timer(struct timer_list *timer, unsigned long expires)
 	return 0;
 }
 
-/* No timer of a world is pending: nothing to wait for; recorded. */
-int del_timer_sync(struct timer_list *timer)
+/*
+ * del_timer_sync() and timer_delete_sync(): no timer of a world is
+ * pending, nothing to wait for; recorded under the older name, as every
+ * series journals it.
+ */
+int __kcompat_timer_delete_sync(struct timer_list *timer)
 {
 	journal_printf("del_timer_sync(%s)", jp(timer));
 	return 0;

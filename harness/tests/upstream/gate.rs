@@ -660,7 +660,8 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
 /// An interface newer than the tree: the typed allocators came in v7.0,
 /// so a patch that uses kzalloc_obj() on an older tree does not build
 /// there (kcompat's slab.h has them only from v7.0, as the tree's own
-/// would), timer_container_of() in v6.16 and kmap_local_page() in v5.11.
+/// would), timer_container_of() in v6.16 and kmap_local_page() in v5.11;
+/// and one older: del_timer_sync() went in v6.15, from_timer() in v6.16.
 /// Trees that have them use them themselves, which their worlds build.
 pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
@@ -681,7 +682,18 @@ pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
     if v < (5, 11) {
         newer.push(("kvaddr = kmap(page);", "kvaddr = kmap_local_page(page);"));
     }
-    if newer.is_empty() {
+    // And interfaces older than the tree: gone from v6.15 (del_timer*)
+    // and v6.16 (from_timer), as a stale backport would use them.
+    if v >= (6, 15) {
+        newer.push((
+            "timer_delete_sync(&sde->err_progress_check_timer);",
+            "del_timer_sync(&sde->err_progress_check_timer);",
+        ));
+    }
+    if v >= (6, 16) {
+        newer.push(("timer_container_of(sde, t,", "from_timer(sde, t,"));
+    }
+    if v >= (7, 0) {
         // A tree that has them all uses them itself: its world builds.
         let src = std::fs::read_to_string(tree.path(SDMA))?;
         if !src.contains("kzalloc_obj") || !src.contains("timer_container_of") {

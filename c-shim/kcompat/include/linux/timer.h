@@ -15,12 +15,13 @@ struct timer_list {
 	u32 flags;
 };
 
+/* from_timer() up to v6.15; timer_container_of() from v6.16 (a rename). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	container_of(callback_timer, typeof(*var), timer_fieldname)
+#else
 #define from_timer(var, callback_timer, timer_fieldname) \
 	container_of(callback_timer, typeof(*var), timer_fieldname)
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
-/* from_timer()'s name from v6.16. */
-#define timer_container_of(var, callback_timer, timer_fieldname) \
-	from_timer(var, callback_timer, timer_fieldname)
 #endif
 
 static inline void timer_setup(struct timer_list *timer,
@@ -39,9 +40,19 @@ static inline int timer_pending(const struct timer_list *timer)
 
 int mod_timer(struct timer_list *timer, unsigned long expires);
 void add_timer(struct timer_list *timer);
-int del_timer(struct timer_list *timer);
-int del_timer_sync(struct timer_list *timer);
-#define timer_delete(t)		del_timer(t)
-#define timer_delete_sync(t)	del_timer_sync(t)
+/*
+ * The boundary's symbols (c-shim/mocks/timer.c).  timer_delete[_sync]()
+ * is offered to every tree (v6.2, backported to some stable releases
+ * before it); del_timer[_sync]() only up to v6.14: v6.15 removed them
+ * (a treewide rename), so a tree that still calls them does not build.
+ */
+int __kcompat_timer_delete(struct timer_list *timer);
+int __kcompat_timer_delete_sync(struct timer_list *timer);
+#define timer_delete(t)		__kcompat_timer_delete(t)
+#define timer_delete_sync(t)	__kcompat_timer_delete_sync(t)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
+#define del_timer(t)		__kcompat_timer_delete(t)
+#define del_timer_sync(t)	__kcompat_timer_delete_sync(t)
+#endif
 
 #endif
