@@ -4,13 +4,14 @@
  *
  * Every block is zeroed calloc memory (uninitialised memory would make runs
  * differ) and tracked until it is freed, then poisoned and kept in a
- * quarantine of 64 until the world is reset or it fills (a use after free
+ * quarantine of 128 until the world is reset or it fills (a use after free
  * reads poison; a write is journalled, and so is a second free); under
  * --sanitize AddressSanitizer's own quarantine does this.  After a call, a block that no
  * writable data of the world reaches, directly or through other live
  * blocks, is journalled as "leak: kmalloc in CALLER", as kmemleak reports
  * an unreferenced object: the scan is kmemleak's (every aligned word of the
- * world's data and bss, then of each block found), in the normal build.
+ * world's data and bss but the mocks' own tables, then of each block
+ * found), in the normal build.
  * Each leak is reported once: a scenario's later steps keep the blocks
  * of the steps before, and do not report their leaks again.
  * The size is not recorded: it is sizeof() of a kernel struct, which
@@ -444,6 +445,51 @@ int dl_iterate_phdr(int (*cb)(struct shim_dl_info *info, size_t size, void *data
 #define SHIM_PT_LOAD 1
 #define SHIM_PF_W 2
 
+/*
+ * The mocks' own tables (this file's, lockdep's, RCU's): no reference to a
+ * block, as kmemleak does not scan its own metadata.  A stale entry would
+ * otherwise keep a block the allocator gave the same address alive.
+ */
+#define SHIM_IGNORED_MAX 8
+static struct {
+	const char *p;
+	size_t len;
+} ignored[SHIM_IGNORED_MAX];
+static int nignored;
+
+void shim_leak_ignore(const void *p, size_t len)
+{
+	int i;
+
+	for (i = 0; i < nignored; i++)
+		if (ignored[i].p == p)
+			return;
+	if (nignored < SHIM_IGNORED_MAX) {
+		ignored[nignored].p = p;
+		ignored[nignored].len = len;
+		nignored++;
+	}
+}
+
+/* scan() of [at, end) but the ignored tables in it. */
+static void scan_but_ignored(const char *at, const char *end, const struct span *span)
+{
+	while (at < end) {
+		const char *next = end, *skip_to = end;
+		int i;
+
+		for (i = 0; i < nignored; i++) {
+			if (ignored[i].p >= at && ignored[i].p < next) {
+				next = ignored[i].p;
+				skip_to = next + ignored[i].len;
+			}
+		}
+		scan(at, next - at, span);
+		/* Words are aligned: resume at the first after the table. */
+		at = (const char *)ALIGN((unsigned long)skip_to, sizeof(long));
+	}
+}
+
 /* Scans the writable segments of the object that holds this file's data. */
 static int scan_own_segments(struct shim_dl_info *info, size_t size, void *data)
 {
@@ -464,17 +510,10 @@ static int scan_own_segments(struct shim_dl_info *info, size_t size, void *data)
 		const struct shim_phdr *ph = &info->phdr[i];
 		const char *start = (const char *)(info->addr + ph->p_vaddr);
 		const char *end = start + ph->p_memsz;
-		const char *skip = (const char *)live, *skip_end = skip + sizeof(live);
 
 		if (ph->p_type != SHIM_PT_LOAD || !(ph->p_flags & SHIM_PF_W))
 			continue;
-		/* The table itself holds every block: it is no reference. */
-		if (skip >= start && skip_end <= end) {
-			scan(start, skip - start, data);
-			scan(skip_end, end - skip_end, data);
-		} else {
-			scan(start, end - start, data);
-		}
+		scan_but_ignored(start, end, data);
 	}
 	return 1;
 }
@@ -488,6 +527,9 @@ void shim_report_leaks(void)
 	check_freed();
 	if (!nlive)
 		return;
+	/* The tables that hold every block, live or in quarantine. */
+	shim_leak_ignore(live, sizeof(live));
+	shim_leak_ignore(freed, sizeof(freed));
 	for (i = 0; i < nlive; i++) {
 		redzone(&live[i]);
 		live[i].seen = false;

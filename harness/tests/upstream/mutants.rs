@@ -404,7 +404,57 @@ pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
             return Err(format!("{id}: leaks {after:?}, want [{want:?}]").into());
         }
     }
+    leak_found_in_a_batch(tree, &vectors)?;
     leak_reported_once(tree, &vectors)
+}
+
+/// A leak found alone is found in a batch too: a tree whose pio_map_init
+/// keeps its partial map when an element cannot be allocated leaks it in
+/// every corpus vector of pio_map_init that fails so, run one after the
+/// other in one worker. (The mocks' own tables once kept stale addresses
+/// of blocks freed by the calls before, which the allocator gave again:
+/// a leaked block at such an address looked referenced.)
+fn leak_found_in_a_batch(tree: &KernelTree, vectors: &[corpus::Vector]) -> Result<(), Failed> {
+    use harness::cworld::{call, CallResult, Worker};
+    use harness::model::types::Func;
+    let pio = "drivers/infiniband/hw/hfi1/pio.c";
+    let from = "\t/* free any partial allocation */\n\tpio_map_free(newmap);\n";
+    let ours: Vec<&corpus::Vector> = vectors
+        .iter()
+        .filter(|v| v.then.is_empty() && v.call.func() == Func::PioMapInit)
+        .collect();
+    let calls: Vec<_> = ours.iter().map(|v| call::to_shim(&v.call)).collect();
+    let leaking = edited(tree, (pio, from, ""), "leak-batch", |t| {
+        let world = cworld::build(t, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+        let mut w = Worker::new(&world).map_err(|e| format!("{e:#}"))?;
+        let r = w.run_batch(&calls).map_err(|e| format!("{e:#}"))?;
+        let mut leaking = vec![];
+        for (v, r) in ours.iter().zip(&r) {
+            let CallResult::Done(o) = r else {
+                return Err(format!("{}: {r:?}", v.id()).into());
+            };
+            let j = call::from_shim(o).journal;
+            // The map allocated, a later allocation failing: it is kept.
+            let failed = j.iter().any(|l| l.ends_with("= NULL"))
+                && j.iter()
+                    .find(|l| l.starts_with("kmalloc("))
+                    .is_some_and(|l| !l.ends_with("= NULL"));
+            let leaked = j.iter().any(|l| l == "leak: kmalloc in pio_map_init");
+            if failed != leaked {
+                return Err(format!(
+                    "{}: allocation failed {failed}, leak {leaked}: {j:?}",
+                    v.id()
+                )
+                .into());
+            }
+            leaking.extend(leaked.then(|| v.id()));
+        }
+        Ok(leaking)
+    })?;
+    if leaking.len() < 2 {
+        return Err(format!("too few pio_map_init vectors fail an allocation: {leaking:?}").into());
+    }
+    Ok(())
 }
 
 /// A leak is reported once in a scenario: a later step keeps the blocks
@@ -543,6 +593,7 @@ pub fn mutants_of_an_extracted_function(tree: &KernelTree) -> Result<(), Failed>
         return Err(format!("fates {results:?}").into());
     }
     let listed = m::read_manifest().map_err(|e| format!("{e:#}"))?;
+    let listed = m::listed_for_tree(&listed, &tree.version);
     let tally = m::tally(&listed, &results, &opts);
     if !tally.problems.is_empty() || tally.stillborn != 0 {
         let problems: Vec<String> = tally.problems.iter().map(|p| p.to_string()).collect();
