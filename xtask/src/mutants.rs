@@ -100,7 +100,10 @@ fn judge(
         ids: a.id.clone(),
         suggest: a.suggest,
     };
-    let mut listed = mutants::listed_for_run(&mutants::read_manifest()?, &opts.functions);
+    let mut listed = mutants::listed_for_tree(
+        &mutants::listed_for_run(&mutants::read_manifest()?, &opts.functions),
+        &tree.version,
+    );
     let units = match a.sharding.shard {
         Some(spec) => {
             let (_, units) = mutants::planned(tree, &opts)?;

@@ -73,6 +73,16 @@ pub fn listed_for_run(listed: &[Listed], functions: &[String]) -> Vec<Listed> {
         .collect()
 }
 
+/// The manifest entries that apply to a tree of series `v`: all but
+/// those for trees before a series `v` is not before (`before`).
+pub fn listed_for_tree(listed: &[Listed], v: &crate::kernel::KernelVersion) -> Vec<Listed> {
+    listed
+        .iter()
+        .filter(|l| l.before.is_none_or(|b| (v.version, v.patchlevel) < b))
+        .cloned()
+        .collect()
+}
+
 /// Every mutant of the functions named ([`generate`]), every function of
 /// the call schema when none is, but those no world compiles
 /// ([`mutate::compiled`]): what `--list` lists, judging none.

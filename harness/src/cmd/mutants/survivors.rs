@@ -24,6 +24,10 @@ pub struct Listed {
     /// Its fate depends on the run (it reads memory nothing initialised:
     /// what earlier calls left): accepted whether it survives or dies.
     pub unstable: bool,
+    /// The entry applies to trees older than this series (`before =
+    /// "7.2"`): upstream changed the code there, and from it on the mutant
+    /// is to be killed.
+    pub before: Option<(u32, u32)>,
 }
 
 /// The committed manifest of accepted survivors.
@@ -40,8 +44,9 @@ pub fn read_manifest() -> Result<Vec<Listed>> {
 }
 
 /// Reads the manifest (`[[survivor]]` tables: `id`, or `ids` for several
-/// mutants of one reason, `reason`, optionally `sanitize_kills = true` and
-/// `unstable = true`); errors name the manifest's line.
+/// mutants of one reason, `reason`, optionally `sanitize_kills = true`,
+/// `unstable = true` and `before = "SERIES"`); errors name the manifest's
+/// line.
 pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
     let line = |span: Option<std::ops::Range<usize>>| {
         span.map_or(1, |s| {
@@ -64,9 +69,19 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
     for t in tables.iter() {
         let at = line(t.span());
         for (k, _) in t.iter() {
-            if !["id", "ids", "reason", "sanitize_kills", "unstable"].contains(&k) {
+            if ![
+                "id",
+                "ids",
+                "reason",
+                "sanitize_kills",
+                "unstable",
+                "before",
+            ]
+            .contains(&k)
+            {
                 bail!(
-                    "{}:{at}: unknown key {k:?} (expected id or ids, reason, sanitize_kills, unstable)",
+                    "{}:{at}: unknown key {k:?} (expected id or ids, reason, sanitize_kills, \
+                     unstable, before)",
                     path.display()
                 );
             }
@@ -112,12 +127,28 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
         };
         let reason = text_of("reason")?;
         let (sanitize_kills, unstable) = (flag("sanitize_kills")?, flag("unstable")?);
+        let before = match t.get("before") {
+            None => None,
+            Some(_) => {
+                let s = text_of("before")?;
+                let v = s
+                    .split_once('.')
+                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+                Some(v.ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{}:{at}: `before` must be a series, as \"7.2\" (got {s:?})",
+                        path.display()
+                    )
+                })?)
+            }
+        };
         out.extend(ids.into_iter().map(|id| Listed {
             at,
             id,
             reason: reason.clone(),
             sanitize_kills,
             unstable,
+            before,
         }));
     }
     Ok(out)
@@ -329,6 +360,30 @@ mod tests {
         assert!(unstable[0].unstable);
         assert!(check_manifest(&unstable, &killed, false, false).is_empty());
         assert!(check_manifest(&unstable, &survived, false, false).is_empty());
+        // An entry for trees before a series: applies to 6.12, not to 7.2,
+        // where its mutant killed is no problem and surviving is one.
+        let before = parse_manifest(
+            Path::new("m.toml"),
+            "[[survivor]]\nid = \"pick: `a <= b` [<= -> <#0]\"\nreason = \"bug\"\nbefore = \"7.2\"\n",
+        )
+        .expect("parses");
+        assert_eq!(before[0].before, Some((7, 2)));
+        let v = |version, patchlevel| crate::kernel::KernelVersion {
+            version,
+            patchlevel,
+            sublevel: 0,
+            extraversion: String::new(),
+        };
+        let old = super::super::listed_for_tree(&before, &v(6, 12));
+        assert!(check_manifest(&old, &survived, false, false).is_empty());
+        let new = super::super::listed_for_tree(&before, &v(7, 2));
+        assert!(check_manifest(&new, &killed, false, false).is_empty());
+        assert_eq!(check_manifest(&new, &survived, false, false).len(), 1);
+        assert!(parse_manifest(
+            Path::new("m.toml"),
+            "[[survivor]]\nid = \"x\"\nreason = \"r\"\nbefore = \"seven\"\n"
+        )
+        .is_err());
         let other = vec![(mutant("a && b", "&& -> ||"), Fate::Survived)];
         let p = check_manifest(&listed, &other, false, false);
         assert!(
