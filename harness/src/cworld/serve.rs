@@ -76,24 +76,23 @@ static FLUSH: std::sync::OnceLock<unsafe extern "C" fn() -> std::os::raw::c_int>
 /// A coverage or measuring worker killed by a fault (a crash upstream)
 /// writes the counters of the request it dies in first, as it would have
 /// at exit: what ran before the crash ran. The handler is reset as it
-/// runs (`SA_RESETHAND`): the fault, returned to, kills the worker by the
-/// same signal, as without it. Only in worlds with counters: elsewhere
-/// the sanitizers' and Rust's own handlers stay.
+/// runs (`SA_RESETHAND`) and runs on the alternate stack Rust set up (a
+/// stack overflow still reaches it): the fault, returned to, kills the
+/// worker by the same signal, as without it. Writing the counters is not
+/// async-signal-safe (stdio, malloc): a fault inside the allocator may
+/// leave it stuck, so an alarm ends the worker a second later (killed by
+/// SIGALRM: a crash all the same). SIGABRT, which glibc raises from
+/// inside the allocator, is left alone. Only in worlds with counters:
+/// elsewhere the sanitizers' and Rust's own handlers stay.
 fn flush_counters_when_dying(lib: &Loaded) {
     let _ = FLUSH.set(lib.counter_flusher());
-    for sig in [
-        libc::SIGSEGV,
-        libc::SIGBUS,
-        libc::SIGFPE,
-        libc::SIGILL,
-        libc::SIGABRT,
-    ] {
+    for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
         // SAFETY: a zeroed sigaction with a valid handler and flags; the
-        // handler only calls the world's flush and returns.
+        // handler only arms an alarm, calls the world's flush and returns.
         unsafe {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = dying as extern "C" fn(libc::c_int) as usize;
-            sa.sa_flags = libc::SA_RESETHAND | libc::SA_NODEFER;
+            sa.sa_flags = libc::SA_RESETHAND | libc::SA_ONSTACK;
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
@@ -102,8 +101,12 @@ fn flush_counters_when_dying(lib: &Loaded) {
 
 extern "C" fn dying(_sig: libc::c_int) {
     if let Some(flush) = FLUSH.get() {
-        // SAFETY: the world stays loaded for the worker's life.
-        unsafe { flush() };
+        // SAFETY: alarm() is async-signal-safe; the world stays loaded
+        // for the worker's life.
+        unsafe {
+            libc::alarm(1);
+            flush();
+        }
     }
 }
 

@@ -331,8 +331,9 @@ pub fn collect(
             let _ = std::fs::remove_file(e.path());
         }
     }
-    // Coverage needs no proof of a hang (and a killed worker writes no
-    // counters): after the first, a function's hangs are presumed.
+    // Coverage needs no proof of a fault (a worker killed for a hang
+    // writes no counters; one that crashed, those of the calls before):
+    // after the first, a function's faults are presumed.
     let mut w = cworld::Worker::new(&world)?;
     w.presume_hangs(1);
     let checks = check::check_all_with(&mut w, vectors)?;

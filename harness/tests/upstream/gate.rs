@@ -784,7 +784,9 @@ pub fn gate_write_after_free(tree: &KernelTree) -> Result<(), Failed> {
 /// Each fault costs fresh workers, so a comparison stops running that
 /// function's vectors once a side has faulted FAULT_PROOFS times in a
 /// request: `changes`, the crash group present, the rest of the vectors
-/// counted as not run and said so in the report, never compared.
+/// counted as not run and said so in the report, never compared. A later
+/// patch of that function in the same series, both trees crashing alike,
+/// is `not-judged`, never `preserves`.
 pub fn gate_crash_storm(tree: &KernelTree) -> Result<(), Failed> {
     let mut g = Gate::new(tree)?;
     g.opts.random = 2000;
@@ -792,7 +794,7 @@ pub fn gate_crash_storm(tree: &KernelTree) -> Result<(), Failed> {
     let from = "\t\tspin_lock_irq(&dd->pio_map_lock);\n";
     let to = "\t\tspin_lock_irq(&dd->pio_map_lock);\n\t\t*(volatile int *)8 = 0;\n";
     let text = make_patch(g.tree, pio, from, to, "fault with a map");
-    let j = g.run(text)?;
+    let j = g.run(text.clone())?;
     let Some(c) = j[0].comparison.as_ref() else {
         return Err(format!("no comparison: {:?}", verdicts(&j)).into());
     };
@@ -811,6 +813,26 @@ pub fn gate_crash_storm(tree: &KernelTree) -> Result<(), Failed> {
             "{:?} not_run={not_run} {compared:?}: {:#?}",
             verdicts(&j),
             c.groups
+        )
+        .into());
+    }
+    // A later patch of the same function, whose calls both trees then
+    // crash on alike: not judged past the cut, never `preserves`.
+    let end = "\tdd->kernel_send_context = NULL;\n}\n";
+    let delay = "\tdd->kernel_send_context = NULL;\n\tif (dd->num_send_contexts == 37)\n\t\tudelay(1);\n}\n";
+    let second = make_patch(g.tree, pio, end, delay, "delay on 37 contexts");
+    let j = g.run(format!("{text}\n{second}"))?;
+    let unjudged = j.get(1).is_some_and(|x| {
+        x.functions
+            .not_judged
+            .iter()
+            .any(|u| u.ends_with(": free_pio_map"))
+    });
+    if verdicts(&j) != ["changes", "not-judged"] || !unjudged {
+        return Err(format!(
+            "series: {:?} {:?}",
+            verdicts(&j),
+            j.get(1).map(|x| &x.functions)
         )
         .into());
     }

@@ -58,8 +58,9 @@ pub(super) fn patch_coverage(
     // between two workers.
     let mut w1 = cworld::Worker::new(&world)?;
     let mut w2 = cworld::Worker::new(&world)?;
-    // Coverage needs no proof of a hang (and a killed worker writes no
-    // counters): presumed after the first few.
+    // Coverage needs no proof of a fault (a worker killed for a hang
+    // writes no counters; one that crashed, those of the calls before):
+    // presumed after the first.
     w1.presume_hangs(1);
     w2.presume_hangs(1);
     for f in &funcs {

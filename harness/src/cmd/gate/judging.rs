@@ -423,8 +423,8 @@ impl Series<'_> {
                 let t = Instant::now();
                 // Coverage runs the functions the comparison ran and saw
                 // return: a function the patch makes hang would hang again
-                // under four times the limit, and a killed worker writes
-                // no counters.
+                // under four times the limit, and a worker killed for it
+                // writes no counters.
                 let mut not_run = vec![];
                 if let Some(c) = &j.comparison {
                     not_run.extend(c.same_code.iter().copied());
@@ -491,7 +491,28 @@ impl Series<'_> {
         };
         let verdict = self.verdict(p, &c);
         let moved = moved_out_of_reach(p, &c);
+        let cut = c.judged_in_part();
         let mut j = self.judged(p, at, verdict, Some(c), new_warnings);
+        // A function whose calls both trees fault on alike, past the
+        // faults confirmed, was not compared further: no `preserves` for it.
+        for (f, k) in cut {
+            j.not_judged.push(format!(
+                "{f}: {k} generated calls not run (both trees faulted on its calls alike, \
+                 {} times each confirmed alone; not judged past them)",
+                crate::cworld::FAULT_PROOFS
+            ));
+            // The changed unit of that function, if it is one, is judged
+            // in part; else the function itself is named.
+            let own = format!(": {f}");
+            let unit = match j.functions.judged.iter().position(|u| u.ends_with(&own)) {
+                Some(i) => j.functions.judged.remove(i),
+                None => f.to_string(),
+            };
+            j.functions.not_judged.push(unit);
+        }
+        if matches!(j.verdict, PatchVerdict::Preserves) && j.functions.none_judged() {
+            j.verdict = PatchVerdict::NotJudged;
+        }
         for unit in moved {
             j.not_judged.push(format!(
                 "{unit}: the patch adds it where no world takes it (its calls run in the tree before only; not judged)"

@@ -129,18 +129,12 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
         let (sanitize_kills, unstable) = (flag("sanitize_kills")?, flag("unstable")?);
         let before = match t.get("before") {
             None => None,
-            Some(_) => {
-                let s = text_of("before")?;
-                let v = s
-                    .split_once('.')
-                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
-                Some(v.ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "{}:{at}: `before` must be a series, as \"7.2\" (got {s:?})",
-                        path.display()
-                    )
-                })?)
-            }
+            Some(_) => Some(series(&text_of("before")?).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}:{at}: `before` must be a series, as \"7.2\"",
+                    path.display()
+                )
+            })?),
         };
         out.extend(ids.into_iter().map(|id| Listed {
             at,
@@ -152,6 +146,12 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<Vec<Listed>> {
         }));
     }
     Ok(out)
+}
+
+/// `"7.2"` as `(7, 2)`.
+fn series(s: &str) -> Option<(u32, u32)> {
+    let (a, b) = s.split_once('.')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 /// Where the manifest and a run part.
@@ -360,30 +360,7 @@ mod tests {
         assert!(unstable[0].unstable);
         assert!(check_manifest(&unstable, &killed, false, false).is_empty());
         assert!(check_manifest(&unstable, &survived, false, false).is_empty());
-        // An entry for trees before a series: applies to 6.12, not to 7.2,
-        // where its mutant killed is no problem and surviving is one.
-        let before = parse_manifest(
-            Path::new("m.toml"),
-            "[[survivor]]\nid = \"pick: `a <= b` [<= -> <#0]\"\nreason = \"bug\"\nbefore = \"7.2\"\n",
-        )
-        .expect("parses");
-        assert_eq!(before[0].before, Some((7, 2)));
-        let v = |version, patchlevel| crate::kernel::KernelVersion {
-            version,
-            patchlevel,
-            sublevel: 0,
-            extraversion: String::new(),
-        };
-        let old = super::super::listed_for_tree(&before, &v(6, 12));
-        assert!(check_manifest(&old, &survived, false, false).is_empty());
-        let new = super::super::listed_for_tree(&before, &v(7, 2));
-        assert!(check_manifest(&new, &killed, false, false).is_empty());
-        assert_eq!(check_manifest(&new, &survived, false, false).len(), 1);
-        assert!(parse_manifest(
-            Path::new("m.toml"),
-            "[[survivor]]\nid = \"x\"\nreason = \"r\"\nbefore = \"seven\"\n"
-        )
-        .is_err());
+
         let other = vec![(mutant("a && b", "&& -> ||"), Fate::Survived)];
         let p = check_manifest(&listed, &other, false, false);
         assert!(
@@ -476,5 +453,35 @@ mod tests {
         let text = std::fs::read_to_string(&path).expect("vectors/mutants.toml");
         let listed = parse_manifest(&path, &text).expect("parses");
         assert!(!listed.is_empty());
+    }
+
+    /// An entry for trees before a series applies to 6.12, not to 7.2,
+    /// where its mutant killed is no problem and surviving is one.
+    #[test]
+    fn an_entry_before_a_series() {
+        let survived = vec![(mutant("a <= b", "<= -> <"), Fate::Survived)];
+        let killed = vec![(mutant("a <= b", "<= -> <"), Fate::Killed { calls: 3 })];
+        let before = parse_manifest(
+            Path::new("m.toml"),
+            "[[survivor]]\nid = \"pick: `a <= b` [<= -> <#0]\"\nreason = \"bug\"\nbefore = \"7.2\"\n",
+        )
+        .expect("parses");
+        assert_eq!(before[0].before, Some((7, 2)));
+        let v = |version, patchlevel| crate::kernel::KernelVersion {
+            version,
+            patchlevel,
+            sublevel: 0,
+            extraversion: String::new(),
+        };
+        let old = super::super::listed_for_tree(&before, &v(6, 12));
+        assert!(check_manifest(&old, &survived, false, false).is_empty());
+        let new = super::super::listed_for_tree(&before, &v(7, 2));
+        assert!(check_manifest(&new, &killed, false, false).is_empty());
+        assert_eq!(check_manifest(&new, &survived, false, false).len(), 1);
+        assert!(parse_manifest(
+            Path::new("m.toml"),
+            "[[survivor]]\nid = \"x\"\nreason = \"r\"\nbefore = \"seven\"\n"
+        )
+        .is_err());
     }
 }

@@ -61,6 +61,8 @@ pub struct Worker {
     call_limit: Duration,
     /// See [`Worker::presume_hangs`].
     presume: Option<u64>,
+    /// See [`Worker::cut_fault_storms`].
+    cut_storms: bool,
     /// The world's [`BuiltWorld::absent`].
     absent: Vec<String>,
 }
@@ -91,6 +93,7 @@ impl Worker {
             heartbeat: Arc::new(Heartbeat::new()?),
             call_limit: call_timeout(&world.opts),
             presume: None,
+            cut_storms: false,
             absent: world.absent.clone(),
         })
     }

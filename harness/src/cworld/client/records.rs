@@ -110,6 +110,14 @@ impl Worker {
         self.presume = Some(after.max(1));
     }
 
+    /// In a comparison of two worlds: once a request for digests has had
+    /// [`FAULT_PROOFS`] faults of its function confirmed, its further
+    /// vectors are not run ([`NOT_RUN`]; the comparison says which
+    /// functions it judged only in part). Measurements never cut.
+    pub fn cut_fault_storms(&mut self) {
+        self.cut_storms = true;
+    }
+
     /// The fault a call of function `f` is presumed to have, if it is not
     /// to be run ([`Worker::presume_hangs`]).
     pub(super) fn presumed_fault(&self, f: u32) -> Option<Fault> {

@@ -260,7 +260,7 @@ impl Worker {
                 out.resize(count as usize, None);
                 break;
             }
-            if self.presume.is_some() && confirmed >= FAULT_PROOFS {
+            if self.cut_storms && confirmed >= FAULT_PROOFS {
                 out.resize(count as usize, Some(NOT_RUN));
                 break;
             }

@@ -280,6 +280,18 @@ impl Comparison {
         !self.groups.is_empty() || !self.ungrouped.is_empty()
     }
 
+    /// The functions some of whose generated calls were not run
+    /// ([`Comparison::not_run`]) and none of whose calls differ: judged in
+    /// part only. With how many not run.
+    pub fn judged_in_part(&self) -> Vec<(Func, u64)> {
+        let differing = self.differing_functions();
+        self.not_run
+            .iter()
+            .filter(|(f, _)| !differing.contains(f))
+            .copied()
+            .collect()
+    }
+
     /// The functions with a call that differs, grouped or only counted.
     pub fn differing_functions(&self) -> Vec<Func> {
         let mut f: Vec<Func> = self.groups.iter().map(|g| g.func).collect();
@@ -621,8 +633,10 @@ struct Sides<'a> {
 impl<'a> Sides<'a> {
     fn new(a: &'a BuiltWorld, b: &'a BuiltWorld) -> Result<Sides<'a>> {
         let (mut wa, mut wb) = (Worker::new(a)?, Worker::new(b)?);
-        wa.presume_hangs(crate::cworld::HANG_PROOFS);
-        wb.presume_hangs(crate::cworld::HANG_PROOFS);
+        for w in [&mut wa, &mut wb] {
+            w.presume_hangs(crate::cworld::HANG_PROOFS);
+            w.cut_fault_storms();
+        }
         Ok(Sides {
             a,
             b,
@@ -737,6 +751,7 @@ impl<'a> Sides<'a> {
                     None => {
                         let mut w = Worker::new(b)?;
                         w.presume_hangs(crate::cworld::HANG_PROOFS);
+                        w.cut_fault_storms();
                         self.wb2.insert(w)
                     }
                 };

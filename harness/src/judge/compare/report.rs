@@ -34,10 +34,13 @@ pub fn report(name: &str, a: &str, b: &str, c: &Comparison) -> crate::report::Re
             Case {
                 name: format!("diff::{f}"),
                 function: f.to_string(),
-                status: if groups.is_empty() {
-                    Status::Pass
-                } else {
+                status: if !groups.is_empty() {
                     Status::Fail
+                } else if not_run.is_some() {
+                    // Not compared past the faults both sides had alike.
+                    Status::Skip
+                } else {
+                    Status::Pass
                 },
                 message: if !groups.is_empty() {
                     let mut seen = match c.ungrouped.iter().find(|u| u.0 == f) {
