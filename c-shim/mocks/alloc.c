@@ -270,6 +270,20 @@ bool shim_block_holds(const void *block, const void *p)
 	return false;
 }
 
+const void *shim_block_of(const void *p)
+{
+	unsigned long a = (unsigned long)p;
+	int i;
+
+	for (i = 0; i < nlive; i++) {
+		unsigned long b = (unsigned long)live[i].p;
+
+		if (a >= b && a < b + (live[i].size ? live[i].size : 1))
+			return live[i].p;
+	}
+	return NULL;
+}
+
 const char *shim_block_name(const void *p)
 {
 	static char name[96];

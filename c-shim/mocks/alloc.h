@@ -18,6 +18,8 @@ bool shim_block_is_world(const void *p);
 void shim_free_tracked(void *p);
 /* Whether the live block starting at `block` holds the pointer `p`. */
 bool shim_block_holds(const void *block, const void *p);
+/* The live block p points into (its start), or NULL. */
+const void *shim_block_of(const void *p);
 /* A live block's name as the leak report gives it ("kmalloc in X"). */
 const char *shim_block_name(const void *p);
 /* A mock's own table, which the leak scan does not read (no reference). */

@@ -15,7 +15,10 @@
  * grace period since (synchronize_rcu(), or the call's end), an
  * rcu_dereference() outside a read-side section, and an
  * rcu_dereference_protected() without its protection.  Each is reported
- * once per world and pointer, as lockdep reports once.
+ * once per world and pointer (function, for a dereference), as lockdep
+ * reports once.  An old value counts as unpublished only when readers
+ * could reach its slot: one of the world's, or in a block a published
+ * pointer reaches.
  */
 #include <linux/kernel.h>
 #include <linux/rcupdate.h>
@@ -88,6 +91,8 @@ static bool first(int kind, const void *key)
 	return true;
 }
 
+static const void *published_in(const void *p);
+
 void __kcompat_rcu_replace(const void *old, const void *slot)
 {
 	unsigned int i;
@@ -100,6 +105,12 @@ void __kcompat_rcu_replace(const void *old, const void *slot)
 		if (i == nslots && nslots < SHIM_RCU_SLOTS)
 			slots[nslots++] = slot;
 	}
+	/*
+	 * Readers may hold the old value only if they could reach the slot:
+	 * one of the world's, or in a block a published pointer reaches.
+	 */
+	if (!shim_in_world_data(slot) && !published_in(shim_block_of(slot)))
+		return;
 	if (old && nretired < SHIM_RCU_RETIRED) {
 		retired[nretired].p = old;
 		retired[nretired].slot = slot;
@@ -119,6 +130,8 @@ static const void *published_in(const void *p)
 	const void *v;
 	unsigned int i;
 
+	if (!p)
+		return NULL;
 	for (i = 0; world[i]; i++) {
 		v = *(const void *const *)world[i];
 		if (v && reaches(v, p))
@@ -156,10 +169,11 @@ void shim_rcu_check_free(const void *p, const char *how)
 	}
 }
 
-void __kcompat_rcu_deref(int depth)
+void __kcompat_rcu_deref(int depth, const char *func)
 {
-	if (depth <= 0 && first(SHIM_RCU_DEREF, NULL))
-		journal_printf("lockdep: suspicious RCU usage: rcu_dereference() outside an RCU read-side critical section");
+	if (depth <= 0 && first(SHIM_RCU_DEREF, func))
+		journal_printf("lockdep: suspicious RCU usage: rcu_dereference() outside an RCU read-side critical section in %s",
+			       func);
 }
 
 void __kcompat_rcu_protected(int held, const char *cond)

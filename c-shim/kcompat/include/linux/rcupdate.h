@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/lockdep.h>
+#include <linux/version.h>
 
 /* Read sections are counted (linux/lockdep.h): one left open is seen. */
 #define rcu_read_lock()			do { shim_rcu_depth++; } while (0)
@@ -22,7 +23,7 @@
 #define rcu_read_unlock_bh()		rcu_read_unlock()
 #define rcu_read_lock_sched()		rcu_read_lock()
 #define rcu_read_unlock_sched()		rcu_read_unlock()
-#define rcu_dereference(p)		(__kcompat_rcu_deref(shim_rcu_depth), READ_ONCE(p))
+#define rcu_dereference(p)		(__kcompat_rcu_deref(shim_rcu_depth, __func__), READ_ONCE(p))
 #define rcu_dereference_bh(p)		READ_ONCE(p)
 #define rcu_dereference_sched(p)	READ_ONCE(p)
 #define rcu_dereference_raw(p)		READ_ONCE(p)
@@ -40,17 +41,35 @@
 void synchronize_rcu(void);
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 /*
- * Freed when the call's grace period ends: as the kernel does, the
- * callback is the offset of the head in the object (kvfree_rcu's
- * encoding), which the shim's end of a grace period frees by.
+ * kfree_rcu(): freed when the call's grace period ends.  As the kernel
+ * does, the callback is the offset of the head in the object (kvfree_rcu's
+ * encoding), which the shim's end of a grace period frees by, and a NULL
+ * pointer is nothing.  Without a head (one argument, from v5.12; named
+ * kfree_rcu_mightsleep() from v6.3) it waits for a grace period, then
+ * frees.
  */
-#define kfree_rcu(ptr, rhf)						\
-	call_rcu(&(ptr)->rhf, (void (*)(struct rcu_head *))		\
-		 (unsigned long)__builtin_offsetof(typeof(*(ptr)), rhf))
-#define kfree_rcu_mightsleep(ptr)	do { synchronize_rcu(); kfree(ptr); } while (0)
+#define __kcompat_kfree_rcu_2(ptr, rhf) do {				\
+		typeof(ptr) ___p = (ptr);				\
+									\
+		if (___p)						\
+			call_rcu(&___p->rhf, (void (*)(struct rcu_head *)) \
+				 __builtin_offsetof(typeof(*(ptr)), rhf)); \
+	} while (0)
+#define __kcompat_kfree_rcu_1(ptr)	do { synchronize_rcu(); kfree(ptr); } while (0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#define __kcompat_kfree_rcu_pick(_1, _2, name, ...)	name
+#define kfree_rcu(...)							\
+	__kcompat_kfree_rcu_pick(__VA_ARGS__, __kcompat_kfree_rcu_2,	\
+				 __kcompat_kfree_rcu_1, _)(__VA_ARGS__)
+#else
+#define kfree_rcu(ptr, rhf)		__kcompat_kfree_rcu_2(ptr, rhf)
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define kfree_rcu_mightsleep(ptr)	__kcompat_kfree_rcu_1(ptr)
+#endif
 
 /* The checks (c-shim/mocks/rcu.c). */
-void __kcompat_rcu_deref(int depth);
+void __kcompat_rcu_deref(int depth, const char *func);
 void __kcompat_rcu_protected(int held, const char *cond);
 void __kcompat_rcu_replace(const void *old, const void *slot);
 
