@@ -543,7 +543,9 @@ void shim_report_leaks(void)
 		return;
 	/* The tables that hold every block, live or in quarantine. */
 	shim_leak_ignore(live, sizeof(live));
+#if !defined(__SANITIZE_ADDRESS__)
 	shim_leak_ignore(freed, sizeof(freed));
+#endif
 	for (i = 0; i < nlive; i++) {
 		redzone(&live[i]);
 		live[i].seen = false;

@@ -76,16 +76,29 @@ static FLUSH: std::sync::OnceLock<unsafe extern "C" fn() -> std::os::raw::c_int>
 /// A coverage or measuring worker killed by a fault (a crash upstream)
 /// writes the counters of the request it dies in first, as it would have
 /// at exit: what ran before the crash ran. The handler is reset as it
-/// runs (`SA_RESETHAND`) and runs on the alternate stack Rust set up (a
+/// runs (`SA_RESETHAND`) and runs on an alternate stack of its own (a
 /// stack overflow still reaches it): the fault, returned to, kills the
 /// worker by the same signal, as without it. Writing the counters is not
 /// async-signal-safe (stdio, malloc): a fault inside the allocator may
 /// leave it stuck, so an alarm ends the worker a second later (killed by
 /// SIGALRM: a crash all the same). SIGABRT, which glibc raises from
-/// inside the allocator, is left alone. Only in worlds with counters:
+/// inside the allocator, is left alone (upstream's BUG() writes the
+/// counters before it aborts). Only in worlds with counters:
 /// elsewhere the sanitizers' and Rust's own handlers stay.
 fn flush_counters_when_dying(lib: &Loaded) {
     let _ = FLUSH.set(lib.counter_flusher());
+    // The runtime's alternate stack is a few KiB; writing counters needs
+    // more (stdio, the profile writers): one of its own, for this thread,
+    // kept for the worker's life.
+    const ALT_STACK: usize = 256 << 10;
+    let stack: &'static mut [u8] = Box::leak(vec![0u8; ALT_STACK].into_boxed_slice());
+    let ss = libc::stack_t {
+        ss_sp: stack.as_mut_ptr().cast(),
+        ss_flags: 0,
+        ss_size: ALT_STACK,
+    };
+    // SAFETY: a valid, leaked (never freed) region of ALT_STACK bytes.
+    unsafe { libc::sigaltstack(&ss, std::ptr::null_mut()) };
     for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
         // SAFETY: a zeroed sigaction with a valid handler and flags; the
         // handler only arms an alarm, calls the world's flush and returns.

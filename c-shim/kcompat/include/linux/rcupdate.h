@@ -44,9 +44,9 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
  * kfree_rcu(): freed when the call's grace period ends.  As the kernel
  * does, the callback is the offset of the head in the object (kvfree_rcu's
  * encoding), which the shim's end of a grace period frees by, and a NULL
- * pointer is nothing.  Without a head (one argument, from v5.12; named
+ * pointer is nothing.  Without a head (one argument, v5.12 to v6.3;
  * kfree_rcu_mightsleep() from v6.3) it waits for a grace period, then
- * frees.
+ * frees; NULL is nothing there either.
  */
 #define __kcompat_kfree_rcu_2(ptr, rhf) do {				\
 		typeof(ptr) ___p = (ptr);				\
@@ -55,8 +55,16 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 			call_rcu(&___p->rhf, (void (*)(struct rcu_head *)) \
 				 __builtin_offsetof(typeof(*(ptr)), rhf)); \
 	} while (0)
-#define __kcompat_kfree_rcu_1(ptr)	do { synchronize_rcu(); kfree(ptr); } while (0)
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#define __kcompat_kfree_rcu_1(ptr) do {					\
+		typeof(ptr) ___p = (ptr);				\
+									\
+		if (___p) {						\
+			synchronize_rcu();				\
+			kfree(___p);					\
+		}							\
+	} while (0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
 #define __kcompat_kfree_rcu_pick(_1, _2, name, ...)	name
 #define kfree_rcu(...)							\
 	__kcompat_kfree_rcu_pick(__VA_ARGS__, __kcompat_kfree_rcu_2,	\

@@ -63,6 +63,9 @@ pub(super) fn patch_coverage(
     // presumed after the first.
     w1.presume_hangs(1);
     w2.presume_hangs(1);
+    // Nor the rest of a crash storm's vectors (what ran counts).
+    w1.cut_fault_storms();
+    w2.cut_fault_storms();
     for f in &funcs {
         cworld::digests::compute(&mut [&mut w1, &mut w2], *f, opts.seed, opts.random)?;
     }

@@ -510,9 +510,6 @@ impl Series<'_> {
             };
             j.functions.not_judged.push(unit);
         }
-        if matches!(j.verdict, PatchVerdict::Preserves) && j.functions.none_judged() {
-            j.verdict = PatchVerdict::NotJudged;
-        }
         for unit in moved {
             j.not_judged.push(format!(
                 "{unit}: the patch adds it where no world takes it (its calls run in the tree before only; not judged)"

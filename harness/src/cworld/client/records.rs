@@ -110,10 +110,10 @@ impl Worker {
         self.presume = Some(after.max(1));
     }
 
-    /// In a comparison of two worlds: once a request for digests has had
-    /// [`FAULT_PROOFS`] faults of its function confirmed, its further
-    /// vectors are not run ([`NOT_RUN`]; the comparison says which
-    /// functions it judged only in part). Measurements never cut.
+    /// Once a request for digests has had [`FAULT_PROOFS`] faults of its
+    /// function confirmed, its further vectors are not run ([`NOT_RUN`]):
+    /// comparisons of two worlds (which say which functions they judged
+    /// only in part) and the gate's coverage and MC/DC of a patch.
     pub fn cut_fault_storms(&mut self) {
         self.cut_storms = true;
     }
