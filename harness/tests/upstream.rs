@@ -165,7 +165,14 @@ const TREE_TRIALS: &[(&str, TreeTrial)] = &[
     ("gate::irq_safety", gate::lockdep::gate_irq_safety),
     ("gate::recursive_lock", gate::lockdep::gate_recursive_lock),
     ("gate::rcu_free", gate::lockdep::gate_rcu_free),
-    ("gate::newer_interface", gate::gate_newer_interface),
+    (
+        "gate::newer_interface",
+        gate::interfaces::gate_newer_interface,
+    ),
+    (
+        "gate::missing_stand_in",
+        gate::interfaces::gate_missing_stand_in,
+    ),
     ("gate::write_past_block", gate::gate_write_past_block),
     ("gate::write_after_free", gate::gate_write_after_free),
     ("gate::crash_storm", gate::gate_crash_storm),

@@ -9,7 +9,7 @@ use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
-use super::progress;
+use super::{names, progress};
 use crate::sandbox::{self, Limits, Sandbox, Spec};
 
 /// What Debian's package is extracted into the cache (tar wildcards below
@@ -43,9 +43,9 @@ pub fn extracted(path: &str) -> bool {
 const FILE_LIST: &str = ".hfi1-conformance-files";
 
 /// The first line of a tree's file list: the patterns it was extracted
-/// with.
+/// with, and that it has an index of its headers' names.
 fn file_list_header() -> String {
-    format!("# extract {}", EXTRACT.join(" "))
+    format!("# extract {} + {}", EXTRACT.join(" "), names::INDEX_HEADER)
 }
 
 /// The file list of the tree at `root`: its header, then every file's
@@ -141,7 +141,13 @@ pub(super) fn extract_deb(deb: &Path, series: &str, dest: &Path) -> Result<()> {
         .stdout(Stdio::piped())
         .spawn()
         .context("starting dpkg-deb")?;
-    let patterns: Vec<String> = EXTRACT.iter().map(|p| format!("{top}/{p}")).collect();
+    // The generic headers too, for the index of their names; they are
+    // removed once it is written.
+    let patterns: Vec<String> = EXTRACT
+        .iter()
+        .map(|p| format!("{top}/{p}"))
+        .chain(names::HEADER_DIRS.iter().map(|d| format!("{top}/{d}/*")))
+        .collect();
     let mut inner = sb
         .command(&Spec::new(Limits::TOOL).writable(&tmp), sh)?
         .arg("-c")
@@ -162,6 +168,9 @@ pub(super) fn extract_deb(deb: &Path, series: &str, dest: &Path) -> Result<()> {
         bail!("extracting {} failed", deb.display());
     }
     let extracted = tmp.join(&top);
+    names::write_index(&extracted)
+        .with_context(|| format!("indexing the headers of {}", extracted.display()))?;
+    prune(&extracted, &extracted)?;
     fs::write(extracted.join(FILE_LIST), file_list(&extracted)?)
         .with_context(|| format!("writing the file list of {}", extracted.display()))?;
     match fs::rename(&extracted, dest) {
@@ -174,6 +183,28 @@ pub(super) fn extract_deb(deb: &Path, series: &str, dest: &Path) -> Result<()> {
         }
     }
     let _ = fs::remove_dir_all(&tmp);
+    Ok(())
+}
+
+/// Removes what of the tree at `root` (from `dir` down) is neither
+/// [`extracted`] nor its index of names: the headers the index was made
+/// from. Directories left empty go too.
+fn prune(root: &Path, dir: &Path) -> Result<()> {
+    for e in fs::read_dir(dir)? {
+        let e = e?;
+        let p = e.path();
+        if e.file_type()?.is_dir() {
+            prune(root, &p)?;
+            if fs::read_dir(&p)?.next().is_none() {
+                fs::remove_dir(&p)?;
+            }
+            continue;
+        }
+        let rel = p.strip_prefix(root).unwrap_or(&p).to_string_lossy();
+        if rel != names::INDEX_FILE && !extracted(&rel) {
+            fs::remove_file(&p)?;
+        }
+    }
     Ok(())
 }
 

@@ -21,7 +21,9 @@
 //!   vendor trees on a base;
 //! - [`kbuild`]: the warning flags a tree's Makefiles give C code, and
 //!   [`cscan`]: definitions taken from upstream files;
-//! - [`git`]: the commit a tree that is a git clone has checked out.
+//! - [`git`]: the commit a tree that is a git clone has checked out;
+//!   [`names`]: what the tree's generic headers declare, which the harness
+//!   stands in for.
 
 mod apt;
 mod cache;
@@ -32,6 +34,7 @@ mod deb;
 mod fetch;
 pub mod git;
 pub mod kbuild;
+pub mod names;
 pub mod overlay;
 pub mod patch;
 pub mod pins;

@@ -8,6 +8,8 @@ use harness::kernel::KernelTree;
 use harness::model::types::Func;
 use libtest_mimic::Failed;
 
+/// The gate on interfaces the tree has or lacks (`upstream/interfaces.rs`).
+pub mod interfaces;
 /// The gate on what lockdep reports (`upstream/lockdep.rs`).
 pub mod lockdep;
 
@@ -653,62 +655,6 @@ pub fn scope_statement(tree: &KernelTree) -> Result<(), Failed> {
     ))?;
     if verdicts(&j) != ["not-judged"] {
         return Err(format!("sdma_event_names patch: {:?}", verdicts(&j)).into());
-    }
-    Ok(())
-}
-
-/// An interface newer than the tree: the typed allocators came in v7.0,
-/// so a patch that uses kzalloc_obj() on an older tree does not build
-/// there (kcompat's slab.h has them only from v7.0, as the tree's own
-/// would), timer_container_of() in v6.16 and kmap_local_page() in v5.11;
-/// and one older: del_timer_sync() went in v6.15, from_timer() in v6.16.
-/// Trees that have them use them themselves, which their worlds build.
-pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
-    let g = Gate::new(tree)?;
-    let v = (tree.version.version, tree.version.patchlevel);
-    let mut newer = vec![];
-    if v < (7, 0) {
-        newer.push((
-            "rht_node = kzalloc(sizeof(*rht_node), GFP_KERNEL);",
-            "rht_node = kzalloc_obj(*rht_node);",
-        ));
-    }
-    if v < (6, 16) {
-        newer.push((
-            "from_timer(sde, t, err_progress_check_timer);",
-            "timer_container_of(sde, t, err_progress_check_timer);",
-        ));
-    }
-    if v < (5, 11) {
-        newer.push(("kvaddr = kmap(page);", "kvaddr = kmap_local_page(page);"));
-    }
-    // And interfaces older than the tree: gone from v6.15 (del_timer*)
-    // and v6.16 (from_timer), as a stale backport would use them.
-    if v >= (6, 15) {
-        newer.push((
-            "timer_delete_sync(&sde->err_progress_check_timer);",
-            "del_timer_sync(&sde->err_progress_check_timer);",
-        ));
-    }
-    if v >= (6, 16) {
-        newer.push(("timer_container_of(sde, t,", "from_timer(sde, t,"));
-    }
-    if v >= (7, 0) {
-        // A tree that has them all uses them itself: its world builds.
-        let src = std::fs::read_to_string(tree.path(SDMA))?;
-        if !src.contains("kzalloc_obj") || !src.contains("timer_container_of") {
-            return Err(format!(
-                "{}: expected kzalloc_obj and timer_container_of",
-                tree.version
-            )
-            .into());
-        }
-    }
-    for (from, to) in newer {
-        let j = g.run(g.patch(SDMA, from, to, "a newer interface"))?;
-        if verdicts(&j) != ["breaks-build"] {
-            return Err(format!("{to} on {}: {:?}", tree.version, verdicts(&j)).into());
-        }
     }
     Ok(())
 }

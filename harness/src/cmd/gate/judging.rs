@@ -12,13 +12,15 @@ use super::decisions::patch_mcdc;
 use super::depth::{depth, Origin};
 use super::record;
 use super::scope::{classify, inside_conditionals};
+use super::unbuilt::{self, Blame};
 use super::verdict::PatchVerdict;
 use super::{Judged, ModelDrift, Options};
 use crate::corpus::Vector;
 use crate::cworld::build::{CannotJudge, CompiledLines};
 use crate::cworld::{self, BuildOptions, BuiltWorld, HarnessFault};
 use crate::judge::compare::{self, Comparison};
-use crate::kernel::patch::{apply, Patch};
+use crate::kernel::names::TreeNames;
+use crate::kernel::patch::{added_outside, apply, Patch};
 use crate::kernel::{self, KernelTree};
 use crate::report::Tree;
 use crate::sandbox::Sandbox;
@@ -548,15 +550,38 @@ impl Series<'_> {
                 let msg = format!("{e:#}")
                     .replace(&format!("{dir}/"), "")
                     .replace(&dir, "the patched tree");
-                let verdict = if upstream_error(&e, self.dir) {
-                    PatchVerdict::BreaksBuild(msg)
-                } else {
+                let verdict = if !upstream_error(&e, self.dir) {
                     PatchVerdict::CannotJudge(msg)
+                } else {
+                    match self.blame(k, &format!("{e:#}")) {
+                        Blame::Patch => PatchVerdict::BreaksBuild(msg),
+                        Blame::Harness(why) => {
+                            PatchVerdict::CannotJudge(format!("{why}. The compiler said:\n{msg}"))
+                        }
+                    }
                 };
                 let why = format!("patch {} left a tree that does not build", k + 1);
                 Ok(Err((verdict, why)))
             }
         }
+    }
+
+    /// Whose fault the failed build `text` of the tree patch `k` left is
+    /// ([`unbuilt`]): the base's generic headers, and what the series up
+    /// to `k` adds to headers the harness does not compile, are what a
+    /// real build would see. With no index of the base's names (a tree of
+    /// the extracted part only), the patch's, as the compiler says.
+    fn blame(&self, k: usize, text: &str) -> Blame {
+        let mut names = match TreeNames::of(&self.base.root) {
+            Ok(Some(n)) => n,
+            Ok(None) | Err(_) => return Blame::Patch,
+        };
+        for p in &self.patches[..=k] {
+            names.add(&added_outside(&p.text));
+        }
+        unbuilt::blame(text, self.dir, &names, &|tag| {
+            unbuilt::tree_defines_record(self.dir, tag)
+        })
     }
 
     /// The verdict on a comparison that could be made: a change is as

@@ -27,6 +27,7 @@ mod depth;
 mod judging;
 mod record;
 mod scope;
+mod unbuilt;
 mod verdict;
 
 pub use crate::kernel::patch::{parse, read, Patch, Series};

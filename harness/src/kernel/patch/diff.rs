@@ -268,6 +268,26 @@ pub fn renamed(text: &str) -> Vec<(String, String)> {
     out
 }
 
+/// The lines `text` adds to files outside the part of the tree the
+/// harness extracts (`include/linux/...`), each section's joined: what a
+/// series declares where the harness does not compile it.
+pub fn added_outside(text: &str) -> String {
+    let mut out = String::new();
+    for (path, body) in sections(text) {
+        if crate::kernel::extracted(&path) {
+            continue;
+        }
+        for (_, h) in body_hunks(&body) {
+            for (_, l) in h.into_iter().filter(|(k, _)| *k == '+') {
+                out.push_str(l.trim_end_matches('\n'));
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The definitions `text`'s hunks of `path` remove whole: for each hunk
 /// that adds no line and whose removed lines are whole top-level
 /// definitions (as [`cscan`](crate::kernel::cscan) finds them) and

@@ -7,8 +7,8 @@ mod diff;
 mod moved;
 
 pub use diff::{
-    added_lines, adds_identifier, changes_conditionals, comment_only_lines, removed_definitions,
-    renamed, touched_lines,
+    added_lines, added_outside, adds_identifier, changes_conditionals, comment_only_lines,
+    removed_definitions, renamed, touched_lines,
 };
 pub use moved::{added_lines_merged, carried_lines, moved_hunks};
 

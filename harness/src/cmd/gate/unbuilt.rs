@@ -1,0 +1,348 @@
+//! Whose fault it is when a patched tree does not build in the harness.
+//!
+//! The harness compiles upstream's hfi1 code against its own stand-ins
+//! for the generic kernel headers (`c-shim/kcompat`), which offer what
+//! the pinned trees use, not all the kernel has. A patch that starts using
+//! `synchronize_rcu_expedited()` fails to build here and builds in the
+//! kernel: blaming it (`breaks-build`, patchwork `fail`) would be a false
+//! finding. So each error gcc reports in the tree's code is read for the
+//! name it stops at, and that name is looked up in the tree's own generic
+//! headers ([`TreeNames`]) and in what the series adds to headers the
+//! harness does not compile:
+//!
+//! - a name the tree never declares (a typo, an interface removed by
+//!   then, a member hfi1's own structure lacks) is the patch's;
+//! - one the tree declares that the harness's compile did not know is the
+//!   harness's: `cannot-judge`, naming it and where it is used, with what
+//!   to add.
+//!
+//! An error the patch certainly made wins over one the harness caused;
+//! errors of other kinds (types, syntax) follow the first two, and are
+//! the patch's when they stand alone.
+
+use std::path::Path;
+
+use crate::kernel::names::{is_keyword, TreeNames};
+
+/// Whose fault a failed build is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Blame {
+    /// The patched code's: a real build fails too.
+    Patch,
+    /// The harness's: it lacks stand-ins the tree has. What to say.
+    Harness(String),
+}
+
+/// What one error gcc reported is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum About<'a> {
+    /// An unknown name: a function, a variable, a type, a constant.
+    Name(&'a str),
+    /// A structure with no member of that name, or one whose definition
+    /// the compile lacks (`member` empty).
+    Member { record: &'a str, member: &'a str },
+    /// A syntax error before a name (an unknown attribute macro).
+    Before(&'a str),
+    /// A call whose arguments do not fit the function's declaration.
+    Arguments(&'a str),
+    /// Anything else.
+    Other,
+}
+
+/// The first quoted text of `s` (gcc quotes with `'` or `‘’`) and the
+/// rest after it.
+fn quoted(s: &str) -> Option<(&str, &str)> {
+    let open = s.find(['\'', '‘'])?;
+    let q = &s[open..];
+    let start = open + q.chars().next()?.len_utf8();
+    let body = &s[start..];
+    let close = body.find(['\'', '’'])?;
+    let after = &body[close..];
+    let rest = &after[after.chars().next()?.len_utf8()..];
+    Some((&body[..close], rest))
+}
+
+/// The tag of a type gcc quotes: `struct work_struct` is `work_struct`;
+/// `spinlock_t {aka struct spinlock}` is read from its `aka`.
+fn tag(t: &str) -> &str {
+    t.trim_start_matches("struct ")
+        .trim_start_matches("union ")
+        .trim()
+}
+
+/// What gcc's error message `msg` (after `error: `) is about.
+fn about(msg: &str) -> About<'_> {
+    let q = quoted(msg);
+    let first = q.map(|(a, _)| a).unwrap_or("");
+    if msg.starts_with("implicit declaration of function")
+        || msg.starts_with("unknown type name")
+        || q.is_some_and(|(_, rest)| rest.starts_with(" undeclared"))
+    {
+        return About::Name(first);
+    }
+    if let Some(i) = msg.find("has no member named") {
+        // `'spinlock_t' {aka 'struct spinlock'} has no member named 'x'`
+        let (head, tail) = msg.split_at(i);
+        let record = match head.find("{aka") {
+            Some(a) => quoted(&head[a..]).map_or(first, |(t, _)| t),
+            None => first,
+        };
+        let member = quoted(tail).map_or("", |(m, _)| m);
+        return About::Member {
+            record: tag(record),
+            member,
+        };
+    }
+    if msg.contains("incomplete type") || msg.starts_with("invalid use of undefined type") {
+        let record = msg
+            .rfind("type ")
+            .and_then(|i| quoted(&msg[i..]))
+            .map_or(first, |(t, _)| t);
+        return About::Member {
+            record: tag(record),
+            member: "",
+        };
+    }
+    if msg.starts_with("expected ") {
+        if let Some(i) = msg.find(" before ") {
+            if let Some((t, _)) = quoted(&msg[i..]) {
+                return About::Before(t);
+            }
+        }
+    }
+    if msg.starts_with("too few arguments to function")
+        || msg.starts_with("too many arguments to function")
+    {
+        return About::Arguments(first);
+    }
+    About::Other
+}
+
+/// One error's blame: certainly the patch's, the harness's (what it
+/// lacks), or unknown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum One {
+    Patch,
+    Harness(String),
+    Unknown,
+}
+
+/// The blame of one error about `a`; `records` says whether the patched
+/// tree's own code defines a structure or union of that tag.
+fn one(a: &About, names: &TreeNames, records: &dyn Fn(&str) -> bool) -> One {
+    match *a {
+        About::Name(n) if is_keyword(n) || n.is_empty() => One::Patch,
+        About::Name(n) if names.declares(n) => One::Harness(format!("`{n}`")),
+        About::Name(_) => One::Patch,
+        About::Member { record, .. } if records(record) => One::Patch,
+        About::Member { record, member: "" } => {
+            if names.declares(record) {
+                One::Harness(format!("the definition of `struct {record}`"))
+            } else {
+                One::Patch
+            }
+        }
+        About::Member { record, member } if names.has_member(member) => {
+            One::Harness(format!("the member `{member}` of `{record}`"))
+        }
+        About::Member { .. } => One::Patch,
+        About::Before(n) if names.defines(n) => One::Harness(format!("the macro `{n}`")),
+        About::Arguments(n) if names.declares(n) => {
+            One::Harness(format!("`{n}` as the tree declares it (its arguments)"))
+        }
+        About::Before(_) | About::Arguments(_) | About::Other => One::Unknown,
+    }
+}
+
+/// Whose fault the build failure `text` (the compiler's output, paths
+/// under `root`, the patched tree) is, given the tree's generic names
+/// `names` and `records` ([`one`]). Only errors in the tree's code are
+/// read; the caller has checked there is one.
+pub(super) fn blame(
+    text: &str,
+    root: &Path,
+    names: &TreeNames,
+    records: &dyn Fn(&str) -> bool,
+) -> Blame {
+    let root = format!("{}/", root.display());
+    let mut lacks: Vec<String> = vec![];
+    let mut at: Vec<String> = vec![];
+    for l in text.lines() {
+        let Some(rel) = l.strip_prefix(&root) else {
+            continue;
+        };
+        let Some((place, msg)) = rel.split_once(": error: ") else {
+            continue;
+        };
+        match one(&about(msg), names, records) {
+            One::Patch => return Blame::Patch,
+            One::Harness(what) => {
+                if !lacks.contains(&what) {
+                    lacks.push(what);
+                }
+                let place = place.rsplit_once(':').map_or(place, |(p, _)| p);
+                if !at.iter().any(|a| a == place) {
+                    at.push(place.to_string());
+                }
+            }
+            One::Unknown => {}
+        }
+    }
+    if lacks.is_empty() {
+        return Blame::Patch;
+    }
+    Blame::Harness(format!(
+        "the harness cannot build this tree: it has no stand-in for {}, which the tree's own \
+         headers declare (used at {}); a real build need not fail. Add it to c-shim/kcompat \
+         (one header per Linux header, only what is used) and, for a function, to \
+         c-shim/boundary.toml",
+        lacks.join(", "),
+        at.join(", ")
+    ))
+}
+
+/// Whether the tree at `root`'s own code (the part the harness compiles
+/// as is) defines `struct TAG {` or `union TAG {`.
+pub(super) fn tree_defines_record(root: &Path, tag: &str) -> bool {
+    const DIRS: &[&str] = &[
+        "drivers/infiniband/hw/hfi1",
+        "drivers/infiniband/sw/rdmavt",
+        "include/rdma",
+        "include/uapi/rdma",
+    ];
+    let defines = |text: &str| {
+        let toks = crate::kernel::names::identifiers(text);
+        toks.windows(2).any(|w| {
+            matches!(w[0].text, "struct" | "union")
+                && w[1].text == tag
+                && text.as_bytes()[w[1].end..]
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    == Some(&b'{')
+        })
+    };
+    DIRS.iter().any(|d| {
+        std::fs::read_dir(root.join(d)).is_ok_and(|rd| {
+            rd.flatten().any(|e| {
+                let p = e.path();
+                p.extension().is_some_and(|x| x == "h" || x == "c")
+                    && crate::kernel::read_tree_text(root, &p).is_ok_and(|t| defines(&t))
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> TreeNames {
+        let mut t = TreeNames::default();
+        t.add(
+            "void synchronize_rcu_expedited(void);\n\
+             #define __counted_by(m) __attribute__((counted_by(m)))\n\
+             struct work_struct { long data; };\n\
+             void kfree(const void *p);\n",
+        );
+        t
+    }
+
+    const ROOT: &str = "/t";
+
+    fn judge(lines: &[&str]) -> Blame {
+        let text = lines.join("\n");
+        blame(&text, Path::new(ROOT), &names(), &|t| t == "sdma_engine")
+    }
+
+    #[test]
+    fn a_name_the_tree_declares_is_the_harness_s() {
+        let b = judge(&[
+            "/t/drivers/infiniband/hw/hfi1/sdma.c: In function 'sdma_clean':",
+            "/t/drivers/infiniband/hw/hfi1/sdma.c:1296:17: error: implicit declaration of \
+             function 'synchronize_rcu_expedited' [-Werror=implicit-function-declaration]",
+        ]);
+        let Blame::Harness(m) = b else {
+            panic!("{b:?}")
+        };
+        assert!(m.contains("`synchronize_rcu_expedited`"), "{m}");
+        assert!(m.contains("drivers/infiniband/hw/hfi1/sdma.c:1296"), "{m}");
+        assert!(m.contains("c-shim/kcompat"), "{m}");
+    }
+
+    #[test]
+    fn a_name_the_tree_never_declares_is_the_patch_s() {
+        for msg in [
+            "implicit declaration of function 'synchronise_rcu'",
+            "'sde_flgas' undeclared (first use in this function)",
+            "unknown type name 'sdma_state_t'",
+            "‘ret’ undeclared (first use in this function)",
+            "'struct sdma_engine' has no member named 'data'",
+            "'struct work_struct' has no member named 'fn'",
+        ] {
+            let l = format!("/t/drivers/infiniband/hw/hfi1/sdma.c:9:3: error: {msg}");
+            assert_eq!(judge(&[&l]), Blame::Patch, "{msg}");
+        }
+    }
+
+    #[test]
+    fn members_macros_and_arguments_of_stand_ins() {
+        for (msg, what) in [
+            (
+                "'struct work_struct' has no member named 'data'",
+                "member `data`",
+            ),
+            (
+                "'wq_t' {aka 'struct work_struct'} has no member named ‘data’",
+                "member `data`",
+            ),
+            (
+                "expected ':', ',', ';', '}' or '__attribute__' before '__counted_by'",
+                "macro `__counted_by`",
+            ),
+            ("too many arguments to function 'kfree'", "`kfree` as"),
+            (
+                "invalid use of undefined type 'struct work_struct'",
+                "definition of `struct work_struct`",
+            ),
+        ] {
+            let l = format!("/t/drivers/infiniband/hw/hfi1/pio.c:9:3: error: {msg}");
+            match judge(&[&l]) {
+                Blame::Harness(m) => assert!(m.contains(what), "{msg}: {m}"),
+                b => panic!("{msg}: {b:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_patch_s_error_wins_and_others_alone_are_the_patch_s() {
+        let harness = "/t/drivers/infiniband/hw/hfi1/sdma.c:5:1: error: implicit declaration \
+                       of function 'synchronize_rcu_expedited'";
+        let typo = "/t/drivers/infiniband/hw/hfi1/sdma.c:9:1: error: 'sde_x' undeclared";
+        let other = "/t/drivers/infiniband/hw/hfi1/sdma.c:7:1: error: incompatible types when \
+                     assigning to type 'int' from type 'struct x'";
+        assert_eq!(judge(&[harness, typo]), Blame::Patch);
+        assert_eq!(judge(&[typo, harness]), Blame::Patch);
+        assert_eq!(judge(&[other]), Blame::Patch);
+        assert!(matches!(judge(&[harness, other]), Blame::Harness(_)));
+        // Errors outside the tree are not read here.
+        let shim = "/elsewhere/c-shim/kcompat/include/linux/slab.h:3:1: error: \
+                    implicit declaration of function 'synchronize_rcu_expedited'";
+        assert_eq!(judge(&[shim]), Blame::Patch);
+    }
+
+    #[test]
+    fn a_record_the_tree_defines_is_found_by_its_body() {
+        let dir = std::env::temp_dir().join(format!("unbuilt-{}", std::process::id()));
+        let hfi1 = dir.join("drivers/infiniband/hw/hfi1");
+        std::fs::create_dir_all(&hfi1).unwrap();
+        std::fs::write(
+            hfi1.join("sdma.h"),
+            "struct sdma_engine;\n/* struct fake { */\nstruct sdma_engine\n{\n\tint x;\n};\n",
+        )
+        .unwrap();
+        assert!(tree_defines_record(&dir, "sdma_engine"));
+        assert!(!tree_defines_record(&dir, "fake"));
+        assert!(!tree_defines_record(&dir, "work_struct"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,558 @@
+//! The names a tree's generic headers declare: what the real kernel
+//! offers the driver, which the harness stands in for (`c-shim/kcompat`)
+//! rather than compiles.
+//!
+//! A patched tree that fails to compile in the harness is the patch's
+//! fault only when a real build would fail too. When the name gcc stops at
+//! is one the tree's own headers declare (`synchronize_rcu_expedited`,
+//! `struct_size`), the harness lacks a stand-in, and the verdict is the
+//! harness's (`cannot-judge`), never the patch's (`breaks-build`).
+//!
+//! The index holds, of every header under [`HEADER_DIRS`] outside the
+//! part the harness compiles as is ([`super::extracted`]), the names it
+//! declares at file scope (functions, variables, types, enum constants,
+//! macros, which it also marks) and the members of its structures and
+//! unions: not the locals of inline functions, nor parameters, nor what
+//! comments and literals mention. Debian trees keep it in [`INDEX_FILE`],
+//! written when they are extracted (their headers are not kept); a full
+//! tree (`--kernel-src`) has its headers, read when the index is first
+//! needed.
+
+use fs_err as fs;
+use std::collections::HashSet;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+/// Where a tree's generic headers are, relative to its root.
+pub const HEADER_DIRS: &[&str] = &["include", "arch/x86/include"];
+
+/// The index file a Debian tree keeps at its root.
+pub const INDEX_FILE: &str = ".hfi1-conformance-names";
+
+/// The first line of an index file: what it was made from and how.
+pub(super) const INDEX_HEADER: &str =
+    "# hfi1-conformance names v1: include/ arch/x86/include/ (#macro, .member)";
+
+/// The names of a tree's generic headers.
+#[derive(Debug, Default)]
+pub struct TreeNames {
+    /// Names declared at file scope, macros included.
+    names: HashSet<String>,
+    /// Those a `#define` defines.
+    macros: HashSet<String>,
+    /// Members of structures and unions.
+    members: HashSet<String>,
+}
+
+impl TreeNames {
+    /// The index of the tree at `root`: its index file, or its headers
+    /// read now; `None` when it has neither (a tree of only the extracted
+    /// part, made by an older harness).
+    pub fn of(root: &Path) -> Result<Option<TreeNames>> {
+        let file = root.join(INDEX_FILE);
+        if file.is_file() {
+            let text = fs::read_to_string(&file)?;
+            return Ok(Some(TreeNames::parse(&text).with_context(|| {
+                format!(
+                    "{}: not an index of names (delete it to read the headers again)",
+                    file.display()
+                )
+            })?));
+        }
+        if !root.join("include/linux").is_dir() {
+            return Ok(None);
+        }
+        Ok(Some(TreeNames::scan(root)?))
+    }
+
+    /// Reads the headers of the tree at `root`.
+    pub fn scan(root: &Path) -> Result<TreeNames> {
+        let mut t = TreeNames::default();
+        for dir in HEADER_DIRS {
+            let d = root.join(dir);
+            if d.is_dir() {
+                t.scan_dir(root, &d)?;
+            }
+        }
+        Ok(t)
+    }
+
+    fn scan_dir(&mut self, root: &Path, dir: &Path) -> Result<()> {
+        for e in fs::read_dir(dir)? {
+            let e = e?;
+            let p = e.path();
+            let ty = e.file_type()?;
+            if ty.is_dir() {
+                self.scan_dir(root, &p)?;
+                continue;
+            }
+            let rel = p.strip_prefix(root).unwrap_or(&p).to_string_lossy();
+            if !ty.is_file() || !rel.ends_with(".h") || super::extracted(&rel) {
+                continue;
+            }
+            // Headers are source text; a stray non-UTF-8 byte (a name in
+            // a comment) must not hide the rest of the file.
+            let bytes = fs::read(&p)?;
+            self.add(&String::from_utf8_lossy(&bytes));
+        }
+        Ok(())
+    }
+
+    /// Adds what header text `text` declares (a patch's lines added to a
+    /// header the harness does not compile).
+    pub fn add(&mut self, text: &str) {
+        for (name, kind) in declarations(text) {
+            let set = match kind {
+                Declared::Macro => {
+                    self.names.insert(name.to_string());
+                    &mut self.macros
+                }
+                Declared::Name => &mut self.names,
+                Declared::Member => &mut self.members,
+            };
+            if !set.contains(name) {
+                set.insert(name.to_string());
+            }
+        }
+    }
+
+    /// The index as [`INDEX_FILE`] holds it: sorted, one name a line.
+    pub fn to_text(&self) -> String {
+        let mut lines: Vec<String> = self
+            .names
+            .iter()
+            .filter(|n| !self.macros.contains(*n))
+            .cloned()
+            .collect();
+        lines.extend(self.macros.iter().map(|m| format!("#{m}")));
+        lines.extend(self.members.iter().map(|m| format!(".{m}")));
+        lines.sort_unstable();
+        let mut out = String::with_capacity(lines.len() * 16 + 80);
+        out.push_str(INDEX_HEADER);
+        out.push('\n');
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// An index as [`TreeNames::to_text`] wrote it.
+    pub fn parse(text: &str) -> Result<TreeNames> {
+        let mut lines = text.lines();
+        anyhow::ensure!(
+            lines.next() == Some(INDEX_HEADER),
+            "its first line is not {INDEX_HEADER:?}"
+        );
+        let mut t = TreeNames::default();
+        for l in lines {
+            if let Some(m) = l.strip_prefix('#') {
+                t.names.insert(m.to_string());
+                t.macros.insert(m.to_string());
+            } else if let Some(m) = l.strip_prefix('.') {
+                t.members.insert(m.to_string());
+            } else {
+                t.names.insert(l.to_string());
+            }
+        }
+        Ok(t)
+    }
+
+    /// Whether the headers declare `name` at file scope (a macro too).
+    pub fn declares(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    /// Whether a structure or union of the headers has a member `name`.
+    pub fn has_member(&self, name: &str) -> bool {
+        self.members.contains(name)
+    }
+
+    /// Whether a header `#define`s `name`.
+    pub fn defines(&self, name: &str) -> bool {
+        self.macros.contains(name)
+    }
+}
+
+/// Writes the index of the headers of the tree at `root` into its
+/// [`INDEX_FILE`].
+pub fn write_index(root: &Path) -> Result<()> {
+    let t = TreeNames::scan(root)?;
+    fs::write(root.join(INDEX_FILE), t.to_text())?;
+    Ok(())
+}
+
+/// A token of C source: an identifier, or one of `(){}[];=,`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// Its text.
+    pub text: &'a str,
+    /// Its line, from 1.
+    pub line: usize,
+    /// Whether it is the name a `#define` defines.
+    pub defined: bool,
+    /// The byte offset just past it.
+    pub end: usize,
+}
+
+/// The identifiers of C source `src`, in order, outside comments, string
+/// and character literals (numbers' letters are not identifiers). A
+/// comment or literal left open ends the text.
+pub fn identifiers(src: &str) -> Vec<Token<'_>> {
+    tokens(src)
+        .into_iter()
+        .filter(|t| !t.text.starts_with(|c: char| "(){}[];=,".contains(c)))
+        .collect()
+}
+
+/// [`identifiers`], and the punctuation `(){}[];=,` between them.
+fn tokens(src: &str) -> Vec<Token<'_>> {
+    let b = src.as_bytes();
+    let mut out = vec![];
+    let (mut i, mut line) = (0, 1);
+    // Where the current line's first token is `#`, and whether the next
+    // identifier after `define` is the macro's name.
+    let (mut line_start, mut directive, mut want_macro) = (true, false, false);
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                line += 1;
+                i += 1;
+                if !(i >= 2 && b[i - 2] == b'\\') {
+                    directive = false;
+                    want_macro = false;
+                }
+                line_start = true;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    if b[i] == b'\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < b.len() && b[i] != c && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        if b.get(i + 1) == Some(&b'\n') {
+                            line += 1;
+                        }
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'#' if line_start => {
+                directive = true;
+                i += 1;
+            }
+            b'0'..=b'9' => {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.')
+                {
+                    i += 1;
+                }
+            }
+            _ if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                let name = &src[start..i];
+                if directive && line_start && name == "define" {
+                    want_macro = true;
+                } else {
+                    out.push(Token {
+                        text: name,
+                        line,
+                        defined: want_macro,
+                        end: i,
+                    });
+                    want_macro = false;
+                }
+            }
+            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';' | b'=' | b',' => {
+                out.push(Token {
+                    text: &src[i..i + 1],
+                    line,
+                    defined: false,
+                    end: i + 1,
+                });
+                i += 1;
+            }
+            _ => i += 1,
+        }
+        if !c.is_ascii_whitespace() && c != b'#' {
+            line_start = false;
+        }
+    }
+    out
+}
+
+/// What a header declares a name as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declared {
+    /// At file scope: a function, a variable, a type, an enum constant.
+    Name,
+    /// By `#define`.
+    Macro,
+    /// A member of a structure or union.
+    Member,
+}
+
+/// What a brace opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Enum,
+    Record,
+    Other,
+}
+
+/// The names header text `src` declares ([`Declared`]), in order: the
+/// identifiers outside parentheses at file scope, in an enum's body, or
+/// (as members) in a structure's or union's; of a directive, only the
+/// name a `#define` defines. A guess from tokens, not a parse: a name made
+/// by pasting (`##`) or declared inside parentheses (a function pointer)
+/// is not seen, which errs towards blaming the patch, as before the index.
+pub fn declarations(src: &str) -> Vec<(&str, Declared)> {
+    let lines = directive_lines(src);
+    let mut out = vec![];
+    // Open blocks, each with the parentheses open where it opened.
+    let mut blocks: Vec<(Block, usize)> = vec![];
+    let mut parens = 0usize;
+    // The struct/union/enum keyword of the declaration being read.
+    let mut tag: Option<Block> = None;
+    for t in tokens(src) {
+        if lines.get(t.line).copied().unwrap_or(false) {
+            if t.defined {
+                out.push((t.text, Declared::Macro));
+            }
+            continue;
+        }
+        match t.text.as_bytes()[0] {
+            // A tag ends at a parameter list, an initializer, the next
+            // declarator: only `struct x {` opens a structure's body.
+            b'(' | b'[' => {
+                parens += 1;
+                tag = None;
+            }
+            b')' | b']' => {
+                parens = parens.saturating_sub(1);
+                tag = None;
+            }
+            b'=' | b',' => tag = None,
+            b'{' => {
+                // Whatever a function's body (or a macro's argument)
+                // declares is its own.
+                let inside_code = parens > 0 || blocks.iter().any(|(b, _)| *b == Block::Other);
+                let kind = tag.take().unwrap_or(Block::Other);
+                blocks.push((if inside_code { Block::Other } else { kind }, parens));
+                parens = 0;
+            }
+            b'}' => {
+                parens = blocks.pop().map_or(0, |(_, p)| p);
+                tag = None;
+            }
+            b';' => tag = None,
+            c if c.is_ascii_alphabetic() || c == b'_' => match t.text {
+                "enum" => tag = Some(Block::Enum),
+                "struct" | "union" => tag = Some(Block::Record),
+                _ if parens > 0 || is_keyword(t.text) => {}
+                _ => match blocks.last().map(|(b, _)| b) {
+                    None | Some(Block::Enum) => out.push((t.text, Declared::Name)),
+                    Some(Block::Record) => out.push((t.text, Declared::Member)),
+                    Some(Block::Other) => {}
+                },
+            },
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Which lines (by number, from 1) belong to a preprocessor directive,
+/// continuations included.
+fn directive_lines(src: &str) -> Vec<bool> {
+    let mut out = vec![false];
+    let mut cont = false;
+    for l in src.split('\n') {
+        let d = cont || l.trim_start().starts_with('#');
+        out.push(d);
+        cont = d && l.trim_end().ends_with('\\');
+    }
+    out
+}
+
+/// C's keywords and the compiler's own words: never a name a header
+/// offers.
+pub fn is_keyword(name: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "auto",
+        "break",
+        "case",
+        "char",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "typedef",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "_Bool",
+        "bool",
+        "true",
+        "false",
+        "typeof",
+        "asm",
+        "__attribute__",
+        "__typeof__",
+        "__asm__",
+        "__inline__",
+        "__volatile__",
+        "_Static_assert",
+        "__extension__",
+        "__restrict",
+    ];
+    WORDS.contains(&name) || name.starts_with("__builtin_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(src: &str) -> Vec<(&str, usize, bool)> {
+        identifiers(src)
+            .into_iter()
+            .map(|i| (i.text, i.line, i.defined))
+            .collect()
+    }
+
+    #[test]
+    fn comments_literals_and_numbers_are_not_names() {
+        let src = "/* del_timer */ int a; // timer_delete\nchar *s = \"kfree\", c = 'x';\n\
+                   long n = 0x1fUL + 1e3;";
+        assert_eq!(
+            names(src),
+            vec![
+                ("int", 1, false),
+                ("a", 1, false),
+                ("char", 2, false),
+                ("s", 2, false),
+                ("c", 2, false),
+                ("long", 3, false),
+                ("n", 3, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_define_names_its_macro_across_continuations() {
+        let src =
+            "#define __counted_by(m) \\\n\t__attribute__((x(m)))\n# define  B 1\nint define;\n";
+        let n = names(src);
+        assert_eq!(n[0], ("__counted_by", 1, true));
+        assert!(n.contains(&("B", 3, true)));
+        // `define` outside a directive is a name like any other.
+        assert!(n.contains(&("define", 4, false)));
+        // After the macro's name, the rest of the directive is not defined.
+        assert!(n.contains(&("m", 1, false)) && n.contains(&("__attribute__", 2, false)));
+    }
+
+    #[test]
+    fn a_multi_line_comment_keeps_the_line_count() {
+        let n = names("/* a\n b\n */ x\n\"s\\\nt\" y");
+        assert_eq!(n, vec![("x", 3, false), ("y", 5, false)]);
+    }
+
+    #[test]
+    fn an_index_reads_back_what_it_wrote() {
+        let mut t = TreeNames::default();
+        t.names
+            .extend(["synchronize_rcu_expedited".into(), "kvfree_rcu".into()]);
+        t.macros.insert("kvfree_rcu".into());
+        t.members.insert("rlock".into());
+        let back = TreeNames::parse(&t.to_text()).unwrap();
+        assert!(back.declares("synchronize_rcu_expedited") && back.declares("kvfree_rcu"));
+        assert!(back.defines("kvfree_rcu") && !back.defines("synchronize_rcu_expedited"));
+        assert!(back.has_member("rlock") && !back.declares("rlock"));
+        assert!(!back.declares("del_timer"));
+        assert!(TreeNames::parse("kfree\n").is_err());
+    }
+
+    #[test]
+    fn file_scope_names_enum_constants_and_members_but_no_locals() {
+        let src = "#define ret_max(a) ({ int ret = (a); ret; })\n\
+                   enum hrtimer_mode { HRTIMER_MODE_ABS = 0, HRTIMER_MODE_REL = 1 };\n\
+                   struct work_struct { atomic_long_t data; struct list_head entry; };\n\
+                   extern unsigned long volatile jiffies;\n\
+                   static inline int synchronize_rcu_expedited(int nparam)\n\
+                   { int ret = nparam; struct { int inner; } x; return ret; }\n\
+                   static inline bool detect(enum gmux_type *type_ret)\n{ bool local = 0; }\n\
+                   void kfree(const void *objp);\n";
+        let d = declarations(src);
+        let of = |k: Declared| -> Vec<&str> {
+            d.iter()
+                .filter(|(_, kk)| *kk == k)
+                .map(|(n, _)| *n)
+                .collect()
+        };
+        assert_eq!(of(Declared::Macro), vec!["ret_max"]);
+        let names = of(Declared::Name);
+        for n in [
+            "hrtimer_mode",
+            "HRTIMER_MODE_ABS",
+            "HRTIMER_MODE_REL",
+            "work_struct",
+            "jiffies",
+            "synchronize_rcu_expedited",
+            "kfree",
+        ] {
+            assert!(names.contains(&n), "{n} in {names:?}");
+        }
+        for n in [
+            "ret", "nparam", "objp", "a", "data", "inner", "x", "local", "type_ret",
+        ] {
+            assert!(!names.contains(&n), "{n} in {names:?}");
+        }
+        let members = of(Declared::Member);
+        assert!(members.contains(&"data") && members.contains(&"entry"));
+        assert!(!members.contains(&"inner") && !members.contains(&"ret"));
+    }
+}

@@ -1,0 +1,107 @@
+//! The gate on interfaces: a patch using one its tree lacks breaks the
+//! build, as `make` would; one using an interface the tree has and the
+//! harness has no stand-in for cannot be judged, never `breaks-build`.
+
+use harness::cmd::gate::PatchVerdict;
+use harness::kernel::KernelTree;
+use libtest_mimic::Failed;
+
+use super::{verdicts, Gate, SDMA};
+
+/// An interface newer than the tree: the typed allocators came in v7.0,
+/// so a patch that uses kzalloc_obj() on an older tree does not build
+/// there (kcompat's slab.h has them only from v7.0, as the tree's own
+/// would), timer_container_of() in v6.16 and kmap_local_page() in v5.11;
+/// and one older: del_timer_sync() went in v6.15, from_timer() in v6.16.
+/// Trees that have them use them themselves, which their worlds build.
+pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate::new(tree)?;
+    let v = (tree.version.version, tree.version.patchlevel);
+    let mut newer = vec![];
+    if v < (7, 0) {
+        newer.push((
+            "rht_node = kzalloc(sizeof(*rht_node), GFP_KERNEL);",
+            "rht_node = kzalloc_obj(*rht_node);",
+        ));
+    }
+    if v < (6, 16) {
+        newer.push((
+            "from_timer(sde, t, err_progress_check_timer);",
+            "timer_container_of(sde, t, err_progress_check_timer);",
+        ));
+    }
+    if v < (5, 11) {
+        newer.push(("kvaddr = kmap(page);", "kvaddr = kmap_local_page(page);"));
+    }
+    // And interfaces older than the tree: gone from v6.15 (del_timer*)
+    // and v6.16 (from_timer), as a stale backport would use them.
+    if v >= (6, 15) {
+        newer.push((
+            "timer_delete_sync(&sde->err_progress_check_timer);",
+            "del_timer_sync(&sde->err_progress_check_timer);",
+        ));
+    }
+    if v >= (6, 16) {
+        newer.push(("timer_container_of(sde, t,", "from_timer(sde, t,"));
+    }
+    if v >= (7, 0) {
+        // A tree that has them all uses them itself: its world builds.
+        let src = std::fs::read_to_string(tree.path(SDMA))?;
+        if !src.contains("kzalloc_obj") || !src.contains("timer_container_of") {
+            return Err(format!(
+                "{}: expected kzalloc_obj and timer_container_of",
+                tree.version
+            )
+            .into());
+        }
+    }
+    for (from, to) in newer {
+        let j = g.run(g.patch(SDMA, from, to, "a newer interface"))?;
+        if verdicts(&j) != ["breaks-build"] {
+            return Err(format!("{to} on {}: {:?}", tree.version, verdicts(&j)).into());
+        }
+    }
+    Ok(())
+}
+
+/// A real interface the harness has no stand-in for: `add_taint()` and
+/// its constants, in every pinned tree's headers and in no kcompat header
+/// (the harness never taints). A patch calling it cannot be judged, with
+/// the name and its place said; misspelt, it breaks the build; declared
+/// by the patch itself in a generic header (which the harness does not
+/// compile), it cannot be judged either.
+pub fn gate_missing_stand_in(tree: &KernelTree) -> Result<(), Failed> {
+    let g = Gate::new(tree)?;
+    let from = "\tsdma_finalput(&sde->state);\n";
+    let call = |f: &str| format!("{from}\t{f}(TAINT_USER, LOCKDEP_STILL_OK);\n");
+    let j = g.run(g.patch(SDMA, from, &call("add_taint"), "taint"))?;
+    match &j[0].verdict {
+        PatchVerdict::CannotJudge(m)
+            if m.contains("no stand-in for `add_taint`")
+                && m.contains("drivers/infiniband/hw/hfi1/sdma.c:") => {}
+        v => return Err(format!("add_taint on {}: {v:?}", tree.version).into()),
+    }
+    let j = g.run(g.patch(SDMA, from, &call("add_tiant"), "misspelt"))?;
+    if verdicts(&j) != ["breaks-build"] {
+        return Err(format!("add_tiant on {}: {:?}", tree.version, verdicts(&j)).into());
+    }
+    // The patch declares a helper in include/linux/rcupdate.h and calls
+    // it: the harness cannot build it, a real build can.
+    let header = "diff --git a/include/linux/rcupdate.h b/include/linux/rcupdate.h\n\
+                  --- a/include/linux/rcupdate.h\n+++ b/include/linux/rcupdate.h\n\
+                  @@ -30,2 +30,3 @@\n #include <linux/types.h>\n+void hfi1_trial_helper(void);\n \n";
+    let patch = g.patch(
+        SDMA,
+        from,
+        &format!("{from}\thfi1_trial_helper();\n"),
+        "helper",
+    );
+    let (head, body) = patch
+        .split_once("---\n")
+        .ok_or("a patch without its --- line")?;
+    let j = g.run(format!("{head}---\n{header}{body}"))?;
+    match &j[0].verdict {
+        PatchVerdict::CannotJudge(m) if m.contains("`hfi1_trial_helper`") => Ok(()),
+        v => Err(format!("declared by the patch on {}: {v:?}", tree.version).into()),
+    }
+}
