@@ -168,7 +168,7 @@ pub(super) fn extract_deb(deb: &Path, series: &str, dest: &Path) -> Result<()> {
         bail!("extracting {} failed", deb.display());
     }
     let extracted = tmp.join(&top);
-    names::write_index(&extracted)
+    names::write_index(&extracted, &self::extracted)
         .with_context(|| format!("indexing the headers of {}", extracted.display()))?;
     prune(&extracted, &extracted)?;
     fs::write(extracted.join(FILE_LIST), file_list(&extracted)?)

@@ -9,7 +9,8 @@
 //! harness's (`cannot-judge`), never the patch's (`breaks-build`).
 //!
 //! The index holds, of every header under [`HEADER_DIRS`] outside the
-//! part the harness compiles as is ([`super::extracted`]), the names it
+//! part the harness compiles as is (`kernel::extracted`, which callers
+//! pass), the names it
 //! declares at file scope (functions, variables, types, enum constants,
 //! macros, which it also marks) and the members of its structures and
 //! unions: not the locals of inline functions, nor parameters, nor what
@@ -47,9 +48,10 @@ pub struct TreeNames {
 
 impl TreeNames {
     /// The index of the tree at `root`: its index file, or its headers
-    /// read now; `None` when it has neither (a tree of only the extracted
+    /// read now, but for the paths `as_is` says the harness compiles as
+    /// they are; `None` when it has neither (a tree of only the extracted
     /// part, made by an older harness).
-    pub fn of(root: &Path) -> Result<Option<TreeNames>> {
+    pub fn of(root: &Path, as_is: &dyn Fn(&str) -> bool) -> Result<Option<TreeNames>> {
         let file = root.join(INDEX_FILE);
         if file.is_file() {
             let text = fs::read_to_string(&file)?;
@@ -63,32 +65,32 @@ impl TreeNames {
         if !root.join("include/linux").is_dir() {
             return Ok(None);
         }
-        Ok(Some(TreeNames::scan(root)?))
+        Ok(Some(TreeNames::scan(root, as_is)?))
     }
 
-    /// Reads the headers of the tree at `root`.
-    pub fn scan(root: &Path) -> Result<TreeNames> {
+    /// Reads the headers of the tree at `root` but those `as_is` names.
+    pub fn scan(root: &Path, as_is: &dyn Fn(&str) -> bool) -> Result<TreeNames> {
         let mut t = TreeNames::default();
         for dir in HEADER_DIRS {
             let d = root.join(dir);
             if d.is_dir() {
-                t.scan_dir(root, &d)?;
+                t.scan_dir(root, &d, as_is)?;
             }
         }
         Ok(t)
     }
 
-    fn scan_dir(&mut self, root: &Path, dir: &Path) -> Result<()> {
+    fn scan_dir(&mut self, root: &Path, dir: &Path, as_is: &dyn Fn(&str) -> bool) -> Result<()> {
         for e in fs::read_dir(dir)? {
             let e = e?;
             let p = e.path();
             let ty = e.file_type()?;
             if ty.is_dir() {
-                self.scan_dir(root, &p)?;
+                self.scan_dir(root, &p, as_is)?;
                 continue;
             }
             let rel = p.strip_prefix(root).unwrap_or(&p).to_string_lossy();
-            if !ty.is_file() || !rel.ends_with(".h") || super::extracted(&rel) {
+            if !ty.is_file() || !rel.ends_with(".h") || as_is(&rel) {
                 continue;
             }
             // Headers are source text; a stray non-UTF-8 byte (a name in
@@ -175,10 +177,10 @@ impl TreeNames {
     }
 }
 
-/// Writes the index of the headers of the tree at `root` into its
-/// [`INDEX_FILE`].
-pub fn write_index(root: &Path) -> Result<()> {
-    let t = TreeNames::scan(root)?;
+/// Writes the index of the headers of the tree at `root` (but those
+/// `as_is` names) into its [`INDEX_FILE`].
+pub fn write_index(root: &Path, as_is: &dyn Fn(&str) -> bool) -> Result<()> {
+    let t = TreeNames::scan(root, as_is)?;
     fs::write(root.join(INDEX_FILE), t.to_text())?;
     Ok(())
 }
@@ -386,7 +388,7 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared)> {
 
 /// Which lines (by number, from 1) belong to a preprocessor directive,
 /// continuations included.
-fn directive_lines(src: &str) -> Vec<bool> {
+pub fn directive_lines(src: &str) -> Vec<bool> {
     let mut out = vec![false];
     let mut cont = false;
     for l in src.split('\n') {

@@ -2,18 +2,19 @@
 //! build, as `make` would; one using an interface the tree has and the
 //! harness has no stand-in for cannot be judged, never `breaks-build`.
 
-use harness::cmd::gate::PatchVerdict;
+use harness::cmd::gate::{self, PatchVerdict};
 use harness::kernel::KernelTree;
 use libtest_mimic::Failed;
 
 use super::{verdicts, Gate, SDMA};
 
 /// An interface newer than the tree: the typed allocators came in v7.0,
-/// so a patch that uses kzalloc_obj() on an older tree does not build
-/// there (kcompat's slab.h has them only from v7.0, as the tree's own
-/// would), timer_container_of() in v6.16 and kmap_local_page() in v5.11;
-/// and one older: del_timer_sync() went in v6.15, from_timer() in v6.16.
-/// Trees that have them use them themselves, which their worlds build.
+/// so a patch that uses kzalloc_obj() on 5.10 does not build there
+/// (kcompat offers them to every tree; the gate reads the tree's own
+/// headers, which lack them), timer_container_of() in v6.16 and
+/// kmap_local_page() in v5.11; and one older: del_timer_sync() went in
+/// v6.15, from_timer() in v6.16. Trees that have them use them
+/// themselves, which their worlds build.
 pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let v = (tree.version.version, tree.version.patchlevel);
@@ -104,4 +105,31 @@ pub fn gate_missing_stand_in(tree: &KernelTree) -> Result<(), Failed> {
         PatchVerdict::CannotJudge(m) if m.contains("`hfi1_trial_helper`") => Ok(()),
         v => Err(format!("declared by the patch on {}: {v:?}", tree.version).into()),
     }
+}
+
+/// An interface the harness offers every tree and the tree lacks:
+/// kcompat has `upper_16_bits()` whatever the version, 5.10's headers do
+/// not (6.1's on do). A patch using it breaks 5.10's build, at its line,
+/// though the harness's world builds; on a tree that has it, it is a
+/// patch like any other. And upstream's own files use nothing their tree
+/// lacks, which is what lets the check blame a patch.
+pub fn gate_tree_lacks(tree: &KernelTree) -> Result<(), Failed> {
+    let upstream = gate::lacking_in_tree(&tree.root).map_err(|e| format!("{e:#}"))?;
+    if !upstream.is_empty() {
+        return Err(format!("{}: upstream lacks {upstream:?}", tree.version).into());
+    }
+    let g = Gate::new(tree)?;
+    let from = "\tsdma_finalput(&sde->state);\n";
+    let to = format!("{from}\t\t(void)upper_16_bits(sde->this_idx);\n");
+    let j = g.run(g.patch(SDMA, from, &to, "upper half"))?;
+    let lacks = (tree.version.version, tree.version.patchlevel) < (6, 1);
+    match &j[0].verdict {
+        PatchVerdict::BreaksBuild(m)
+            if lacks
+                && m.contains("`upper_16_bits` (drivers/infiniband/hw/hfi1/sdma.c:")
+                && m.contains("does not declare") => {}
+        v if !lacks && v.word() == "preserves" => {}
+        v => return Err(format!("upper_16_bits on {}: {v:?}", tree.version).into()),
+    }
+    Ok(())
 }

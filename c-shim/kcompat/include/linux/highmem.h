@@ -4,7 +4,6 @@
 #define _KCOMPAT_LINUX_HIGHMEM_H
 
 #include <linux/mm.h>
-#include <linux/version.h>
 
 /*
  * No highmem: every page is mapped where page_address() says.  The
@@ -25,8 +24,7 @@ static inline void kunmap(struct page *page)
 	shim_kmap_depth--;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
-/* The local mappings, from v5.11 (kcompat's slab.h says why the gate). */
+/* The local mappings, from v5.11, to every tree (kcompat's slab.h says why). */
 static inline void *kmap_local_page(struct page *page)
 {
 	shim_kmap_depth++;
@@ -37,6 +35,5 @@ static inline void kunmap_local(const void *addr)
 {
 	shim_kmap_depth--;
 }
-#endif
 
 #endif

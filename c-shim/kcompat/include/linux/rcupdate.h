@@ -72,9 +72,8 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 #else
 #define kfree_rcu(ptr, rhf)		__kcompat_kfree_rcu_2(ptr, rhf)
 #endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+/* v6.3, backported to some stable series: to every tree (see slab.h). */
 #define kfree_rcu_mightsleep(ptr)	__kcompat_kfree_rcu_1(ptr)
-#endif
 
 /* The checks (c-shim/mocks/rcu.c). */
 void __kcompat_rcu_deref(int depth, const char *func);

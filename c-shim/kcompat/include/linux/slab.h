@@ -6,7 +6,6 @@
 #include <linux/types.h>
 #include <linux/gfp.h>
 #include <linux/overflow.h>
-#include <linux/version.h>
 
 /*
  * mm/slab_common.c; boundary symbols (c-shim/mocks/alloc.c).  The caller's
@@ -23,10 +22,10 @@ void kfree(const void *objp);
 #define kcalloc(n, size, flags)		kzalloc(array_size(n, size), flags)
 #define kcalloc_node(n, size, flags, node) kzalloc_node(array_size(n, size), flags, node)
 #define kmalloc_array(n, size, flags)	kmalloc(array_size(n, size), flags)
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
 /*
- * The typed allocators, from v7.0 only (a tree before it that uses them
- * does not build, as it would not with its own slab.h):
+ * The typed allocators (v7.0, and backported to some stable series), to
+ * every tree, like every interface here: the gate holds a patch's use of
+ * one to the tree's own headers (harness/src/cmd/gate/lacking.rs).
  * kzalloc_objs(TYPE or VAR, COUNT[, GFP]).  The GFP argument is dropped
  * for GFP_KERNEL: the allocation mock ignores flags but __GFP_ZERO, and
  * every block it gives is zeroed anyway.
@@ -38,7 +37,6 @@ void kfree(const void *objp);
 	((typeof(t) *)kzalloc(struct_size((typeof(t) *)0, fam, n), GFP_KERNEL))
 /* kzalloc_obj(TYPE or VAR[, GFP]): one zeroed object. */
 #define kzalloc_obj(t, ...)		((typeof(t) *)kzalloc(sizeof(t), GFP_KERNEL))
-#endif
 /* The kv* allocators are kmalloc's here: one allocation each, as failslab counts it. */
 #define kvzalloc_node(size, flags, node) kzalloc_node(size, flags, node)
 #define kvfree(p)			kfree(p)

@@ -6,7 +6,6 @@
 #include <linux/types.h>
 #include <linux/jiffies.h>
 #include <linux/container_of.h>
-#include <linux/version.h>
 
 struct timer_list {
 	struct hlist_node entry;
@@ -15,14 +14,14 @@ struct timer_list {
 	u32 flags;
 };
 
-/* from_timer() up to v6.15; timer_container_of() from v6.16 (a rename). */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+/*
+ * from_timer() up to v6.15, timer_container_of() from v6.16 (a rename):
+ * both to every tree (kcompat's slab.h says why).
+ */
 #define timer_container_of(var, callback_timer, timer_fieldname) \
 	container_of(callback_timer, typeof(*var), timer_fieldname)
-#else
 #define from_timer(var, callback_timer, timer_fieldname) \
 	container_of(callback_timer, typeof(*var), timer_fieldname)
-#endif
 
 static inline void timer_setup(struct timer_list *timer,
 			       void (*func)(struct timer_list *), unsigned int flags)
@@ -42,17 +41,14 @@ int mod_timer(struct timer_list *timer, unsigned long expires);
 void add_timer(struct timer_list *timer);
 /*
  * The boundary's symbols (c-shim/mocks/timer.c).  timer_delete[_sync]()
- * is offered to every tree (v6.2, backported to some stable releases
- * before it); del_timer[_sync]() only up to v6.14: v6.15 removed them
- * (a treewide rename), so a tree that still calls them does not build.
+ * (v6.2, backported to some stable series) and del_timer[_sync]() (gone
+ * in v6.15) to every tree (kcompat's slab.h says why).
  */
 int __kcompat_timer_delete(struct timer_list *timer);
 int __kcompat_timer_delete_sync(struct timer_list *timer);
 #define timer_delete(t)		__kcompat_timer_delete(t)
 #define timer_delete_sync(t)	__kcompat_timer_delete_sync(t)
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
 #define del_timer(t)		__kcompat_timer_delete(t)
 #define del_timer_sync(t)	__kcompat_timer_delete_sync(t)
-#endif
 
 #endif

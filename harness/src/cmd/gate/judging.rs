@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use super::coverage::{patch_coverage, prebuild, stable_copy};
 use super::decisions::patch_mcdc;
 use super::depth::{depth, Origin};
+use super::lacking;
 use super::record;
 use super::scope::{classify, inside_conditionals};
 use super::unbuilt::{self, Blame};
@@ -395,7 +396,7 @@ impl Series<'_> {
             .then(|| KernelTree::open(self.dir).map(|t| stable_copy(&t)))
             .transpose()?;
         let cov = placed.as_ref().and_then(|t| prebuild(t, &scope.lines));
-        let (tree, world) = match self.build(k, times)? {
+        let (tree, world) = match self.build(k, &applied, at.compiled.as_ref(), times)? {
             Ok(built) => built,
             Err((verdict, why)) => {
                 at.blocked = Some(why);
@@ -535,14 +536,20 @@ impl Series<'_> {
     fn build(
         &self,
         k: usize,
+        applied: &Patch,
+        compiled: Option<&CompiledLines>,
         times: &mut Timings,
     ) -> Result<Result<(KernelTree, BuiltWorld), (PatchVerdict, String)>> {
         let tree = KernelTree::open(self.dir)?;
         let t = Instant::now();
         let built = cworld::build(&tree, &BuildOptions::default());
         times.push(("build", t.elapsed().as_secs_f64()));
+        let why = || format!("patch {} left a tree that does not build", k + 1);
         match built {
-            Ok(world) => Ok(Ok((tree, world))),
+            Ok(world) => match self.lacking(k, applied, compiled) {
+                Some(msg) => Ok(Err((PatchVerdict::BreaksBuild(msg), why()))),
+                None => Ok(Ok((tree, world))),
+            },
             Err(e) => {
                 // Paths in the tree, not in this process's scratch copy of
                 // it: the same patch gives the same words in any run.
@@ -560,8 +567,7 @@ impl Series<'_> {
                         }
                     }
                 };
-                let why = format!("patch {} left a tree that does not build", k + 1);
-                Ok(Err((verdict, why)))
+                Ok(Err((verdict, why())))
             }
         }
     }
@@ -572,7 +578,7 @@ impl Series<'_> {
     /// real build would see. With no index of the base's names (a tree of
     /// the extracted part only), the patch's, as the compiler says.
     fn blame(&self, k: usize, text: &str) -> Blame {
-        let mut names = match TreeNames::of(&self.base.root) {
+        let mut names = match TreeNames::of(&self.base.root, &kernel::extracted) {
             Ok(Some(n)) => n,
             Ok(None) | Err(_) => return Blame::Patch,
         };
@@ -581,6 +587,35 @@ impl Series<'_> {
         }
         unbuilt::blame(text, self.dir, &names, &|tag| {
             unbuilt::tree_defines_record(self.dir, tag)
+        })
+    }
+
+    /// Why the tree patch `k` (`applied`) left would not build in a real
+    /// build though the harness built it: the interfaces its added lines
+    /// use that the tree lacks and kcompat offers ([`lacking`]).
+    fn lacking(
+        &self,
+        k: usize,
+        applied: &Patch,
+        compiled: Option<&CompiledLines>,
+    ) -> Option<String> {
+        let mut names = TreeNames::of(&self.base.root, &kernel::extracted)
+            .ok()
+            .flatten()?;
+        for p in &self.patches[..=k] {
+            names.add(&added_outside(&p.text));
+        }
+        let offered = lacking::offered(&cworld::build::cshim_dir().join("kcompat/include"));
+        let found = lacking::lacking(self.dir, applied, &names, &offered, compiled);
+        (!found.is_empty()).then(|| {
+            format!(
+                "the patch uses {}, which this tree ({}) does not declare: a real build \
+                 fails there (the harness's world built, as its stand-ins in c-shim/kcompat \
+                 offer {} to every tree)",
+                found.join(", "),
+                self.base.version,
+                if found.len() == 1 { "it" } else { "them" }
+            )
         })
     }
 

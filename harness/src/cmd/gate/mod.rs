@@ -25,6 +25,7 @@ mod coverage;
 mod decisions;
 mod depth;
 mod judging;
+mod lacking;
 mod record;
 mod scope;
 mod unbuilt;
@@ -32,6 +33,7 @@ mod verdict;
 
 pub use crate::kernel::patch::{parse, read, Patch, Series};
 pub use judging::{added_warnings, judge, judge_part};
+pub use lacking::lacking_in_tree;
 pub use verdict::{
     exit_code, exit_code_of, patchwork_line, patchwork_line_of, patchwork_state, report,
     verdicts_of, PatchVerdict, Weighed, NOT_JUDGED_REASON,
