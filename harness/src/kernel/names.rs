@@ -54,7 +54,9 @@ impl TreeNames {
     pub fn of(root: &Path, as_is: &dyn Fn(&str) -> bool) -> Result<Option<TreeNames>> {
         let file = root.join(INDEX_FILE);
         if file.is_file() {
-            let text = fs::read_to_string(&file)?;
+            // A file of the tree, read as any is (regular, inside it,
+            // bounded): a tree someone sent may hold anything there.
+            let text = super::read_tree_text(root, &file)?;
             return Ok(Some(TreeNames::parse(&text).with_context(|| {
                 format!(
                     "{}: not an index of names (delete it to read the headers again)",
@@ -95,7 +97,7 @@ impl TreeNames {
             }
             // Headers are source text; a stray non-UTF-8 byte (a name in
             // a comment) must not hide the rest of the file.
-            let bytes = fs::read(&p)?;
+            let bytes = super::read_tree_file(root, &p)?;
             self.add(&String::from_utf8_lossy(&bytes));
         }
         Ok(())
