@@ -120,3 +120,17 @@ fn upstream_objects_are_the_trees_own_files() {
         ]
     );
 }
+
+/// kcompat offers every tree all it has; the gate blames a patch for
+/// using what the tree's own headers lack (`gate/lacking.rs`). That holds
+/// only if upstream itself never does: its hfi1 and rdmavt files, read as
+/// if a patch added every line, use nothing their tree lacks, in every
+/// series under test.
+#[test]
+fn upstream_uses_nothing_its_tree_lacks() {
+    for s in series() {
+        let tree = kernel::fetch(&s).expect("kernel tree");
+        let lacks = harness::cmd::gate::lacking_in_tree(&tree.root).expect("index of names");
+        assert!(lacks.is_empty(), "{s}: upstream uses {lacks:?}");
+    }
+}

@@ -33,7 +33,7 @@ pub const INDEX_FILE: &str = ".hfi1-conformance-names";
 
 /// The first line of an index file: what it was made from and how.
 pub(super) const INDEX_HEADER: &str =
-    "# hfi1-conformance names v1: include/ arch/x86/include/ (#macro, .member)";
+    "# hfi1-conformance names v2: include/ arch/x86/include/ (#macro, %tag, .tag.member)";
 
 /// The names of a tree's generic headers.
 #[derive(Debug, Default)]
@@ -42,7 +42,10 @@ pub struct TreeNames {
     names: HashSet<String>,
     /// Those a `#define` defines.
     macros: HashSet<String>,
-    /// Members of structures and unions.
+    /// Tags of structures, unions and enums.
+    tags: HashSet<String>,
+    /// Members of structures and unions, as `TAG.MEMBER` (an anonymous
+    /// one's under the tag of the structure holding it, or none).
     members: HashSet<String>,
 }
 
@@ -107,16 +110,17 @@ impl TreeNames {
     /// header the harness does not compile).
     pub fn add(&mut self, text: &str) {
         for (name, kind) in declarations(text) {
-            let set = match kind {
+            let (set, key) = match kind {
                 Declared::Macro => {
                     self.names.insert(name.to_string());
-                    &mut self.macros
+                    (&mut self.macros, name.to_string())
                 }
-                Declared::Name => &mut self.names,
-                Declared::Member => &mut self.members,
+                Declared::Name => (&mut self.names, name.to_string()),
+                Declared::Tag => (&mut self.tags, name.to_string()),
+                Declared::Member(record) => (&mut self.members, format!("{record}.{name}")),
             };
-            if !set.contains(name) {
-                set.insert(name.to_string());
+            if !set.contains(&key) {
+                set.insert(key);
             }
         }
     }
@@ -130,6 +134,7 @@ impl TreeNames {
             .cloned()
             .collect();
         lines.extend(self.macros.iter().map(|m| format!("#{m}")));
+        lines.extend(self.tags.iter().map(|m| format!("%{m}")));
         lines.extend(self.members.iter().map(|m| format!(".{m}")));
         lines.sort_unstable();
         let mut out = String::with_capacity(lines.len() * 16 + 80);
@@ -154,6 +159,8 @@ impl TreeNames {
             if let Some(m) = l.strip_prefix('#') {
                 t.names.insert(m.to_string());
                 t.macros.insert(m.to_string());
+            } else if let Some(m) = l.strip_prefix('%') {
+                t.tags.insert(m.to_string());
             } else if let Some(m) = l.strip_prefix('.') {
                 t.members.insert(m.to_string());
             } else {
@@ -163,14 +170,21 @@ impl TreeNames {
         Ok(t)
     }
 
-    /// Whether the headers declare `name` at file scope (a macro too).
+    /// Whether the headers declare `name` at file scope (a macro too; a
+    /// tag is not a name).
     pub fn declares(&self, name: &str) -> bool {
         self.names.contains(name)
     }
 
-    /// Whether a structure or union of the headers has a member `name`.
-    pub fn has_member(&self, name: &str) -> bool {
-        self.members.contains(name)
+    /// Whether the headers declare `struct TAG` (or a union or enum).
+    pub fn declares_tag(&self, tag: &str) -> bool {
+        self.tags.contains(tag)
+    }
+
+    /// Whether the headers' structure or union `record` (a tag) has a
+    /// member `member`.
+    pub fn has_member(&self, record: &str, member: &str) -> bool {
+        self.members.contains(&format!("{record}.{member}"))
     }
 
     /// Whether a header `#define`s `name`.
@@ -187,7 +201,7 @@ pub fn write_index(root: &Path, as_is: &dyn Fn(&str) -> bool) -> Result<()> {
     Ok(())
 }
 
-/// A token of C source: an identifier, or one of `(){}[];=,`.
+/// A token of C source: an identifier, or one of `(){}[];=,.*->`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token<'a> {
     /// Its text.
@@ -206,12 +220,62 @@ pub struct Token<'a> {
 pub fn identifiers(src: &str) -> Vec<Token<'_>> {
     tokens(src)
         .into_iter()
-        .filter(|t| !t.text.starts_with(|c: char| "(){}[];=,".contains(c)))
+        .filter(|t| {
+            t.text
+                .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        })
         .collect()
 }
 
-/// [`identifiers`], and the punctuation `(){}[];=,` between them.
-fn tokens(src: &str) -> Vec<Token<'_>> {
+/// Whether the newline at `nl` ends a line that a backslash continues
+/// (`\\\n` or `\\\r\n`).
+fn continued(b: &[u8], nl: usize) -> bool {
+    match nl.checked_sub(1).map(|k| b[k]) {
+        Some(b'\\') => true,
+        Some(b'\r') => nl >= 2 && b[nl - 2] == b'\\',
+        _ => false,
+    }
+}
+
+/// Past the comment starting at `i` (`//` or `/*`), counting its lines
+/// into `line`; a `//` comment goes on past a backslash-newline.
+fn skip_comment(b: &[u8], mut i: usize, line: &mut usize) -> usize {
+    if b[i + 1] == b'/' {
+        while i < b.len() && (b[i] != b'\n' || continued(b, i)) {
+            *line += usize::from(b[i] == b'\n');
+            i += 1;
+        }
+        return i;
+    }
+    i += 2;
+    while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+        *line += usize::from(b[i] == b'\n');
+        i += 1;
+    }
+    i + 2
+}
+
+/// Past the string or character literal starting at `i`, counting the
+/// lines its backslash-newlines continue into `line`. A quote left open
+/// ends at its line's end, which is read as one (`#error don't`).
+fn skip_literal(b: &[u8], mut i: usize, line: &mut usize) -> usize {
+    let quote = b[i];
+    i += 1;
+    while i < b.len() && b[i] != quote && b[i] != b'\n' {
+        if b[i] == b'\\' {
+            *line += usize::from(b.get(i + 1) == Some(&b'\n'));
+            i += 1;
+        }
+        i += 1;
+    }
+    if i < b.len() && b[i] == quote {
+        i += 1;
+    }
+    i
+}
+
+/// [`identifiers`], and the punctuation `(){}[];=,.*->` between them.
+pub fn tokens(src: &str) -> Vec<Token<'_>> {
     let b = src.as_bytes();
     let mut out = vec![];
     let (mut i, mut line) = (0, 1);
@@ -224,43 +288,18 @@ fn tokens(src: &str) -> Vec<Token<'_>> {
             b'\n' => {
                 line += 1;
                 i += 1;
-                if !(i >= 2 && b[i - 2] == b'\\') {
+                if !continued(b, i - 1) {
                     directive = false;
                     want_macro = false;
                 }
                 line_start = true;
                 continue;
             }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+            b'/' if matches!(b.get(i + 1), Some(b'/' | b'*')) => {
+                i = skip_comment(b, i, &mut line);
                 continue;
             }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                    if b[i] == b'\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-                i += 2;
-                continue;
-            }
-            b'"' | b'\'' => {
-                i += 1;
-                while i < b.len() && b[i] != c && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        if b.get(i + 1) == Some(&b'\n') {
-                            line += 1;
-                        }
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
+            b'"' | b'\'' => i = skip_literal(b, i, &mut line),
             b'#' if line_start => {
                 directive = true;
                 i += 1;
@@ -289,7 +328,16 @@ fn tokens(src: &str) -> Vec<Token<'_>> {
                     want_macro = false;
                 }
             }
-            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';' | b'=' | b',' => {
+            b'-' if b.get(i + 1) == Some(&b'>') => {
+                out.push(Token {
+                    text: &src[i..i + 2],
+                    line,
+                    defined: false,
+                    end: i + 2,
+                });
+                i += 2;
+            }
+            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';' | b'=' | b',' | b'.' | b'*' => {
                 out.push(Token {
                     text: &src[i..i + 1],
                     line,
@@ -309,20 +357,23 @@ fn tokens(src: &str) -> Vec<Token<'_>> {
 
 /// What a header declares a name as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Declared {
-    /// At file scope: a function, a variable, a type, an enum constant.
+pub enum Declared<'a> {
+    /// At file scope: a function, a variable, a typedef, an enum constant.
     Name,
     /// By `#define`.
     Macro,
-    /// A member of a structure or union.
-    Member,
+    /// The tag of a structure, union or enum.
+    Tag,
+    /// A member of the structure or union of that tag (empty: none).
+    Member(&'a str),
 }
 
 /// What a brace opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Block {
+enum Block<'a> {
     Enum,
-    Record,
+    /// A structure's or union's body, and its tag (empty: none).
+    Record(&'a str),
     Other,
 }
 
@@ -332,21 +383,29 @@ enum Block {
 /// name a `#define` defines. A guess from tokens, not a parse: a name made
 /// by pasting (`##`) or declared inside parentheses (a function pointer)
 /// is not seen, which errs towards blaming the patch, as before the index.
-pub fn declarations(src: &str) -> Vec<(&str, Declared)> {
+pub fn declarations(src: &str) -> Vec<(&str, Declared<'_>)> {
     let lines = directive_lines(src);
+    let asm = assembly_lines(src);
     let mut out = vec![];
     // Open blocks, each with the parentheses open where it opened.
     let mut blocks: Vec<(Block, usize)> = vec![];
     let mut parens = 0usize;
-    // The struct/union/enum keyword of the declaration being read.
+    // The struct/union/enum keyword of the declaration being read, and
+    // the tag after it.
     let mut tag: Option<Block> = None;
+    let mut after_keyword = false;
     for t in tokens(src) {
+        if asm.get(t.line).copied().unwrap_or(false) {
+            continue;
+        }
         if lines.get(t.line).copied().unwrap_or(false) {
             if t.defined {
                 out.push((t.text, Declared::Macro));
             }
             continue;
         }
+        let was_after_keyword = std::mem::take(&mut after_keyword);
+        let in_code = parens > 0 || blocks.iter().any(|(b, _)| *b == Block::Other);
         match t.text.as_bytes()[0] {
             // A tag ends at a parameter list, an initializer, the next
             // declarator: only `struct x {` opens a structure's body.
@@ -361,10 +420,16 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared)> {
             b'=' | b',' => tag = None,
             b'{' => {
                 // Whatever a function's body (or a macro's argument)
-                // declares is its own.
-                let inside_code = parens > 0 || blocks.iter().any(|(b, _)| *b == Block::Other);
-                let kind = tag.take().unwrap_or(Block::Other);
-                blocks.push((if inside_code { Block::Other } else { kind }, parens));
+                // declares is its own; an anonymous structure inside
+                // another is the outer one's.
+                let kind = match tag.take().unwrap_or(Block::Other) {
+                    Block::Record("") => match blocks.last() {
+                        Some((Block::Record(outer), _)) => Block::Record(outer),
+                        _ => Block::Record(""),
+                    },
+                    k => k,
+                };
+                blocks.push((if in_code { Block::Other } else { kind }, parens));
                 parens = 0;
             }
             b'}' => {
@@ -373,17 +438,61 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared)> {
             }
             b';' => tag = None,
             c if c.is_ascii_alphabetic() || c == b'_' => match t.text {
-                "enum" => tag = Some(Block::Enum),
-                "struct" | "union" => tag = Some(Block::Record),
-                _ if parens > 0 || is_keyword(t.text) => {}
-                _ => match blocks.last().map(|(b, _)| b) {
+                "enum" => {
+                    tag = Some(Block::Enum);
+                    after_keyword = true;
+                }
+                "struct" | "union" => {
+                    tag = Some(Block::Record(""));
+                    after_keyword = true;
+                }
+                _ if in_code || is_keyword(t.text) => {}
+                name if was_after_keyword => {
+                    if tag == Some(Block::Record("")) {
+                        tag = Some(Block::Record(name));
+                    }
+                    out.push((name, Declared::Tag));
+                }
+                _ => match blocks.last().map(|(b, _)| *b) {
                     None | Some(Block::Enum) => out.push((t.text, Declared::Name)),
-                    Some(Block::Record) => out.push((t.text, Declared::Member)),
+                    Some(Block::Record(r)) => out.push((t.text, Declared::Member(r))),
                     Some(Block::Other) => {}
                 },
             },
             _ => {}
         }
+    }
+    out
+}
+
+/// Which lines (by number, from 1) only an assembler sees: the groups of
+/// `#ifdef __ASSEMBLY__` (`#if defined(__ASSEMBLY__)`), and the `#else`
+/// of `#ifndef __ASSEMBLY__`. Their words are not C's names.
+fn assembly_lines(src: &str) -> Vec<bool> {
+    let mut out = vec![false];
+    // Each open conditional: whether its current group is assembly
+    // (`None` for one that does not test __ASSEMBLY__).
+    let mut stack: Vec<Option<bool>> = vec![];
+    for l in src.split('\n') {
+        let d = l.trim_start();
+        let words: String = d
+            .strip_prefix('#')
+            .map(|r| r.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default();
+        let asm_test = words.contains("__ASSEMBLY__");
+        let negated = words.starts_with("ifndef")
+            || words.contains("!defined")
+            || words.contains("! defined");
+        if words.starts_with("if") {
+            stack.push(asm_test.then_some(!negated));
+        } else if words.starts_with("el") {
+            if let Some(Some(a)) = stack.last_mut() {
+                *a = !*a;
+            }
+        } else if words.starts_with("endif") {
+            stack.pop();
+        }
+        out.push(stack.contains(&Some(true)));
     }
     out
 }
@@ -511,11 +620,14 @@ mod tests {
         t.names
             .extend(["synchronize_rcu_expedited".into(), "kvfree_rcu".into()]);
         t.macros.insert("kvfree_rcu".into());
-        t.members.insert("rlock".into());
+        t.members.insert("spinlock.rlock".into());
+        t.tags.insert("page".into());
         let back = TreeNames::parse(&t.to_text()).unwrap();
         assert!(back.declares("synchronize_rcu_expedited") && back.declares("kvfree_rcu"));
         assert!(back.defines("kvfree_rcu") && !back.defines("synchronize_rcu_expedited"));
-        assert!(back.has_member("rlock") && !back.declares("rlock"));
+        assert!(back.has_member("spinlock", "rlock") && !back.declares("rlock"));
+        assert!(!back.has_member("page", "rlock"));
+        assert!(back.declares_tag("page") && !back.declares("page"));
         assert!(!back.declares("del_timer"));
         assert!(TreeNames::parse("kfree\n").is_err());
     }
@@ -533,17 +645,15 @@ mod tests {
         let d = declarations(src);
         let of = |k: Declared| -> Vec<&str> {
             d.iter()
-                .filter(|(_, kk)| *kk == k)
+                .filter(|(_, kk)| std::mem::discriminant(kk) == std::mem::discriminant(&k))
                 .map(|(n, _)| *n)
                 .collect()
         };
         assert_eq!(of(Declared::Macro), vec!["ret_max"]);
         let names = of(Declared::Name);
         for n in [
-            "hrtimer_mode",
             "HRTIMER_MODE_ABS",
             "HRTIMER_MODE_REL",
-            "work_struct",
             "jiffies",
             "synchronize_rcu_expedited",
             "kfree",
@@ -555,8 +665,71 @@ mod tests {
         ] {
             assert!(!names.contains(&n), "{n} in {names:?}");
         }
-        let members = of(Declared::Member);
-        assert!(members.contains(&"data") && members.contains(&"entry"));
-        assert!(!members.contains(&"inner") && !members.contains(&"ret"));
+        let tags = of(Declared::Tag);
+        assert!(tags.contains(&"hrtimer_mode") && tags.contains(&"work_struct"));
+        assert!(tags.contains(&"list_head"), "{tags:?}");
+        // A tag only mentioned in a parameter list is not declared.
+        assert!(!tags.contains(&"gmux_type"), "{tags:?}");
+        assert!(!names.contains(&"work_struct") && !names.contains(&"list_head"));
+        let members: Vec<_> = d
+            .iter()
+            .filter_map(|(n, k)| match k {
+                Declared::Member(r) => Some((*r, *n)),
+                _ => None,
+            })
+            .collect();
+        // (A member's type counts too: a guess from tokens, harmless as a
+        // member access never names a type.)
+        assert!(members.contains(&("work_struct", "data")), "{members:?}");
+        assert!(members.contains(&("work_struct", "entry")), "{members:?}");
+        assert!(members
+            .iter()
+            .all(|(r, n)| *r == "work_struct" && !["inner", "ret"].contains(n)));
+    }
+
+    #[test]
+    fn assembly_is_not_c() {
+        let src = "#ifdef __ASSEMBLY__\nsize: .long 0\nlock name, type\n#else\nint c_name;\n\
+                   #endif\n#ifndef __ASSEMBLY__\nint c_too;\n#else\nreg base\n#endif\n\
+                   #if defined(__ASSEMBLY__) && X\noffset:\n#endif\nint last;\n";
+        let names: Vec<&str> = declarations(src).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, vec!["c_name", "c_too", "last"]);
+    }
+
+    #[test]
+    fn anonymous_structures_are_their_holder_s() {
+        let src =
+            "typedef struct spinlock {\n\tunion { struct raw_spinlock rlock; };\n} spinlock_t;\n\
+                   typedef struct { int counter; } atomic_t;\n";
+        let d = declarations(src);
+        assert!(
+            d.contains(&("rlock", Declared::Member("spinlock"))),
+            "{d:?}"
+        );
+        assert!(d.contains(&("counter", Declared::Member(""))), "{d:?}");
+        assert!(
+            d.contains(&("spinlock_t", Declared::Name))
+                && d.contains(&("atomic_t", Declared::Name))
+        );
+    }
+
+    #[test]
+    fn open_quotes_crlf_and_continued_comments_keep_lines() {
+        // A quote left open ends at its line.
+        assert_eq!(
+            names("#error don't\nint y;"),
+            vec![
+                ("error", 1, false),
+                ("don", 1, false),
+                ("int", 2, false),
+                ("y", 2, false)
+            ]
+        );
+        // A CRLF continuation continues a directive.
+        let n = names("#define \\\r\nNAME 1\r\nint z;\r\n");
+        assert_eq!(n[0], ("NAME", 2, true));
+        assert!(n.contains(&("z", 3, false)));
+        // A // comment a backslash continues swallows the next line.
+        assert_eq!(names("// a \\\nhidden\nshown"), vec![("shown", 3, false)]);
     }
 }

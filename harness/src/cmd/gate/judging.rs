@@ -562,9 +562,14 @@ impl Series<'_> {
                 } else {
                     match self.blame(k, &format!("{e:#}")) {
                         Blame::Patch => PatchVerdict::BreaksBuild(msg),
-                        Blame::Harness(why) => {
-                            PatchVerdict::CannotJudge(format!("{why}. The compiler said:\n{msg}"))
-                        }
+                        // What the tree lacks fails a real build whatever
+                        // else the harness lacks.
+                        Blame::Harness(why) => match self.lacking(k, applied, compiled) {
+                            Some(lacks) => PatchVerdict::BreaksBuild(lacks),
+                            None => PatchVerdict::CannotJudge(format!(
+                                "{why}. The compiler said:\n{msg}"
+                            )),
+                        },
                     }
                 };
                 Ok(Err((verdict, why())))
@@ -578,16 +583,36 @@ impl Series<'_> {
     /// real build would see. With no index of the base's names (a tree of
     /// the extracted part only), the patch's, as the compiler says.
     fn blame(&self, k: usize, text: &str) -> Blame {
+        let Some(names) = self.names(k) else {
+            return Blame::Patch;
+        };
+        unbuilt::blame(text, self.dir, &names, &offered(), &|tag| {
+            unbuilt::tree_defines_record(self.dir, tag)
+        })
+    }
+
+    /// The names a real build of the tree patch `k` left sees: the base's
+    /// generic headers' (its index), and what the series up to `k` adds
+    /// to headers the harness does not compile. `None`, said, when the
+    /// base has no index that can be read.
+    fn names(&self, k: usize) -> Option<TreeNames> {
         let mut names = match TreeNames::of(&self.base.root, &kernel::extracted) {
             Ok(Some(n)) => n,
-            Ok(None) | Err(_) => return Blame::Patch,
+            Ok(None) => return None,
+            Err(e) => {
+                eprintln!(
+                    "[gate] the index of the names of {} cannot be read ({e:#}): build \
+                     errors are taken as the patch's, and what kcompat alone offers is not \
+                     checked",
+                    self.base.root.display()
+                );
+                return None;
+            }
         };
         for p in &self.patches[..=k] {
             names.add(&added_outside(&p.text));
         }
-        unbuilt::blame(text, self.dir, &names, &|tag| {
-            unbuilt::tree_defines_record(self.dir, tag)
-        })
+        Some(names)
     }
 
     /// Why the tree patch `k` (`applied`) left would not build in a real
@@ -599,14 +624,8 @@ impl Series<'_> {
         applied: &Patch,
         compiled: Option<&CompiledLines>,
     ) -> Option<String> {
-        let mut names = TreeNames::of(&self.base.root, &kernel::extracted)
-            .ok()
-            .flatten()?;
-        for p in &self.patches[..=k] {
-            names.add(&added_outside(&p.text));
-        }
-        let offered = lacking::offered(&cworld::build::cshim_dir().join("kcompat/include"));
-        let found = lacking::lacking(self.dir, applied, &names, &offered, compiled);
+        let names = self.names(k)?;
+        let found = lacking::lacking(self.dir, applied, &names, &offered(), compiled);
         (!found.is_empty()).then(|| {
             format!(
                 "the patch uses {}, which this tree ({}) does not declare: a real build \
@@ -822,6 +841,11 @@ pub fn added_warnings(before: &[String], after: &[String]) -> Vec<String> {
         .filter(|(_, k)| !old.contains(k))
         .map(|(rel, _)| rel)
         .collect()
+}
+
+/// What kcompat's headers declare ([`lacking::offered`]).
+fn offered() -> std::collections::HashSet<String> {
+    lacking::offered(&cworld::build::cshim_dir().join("kcompat/include"))
 }
 
 /// Whether a build error is the patched upstream code's (the compiler

@@ -2,20 +2,24 @@
 //! stand-ins offer them.
 //!
 //! kcompat stands in for the generic headers of every pinned series at
-//! once: most of what it offers is gated by `LINUX_VERSION_CODE` as the
-//! trees have it, but not all (attribute macros such as `__counted_by`,
-//! helpers such as `upper_16_bits`). A patch that uses one on a tree that
-//! does not have it builds in the harness and fails in a real build. So
-//! the lines a patch adds (those the worlds compile, directives left out)
-//! are read for names kcompat declares that the tree's own generic
-//! headers ([`TreeNames`]) and its own code do not: each is the patch's
-//! build error, `breaks-build`, with its place.
+//! once and offers each of them all it has (only `kfree_rcu`'s arity is
+//! gated by `LINUX_VERSION_CODE`): the typed allocators of v7.0, the
+//! `del_timer*` v6.15 removed, attribute macros such as `__counted_by`.
+//! A patch that uses one on a tree that does not have it builds in the
+//! harness and fails in a real build. So the lines a patch adds (outside
+//! the conditional groups the worlds' preprocessor leaves out; directives
+//! left out) are read for uses of names kcompat declares that the tree's
+//! own generic headers ([`TreeNames`]) and its own code do not: each is
+//! the patch's build error, `breaks-build`, with its place. A name the
+//! file declares itself (a local, a parameter) is no use of kcompat's,
+//! nor is a member after `.` or `->`; a tag counts only after `struct`,
+//! `union` or `enum`.
 
 use std::collections::HashSet;
 use std::path::Path;
 
 use crate::cworld::build::{CompiledLines, Site};
-use crate::kernel::names::{declarations, directive_lines, identifiers, is_keyword};
+use crate::kernel::names::{declarations, directive_lines, is_keyword, tokens, Token};
 use crate::kernel::names::{Declared, TreeNames};
 use crate::kernel::patch::{added_lines, Patch};
 
@@ -40,7 +44,7 @@ const OWN_DIRS: &[&str] = &[
 ];
 
 /// What kcompat's headers declare (not their members), from the headers
-/// under `dir`.
+/// under `dir`: names as they are, tags as `struct TAG`.
 pub(super) fn offered(dir: &Path) -> HashSet<String> {
     let mut out = HashSet::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -56,16 +60,20 @@ pub(super) fn offered(dir: &Path) -> HashSet<String> {
                 let Ok(text) = std::fs::read_to_string(&p) else {
                     continue;
                 };
-                out.extend(
-                    declarations(&text)
-                        .into_iter()
-                        .filter(|(_, k)| *k != Declared::Member)
-                        .map(|(n, _)| n.to_string()),
-                );
+                out.extend(declarations(&text).into_iter().filter_map(key));
             }
         }
     }
     out
+}
+
+/// A declaration as [`offered`] and [`own`] keep it.
+fn key((name, kind): (&str, Declared)) -> Option<String> {
+    match kind {
+        Declared::Name | Declared::Macro => Some(name.to_string()),
+        Declared::Tag => Some(format!("struct {name}")),
+        Declared::Member(_) => None,
+    }
 }
 
 /// What the tree at `root`'s own code declares at file scope.
@@ -81,12 +89,7 @@ fn own(root: &Path) -> HashSet<String> {
                 continue;
             }
             if let Ok(text) = crate::kernel::read_tree_text(root, &p) {
-                out.extend(
-                    declarations(&text)
-                        .into_iter()
-                        .filter(|(_, k)| *k != Declared::Member)
-                        .map(|(n, _)| n.to_string()),
-                );
+                out.extend(declarations(&text).into_iter().filter_map(key));
             }
         }
     }
@@ -116,25 +119,80 @@ pub(super) fn lacking(
         let directives = directive_lines(&src);
         let file = compiled.and_then(|c| c.file(&path, &src));
         let added: HashSet<usize> = lines.into_iter().collect();
-        for t in identifiers(&src) {
-            if !added.contains(&t.line)
-                || directives.get(t.line).copied().unwrap_or(false)
-                || !offered.contains(t.text)
-                || names.declares(t.text)
+        let toks = tokens(&src);
+        let locals = declared_in_code(&toks);
+        for (k, t) in toks.iter().enumerate() {
+            let c = t.text.as_bytes()[0];
+            if !added.contains(&t.line) || !(c.is_ascii_alphabetic() || c == b'_') {
+                continue;
+            }
+            let before = k.checked_sub(1).map(|j| toks[j].text);
+            if matches!(before, Some("." | "->")) {
+                continue;
+            }
+            let tagged = matches!(before, Some("struct" | "union" | "enum"));
+            let wanted = if tagged {
+                format!("struct {}", t.text)
+            } else {
+                t.text.to_string()
+            };
+            let declared = if tagged {
+                names.declares_tag(t.text)
+            } else {
+                names.declares(t.text)
+            };
+            if directives.get(t.line).copied().unwrap_or(false)
+                || !offered.contains(&wanted)
+                || declared
                 || is_keyword(t.text)
                 || t.text.starts_with("CONFIG_")
                 || BUILD_DEFINED.contains(&t.text)
+                || (!tagged && locals.contains(t.text))
                 || file
                     .as_ref()
                     .is_some_and(|f| f.compiled_out(Site::Line(t.line)).is_some())
-                || !seen.insert(t.text.to_string())
+                || !seen.insert(wanted.clone())
             {
                 continue;
             }
-            if own_names.get_or_insert_with(|| own(root)).contains(t.text) {
+            if own_names.get_or_insert_with(|| own(root)).contains(&wanted) {
                 continue;
             }
-            out.push(format!("`{}` ({path}:{})", t.text, t.line));
+            out.push(format!("`{wanted}` ({path}:{})", t.line));
+        }
+    }
+    out
+}
+
+/// The names a file's code declares for itself: a declarator after a
+/// type (`int x =`, `struct s *x;`, `u32 x,`, a parameter `u16 x)`). A
+/// guess from tokens that errs towards taking a name as the file's own
+/// (a name so declared is never blamed).
+fn declared_in_code<'a>(toks: &[Token<'a>]) -> HashSet<&'a str> {
+    const TYPE_WORDS: &[&str] = &[
+        "int", "char", "short", "long", "unsigned", "signed", "void", "bool", "float", "double",
+        "const", "volatile",
+    ];
+    let mut out = HashSet::new();
+    for (k, t) in toks.iter().enumerate() {
+        let c = t.text.as_bytes()[0];
+        if !(c.is_ascii_alphabetic() || c == b'_') || k == 0 {
+            continue;
+        }
+        let next = toks.get(k + 1).map(|n| n.text);
+        if !matches!(next, Some("=" | ";" | "," | "[" | ")")) {
+            continue;
+        }
+        // Past the pointer stars, the word before: a type's.
+        let mut j = k - 1;
+        while j > 0 && toks[j].text == "*" {
+            j -= 1;
+        }
+        let prev = toks[j].text;
+        let pc = prev.as_bytes()[0];
+        let word = pc.is_ascii_alphabetic() || pc == b'_';
+        if word && (!is_keyword(prev) || TYPE_WORDS.contains(&prev)) {
+            out.insert(t.text);
         }
     }
     out
@@ -188,7 +246,9 @@ mod tests {
              \ttimer_delete_sync(t); /* del_timer_sync */\n\
              \town_helper(); kfree(t); upper_16_bits(1);\n\
              #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)\n\
-             \tdel_timer_sync(t);\n}\n",
+             \tdel_timer_sync(t);\n}\n\
+             void g(void)\n{\n\tunsigned int phys_vec = 1;\n\
+             \tt->lower_16_bits = phys_vec;\n\tstruct phys_vec *pv;\n}\n",
         )
         .unwrap();
         let patch = Patch {
@@ -198,7 +258,9 @@ mod tests {
                    +static void own_helper(void) {}\n void f(struct timer_list *t)\n {\n\
                    +\ttimer_delete_sync(t); /* del_timer_sync */\n\
                    +\town_helper(); kfree(t); upper_16_bits(1);\n\
-                   +#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)\n \tdel_timer_sync(t);\n }\n"
+                   +#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)\n \tdel_timer_sync(t);\n }\n\
+                   @@ -8,0 +9,6 @@\n+void g(void)\n+{\n+\tunsigned int phys_vec = 1;\n\
+                   +\tt->lower_16_bits = phys_vec;\n+\tstruct phys_vec *pv;\n+}\n"
                 .into(),
             subject: "t".into(),
             declared: vec![],
@@ -214,6 +276,9 @@ mod tests {
             "upper_16_bits",
             "own_helper",
             "LINUX_VERSION_CODE",
+            "phys_vec",
+            "struct phys_vec",
+            "lower_16_bits",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -225,6 +290,7 @@ mod tests {
             vec![
                 "`timer_delete_sync` (drivers/infiniband/hw/hfi1/sdma.c:4)",
                 "`upper_16_bits` (drivers/infiniband/hw/hfi1/sdma.c:5)",
+                "`struct phys_vec` (drivers/infiniband/hw/hfi1/sdma.c:13)",
             ]
         );
     }

@@ -20,6 +20,7 @@
 //! errors of other kinds (types, syntax) follow the first two, and are
 //! the patch's when they stand alone.
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::kernel::names::{is_keyword, TreeNames};
@@ -43,9 +44,15 @@ enum About<'a> {
     Member { record: &'a str, member: &'a str },
     /// A syntax error before a name (an unknown attribute macro).
     Before(&'a str),
-    /// A call whose arguments do not fit the function's declaration.
-    Arguments(&'a str),
-    /// Anything else.
+    /// A macro given a wrong number of arguments: the call's, as every
+    /// stand-in takes the arguments the kernel's does.
+    MacroArguments,
+    /// An object of a type the compile does not know whole, not named
+    /// (`storage size of 'x' isn't known`): the type is read from the
+    /// line.
+    Unnamed,
+    /// Anything else (a call whose arguments do not fit a function is
+    /// the call's, as above).
     Other,
 }
 
@@ -93,15 +100,21 @@ fn about(msg: &str) -> About<'_> {
             member,
         };
     }
+    if msg.starts_with("macro ") && msg.contains(" passed ") {
+        return About::MacroArguments;
+    }
     if msg.contains("incomplete type") || msg.starts_with("invalid use of undefined type") {
-        let record = msg
-            .rfind("type ")
-            .and_then(|i| quoted(&msg[i..]))
-            .map_or(first, |(t, _)| t);
-        return About::Member {
-            record: tag(record),
-            member: "",
-        };
+        // The type, when gcc quotes it after `type`.
+        if let Some((t, _)) = msg.rfind("type ").and_then(|i| quoted(&msg[i..])) {
+            return About::Member {
+                record: tag(t),
+                member: "",
+            };
+        }
+        return About::Unnamed;
+    }
+    if msg.starts_with("storage size of") || msg.contains("incomplete element type") {
+        return About::Unnamed;
     }
     if msg.starts_with("expected ") {
         if let Some(i) = msg.find(" before ") {
@@ -109,11 +122,6 @@ fn about(msg: &str) -> About<'_> {
                 return About::Before(t);
             }
         }
-    }
-    if msg.starts_with("too few arguments to function")
-        || msg.starts_with("too many arguments to function")
-    {
-        return About::Arguments(first);
     }
     About::Other
 }
@@ -128,29 +136,55 @@ enum One {
 }
 
 /// The blame of one error about `a`; `records` says whether the patched
-/// tree's own code defines a structure or union of that tag.
-fn one(a: &About, names: &TreeNames, records: &dyn Fn(&str) -> bool) -> One {
+/// tree's own code defines a structure or union of that tag, `offered`
+/// holds what kcompat declares ([`super::lacking::offered`]), and `line`
+/// is the source line the error is at.
+fn one(
+    a: &About,
+    names: &TreeNames,
+    offered: &HashSet<String>,
+    records: &dyn Fn(&str) -> bool,
+    line: &str,
+) -> One {
     match *a {
         About::Name(n) if is_keyword(n) || n.is_empty() => One::Patch,
         About::Name(n) if names.declares(n) => One::Harness(format!("`{n}`")),
         About::Name(_) => One::Patch,
         About::Member { record, .. } if records(record) => One::Patch,
         About::Member { record, member: "" } => {
-            if names.declares(record) {
+            if names.declares_tag(record) {
                 One::Harness(format!("the definition of `struct {record}`"))
             } else {
                 One::Patch
             }
         }
-        About::Member { record, member } if names.has_member(member) => {
+        About::Member { record, member } if names.has_member(record, member) => {
             One::Harness(format!("the member `{member}` of `{record}`"))
         }
         About::Member { .. } => One::Patch,
-        About::Before(n) if names.defines(n) => One::Harness(format!("the macro `{n}`")),
-        About::Arguments(n) if names.declares(n) => {
-            One::Harness(format!("`{n}` as the tree declares it (its arguments)"))
+        // A real macro kcompat has as something else, or not at all; a
+        // syntax error before a name kcompat has as a macro too is the
+        // patch's own.
+        About::Before(n) if names.defines(n) && !offered.contains(n) => {
+            One::Harness(format!("the macro `{n}`"))
         }
-        About::Before(_) | About::Arguments(_) | About::Other => One::Unknown,
+        About::MacroArguments => One::Patch,
+        About::Unnamed => {
+            // The tags on the line: one the tree declares and its own
+            // code does not define is a definition kcompat lacks.
+            let toks = crate::kernel::names::identifiers(line);
+            let lacked = toks.windows(2).find_map(|w| {
+                (matches!(w[0].text, "struct" | "union" | "enum")
+                    && names.declares_tag(w[1].text)
+                    && !records(w[1].text))
+                .then_some(w[1].text)
+            });
+            match lacked {
+                Some(t) => One::Harness(format!("the definition of `struct {t}`")),
+                None => One::Unknown,
+            }
+        }
+        About::Before(_) | About::Other => One::Unknown,
     }
 }
 
@@ -162,8 +196,10 @@ pub(super) fn blame(
     text: &str,
     root: &Path,
     names: &TreeNames,
+    offered: &HashSet<String>,
     records: &dyn Fn(&str) -> bool,
 ) -> Blame {
+    let tree = root;
     let root = format!("{}/", root.display());
     let mut lacks: Vec<String> = vec![];
     let mut at: Vec<String> = vec![];
@@ -174,7 +210,8 @@ pub(super) fn blame(
         let Some((place, msg)) = rel.split_once(": error: ") else {
             continue;
         };
-        match one(&about(msg), names, records) {
+        let line = source_line(tree, place).unwrap_or_default();
+        match one(&about(msg), names, offered, records, &line) {
             One::Patch => return Blame::Patch,
             One::Harness(what) => {
                 if !lacks.contains(&what) {
@@ -199,6 +236,15 @@ pub(super) fn blame(
         lacks.join(", "),
         at.join(", ")
     ))
+}
+
+/// The line `place` (`FILE:LINE:COLUMN`, `FILE` in the tree at `root`)
+/// names, if the tree has it.
+fn source_line(root: &Path, place: &str) -> Option<String> {
+    let mut parts = place.split(':');
+    let (file, line) = (parts.next()?, parts.next()?.parse::<usize>().ok()?);
+    let text = crate::kernel::read_tree_text(root, &root.join(file)).ok()?;
+    text.lines().nth(line.checked_sub(1)?).map(str::to_string)
 }
 
 /// Whether the tree at `root`'s own code (the part the harness compiles
@@ -242,16 +288,29 @@ mod tests {
             "void synchronize_rcu_expedited(void);\n\
              #define __counted_by(m) __attribute__((counted_by(m)))\n\
              struct work_struct { long data; };\n\
-             void kfree(const void *p);\n",
+             void kfree(const void *p);\n\
+             #define spin_lock_init(l) do { } while (0)\n\
+             #define del_timer_sync(t) timer_delete_sync(t)\n\
+             struct rcu_work { int x; };\n\
+             struct timer_list { long expires; };\n",
         );
         t
     }
 
     const ROOT: &str = "/t";
 
+    fn offered() -> HashSet<String> {
+        ["spin_lock_init", "kfree", "del_timer_sync"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
     fn judge(lines: &[&str]) -> Blame {
         let text = lines.join("\n");
-        blame(&text, Path::new(ROOT), &names(), &|t| t == "sdma_engine")
+        blame(&text, Path::new(ROOT), &names(), &offered(), &|t| {
+            t == "sdma_engine"
+        })
     }
 
     #[test]
@@ -278,6 +337,13 @@ mod tests {
             "‘ret’ undeclared (first use in this function)",
             "'struct sdma_engine' has no member named 'data'",
             "'struct work_struct' has no member named 'fn'",
+            // `data` is a member of another structure only.
+            "'struct timer_list' has no member named 'data'",
+            // A syntax error before a macro kcompat has too.
+            "expected ';' before 'spin_lock_init'",
+            // A macro given too many arguments, then taken as undeclared.
+            "macro \"del_timer_sync\" passed 2 arguments, but takes just 1",
+            "too many arguments to function 'kfree'",
         ] {
             let l = format!("/t/drivers/infiniband/hw/hfi1/sdma.c:9:3: error: {msg}");
             assert_eq!(judge(&[&l]), Blame::Patch, "{msg}");
@@ -299,7 +365,6 @@ mod tests {
                 "expected ':', ',', ';', '}' or '__attribute__' before '__counted_by'",
                 "macro `__counted_by`",
             ),
-            ("too many arguments to function 'kfree'", "`kfree` as"),
             (
                 "invalid use of undefined type 'struct work_struct'",
                 "definition of `struct work_struct`",
@@ -328,6 +393,33 @@ mod tests {
         let shim = "/elsewhere/c-shim/kcompat/include/linux/slab.h:3:1: error: \
                     implicit declaration of function 'synchronize_rcu_expedited'";
         assert_eq!(judge(&[shim]), Blame::Patch);
+    }
+
+    #[test]
+    fn an_unnamed_type_is_read_from_the_line() {
+        let dir = std::env::temp_dir().join(format!("unbuilt-line-{}", std::process::id()));
+        let hfi1 = dir.join("drivers/infiniband/hw/hfi1");
+        std::fs::create_dir_all(&hfi1).unwrap();
+        std::fs::write(
+            hfi1.join("sdma.c"),
+            "void f(void)\n{\n\tstruct rcu_work rw;\n\tstruct nowhere nw;\n}\n",
+        )
+        .unwrap();
+        let root = dir.display().to_string();
+        let judge_at = |line: usize, msg: &str| {
+            let l = format!("{root}/drivers/infiniband/hw/hfi1/sdma.c:{line}:18: error: {msg}");
+            blame(&l, &dir, &names(), &offered(), &|_| false)
+        };
+        match judge_at(3, "storage size of 'rw' isn't known") {
+            Blame::Harness(m) => assert!(m.contains("`struct rcu_work`"), "{m}"),
+            b => panic!("{b:?}"),
+        }
+        // A tag the tree never declares: the patch's.
+        assert_eq!(
+            judge_at(4, "storage size of 'nw' isn't known"),
+            Blame::Patch
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
