@@ -36,7 +36,7 @@ pub(super) const INDEX_HEADER: &str =
     "# hfi1-conformance names v2: include/ arch/x86/include/ (#macro, %tag, .tag.member)";
 
 /// The names of a tree's generic headers.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct TreeNames {
     /// Names declared at file scope, macros included.
     names: HashSet<String>,

@@ -70,6 +70,7 @@ pub fn judge_part(
         patches,
         dir: &dir,
         tmp: &tmp,
+        base_names: std::cell::OnceCell::new(),
     }
     .judge(patches, only, progress);
     let _ = std::fs::remove_dir_all(&dir);
@@ -109,6 +110,8 @@ struct Series<'a> {
     dir: &'a Path,
     /// Scratch space for the patch file.
     tmp: &'a Path,
+    /// The base's index of names, read once ([`Series::names`]).
+    base_names: std::cell::OnceCell<Option<TreeNames>>,
 }
 
 /// Where a series stands between two of its patches.
@@ -596,19 +599,21 @@ impl Series<'_> {
     /// to headers the harness does not compile. `None`, said, when the
     /// base has no index that can be read.
     fn names(&self, k: usize) -> Option<TreeNames> {
-        let mut names = match TreeNames::of(&self.base.root, &kernel::extracted) {
-            Ok(Some(n)) => n,
-            Ok(None) => return None,
-            Err(e) => {
-                eprintln!(
-                    "[gate] the index of the names of {} cannot be read ({e:#}): build \
-                     errors are taken as the patch's, and what kcompat alone offers is not \
-                     checked",
-                    self.base.root.display()
-                );
-                return None;
+        let base = self.base_names.get_or_init(|| {
+            match TreeNames::of(&self.base.root, &kernel::extracted) {
+                Ok(n) => n,
+                Err(e) => {
+                    eprintln!(
+                        "[gate] the index of the names of {} cannot be read ({e:#}): build \
+                         errors are taken as the patch's, and what kcompat alone offers is \
+                         not checked",
+                        self.base.root.display()
+                    );
+                    None
+                }
             }
-        };
+        });
+        let mut names = base.clone()?;
         for p in &self.patches[..=k] {
             names.add(&added_outside(&p.text));
         }
