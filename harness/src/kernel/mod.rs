@@ -49,7 +49,8 @@ pub use fetch::{fetch, fetch_version, published, update, Published};
 pub use pins::series;
 pub use spec::{KernelSpec, DEFAULT_SERIES};
 pub use tree::{
-    copy_tree, read_tree_file, read_tree_text, KernelTree, MAX_TREE_FILE, REQUIRED_FILES,
+    copy_tree, read_tree_file, read_tree_file_up_to, read_tree_text, KernelTree, MAX_TREE_FILE,
+    REQUIRED_FILES,
 };
 pub use version::{parse_makefile_version, series_order, KernelVersion};
 

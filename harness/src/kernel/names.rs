@@ -28,12 +28,15 @@ use anyhow::{Context, Result};
 /// Where a tree's generic headers are, relative to its root.
 pub const HEADER_DIRS: &[&str] = &["include", "arch/x86/include"];
 
+/// The largest index read: the pinned trees' are 7-14 MB.
+const MAX_INDEX: u64 = 256 << 20;
+
 /// The index file a Debian tree keeps at its root.
 pub const INDEX_FILE: &str = ".hfi1-conformance-names";
 
 /// The first line of an index file: what it was made from and how.
 pub(super) const INDEX_HEADER: &str =
-    "# hfi1-conformance names v2: include/ arch/x86/include/ (#macro, %tag, .tag.member)";
+    "# hfi1-conformance names v3: include/ arch/x86/include/ (#macro, %tag, {tag with body, .tag.member)";
 
 /// The names of a tree's generic headers.
 #[derive(Debug, Default, Clone)]
@@ -42,8 +45,10 @@ pub struct TreeNames {
     names: HashSet<String>,
     /// Those a `#define` defines.
     macros: HashSet<String>,
-    /// Tags of structures, unions and enums.
+    /// Tags of structures, unions and enums, declared or mentioned.
     tags: HashSet<String>,
+    /// Those of them defined with a body somewhere.
+    bodies: HashSet<String>,
     /// Members of structures and unions, as `TAG.MEMBER` (an anonymous
     /// one's under the tag of the structure holding it, or none).
     members: HashSet<String>,
@@ -59,7 +64,8 @@ impl TreeNames {
         if file.is_file() {
             // A file of the tree, read as any is (regular, inside it,
             // bounded): a tree someone sent may hold anything there.
-            let text = super::read_tree_text(root, &file)?;
+            let bytes = super::read_tree_file_up_to(root, &file, MAX_INDEX)?;
+            let text = String::from_utf8(bytes).context("an index of names is UTF-8 text")?;
             return Ok(Some(TreeNames::parse(&text).with_context(|| {
                 format!(
                     "{}: not an index of names (delete it to read the headers again)",
@@ -117,6 +123,10 @@ impl TreeNames {
                 }
                 Declared::Name => (&mut self.names, name.to_string()),
                 Declared::Tag => (&mut self.tags, name.to_string()),
+                Declared::Body => {
+                    self.tags.insert(name.to_string());
+                    (&mut self.bodies, name.to_string())
+                }
                 Declared::Member(record) => (&mut self.members, format!("{record}.{name}")),
             };
             if !set.contains(&key) {
@@ -134,7 +144,13 @@ impl TreeNames {
             .cloned()
             .collect();
         lines.extend(self.macros.iter().map(|m| format!("#{m}")));
-        lines.extend(self.tags.iter().map(|m| format!("%{m}")));
+        lines.extend(
+            self.tags
+                .iter()
+                .filter(|t| !self.bodies.contains(*t))
+                .map(|m| format!("%{m}")),
+        );
+        lines.extend(self.bodies.iter().map(|m| format!("{{{m}")));
         lines.extend(self.members.iter().map(|m| format!(".{m}")));
         lines.sort_unstable();
         let mut out = String::with_capacity(lines.len() * 16 + 80);
@@ -161,6 +177,9 @@ impl TreeNames {
                 t.macros.insert(m.to_string());
             } else if let Some(m) = l.strip_prefix('%') {
                 t.tags.insert(m.to_string());
+            } else if let Some(m) = l.strip_prefix('{') {
+                t.tags.insert(m.to_string());
+                t.bodies.insert(m.to_string());
             } else if let Some(m) = l.strip_prefix('.') {
                 t.members.insert(m.to_string());
             } else {
@@ -176,9 +195,16 @@ impl TreeNames {
         self.names.contains(name)
     }
 
-    /// Whether the headers declare `struct TAG` (or a union or enum).
+    /// Whether the headers declare `struct TAG` (or a union or enum), if
+    /// only by name (`struct kmem_cache;`): a pointer to it builds.
     pub fn declares_tag(&self, tag: &str) -> bool {
         self.tags.contains(tag)
+    }
+
+    /// Whether the headers define `struct TAG` with a body: an object of
+    /// it, or a member of one, builds.
+    pub fn defines_tag(&self, tag: &str) -> bool {
+        self.bodies.contains(tag)
     }
 
     /// Whether the headers' structure or union `record` (a tag) has a
@@ -362,8 +388,10 @@ pub enum Declared<'a> {
     Name,
     /// By `#define`.
     Macro,
-    /// The tag of a structure, union or enum.
+    /// The tag of a structure, union or enum, declared or mentioned.
     Tag,
+    /// The tag of a structure, union or enum defined here with a body.
+    Body,
     /// A member of the structure or union of that tag (empty: none).
     Member(&'a str),
 }
@@ -394,6 +422,12 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared<'_>)> {
     // the tag after it.
     let mut tag: Option<Block> = None;
     let mut after_keyword = false;
+    // The tag named after the keyword, and the enum's (Block::Enum has
+    // none).
+    let mut named: Option<&str> = None;
+    // Where the members of an anonymous structure at file scope start in
+    // `out`, until the typedef name after its body names them.
+    let (mut anonymous, mut unnamed): (Option<usize>, Option<usize>) = (None, None);
     for t in tokens(src) {
         if asm.get(t.line).copied().unwrap_or(false) {
             continue;
@@ -419,24 +453,26 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared<'_>)> {
             }
             b'=' | b',' => tag = None,
             b'{' => {
-                // Whatever a function's body (or a macro's argument)
-                // declares is its own; an anonymous structure inside
-                // another is the outer one's.
-                let kind = match tag.take().unwrap_or(Block::Other) {
-                    Block::Record("") => match blocks.last() {
-                        Some((Block::Record(outer), _)) => Block::Record(outer),
-                        _ => Block::Record(""),
-                    },
-                    k => k,
-                };
+                let kind = opened(tag.take(), &blocks, &mut anonymous, out.len());
+                if let (Some(n), false) = (named.take(), in_code || kind == Block::Other) {
+                    out.push((n, Declared::Body));
+                }
                 blocks.push((if in_code { Block::Other } else { kind }, parens));
                 parens = 0;
             }
             b'}' => {
-                parens = blocks.pop().map_or(0, |(_, p)| p);
+                let closed = blocks.pop();
+                parens = closed.map_or(0, |(_, p)| p);
+                if blocks.is_empty() && closed.is_some_and(|(b, _)| b == Block::Record("")) {
+                    unnamed = anonymous.take();
+                }
                 tag = None;
             }
-            b';' => tag = None,
+            b';' => {
+                tag = None;
+                named = None;
+                unnamed = None;
+            }
             c if c.is_ascii_alphabetic() || c == b'_' => match t.text {
                 "enum" => {
                     tag = Some(Block::Enum);
@@ -451,10 +487,19 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared<'_>)> {
                     if tag == Some(Block::Record("")) {
                         tag = Some(Block::Record(name));
                     }
+                    named = Some(name);
                     out.push((name, Declared::Tag));
                 }
                 _ => match blocks.last().map(|(b, _)| *b) {
-                    None | Some(Block::Enum) => out.push((t.text, Declared::Name)),
+                    None => {
+                        // `typedef struct { ... } NAME;`: its members are
+                        // NAME's.
+                        if let Some(from) = unnamed.take() {
+                            name_members(&mut out[from..], t.text);
+                        }
+                        out.push((t.text, Declared::Name));
+                    }
+                    Some(Block::Enum) => out.push((t.text, Declared::Name)),
                     Some(Block::Record(r)) => out.push((t.text, Declared::Member(r))),
                     Some(Block::Other) => {}
                 },
@@ -463,6 +508,37 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared<'_>)> {
         }
     }
     out
+}
+
+/// What a `{` opens after `tag` (the declaration's keyword, with its tag),
+/// inside `blocks`: whatever a function's body (or a macro's argument)
+/// declares is its own (the caller sees to it); an anonymous structure
+/// inside another is the outer one's; one at file scope has its members
+/// start at `at` in the output, kept in `anonymous`.
+fn opened<'a>(
+    tag: Option<Block<'a>>,
+    blocks: &[(Block<'a>, usize)],
+    anonymous: &mut Option<usize>,
+    at: usize,
+) -> Block<'a> {
+    match (tag.unwrap_or(Block::Other), blocks.last()) {
+        (Block::Record(""), Some((Block::Record(outer), _))) => Block::Record(outer),
+        (Block::Record(""), _) => {
+            *anonymous = Some(at);
+            Block::Record("")
+        }
+        (k, _) => k,
+    }
+}
+
+/// Files the members of an anonymous structure under `name`, the typedef
+/// naming it.
+fn name_members<'a>(members: &mut [(&'a str, Declared<'a>)], name: &'a str) {
+    for d in members {
+        if d.1 == Declared::Member("") {
+            d.1 = Declared::Member(name);
+        }
+    }
 }
 
 /// Which lines (by number, from 1) only an assembler sees: the groups of
@@ -670,6 +746,9 @@ mod tests {
         assert!(tags.contains(&"list_head"), "{tags:?}");
         // A tag only mentioned in a parameter list is not declared.
         assert!(!tags.contains(&"gmux_type"), "{tags:?}");
+        let bodies = of(Declared::Body);
+        assert!(bodies.contains(&"work_struct") && bodies.contains(&"hrtimer_mode"));
+        assert!(!bodies.contains(&"list_head"), "{bodies:?}");
         assert!(!names.contains(&"work_struct") && !names.contains(&"list_head"));
         let members: Vec<_> = d
             .iter()
@@ -706,7 +785,11 @@ mod tests {
             d.contains(&("rlock", Declared::Member("spinlock"))),
             "{d:?}"
         );
-        assert!(d.contains(&("counter", Declared::Member(""))), "{d:?}");
+        assert!(
+            d.contains(&("counter", Declared::Member("atomic_t"))),
+            "{d:?}"
+        );
+        assert!(d.contains(&("spinlock", Declared::Body)), "{d:?}");
         assert!(
             d.contains(&("spinlock_t", Declared::Name))
                 && d.contains(&("atomic_t", Declared::Name))

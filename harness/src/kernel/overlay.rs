@@ -75,7 +75,14 @@ const DRIVER_DIRS: &[&str] = &["drivers/infiniband/hw/hfi1", "drivers/infiniband
 
 /// The base's files a composed tree keeps (besides driver directories the
 /// overlay lacks).
-const BASE_FILES: &[&str] = &["Makefile", "include/rdma", "include/uapi/rdma", "scripts"];
+const BASE_FILES: &[&str] = &[
+    "Makefile",
+    "include/rdma",
+    "include/uapi/rdma",
+    "scripts",
+    // The base's index of names: an overlay's generic headers are its.
+    super::names::INDEX_FILE,
+];
 
 fn inside(root: &Path, rel: &str, what: &str) -> Result<PathBuf> {
     let p = Path::new(rel);

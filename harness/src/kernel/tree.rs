@@ -38,6 +38,12 @@ pub const MAX_TREE_FILE: u64 = 16 << 20;
 /// device or a link to `/etc/shadow` in a tree someone sent is refused with
 /// its name, never read.
 pub fn read_tree_file(root: &Path, path: &Path) -> Result<Vec<u8>> {
+    read_tree_file_up_to(root, path, MAX_TREE_FILE)
+}
+
+/// [`read_tree_file`] with a bound of `max` bytes of its own (an index the
+/// harness wrote, larger than any upstream file).
+pub fn read_tree_file_up_to(root: &Path, path: &Path, max: u64) -> Result<Vec<u8>> {
     let real =
         fs::canonicalize(path).with_context(|| format!("{}: cannot open", path.display()))?;
     let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
@@ -52,9 +58,9 @@ pub fn read_tree_file(root: &Path, path: &Path) -> Result<Vec<u8>> {
     if !meta.is_file() {
         bail!("{} is not a regular file: refused", path.display());
     }
-    if meta.len() > MAX_TREE_FILE {
+    if meta.len() > max {
         bail!(
-            "{} has {} bytes, more than any upstream file ({MAX_TREE_FILE}): refused",
+            "{} has {} bytes, more than any upstream file ({max}): refused",
             path.display(),
             meta.len()
         );
@@ -62,7 +68,7 @@ pub fn read_tree_file(root: &Path, path: &Path) -> Result<Vec<u8>> {
     let mut f = fs::File::open(&real).with_context(|| format!("opening {}", path.display()))?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     (&mut f)
-        .take(MAX_TREE_FILE + 1)
+        .take(max + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {}", path.display()))?;
     Ok(bytes)

@@ -71,6 +71,7 @@ pub fn judge_part(
         dir: &dir,
         tmp: &tmp,
         base_names: std::cell::OnceCell::new(),
+        offered: std::cell::OnceCell::new(),
     }
     .judge(patches, only, progress);
     let _ = std::fs::remove_dir_all(&dir);
@@ -112,6 +113,8 @@ struct Series<'a> {
     tmp: &'a Path,
     /// The base's index of names, read once ([`Series::names`]).
     base_names: std::cell::OnceCell<Option<TreeNames>>,
+    /// What kcompat declares, read once ([`Series::offered`]).
+    offered: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
 
 /// Where a series stands between two of its patches.
@@ -589,7 +592,8 @@ impl Series<'_> {
         let Some(names) = self.names(k) else {
             return Blame::Patch;
         };
-        unbuilt::blame(text, self.dir, &names, &offered(), &|tag| {
+        let own = lacking::own(self.dir);
+        unbuilt::blame(text, self.dir, &names, (self.offered(), &own), &|tag| {
             unbuilt::tree_defines_record(self.dir, tag)
         })
     }
@@ -615,9 +619,17 @@ impl Series<'_> {
         });
         let mut names = base.clone()?;
         for p in &self.patches[..=k] {
-            names.add(&added_outside(&p.text));
+            for hunk in added_outside(&p.text) {
+                names.add(&hunk);
+            }
         }
         Some(names)
+    }
+
+    /// What kcompat's headers declare ([`lacking::offered`]), read once.
+    fn offered(&self) -> &std::collections::HashSet<String> {
+        self.offered
+            .get_or_init(|| lacking::offered(&cworld::build::cshim_dir().join("kcompat/include")))
     }
 
     /// Why the tree patch `k` (`applied`) left would not build in a real
@@ -630,7 +642,7 @@ impl Series<'_> {
         compiled: Option<&CompiledLines>,
     ) -> Option<String> {
         let names = self.names(k)?;
-        let found = lacking::lacking(self.dir, applied, &names, &offered(), compiled);
+        let found = lacking::lacking(self.dir, applied, &names, self.offered(), compiled);
         (!found.is_empty()).then(|| {
             format!(
                 "the patch uses {}, which this tree ({}) does not declare: a real build \
@@ -846,11 +858,6 @@ pub fn added_warnings(before: &[String], after: &[String]) -> Vec<String> {
         .filter(|(_, k)| !old.contains(k))
         .map(|(rel, _)| rel)
         .collect()
-}
-
-/// What kcompat's headers declare ([`lacking::offered`]).
-fn offered() -> std::collections::HashSet<String> {
-    lacking::offered(&cworld::build::cshim_dir().join("kcompat/include"))
 }
 
 /// Whether a build error is the patched upstream code's (the compiler

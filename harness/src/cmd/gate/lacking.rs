@@ -19,6 +19,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::cworld::build::{CompiledLines, Site};
+use crate::kernel::cond::Conditionals;
 use crate::kernel::names::{declarations, directive_lines, is_keyword, tokens, Token};
 use crate::kernel::names::{Declared, TreeNames};
 use crate::kernel::patch::{added_lines, Patch};
@@ -71,13 +72,14 @@ pub(super) fn offered(dir: &Path) -> HashSet<String> {
 fn key((name, kind): (&str, Declared)) -> Option<String> {
     match kind {
         Declared::Name | Declared::Macro => Some(name.to_string()),
-        Declared::Tag => Some(format!("struct {name}")),
+        Declared::Tag | Declared::Body => Some(format!("struct {name}")),
         Declared::Member(_) => None,
     }
 }
 
-/// What the tree at `root`'s own code declares at file scope.
-fn own(root: &Path) -> HashSet<String> {
+/// What the tree at `root`'s own code declares at file scope (tags as
+/// `struct TAG`).
+pub(super) fn own(root: &Path) -> HashSet<String> {
     let mut out = HashSet::new();
     for d in OWN_DIRS {
         let Ok(rd) = std::fs::read_dir(root.join(d)) else {
@@ -117,6 +119,8 @@ pub(super) fn lacking(
             continue;
         };
         let directives = directive_lines(&src);
+        let bodies = macro_bodies(&src);
+        let groups = Conditionals::scan(&src);
         let file = compiled.and_then(|c| c.file(&path, &src));
         let added: HashSet<usize> = lines.into_iter().collect();
         let toks = tokens(&src);
@@ -141,7 +145,17 @@ pub(super) fn lacking(
             } else {
                 names.declares(t.text)
             };
-            if directives.get(t.line).copied().unwrap_or(false)
+            // A line in a conditional group is read only where the
+            // worlds' preprocessor says it is compiled: what a real build
+            // of another file compiles there is not known (a version
+            // guard).
+            let compiled_here = match &file {
+                Some(f) => f.compiled_out(Site::Line(t.line)).is_none(),
+                None => groups.of_line(t.line).is_none(),
+            };
+            let in_directive = directives.get(t.line).copied().unwrap_or(false);
+            if (in_directive && !bodies.contains(&t.end))
+                || !compiled_here
                 || !offered.contains(&wanted)
                 || declared
                 || is_keyword(t.text)
@@ -159,6 +173,55 @@ pub(super) fn lacking(
                 continue;
             }
             out.push(format!("`{wanted}` ({path}:{})", t.line));
+        }
+    }
+    out
+}
+
+/// Where the words of `#define` bodies end (their [`Token::end`]s): a
+/// macro's body is code wherever it is expanded; its name and parameters
+/// are not uses, nor is any other directive's word (`#ifdef X`).
+fn macro_bodies(src: &str) -> HashSet<usize> {
+    // Each line's directive (a number counting them; 0 outside one), its
+    // continuation lines included.
+    let directives = directive_lines(src);
+    let mut which = vec![0usize];
+    let mut n = 0;
+    for (k, l) in src.split('\n').enumerate() {
+        let d = directives.get(k + 1).copied().unwrap_or(false);
+        if d && l.trim_start().starts_with('#') {
+            n += 1;
+        }
+        which.push(if d { n } else { 0 });
+    }
+    let at = |line: usize| which.get(line).copied().unwrap_or(0);
+    let toks = tokens(src);
+    let mut out = HashSet::new();
+    let mut k = 0;
+    while k < toks.len() {
+        if !toks[k].defined {
+            k += 1;
+            continue;
+        }
+        let (name, id) = (toks[k], at(toks[k].line));
+        k += 1;
+        // A function-like macro's parameters: `(` right after the name.
+        let mut params: HashSet<&str> = HashSet::new();
+        if toks
+            .get(k)
+            .is_some_and(|t| t.text == "(" && t.end == name.end + 1)
+        {
+            while k < toks.len() && toks[k].text != ")" {
+                params.insert(toks[k].text);
+                k += 1;
+            }
+            k += 1;
+        }
+        while k < toks.len() && at(toks[k].line) == id && !toks[k].defined {
+            if !params.contains(toks[k].text) {
+                out.insert(toks[k].end);
+            }
+            k += 1;
         }
     }
     out
@@ -246,21 +309,26 @@ mod tests {
              \ttimer_delete_sync(t); /* del_timer_sync */\n\
              \town_helper(); kfree(t); upper_16_bits(1);\n\
              #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)\n\
-             \tdel_timer_sync(t);\n}\n\
+             \tdel_timer_sync(t);\n#endif\n}\n\
              void g(void)\n{\n\tunsigned int phys_vec = 1;\n\
-             \tt->lower_16_bits = phys_vec;\n\tstruct phys_vec *pv;\n}\n",
+             \tt->lower_16_bits = phys_vec;\n\tstruct phys_vec *pv;\n}\n\
+             #define HI16(lower_16_bits) kmap_local_page(lower_16_bits)\n\
+             #ifdef CONFIG_X\nint h = lower_16_bits(1);\n#endif\n",
         )
         .unwrap();
         let patch = Patch {
             text: "--- a/drivers/infiniband/hw/hfi1/sdma.c\n\
                    +++ b/drivers/infiniband/hw/hfi1/sdma.c\n\
-                   @@ -1,3 +1,8 @@\n\
+                   @@ -1,4 +1,9 @@\n\
                    +static void own_helper(void) {}\n void f(struct timer_list *t)\n {\n\
                    +\ttimer_delete_sync(t); /* del_timer_sync */\n\
                    +\town_helper(); kfree(t); upper_16_bits(1);\n\
-                   +#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)\n \tdel_timer_sync(t);\n }\n\
-                   @@ -8,0 +9,6 @@\n+void g(void)\n+{\n+\tunsigned int phys_vec = 1;\n\
-                   +\tt->lower_16_bits = phys_vec;\n+\tstruct phys_vec *pv;\n+}\n"
+                   +#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)\n \tdel_timer_sync(t);\n\
+                   +#endif\n }\n\
+                   @@ -9,0 +10,6 @@\n+void g(void)\n+{\n+\tunsigned int phys_vec = 1;\n\
+                   +\tt->lower_16_bits = phys_vec;\n+\tstruct phys_vec *pv;\n+}\n\
+                   @@ -15,0 +16,4 @@\n+#define HI16(lower_16_bits) kmap_local_page(lower_16_bits)\n\
+                   +#ifdef CONFIG_X\n+int h = lower_16_bits(1);\n+#endif\n"
                 .into(),
             subject: "t".into(),
             declared: vec![],
@@ -279,6 +347,7 @@ mod tests {
             "phys_vec",
             "struct phys_vec",
             "lower_16_bits",
+            "kmap_local_page",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -290,7 +359,12 @@ mod tests {
             vec![
                 "`timer_delete_sync` (drivers/infiniband/hw/hfi1/sdma.c:4)",
                 "`upper_16_bits` (drivers/infiniband/hw/hfi1/sdma.c:5)",
-                "`struct phys_vec` (drivers/infiniband/hw/hfi1/sdma.c:13)",
+                // A local of the same name is no use of it; a member after
+                // `->` neither; a tag after `struct` is.
+                "`struct phys_vec` (drivers/infiniband/hw/hfi1/sdma.c:14)",
+                // A macro's body is code; its parameter is not a use, nor
+                // is a line in a group no world compiles (CONFIG_X).
+                "`kmap_local_page` (drivers/infiniband/hw/hfi1/sdma.c:16)",
             ]
         );
     }

@@ -141,33 +141,48 @@ enum One {
 /// is the source line the error is at.
 fn one(
     a: &About,
-    names: &TreeNames,
-    offered: &HashSet<String>,
+    (names, offered, own): (&TreeNames, &HashSet<String>, &HashSet<String>),
     records: &dyn Fn(&str) -> bool,
     line: &str,
 ) -> One {
     match *a {
         About::Name(n) if is_keyword(n) || n.is_empty() => One::Patch,
-        About::Name(n) if names.declares(n) => One::Harness(format!("`{n}`")),
+        About::Name(n) if names.declares(n) => One::Harness(format!(
+            "no stand-in for `{n}` (the tree's headers declare it: add it to c-shim/kcompat, \
+             one header per Linux header, and a function to c-shim/boundary.toml)"
+        )),
+        // A definition the patch adds to a file the worlds take only
+        // named definitions from.
+        About::Name(n) if own.contains(n) => One::Harness(format!(
+            "no copy of `{n}` (the patched tree's own code defines it, where no world takes \
+             it from: name it in c-shim/boundary.toml's extracted definitions)"
+        )),
         About::Name(_) => One::Patch,
         About::Member { record, .. } if records(record) => One::Patch,
         About::Member { record, member: "" } => {
-            if names.declares_tag(record) {
-                One::Harness(format!("the definition of `struct {record}`"))
+            if names.defines_tag(record) {
+                One::Harness(format!(
+                    "no definition of `struct {record}` (the tree's headers have it: add it to \
+                     c-shim/kcompat)"
+                ))
             } else {
                 One::Patch
             }
         }
         About::Member { record, member } if names.has_member(record, member) => {
-            One::Harness(format!("the member `{member}` of `{record}`"))
+            One::Harness(format!(
+                "no member `{member}` in `{record}` (the tree's headers have it: add it to \
+                 c-shim/kcompat)"
+            ))
         }
         About::Member { .. } => One::Patch,
         // A real macro kcompat has as something else, or not at all; a
         // syntax error before a name kcompat has as a macro too is the
         // patch's own.
-        About::Before(n) if names.defines(n) && !offered.contains(n) => {
-            One::Harness(format!("the macro `{n}`"))
-        }
+        About::Before(n) if names.defines(n) && !offered.contains(n) => One::Harness(format!(
+            "no stand-in for the macro `{n}` (the tree's headers define it: add it to \
+                 c-shim/kcompat)"
+        )),
         About::MacroArguments => One::Patch,
         About::Unnamed => {
             // The tags on the line: one the tree declares and its own
@@ -175,12 +190,15 @@ fn one(
             let toks = crate::kernel::names::identifiers(line);
             let lacked = toks.windows(2).find_map(|w| {
                 (matches!(w[0].text, "struct" | "union" | "enum")
-                    && names.declares_tag(w[1].text)
+                    && names.defines_tag(w[1].text)
                     && !records(w[1].text))
                 .then_some(w[1].text)
             });
             match lacked {
-                Some(t) => One::Harness(format!("the definition of `struct {t}`")),
+                Some(t) => One::Harness(format!(
+                    "no definition of `struct {t}` (the tree's headers have it: add it to \
+                     c-shim/kcompat)"
+                )),
                 None => One::Unknown,
             }
         }
@@ -196,7 +214,7 @@ pub(super) fn blame(
     text: &str,
     root: &Path,
     names: &TreeNames,
-    offered: &HashSet<String>,
+    (offered, own): (&HashSet<String>, &HashSet<String>),
     records: &dyn Fn(&str) -> bool,
 ) -> Blame {
     let tree = root;
@@ -211,7 +229,7 @@ pub(super) fn blame(
             continue;
         };
         let line = source_line(tree, place).unwrap_or_default();
-        match one(&about(msg), names, offered, records, &line) {
+        match one(&about(msg), (names, offered, own), records, &line) {
             One::Patch => return Blame::Patch,
             One::Harness(what) => {
                 if !lacks.contains(&what) {
@@ -229,11 +247,9 @@ pub(super) fn blame(
         return Blame::Patch;
     }
     Blame::Harness(format!(
-        "the harness cannot build this tree: it has no stand-in for {}, which the tree's own \
-         headers declare (used at {}); a real build need not fail. Add it to c-shim/kcompat \
-         (one header per Linux header, only what is used) and, for a function, to \
-         c-shim/boundary.toml",
-        lacks.join(", "),
+        "the harness cannot build this tree: it has {} (used at {}); a real build need not \
+         fail",
+        lacks.join("; "),
         at.join(", ")
     ))
 }
@@ -292,6 +308,7 @@ mod tests {
              #define spin_lock_init(l) do { } while (0)\n\
              #define del_timer_sync(t) timer_delete_sync(t)\n\
              struct rcu_work { int x; };\n\
+             struct kmem_cache;\n\
              struct timer_list { long expires; };\n",
         );
         t
@@ -308,7 +325,8 @@ mod tests {
 
     fn judge(lines: &[&str]) -> Blame {
         let text = lines.join("\n");
-        blame(&text, Path::new(ROOT), &names(), &offered(), &|t| {
+        let own: HashSet<String> = ["sdma_idx_of".to_string()].into_iter().collect();
+        blame(&text, Path::new(ROOT), &names(), (&offered(), &own), &|t| {
             t == "sdma_engine"
         })
     }
@@ -326,6 +344,23 @@ mod tests {
         assert!(m.contains("`synchronize_rcu_expedited`"), "{m}");
         assert!(m.contains("drivers/infiniband/hw/hfi1/sdma.c:1296"), "{m}");
         assert!(m.contains("c-shim/kcompat"), "{m}");
+    }
+
+    #[test]
+    fn a_definition_no_world_takes_and_an_opaque_structure() {
+        // A helper the patch adds to sdma.c, which worlds extract from.
+        let b = judge(
+            &["/t/drivers/infiniband/hw/hfi1/sdma.c:9:3: error: implicit \
+                         declaration of function 'sdma_idx_of'"],
+        );
+        assert!(
+            matches!(&b, Blame::Harness(m) if m.contains("no copy of `sdma_idx_of`")),
+            "{b:?}"
+        );
+        // A structure the tree's headers only name: opaque there too.
+        let l = "/t/drivers/infiniband/hw/hfi1/sdma.c:9:3: error: invalid use of undefined \
+                 type 'struct kmem_cache'";
+        assert_eq!(judge(&[l]), Blame::Patch);
     }
 
     #[test]
@@ -408,7 +443,9 @@ mod tests {
         let root = dir.display().to_string();
         let judge_at = |line: usize, msg: &str| {
             let l = format!("{root}/drivers/infiniband/hw/hfi1/sdma.c:{line}:18: error: {msg}");
-            blame(&l, &dir, &names(), &offered(), &|_| false)
+            blame(&l, &dir, &names(), (&offered(), &HashSet::new()), &|_| {
+                false
+            })
         };
         match judge_at(3, "storage size of 'rw' isn't known") {
             Blame::Harness(m) => assert!(m.contains("`struct rcu_work`"), "{m}"),

@@ -269,21 +269,23 @@ pub fn renamed(text: &str) -> Vec<(String, String)> {
 }
 
 /// The lines `text` adds to files outside the part of the tree the
-/// harness extracts (`include/linux/...`), each section's joined: what a
-/// series declares where the harness does not compile it.
-pub fn added_outside(text: &str) -> String {
-    let mut out = String::new();
+/// harness extracts (`include/linux/...`), each hunk's joined apart (an
+/// unbalanced brace in one must not hide the next): what a series
+/// declares where the harness does not compile it.
+pub fn added_outside(text: &str) -> Vec<String> {
+    let mut out = vec![];
     for (path, body) in sections(text) {
         if crate::kernel::extracted(&path) {
             continue;
         }
         for (_, h) in body_hunks(&body) {
+            let mut hunk = String::new();
             for (_, l) in h.into_iter().filter(|(k, _)| *k == '+') {
-                out.push_str(l.trim_end_matches('\n'));
-                out.push('\n');
+                hunk.push_str(l.trim_end_matches('\n'));
+                hunk.push('\n');
             }
+            out.push(hunk);
         }
-        out.push('\n');
     }
     out
 }
