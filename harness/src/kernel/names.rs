@@ -263,6 +263,16 @@ fn continued(b: &[u8], nl: usize) -> bool {
     }
 }
 
+/// The `n`-byte punctuation token at `i` of `src`, on `line`.
+fn punctuation(src: &str, i: usize, n: usize, line: usize) -> Token<'_> {
+    Token {
+        text: &src[i..i + n],
+        line,
+        defined: false,
+        end: i + n,
+    }
+}
+
 /// Past the comment starting at `i` (`//` or `/*`), counting its lines
 /// into `line`; a `//` comment goes on past a backslash-newline.
 fn skip_comment(b: &[u8], mut i: usize, line: &mut usize) -> usize {
@@ -355,21 +365,11 @@ pub fn tokens(src: &str) -> Vec<Token<'_>> {
                 }
             }
             b'-' if b.get(i + 1) == Some(&b'>') => {
-                out.push(Token {
-                    text: &src[i..i + 2],
-                    line,
-                    defined: false,
-                    end: i + 2,
-                });
+                out.push(punctuation(src, i, 2, line));
                 i += 2;
             }
             b'(' | b')' | b'{' | b'}' | b'[' | b']' | b';' | b'=' | b',' | b'.' | b'*' => {
-                out.push(Token {
-                    text: &src[i..i + 1],
-                    line,
-                    defined: false,
-                    end: i + 1,
-                });
+                out.push(punctuation(src, i, 1, line));
                 i += 1;
             }
             _ => i += 1,

@@ -593,9 +593,13 @@ impl Series<'_> {
             return Blame::Patch;
         };
         let own = lacking::own(self.dir);
-        unbuilt::blame(text, self.dir, &names, (self.offered(), &own), &|tag| {
-            unbuilt::tree_defines_record(self.dir, tag)
-        })
+        unbuilt::blame(
+            text,
+            self.dir,
+            &names,
+            (self.offered(), &own.names),
+            &|tag| own.bodies.contains(tag),
+        )
     }
 
     /// The names a real build of the tree patch `k` left sees: the base's

@@ -77,10 +77,19 @@ fn key((name, kind): (&str, Declared)) -> Option<String> {
     }
 }
 
-/// What the tree at `root`'s own code declares at file scope (tags as
-/// `struct TAG`).
-pub(super) fn own(root: &Path) -> HashSet<String> {
-    let mut out = HashSet::new();
+/// What the tree's own code (the part the harness compiles as is)
+/// declares at file scope.
+#[derive(Debug, Default)]
+pub(super) struct Own {
+    /// Names, and tags as `struct TAG` ([`key`]).
+    pub(super) names: HashSet<String>,
+    /// The tags of structures, unions and enums it defines with a body.
+    pub(super) bodies: HashSet<String>,
+}
+
+/// What the tree at `root`'s own code declares.
+pub(super) fn own(root: &Path) -> Own {
+    let mut out = Own::default();
     for d in OWN_DIRS {
         let Ok(rd) = std::fs::read_dir(root.join(d)) else {
             continue;
@@ -90,8 +99,14 @@ pub(super) fn own(root: &Path) -> HashSet<String> {
             if !p.extension().is_some_and(|x| x == "h" || x == "c") {
                 continue;
             }
-            if let Ok(text) = crate::kernel::read_tree_text(root, &p) {
-                out.extend(declarations(&text).into_iter().filter_map(key));
+            let Ok(text) = crate::kernel::read_tree_text(root, &p) else {
+                continue;
+            };
+            for d in declarations(&text) {
+                if d.1 == Declared::Body {
+                    out.bodies.insert(d.0.to_string());
+                }
+                out.names.extend(key(d));
             }
         }
     }
@@ -108,7 +123,7 @@ pub(super) fn lacking(
     offered: &HashSet<String>,
     compiled: Option<&CompiledLines>,
 ) -> Vec<String> {
-    let mut own_names: Option<HashSet<String>> = None;
+    let mut own_names: Option<Own> = None;
     let mut out: Vec<String> = vec![];
     let mut seen = HashSet::new();
     for (path, lines) in added_lines(&applied.text) {
@@ -169,7 +184,11 @@ pub(super) fn lacking(
             {
                 continue;
             }
-            if own_names.get_or_insert_with(|| own(root)).contains(&wanted) {
+            if own_names
+                .get_or_insert_with(|| own(root))
+                .names
+                .contains(&wanted)
+            {
                 continue;
             }
             out.push(format!("`{wanted}` ({path}:{})", t.line));
@@ -367,6 +386,27 @@ mod tests {
                 "`kmap_local_page` (drivers/infiniband/hw/hfi1/sdma.c:16)",
             ]
         );
+    }
+
+    #[test]
+    fn the_tree_s_own_code_and_the_records_it_defines() {
+        let dir = std::env::temp_dir().join(format!("lacking-own-{}", std::process::id()));
+        let hfi1 = dir.join("drivers/infiniband/hw/hfi1");
+        std::fs::create_dir_all(&hfi1).unwrap();
+        std::fs::write(
+            hfi1.join("sdma.h"),
+            "struct sdma_engine;\n/* struct fake { */\nstruct sdma_engine\n{\n\tint x;\n};\n\
+             struct work_struct *w;\nstatic inline int sdma_idx(void) { return 0; }\n",
+        )
+        .unwrap();
+        let o = own(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(o.bodies.contains("sdma_engine"), "{o:?}");
+        assert!(
+            !o.bodies.contains("fake") && !o.bodies.contains("work_struct"),
+            "{o:?}"
+        );
+        assert!(o.names.contains("sdma_idx") && o.names.contains("struct work_struct"));
     }
 
     #[test]

@@ -263,37 +263,6 @@ fn source_line(root: &Path, place: &str) -> Option<String> {
     text.lines().nth(line.checked_sub(1)?).map(str::to_string)
 }
 
-/// Whether the tree at `root`'s own code (the part the harness compiles
-/// as is) defines `struct TAG {` or `union TAG {`.
-pub(super) fn tree_defines_record(root: &Path, tag: &str) -> bool {
-    const DIRS: &[&str] = &[
-        "drivers/infiniband/hw/hfi1",
-        "drivers/infiniband/sw/rdmavt",
-        "include/rdma",
-        "include/uapi/rdma",
-    ];
-    let defines = |text: &str| {
-        let toks = crate::kernel::names::identifiers(text);
-        toks.windows(2).any(|w| {
-            matches!(w[0].text, "struct" | "union")
-                && w[1].text == tag
-                && text.as_bytes()[w[1].end..]
-                    .iter()
-                    .find(|b| !b.is_ascii_whitespace())
-                    == Some(&b'{')
-        })
-    };
-    DIRS.iter().any(|d| {
-        std::fs::read_dir(root.join(d)).is_ok_and(|rd| {
-            rd.flatten().any(|e| {
-                let p = e.path();
-                p.extension().is_some_and(|x| x == "h" || x == "c")
-                    && crate::kernel::read_tree_text(root, &p).is_ok_and(|t| defines(&t))
-            })
-        })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,22 +425,6 @@ mod tests {
             judge_at(4, "storage size of 'nw' isn't known"),
             Blame::Patch
         );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn a_record_the_tree_defines_is_found_by_its_body() {
-        let dir = std::env::temp_dir().join(format!("unbuilt-{}", std::process::id()));
-        let hfi1 = dir.join("drivers/infiniband/hw/hfi1");
-        std::fs::create_dir_all(&hfi1).unwrap();
-        std::fs::write(
-            hfi1.join("sdma.h"),
-            "struct sdma_engine;\n/* struct fake { */\nstruct sdma_engine\n{\n\tint x;\n};\n",
-        )
-        .unwrap();
-        assert!(tree_defines_record(&dir, "sdma_engine"));
-        assert!(!tree_defines_record(&dir, "fake"));
-        assert!(!tree_defines_record(&dir, "work_struct"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
