@@ -145,12 +145,20 @@ fn one(
     records: &dyn Fn(&str) -> bool,
     line: &str,
 ) -> One {
-    match *a {
-        About::Name(n) if is_keyword(n) || n.is_empty() => One::Patch,
-        About::Name(n) if names.declares(n) => One::Harness(format!(
+    let stand_in = |n: &str| {
+        One::Harness(format!(
             "no stand-in for `{n}` (the tree's headers declare it: add it to c-shim/kcompat, \
              one header per Linux header, and a function to c-shim/boundary.toml)"
-        )),
+        ))
+    };
+    let around = |n: &str| lacked_macro_around(n, line, names, offered);
+    match *a {
+        About::Name(n) if is_keyword(n) || n.is_empty() => One::Patch,
+        About::Name(n) if names.declares(n) => stand_in(n),
+        // An argument of a macro the harness lacks need not be a C
+        // expression (`scoped_guard(spinlock_irqsave, &l)`): what gcc
+        // makes of it follows from the missing macro.
+        About::Name(n) if around(n).is_some() => around(n).map_or(One::Unknown, stand_in),
         // A definition the patch adds to a file the worlds take only
         // named definitions from.
         About::Name(n) if own.contains(n) => One::Harness(format!(
@@ -204,6 +212,37 @@ fn one(
         }
         About::Before(_) | About::Other => One::Unknown,
     }
+}
+
+/// The macro the tree defines and kcompat lacks whose arguments, on
+/// source line `line`, hold the name `n`: `scoped_guard` for
+/// `spinlock_irqsave` in `scoped_guard(spinlock_irqsave, &l) {`.
+fn lacked_macro_around<'a>(
+    n: &str,
+    line: &'a str,
+    names: &TreeNames,
+    offered: &HashSet<String>,
+) -> Option<&'a str> {
+    let toks = crate::kernel::names::tokens(line);
+    toks.iter().enumerate().find_map(|(i, m)| {
+        let lacked = toks.get(i + 1).is_some_and(|t| t.text == "(")
+            && names.defines(m.text)
+            && !offered.contains(m.text);
+        if !lacked {
+            return None;
+        }
+        let mut depth = 0usize;
+        for t in &toks[i + 1..] {
+            match t.text {
+                "(" => depth += 1,
+                ")" if depth == 1 => return None,
+                ")" => depth -= 1,
+                x if x == n => return Some(m.text),
+                _ => {}
+            }
+        }
+        None
+    })
 }
 
 /// Whose fault the build failure `text` (the compiler's output, paths
@@ -278,7 +317,8 @@ mod tests {
              #define del_timer_sync(t) timer_delete_sync(t)\n\
              struct rcu_work { int x; };\n\
              struct kmem_cache;\n\
-             struct timer_list { long expires; };\n",
+             struct timer_list { long expires; };\n\
+             #define scoped_guard(_name, args...) for (CLASS(_name, scope)(args); ; )\n",
         );
         t
     }
@@ -397,6 +437,48 @@ mod tests {
         let shim = "/elsewhere/c-shim/kcompat/include/linux/slab.h:3:1: error: \
                     implicit declaration of function 'synchronize_rcu_expedited'";
         assert_eq!(judge(&[shim]), Blame::Patch);
+    }
+
+    #[test]
+    fn arguments_of_a_macro_the_harness_lacks_are_its() {
+        let dir = std::env::temp_dir().join(format!("unbuilt-args-{}", std::process::id()));
+        let hfi1 = dir.join("drivers/infiniband/hw/hfi1");
+        std::fs::create_dir_all(&hfi1).unwrap();
+        std::fs::write(
+            hfi1.join("sdma.c"),
+            "void f(void)\n{\n\tscoped_guard(spinlock_irqsave, &l) {\n\t}\n\
+             \tspin_lock_init(spinlock_irqsave);\n\tg(spinlock_irqsave);\n}\n",
+        )
+        .unwrap();
+        let root = dir.display().to_string();
+        let at = |line: usize, msg: &str| {
+            format!("{root}/drivers/infiniband/hw/hfi1/sdma.c:{line}:9: error: {msg}")
+        };
+        let judge = |errors: &[String]| {
+            blame(
+                &errors.join("\n"),
+                &dir,
+                &names(),
+                (&offered(), &HashSet::new()),
+                &|_| false,
+            )
+        };
+        let undeclared = "'spinlock_irqsave' undeclared (first use in this function)";
+        let all = [
+            at(3, "implicit declaration of function 'scoped_guard'"),
+            at(3, undeclared),
+            at(3, "expected ';' before '{' token"),
+        ];
+        match judge(&all) {
+            Blame::Harness(m) => assert!(m.contains("`scoped_guard`"), "{m}"),
+            b => panic!("{b:?}"),
+        }
+        // The argument alone is still the macro's.
+        assert!(matches!(judge(&[at(3, undeclared)]), Blame::Harness(_)));
+        // Not an argument of a macro kcompat lacks: the patch's.
+        assert_eq!(judge(&[at(5, undeclared)]), Blame::Patch);
+        assert_eq!(judge(&[at(6, undeclared)]), Blame::Patch);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
