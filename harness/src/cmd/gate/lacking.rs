@@ -247,18 +247,41 @@ fn macro_bodies(src: &str) -> HashSet<usize> {
 }
 
 /// The names a file's code declares for itself: a declarator after a
-/// type (`int x =`, `struct s *x;`, `u32 x,`, a parameter `u16 x)`). A
-/// guess from tokens that errs towards taking a name as the file's own
-/// (a name so declared is never blamed).
+/// type (`int x =`, `struct s *x;`, `u32 x,`, a parameter `u16 x)`), the
+/// later declarators of the same declaration (`u16 lo, hi;`), and a
+/// function pointer's name (`void (*done)(int)`). A guess from tokens
+/// that errs towards taking a name as the file's own (a name so declared
+/// is never blamed).
 fn declared_in_code<'a>(toks: &[Token<'a>]) -> HashSet<&'a str> {
     const TYPE_WORDS: &[&str] = &[
         "int", "char", "short", "long", "unsigned", "signed", "void", "bool", "float", "double",
         "const", "volatile",
     ];
+    let is_word = |s: &str| {
+        let c = s.as_bytes()[0];
+        c.is_ascii_alphabetic() || c == b'_'
+    };
     let mut out = HashSet::new();
+    // For each open parenthesis or bracket (and the statement level
+    // under them), whether a declaration's declarator list is being read
+    // there: a name after its `,` is declared too.
+    let mut lists: Vec<bool> = vec![false];
     for (k, t) in toks.iter().enumerate() {
-        let c = t.text.as_bytes()[0];
-        if !(c.is_ascii_alphabetic() || c == b'_') || k == 0 {
+        match t.text {
+            "(" | "[" => lists.push(false),
+            ")" | "]" => {
+                lists.pop();
+                if lists.is_empty() {
+                    lists.push(false);
+                }
+            }
+            ";" | "{" | "}" => {
+                lists.clear();
+                lists.push(false);
+            }
+            _ => {}
+        }
+        if !is_word(t.text) || k == 0 {
             continue;
         }
         let next = toks.get(k + 1).map(|n| n.text);
@@ -270,10 +293,22 @@ fn declared_in_code<'a>(toks: &[Token<'a>]) -> HashSet<&'a str> {
         while j > 0 && toks[j].text == "*" {
             j -= 1;
         }
+        let typed = |w: &str| is_word(w) && (!is_keyword(w) || TYPE_WORDS.contains(&w));
         let prev = toks[j].text;
-        let pc = prev.as_bytes()[0];
-        let word = pc.is_ascii_alphabetic() || pc == b'_';
-        if word && (!is_keyword(prev) || TYPE_WORDS.contains(&prev)) {
+        let after_type = typed(prev);
+        let listed = prev == "," && lists.last().copied().unwrap_or(false);
+        // `TYPE (*name)` or `TYPE (*name[N])`.
+        let pointer = prev == "("
+            && j < k - 1
+            && j > 0
+            && typed(toks[j - 1].text)
+            && matches!(next, Some(")" | "["));
+        if after_type || listed {
+            out.insert(t.text);
+            if let Some(l) = lists.last_mut() {
+                *l = true;
+            }
+        } else if pointer {
             out.insert(t.text);
         }
     }
@@ -385,6 +420,24 @@ mod tests {
                 // is a line in a group no world compiles (CONFIG_X).
                 "`kmap_local_page` (drivers/infiniband/hw/hfi1/sdma.c:16)",
             ]
+        );
+    }
+
+    #[test]
+    fn a_file_s_own_names_later_declarators_and_function_pointers() {
+        let src = "void f(void (*done)(int), u16 a, struct s *b)\n{\n\
+                   \tu16 lo = g(x, y), hi;\n\tint *p, **q, arr[4];\n\
+                   \tlo = h(upper, lower);\n\twrap(m), n;\n\tint (*tbl[2])(void);\n\
+                   \tcall((*fp)(z));\n}\n";
+        let toks = tokens(src);
+        let mut got: Vec<&str> = declared_in_code(&toks).into_iter().collect();
+        got.sort_unstable();
+        // Not `x`, `y` (an initializer's arguments), `upper`, `lower` (a
+        // call's), `n` (after a comma operator), `fp` (called).
+        assert_eq!(
+            got,
+            ["a", "arr", "b", "done", "hi", "lo", "p", "q", "tbl"],
+            "{src}"
         );
     }
 
