@@ -174,6 +174,7 @@ const TREE_TRIALS: &[(&str, TreeTrial)] = &[
         gate::interfaces::gate_missing_stand_in,
     ),
     ("gate::tree_lacks", gate::interfaces::gate_tree_lacks),
+    ("gate::scoped_guard", gate::interfaces::gate_scoped_guard),
     ("gate::write_past_block", gate::gate_write_past_block),
     ("gate::write_after_free", gate::gate_write_after_free),
     ("gate::crash_storm", gate::gate_crash_storm),

@@ -133,3 +133,56 @@ pub fn gate_tree_lacks(tree: &KernelTree) -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// Scope-based locking (`<linux/cleanup.h>`), which every pinned tree's
+/// headers have (5.10 and 6.1 by backport): sdma_flush's lock and unlock
+/// of `flushlist_lock` turned into `scoped_guard(spinlock_irqsave, ...)`
+/// is the same code and `preserves`; a guard's lock is a lock like any
+/// (the same stand-ins, the same lockdep), so the lock taken again
+/// inside the guard `changes` sdma_flush with lockdep's recursive
+/// locking line. A tree whose headers lack the guards breaks the build.
+pub fn gate_scoped_guard(tree: &KernelTree) -> Result<(), Failed> {
+    let names = harness::kernel::names::TreeNames::of(&tree.root, &harness::kernel::extracted)
+        .map_err(|e| format!("{e:#}"))?
+        .ok_or("no index of names")?;
+    let has = names.declares("scoped_guard");
+    let g = Gate::new(tree)?;
+    let from = "\tunsigned long flags;\n\tuint seq;\n\n\t/* flush from head to tail */\n\
+                \tsdma_flush_descq(sde);\n\tspin_lock_irqsave(&sde->flushlist_lock, flags);\n\
+                \t/* copy flush list */\n\tlist_splice_init(&sde->flushlist, &flushlist);\n\
+                \tspin_unlock_irqrestore(&sde->flushlist_lock, flags);\n";
+    let guarded = |inner: &str| {
+        format!(
+            "\tuint seq;\n\n\t/* flush from head to tail */\n\tsdma_flush_descq(sde);\n\
+             \tscoped_guard(spinlock_irqsave, &sde->flushlist_lock) {{\n{inner}\
+             \t\t/* copy flush list */\n\t\tlist_splice_init(&sde->flushlist, &flushlist);\n\
+             \t}}\n"
+        )
+    };
+    let j = g.run(g.patch(SDMA, from, &guarded(""), "scoped_guard"))?;
+    let want = if has { "preserves" } else { "breaks-build" };
+    if verdicts(&j) != [want] {
+        return Err(format!("scoped_guard on {}: {:?}", tree.version, verdicts(&j)).into());
+    }
+    if !has {
+        return Ok(());
+    }
+    let again = "\t\tspin_lock(&sde->flushlist_lock);\n\t\tspin_unlock(&sde->flushlist_lock);\n";
+    let j = g.run(g.patch(SDMA, from, &guarded(again), "locked twice"))?;
+    let Some(c) = j[0].comparison.as_ref() else {
+        return Err(format!("no comparison: {:?}", verdicts(&j)).into());
+    };
+    let recursive = c.groups.iter().any(|x| {
+        x.func == harness::model::types::Func::SdmaFlush
+            && x.fields.iter().any(|(f, before, after)| {
+                f == "lockdep"
+                    && !before.contains("recursive locking")
+                    && after.contains("possible recursive locking detected: sde#")
+                    && after.contains(".flushlist_lock")
+            })
+    });
+    if verdicts(&j) != ["changes"] || !recursive {
+        return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
+    }
+    Ok(())
+}

@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include <linux/lockdep.h>
+#include <linux/cleanup.h>
 
 struct mutex {
 	int locked;
@@ -17,5 +18,7 @@ struct mutex {
 #define mutex_unlock(m)		(__kcompat_lock_release(m), shim_lockdep_depth--, (m)->locked--)
 #define mutex_is_locked(m)	((m)->locked != 0)
 #define mutex_destroy(m)	do { } while (0)
+
+DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))
 
 #endif

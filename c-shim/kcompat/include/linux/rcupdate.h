@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/lockdep.h>
+#include <linux/cleanup.h>
 #include <linux/version.h>
 
 /* Read sections are counted (linux/lockdep.h): one left open is seen. */
@@ -79,5 +80,7 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 void __kcompat_rcu_deref(int depth, const char *func);
 void __kcompat_rcu_protected(int held, const char *cond);
 void __kcompat_rcu_replace(const void *old, const void *slot);
+
+DEFINE_LOCK_GUARD_0(rcu, rcu_read_lock(), rcu_read_unlock())
 
 #endif

@@ -11,6 +11,7 @@
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/lockdep.h>
+#include <linux/cleanup.h>
 
 typedef struct spinlock {
 	int locked;
@@ -62,5 +63,15 @@ static inline int spin_is_locked(spinlock_t *l) { return l->locked != 0; }
 					     __kcompat_lock_acquire(l); } while (0)
 #define write_unlock_irqrestore(l, f)	do { (l)->locked--; shim_lockdep_depth--; \
 					     __kcompat_lock_release(l); local_irq_restore(f); } while (0)
+
+DEFINE_LOCK_GUARD_1(spinlock, spinlock_t, spin_lock(_T->lock), spin_unlock(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irq, spinlock_t, spin_lock_irq(_T->lock),
+		    spin_unlock_irq(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irqsave, spinlock_t,
+		    spin_lock_irqsave(_T->lock, _T->flags),
+		    spin_unlock_irqrestore(_T->lock, _T->flags),
+		    unsigned long flags)
+DEFINE_LOCK_GUARD_1(spinlock_bh, spinlock_t, spin_lock_bh(_T->lock),
+		    spin_unlock_bh(_T->lock))
 
 #endif
