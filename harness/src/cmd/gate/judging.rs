@@ -547,15 +547,17 @@ impl Series<'_> {
         times: &mut Timings,
     ) -> Result<Result<(KernelTree, BuiltWorld), (PatchVerdict, String)>> {
         let tree = KernelTree::open(self.dir)?;
+        let why = || format!("patch {} left a tree that does not build", k + 1);
+        // What the tree lacks fails a real build whatever the harness's
+        // compile would say: known before building, from the patch's lines.
+        if let Some(msg) = self.lacking(k, applied, compiled) {
+            return Ok(Err((PatchVerdict::BreaksBuild(msg), why())));
+        }
         let t = Instant::now();
         let built = cworld::build(&tree, &BuildOptions::default());
         times.push(("build", t.elapsed().as_secs_f64()));
-        let why = || format!("patch {} left a tree that does not build", k + 1);
         match built {
-            Ok(world) => match self.lacking(k, applied, compiled) {
-                Some(msg) => Ok(Err((PatchVerdict::BreaksBuild(msg), why()))),
-                None => Ok(Ok((tree, world))),
-            },
+            Ok(world) => Ok(Ok((tree, world))),
             Err(e) => {
                 // Paths in the tree, not in this process's scratch copy of
                 // it: the same patch gives the same words in any run.
@@ -568,14 +570,9 @@ impl Series<'_> {
                 } else {
                     match self.blame(k, &format!("{e:#}")) {
                         Blame::Patch => PatchVerdict::BreaksBuild(msg),
-                        // What the tree lacks fails a real build whatever
-                        // else the harness lacks.
-                        Blame::Harness(why) => match self.lacking(k, applied, compiled) {
-                            Some(lacks) => PatchVerdict::BreaksBuild(lacks),
-                            None => PatchVerdict::CannotJudge(format!(
-                                "{why}. The compiler said:\n{msg}"
-                            )),
-                        },
+                        Blame::Harness(why) => {
+                            PatchVerdict::CannotJudge(format!("{why}. The compiler said:\n{msg}"))
+                        }
                     }
                 };
                 Ok(Err((verdict, why())))
@@ -650,8 +647,8 @@ impl Series<'_> {
         (!found.is_empty()).then(|| {
             format!(
                 "the patch uses {}, which this tree ({}) does not declare: a real build \
-                 fails there (the harness's world built, as its stand-ins in c-shim/kcompat \
-                 offer {} to every tree)",
+                 fails there (the harness's stand-ins in c-shim/kcompat offer {} to every \
+                 tree, so its own compile would not)",
                 found.join(", "),
                 self.base.version,
                 if found.len() == 1 { "it" } else { "them" }
