@@ -6,6 +6,8 @@
 #include <linux/types.h>
 #include <linux/gfp.h>
 #include <linux/overflow.h>
+#include <linux/err.h>
+#include <linux/cleanup.h>
 
 /*
  * mm/slab_common.c; boundary symbols (c-shim/mocks/alloc.c).  The caller's
@@ -14,6 +16,7 @@
  */
 void *__kcompat_kmalloc(size_t size, gfp_t flags, int node, const char *caller);
 void kfree(const void *objp);
+DEFINE_FREE(kfree, void *, if (!IS_ERR_OR_NULL(_T)) kfree(_T))
 
 #define kmalloc_node(size, flags, node)	__kcompat_kmalloc(size, flags, node, __func__)
 #define kmalloc(size, flags)		kmalloc_node(size, flags, NUMA_NO_NODE)

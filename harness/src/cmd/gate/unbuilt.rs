@@ -51,9 +51,56 @@ enum About<'a> {
     /// (`storage size of 'x' isn't known`): the type is read from the
     /// line.
     Unnamed,
+    /// A `__cleanup__` attribute naming no function (`__free(kvfree)`
+    /// where no `DEFINE_FREE(kvfree, ...)` is seen): the name is read
+    /// from the line.
+    Cleanup,
     /// Anything else (a call whose arguments do not fit a function is
     /// the call's, as above).
     Other,
+}
+
+/// The names `<linux/cleanup.h>`'s definers make by pasting, each with
+/// the definer: the kernel's generic headers define their classes and
+/// free functions (`DEFINE_FREE(kvfree, ...)` in slab.h,
+/// `DEFINE_LOCK_GUARD_1(spinlock, ...)` in spinlock.h), which kcompat
+/// stands in for only in part, and the tree's index of names does not
+/// hold pasted names.
+const PASTED: &[(&str, &str)] = &[("__free_", "DEFINE_FREE"), ("class_", "DEFINE_CLASS")];
+
+/// Whether `n` is a name a cleanup.h definer makes, where the tree's
+/// headers have that definer: a real build may well have it.
+fn pasted_by_definer(n: &str, names: &TreeNames) -> bool {
+    PASTED.iter().any(|(prefix, definer)| {
+        n.len() > prefix.len() && n.starts_with(prefix) && names.defines(definer)
+    })
+}
+
+/// What the harness lacks when `n`, made by a cleanup.h definer, is
+/// missing.
+fn pasted_lacked(n: &str) -> String {
+    format!(
+        "no stand-in for `{n}` (made by a <linux/cleanup.h> definer the tree's headers have: \
+         add the definition, DEFINE_FREE or a guard's, to c-shim/kcompat beside the interface \
+         it frees or locks)"
+    )
+}
+
+/// The pasted name a `__cleanup__` error on source line `line` is about:
+/// `__free_X` for `__free(X)`, `class_X_destructor` for `guard(X)`,
+/// `scoped_guard(X, ...)` and `CLASS(X, ...)`.
+fn cleanup_name(line: &str) -> Option<String> {
+    let toks = crate::kernel::names::tokens(line);
+    toks.windows(3).find_map(|w| {
+        if w[1].text != "(" {
+            return None;
+        }
+        match w[0].text {
+            "__free" => Some(format!("__free_{}", w[2].text)),
+            "guard" | "scoped_guard" | "CLASS" => Some(format!("class_{}_destructor", w[2].text)),
+            _ => None,
+        }
+    })
 }
 
 /// The first quoted text of `s` (gcc quotes with `'` or `‘’`) and the
@@ -113,6 +160,9 @@ fn about(msg: &str) -> About<'_> {
         }
         return About::Unnamed;
     }
+    if msg.starts_with("cleanup argument not a function") {
+        return About::Cleanup;
+    }
     if msg.starts_with("storage size of") || msg.contains("incomplete element type") {
         return About::Unnamed;
     }
@@ -151,10 +201,12 @@ fn one(
              one header per Linux header, and a function to c-shim/boundary.toml)"
         ))
     };
+    let pasted = |n: &str| One::Harness(pasted_lacked(n));
     let around = |n: &str| lacked_macro_around(n, line, names, offered);
     match *a {
         About::Name(n) if is_keyword(n) || n.is_empty() => One::Patch,
         About::Name(n) if names.declares(n) => stand_in(n),
+        About::Name(n) if pasted_by_definer(n, names) => pasted(n),
         // An argument of a macro the harness lacks need not be a C
         // expression (`scoped_guard(spinlock_irqsave, &l)`): what gcc
         // makes of it follows from the missing macro.
@@ -210,6 +262,11 @@ fn one(
                 None => One::Unknown,
             }
         }
+        About::Cleanup => match cleanup_name(line) {
+            Some(n) if pasted_by_definer(&n, names) => pasted(&n),
+            Some(_) => One::Patch,
+            None => One::Unknown,
+        },
         About::Before(_) | About::Other => One::Unknown,
     }
 }
@@ -260,7 +317,29 @@ pub(super) fn blame(
     let root = format!("{}/", root.display());
     let mut lacks: Vec<String> = vec![];
     let mut at: Vec<String> = vec![];
+    let kcompat = format!(
+        "{}/",
+        crate::cworld::build::cshim_dir()
+            .join("kcompat/include")
+            .display()
+    );
     for l in text.lines() {
+        // In a stand-in's expansion, only a name a cleanup.h definer
+        // pastes is read: the stand-in lacks the tree's definition.
+        if let Some((_, msg)) = l
+            .strip_prefix(&kcompat)
+            .and_then(|r| r.split_once(": error: "))
+        {
+            if let About::Name(n) = about(msg) {
+                if pasted_by_definer(n, names) {
+                    let what = pasted_lacked(n);
+                    if !lacks.contains(&what) {
+                        lacks.push(what);
+                    }
+                }
+            }
+            continue;
+        }
         let Some(rel) = l.strip_prefix(&root) else {
             continue;
         };
@@ -285,11 +364,14 @@ pub(super) fn blame(
     if lacks.is_empty() {
         return Blame::Patch;
     }
+    let used = if at.is_empty() {
+        String::new()
+    } else {
+        format!(" (used at {})", at.join(", "))
+    };
     Blame::Harness(format!(
-        "the harness cannot build this tree: it has {} (used at {}); a real build need not \
-         fail",
+        "the harness cannot build this tree: it has {}{used}; a real build need not fail",
         lacks.join("; "),
-        at.join(", ")
     ))
 }
 
@@ -478,6 +560,59 @@ mod tests {
         // Not an argument of a macro kcompat lacks: the patch's.
         assert_eq!(judge(&[at(5, undeclared)]), Blame::Patch);
         assert_eq!(judge(&[at(6, undeclared)]), Blame::Patch);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn names_cleanup_h_definers_paste_are_the_harness_s() {
+        let dir = std::env::temp_dir().join(format!("unbuilt-paste-{}", std::process::id()));
+        let hfi1 = dir.join("drivers/infiniband/hw/hfi1");
+        std::fs::create_dir_all(&hfi1).unwrap();
+        std::fs::write(
+            hfi1.join("sdma.c"),
+            "void f(void)\n{\n\tguard(irqsave)();\n\tvoid *p __free(kvfree) = 0;\n}\n",
+        )
+        .unwrap();
+        let root = dir.display().to_string();
+        let kcompat = crate::cworld::build::cshim_dir().join("kcompat/include/linux/cleanup.h");
+        let errors = [
+            format!(
+                "{}:43:9: error: unknown type name 'class_irqsave_t'",
+                kcompat.display()
+            ),
+            format!(
+                "{root}/drivers/infiniband/hw/hfi1/sdma.c:3:9: error: cleanup argument not a \
+                 function"
+            ),
+        ];
+        let mut with = names();
+        with.add("#define DEFINE_FREE(n, t, f) t __free_##n\n#define DEFINE_CLASS(n) n\n");
+        let judge = |names: &TreeNames, errors: &[String]| {
+            blame(
+                &errors.join("\n"),
+                &dir,
+                names,
+                (&offered(), &HashSet::new()),
+                &|_| false,
+            )
+        };
+        match judge(&with, &errors) {
+            Blame::Harness(m) => {
+                assert!(m.contains("`class_irqsave_t`"), "{m}");
+                assert!(m.contains("drivers/infiniband/hw/hfi1/sdma.c:3"), "{m}");
+            }
+            b => panic!("{b:?}"),
+        }
+        let free = format!(
+            "{root}/drivers/infiniband/hw/hfi1/sdma.c:4:9: error: cleanup argument not a function"
+        );
+        match judge(&with, std::slice::from_ref(&free)) {
+            Blame::Harness(m) => assert!(m.contains("`__free_kvfree`"), "{m}"),
+            b => panic!("{b:?}"),
+        }
+        // A tree without the definers: the patch's.
+        assert_eq!(judge(&names(), &errors), Blame::Patch);
+        assert_eq!(judge(&names(), &[free]), Blame::Patch);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
