@@ -12,8 +12,9 @@
 //! part the harness compiles as is (`kernel::extracted`, which callers
 //! pass), the names it
 //! declares at file scope (functions, variables, types, enum constants,
-//! macros, which it also marks) and the members of its structures and
-//! unions: not the locals of inline functions, nor parameters, nor what
+//! macros, which it also marks, and the classes and free functions
+//! `<linux/cleanup.h>`'s definers make: `class_spinlock_t`,
+//! `__free_kfree`) and the members of its structures and unions: not the locals of inline functions, nor parameters, nor what
 //! comments and literals mention. Debian trees keep it in [`INDEX_FILE`],
 //! written when they are extracted (their headers are not kept); a full
 //! tree (`--kernel-src`) has its headers, read when the index is first
@@ -24,6 +25,10 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+
+mod cleanup;
+pub use cleanup::made;
+use cleanup::made_by;
 
 /// Where a tree's generic headers are, relative to its root.
 pub const HEADER_DIRS: &[&str] = &["include", "arch/x86/include"];
@@ -36,7 +41,7 @@ pub const INDEX_FILE: &str = ".hfi1-conformance-names";
 
 /// The first line of an index file: what it was made from and how.
 pub(super) const INDEX_HEADER: &str =
-    "# hfi1-conformance names v3: include/ arch/x86/include/ (#macro, %tag, {tag with body, .tag.member)";
+    "# hfi1-conformance names v4: include/ arch/x86/include/ (#macro, %tag, {tag with body, .tag.member; cleanup.h classes)";
 
 /// The names of a tree's generic headers.
 #[derive(Debug, Default, Clone)]
@@ -128,6 +133,11 @@ impl TreeNames {
                     (&mut self.bodies, name.to_string())
                 }
                 Declared::Member(record) => (&mut self.members, format!("{record}.{name}")),
+                Declared::Made {
+                    prefix,
+                    second,
+                    suffix,
+                } => (&mut self.names, made(name, prefix, second, suffix)),
             };
             if !set.contains(&key) {
                 set.insert(key);
@@ -394,6 +404,17 @@ pub enum Declared<'a> {
     Body,
     /// A member of the structure or union of that tag (empty: none).
     Member(&'a str),
+    /// A name `<linux/cleanup.h>`'s definers make by pasting, from the
+    /// first argument (the name in the tuple) and, for a conditional
+    /// guard, the second: [`made`] spells it.
+    Made {
+        /// `__free_` or `class_`.
+        prefix: &'static str,
+        /// A conditional guard's second argument (`_try`), or empty.
+        second: &'a str,
+        /// `_t` for a class, empty for a free function.
+        suffix: &'static str,
+    },
 }
 
 /// What a brace opened.
@@ -428,7 +449,8 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared<'_>)> {
     // Where the members of an anonymous structure at file scope start in
     // `out`, until the typedef name after its body names them.
     let (mut anonymous, mut unnamed): (Option<usize>, Option<usize>) = (None, None);
-    for t in tokens(src) {
+    let toks = tokens(src);
+    for (k, &t) in toks.iter().enumerate() {
         if asm.get(t.line).copied().unwrap_or(false) {
             continue;
         }
@@ -498,6 +520,7 @@ pub fn declarations(src: &str) -> Vec<(&str, Declared<'_>)> {
                             name_members(&mut out[from..], t.text);
                         }
                         out.push((t.text, Declared::Name));
+                        out.extend(made_by(&toks[k..]));
                     }
                     Some(Block::Enum) => out.push((t.text, Declared::Name)),
                     Some(Block::Record(r)) => out.push((t.text, Declared::Member(r))),
@@ -764,6 +787,32 @@ mod tests {
         assert!(members
             .iter()
             .all(|(r, n)| *r == "work_struct" && !["inner", "ret"].contains(n)));
+    }
+
+    #[test]
+    fn cleanup_definers_declare_what_they_paste() {
+        let mut t = TreeNames::default();
+        t.add(
+            "DEFINE_FREE(kfree, void *, if (_T) kfree(_T))\n\
+             DEFINE_LOCK_GUARD_1(spinlock, spinlock_t, spin_lock(_T->lock),\n\
+             \t\t    spin_unlock(_T->lock))\n\
+             DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))\n\
+             DEFINE_GUARD_COND(mutex, _try, mutex_trylock(_T))\n\
+             static inline void f(void) { DEFINE_FREE(inner, void *, x) }\n\
+             #define DEFINE_FREE(_name, _type, _free) x\n",
+        );
+        for n in [
+            "__free_kfree",
+            "class_spinlock_t",
+            "class_mutex_t",
+            "class_mutex_try_t",
+        ] {
+            assert!(t.declares(n), "{n}");
+        }
+        // Not inside a body, nor a definition's parameters.
+        assert!(!t.declares("__free_inner"));
+        assert!(!t.declares("__free__name"));
+        assert!(!t.declares("class_spin_lock_t"));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 #define _KCOMPAT_LINUX_CLEANUP_H
 
 #include <linux/compiler_types.h>
+#include <linux/stddef.h>
 
 /* __free(name): run DEFINE_FREE(name)'s expression on the variable, as _T. */
 #define DEFINE_FREE(_name, _type, _free)				\

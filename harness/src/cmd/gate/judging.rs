@@ -395,6 +395,11 @@ impl Series<'_> {
         };
         let unrun = scope.functions.none_judged();
         if unrun && !scope.compiled_whole {
+            // No world runs its code, but a real build still reads it.
+            if let Some(msg) = self.lacking(k, &applied, at.compiled.as_ref()) {
+                at.blocked = Some(format!("patch {} left a tree that does not build", k + 1));
+                return Ok(self.judged(p, at, PatchVerdict::BreaksBuild(msg), None, vec![]));
+            }
             return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));
         }
         // Patch coverage's tree, placed, and its world built meanwhile.
@@ -647,8 +652,8 @@ impl Series<'_> {
         (!found.is_empty()).then(|| {
             format!(
                 "the patch uses {}, which this tree ({}) does not declare: a real build \
-                 fails there (the harness's stand-ins in c-shim/kcompat offer {} to every \
-                 tree, so its own compile would not)",
+                 fails there (read from the patch's lines and the tree's headers before any \
+                 compile; c-shim/kcompat offers {} to every tree)",
                 found.join(", "),
                 self.base.version,
                 if found.len() == 1 { "it" } else { "them" }

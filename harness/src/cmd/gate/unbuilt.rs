@@ -207,17 +207,19 @@ fn one(
         About::Name(n) if is_keyword(n) || n.is_empty() => One::Patch,
         About::Name(n) if names.declares(n) => stand_in(n),
         About::Name(n) if pasted_by_definer(n, names) => pasted(n),
-        // An argument of a macro the harness lacks need not be a C
-        // expression (`scoped_guard(spinlock_irqsave, &l)`): what gcc
-        // makes of it follows from the missing macro.
-        About::Name(n) if around(n).is_some() => around(n).map_or(One::Unknown, stand_in),
         // A definition the patch adds to a file the worlds take only
         // named definitions from.
         About::Name(n) if own.contains(n) => One::Harness(format!(
             "no copy of `{n}` (the patched tree's own code defines it, where no world takes \
              it from: name it in c-shim/boundary.toml's extracted definitions)"
         )),
-        About::Name(_) => One::Patch,
+        // An argument of a macro the harness lacks need not be a C
+        // expression (`scoped_guard(spinlock_irqsave, &l)`): what gcc
+        // makes of it follows from the missing macro.
+        About::Name(n) => match around(n) {
+            Some(m) => stand_in(m),
+            None => One::Patch,
+        },
         About::Member { record, .. } if records(record) => One::Patch,
         About::Member { record, member: "" } => {
             if names.defines_tag(record) {
