@@ -50,19 +50,23 @@
 	DEFINE_CLASS(_name, _type, if (_T) { _unlock; },		\
 		     ({ _lock; _T; }), _type _T)
 
-/* A guard over a lock of type _type, with state of its own (the flags). */
-#define DEFINE_LOCK_GUARD_1(_name, _type, _lock, _unlock, ...)	\
-	typedef struct {						\
-		_type *lock;						\
-		__VA_ARGS__;						\
-	} class_##_name##_t;						\
+/* What a lock guard does at the end of its scope: unlock, if it holds. */
+#define __KC_LOCK_GUARD_DESTRUCTOR(_name, _unlock)			\
 	static inline void						\
 	class_##_name##_destructor(class_##_name##_t *_T)		\
 	{								\
 		if (_T->lock) {						\
 			_unlock;					\
 		}							\
-	}								\
+	}
+
+/* A guard over a lock of type _type, with state of its own (the flags). */
+#define DEFINE_LOCK_GUARD_1(_name, _type, _lock, _unlock, ...)	\
+	typedef struct {						\
+		_type *lock;						\
+		__VA_ARGS__;						\
+	} class_##_name##_t;						\
+	__KC_LOCK_GUARD_DESTRUCTOR(_name, _unlock)			\
 	static inline class_##_name##_t					\
 	class_##_name##_constructor(_type *__l)				\
 	{								\
@@ -77,13 +81,7 @@
 		void *lock;						\
 		__VA_ARGS__;						\
 	} class_##_name##_t;						\
-	static inline void						\
-	class_##_name##_destructor(class_##_name##_t *_T)		\
-	{								\
-		if (_T->lock) {						\
-			_unlock;					\
-		}							\
-	}								\
+	__KC_LOCK_GUARD_DESTRUCTOR(_name, _unlock)			\
 	static inline class_##_name##_t class_##_name##_constructor(void) \
 	{								\
 		class_##_name##_t __g = { .lock = (void *)1 };		\

@@ -84,6 +84,12 @@ fn did_not_apply(k: usize) -> String {
     format!("patch {} did not apply", k + 1)
 }
 
+/// Why the patches after patch `k` (from 0) cannot be judged when it
+/// broke the build.
+fn did_not_build(k: usize) -> String {
+    format!("patch {} left a tree that does not build", k + 1)
+}
+
 /// A scratch directory of this process and thread.
 fn scratch(name: &str) -> PathBuf {
     std::env::temp_dir()
@@ -397,7 +403,7 @@ impl Series<'_> {
         if unrun && !scope.compiled_whole {
             // No world runs its code, but a real build still reads it.
             if let Some(msg) = self.lacking(k, &applied, at.compiled.as_ref()) {
-                at.blocked = Some(format!("patch {} left a tree that does not build", k + 1));
+                at.blocked = Some(did_not_build(k));
                 return Ok(self.judged(p, at, PatchVerdict::BreaksBuild(msg), None, vec![]));
             }
             return Ok(self.judged(p, at, PatchVerdict::NotJudged, None, vec![]));
@@ -552,11 +558,10 @@ impl Series<'_> {
         times: &mut Timings,
     ) -> Result<Result<(KernelTree, BuiltWorld), (PatchVerdict, String)>> {
         let tree = KernelTree::open(self.dir)?;
-        let why = || format!("patch {} left a tree that does not build", k + 1);
         // What the tree lacks fails a real build whatever the harness's
         // compile would say: known before building, from the patch's lines.
         if let Some(msg) = self.lacking(k, applied, compiled) {
-            return Ok(Err((PatchVerdict::BreaksBuild(msg), why())));
+            return Ok(Err((PatchVerdict::BreaksBuild(msg), did_not_build(k))));
         }
         let t = Instant::now();
         let built = cworld::build(&tree, &BuildOptions::default());
@@ -580,7 +585,7 @@ impl Series<'_> {
                         }
                     }
                 };
-                Ok(Err((verdict, why())))
+                Ok(Err((verdict, did_not_build(k))))
             }
         }
     }
