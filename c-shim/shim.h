@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 59
+#define SHIM_ABI_VERSION 60
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -48,7 +48,14 @@ typedef uint64_t shim_u64;
 #define SHIM_MAX_PORTS 2
 #define SHIM_MAP_MAX_ELEMS 16	/* per-VL elements of an engine map */
 #define SHIM_ELEM_MAX_ENTRIES 16	/* engines / contexts of one element */
-#define SHIM_JOURNAL_BYTES 16384
+/*
+ * The journal's rooms: boundary lines, tracepoint lines ("trace ...") and
+ * lock-order lines ("lockdep: ...") each have their own, so one kind
+ * filling its room loses no line of another (mocks/journal.c).
+ */
+#define SHIM_JOURNAL_ROOM 16384	/* boundary lines; tracepoint lines */
+#define SHIM_LOCKDEP_ROOM 4096	/* lock-order lines */
+#define SHIM_JOURNAL_BYTES (2 * SHIM_JOURNAL_ROOM + SHIM_LOCKDEP_ROOM + 1)
 #define SHIM_TEXT_BYTES 4096
 #define SHIM_MAX_ITER_QPS 8	/* QPs rvt_qp_iter() walks */
 #define SHIM_MAX_SWQE 16	/* send queue entries (qp->s_size) */

@@ -14,6 +14,32 @@ static struct shim_outcome *cur;
 
 static unsigned long calls;
 
+/*
+ * The kinds of line, each with a room of its own in the journal (shim.h):
+ * a call walking a ring, whose tracepoints fill theirs, still journals
+ * every boundary call, and the lock-order lines only C writes take no
+ * room from the lines a model mirrors.  A line that does not fit its
+ * kind's room is dropped, and so is every later one of that kind; in its
+ * place, once, the kind's overflow line (the model's journal_room()).
+ * Each room keeps space for that line, so the rooms together never need
+ * more than the buffer holds.
+ */
+static const struct journal_kind {
+	const char *prefix;	/* how its lines start; "" is any other line */
+	size_t room;
+	const char *full;
+} kinds[] = {
+	{ "trace ", SHIM_JOURNAL_ROOM, "trace journal-overflow" },
+	{ "lockdep: ", SHIM_LOCKDEP_ROOM, "lockdep: journal-overflow" },
+	{ "", SHIM_JOURNAL_ROOM, "journal-overflow" },
+};
+
+/* This call's bytes of each kind (newlines included); ~0 once it is full. */
+static size_t used[ARRAY_SIZE(kinds)];
+
+_Static_assert(2 * SHIM_JOURNAL_ROOM + SHIM_LOCKDEP_ROOM < SHIM_JOURNAL_BYTES,
+	       "the rooms and the NUL fit the journal");
+
 unsigned long journal_call(void)
 {
 	return calls;
@@ -30,6 +56,7 @@ void journal_begin(struct shim_outcome *out)
 	cur = out;
 	cur->journal_len = 0;
 	cur->journal[0] = '\0';
+	memset(used, 0, sizeof(used));
 }
 
 void journal_resume(struct shim_outcome *out)
@@ -42,6 +69,39 @@ void journal_end(void)
 	cur = NULL;
 }
 
+/*
+ * The line of `want` bytes written (at most `n` of them, NUL-terminated)
+ * at the journal's end: kept with its newline when its kind has room for
+ * it and for the overflow line after it; else replaced by that overflow
+ * line, or dropped when its kind is already full.  The first `n` bytes
+ * hold its kind's prefix whenever that kind has room left: the buffer's
+ * room is at least the rooms left together.
+ */
+static void journal_commit(size_t n, size_t want)
+{
+	char *line = cur->journal + cur->journal_len;
+	unsigned int k = 0;
+
+	while (kinds[k].prefix[0] &&
+	       (n < strlen(kinds[k].prefix) ||
+		memcmp(line, kinds[k].prefix, strlen(kinds[k].prefix))))
+		k++;
+	if (used[k] == (size_t)~0) {
+		*line = '\0';
+		return;
+	}
+	if (used[k] + want + 1 + strlen(kinds[k].full) + 1 > kinds[k].room) {
+		want = strlen(kinds[k].full);
+		memcpy(line, kinds[k].full, want);
+		used[k] = (size_t)~0;
+	} else {
+		used[k] += want + 1;
+	}
+	cur->journal_len += want;
+	cur->journal[cur->journal_len++] = '\n';
+	cur->journal[cur->journal_len] = '\0';
+}
+
 static void journal_vprintf(const char *fmt, va_list ap)
 {
 	size_t room;
@@ -51,18 +111,11 @@ static void journal_vprintf(const char *fmt, va_list ap)
 		return;
 	room = sizeof(cur->journal) - cur->journal_len;
 	n = vsnprintf(cur->journal + cur->journal_len, room, fmt, ap);
-	if (n < 0 || (size_t)n + 1 >= room) {
-		/* Full: say so once, where the reader will look. */
-		static const char full[] = "journal-overflow\n";
-
-		cur->journal_len = sizeof(cur->journal) - sizeof(full);
-		memcpy(cur->journal + cur->journal_len, full, sizeof(full));
-		cur->journal_len += sizeof(full) - 1;
+	if (n < 0) {
+		cur->journal[cur->journal_len] = '\0';
 		return;
 	}
-	cur->journal_len += n;
-	cur->journal[cur->journal_len++] = '\n';
-	cur->journal[cur->journal_len] = '\0';
+	journal_commit((size_t)n < room ? (size_t)n : room - 1, n);
 }
 
 /* Appends one line of n bytes as it is: the formatting-free path. */
@@ -73,14 +126,9 @@ static void journal_put(const char *s, size_t n)
 	if (!cur)
 		return;
 	room = sizeof(cur->journal) - cur->journal_len;
-	if (n + 2 > room) {
-		journal_printf("%.*s", (int)n, s);	/* the overflow path */
-		return;
-	}
-	memcpy(cur->journal + cur->journal_len, s, n);
-	cur->journal_len += n;
-	cur->journal[cur->journal_len++] = '\n';
-	cur->journal[cur->journal_len] = '\0';
+	memcpy(cur->journal + cur->journal_len, s, n < room ? n : room - 1);
+	cur->journal[cur->journal_len + (n < room ? n : room - 1)] = '\0';
+	journal_commit(n < room ? n : room - 1, n);
 }
 
 void journal_printf(const char *fmt, ...)

@@ -84,10 +84,14 @@ impl Implementation for Model {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Undefined(pub String);
 
-/// The room of the C world's journal, in bytes (`SHIM_JOURNAL_BYTES`,
-/// c-shim/shim.h; the harness holds the two equal): what a call records
-/// past it is lost, as [`Journal::finish`] writes.
-pub const JOURNAL_BYTES: usize = 16384;
+/// The room of each of the C world's journal's boundary lines and its
+/// tracepoint lines, in bytes (`SHIM_JOURNAL_ROOM`, c-shim/shim.h; the
+/// harness holds the two equal): what a call records past it is lost, as
+/// [`journal_room`] writes.
+pub const JOURNAL_ROOM: usize = 16384;
+
+/// The room of the C world's lock-order lines (`SHIM_LOCKDEP_ROOM`).
+pub const LOCKDEP_ROOM: usize = 4096;
 
 /// The room of the C world's text, in bytes (`SHIM_TEXT_BYTES`,
 /// c-shim/shim.h; the harness holds the two equal): a describer writes
@@ -95,32 +99,38 @@ pub const JOURNAL_BYTES: usize = 16384;
 /// text is cut at one byte less.
 pub const TEXT_BYTES: usize = 4096;
 
-/// What the C journal writes where a line does not fit
-/// (c-shim/mocks/journal.c).
-pub const JOURNAL_OVERFLOW: &str = "journal-overflow\n";
-
-/// The lines as a journal of [`JOURNAL_BYTES`] holds them: each line and
-/// its newline while they leave room for the terminating NUL; the first
-/// that does not fit is written as far as it goes, then cut, with what is
-/// before it, to leave room for `journal-overflow` at the end
-/// (journal_vprintf(); any later line overflows at the same place).
+/// The lines as the C journal holds them (journal_commit(),
+/// c-shim/mocks/journal.c): each kind of line ([`outcome::JOURNAL_KINDS`])
+/// in a room of its own, a line kept with its newline while its kind has
+/// room for it and for the kind's overflow line; the first that does not
+/// fit is replaced by that overflow line, and later lines of its kind are
+/// dropped.
 pub fn journal_room(lines: Vec<String>) -> Vec<String> {
-    let mut text: Vec<u8> = Vec::new();
-    for l in &lines {
-        if text.len() + l.len() + 2 > JOURNAL_BYTES {
-            text.extend_from_slice(l.as_bytes());
-            text.truncate(JOURNAL_BYTES - JOURNAL_OVERFLOW.len() - 1);
-            text.extend_from_slice(JOURNAL_OVERFLOW.as_bytes());
-            return String::from_utf8_lossy(&text)
-                .split('\n')
-                .filter(|l| !l.is_empty())
-                .map(String::from)
-                .collect();
-        }
-        text.extend_from_slice(l.as_bytes());
-        text.push(b'\n');
+    use outcome::{journal_kind, JOURNAL_KINDS};
+    // Bytes used of each kind; None once it is full.
+    let mut used = [Some(0usize); JOURNAL_KINDS.len()];
+    // The common case: every kind would fit with all the lines.
+    let total: usize = lines.iter().map(|l| l.len() + 1).sum();
+    if JOURNAL_KINDS
+        .iter()
+        .all(|k| total + k.full.len() < k.room)
+    {
+        return lines;
     }
-    lines
+    let mut out = Vec::with_capacity(lines.len());
+    for l in lines {
+        let k = journal_kind(&l);
+        let kind = &JOURNAL_KINDS[k];
+        let Some(u) = used[k] else { continue };
+        if u + l.len() + 1 + kind.full.len() + 1 > kind.room {
+            out.push(kind.full.to_owned());
+            used[k] = None;
+        } else {
+            used[k] = Some(u + l.len() + 1);
+            out.push(l);
+        }
+    }
+    out
 }
 
 /// What the model records of boundary calls, in the C journal's words.

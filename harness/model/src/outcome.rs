@@ -21,6 +21,51 @@ pub const LOCKDEP: &str = "lockdep: ";
 /// The category of [`Outcome::diff`] that holds the lock-order lines.
 pub const LOCKDEP_FIELD: &str = "lockdep";
 
+/// A kind of journal line: a category of [`Outcome::diff`], and a room of
+/// its own in the C world's journal (c-shim/mocks/journal.c), so that one
+/// kind filling its room loses no line of another.
+#[derive(Debug, PartialEq, Eq)]
+pub struct JournalKind {
+    /// The category's name in a difference.
+    pub field: &'static str,
+    /// How its lines start; empty for every line no other kind takes.
+    pub prefix: &'static str,
+    /// Its room in bytes, newlines included (shim.h).
+    pub room: usize,
+    /// The line written once where its room runs out.
+    pub full: &'static str,
+}
+
+/// The kinds, in the order a difference lists them.
+pub const JOURNAL_KINDS: [JournalKind; 3] = [
+    JournalKind {
+        field: "journal",
+        prefix: "",
+        room: crate::JOURNAL_ROOM,
+        full: "journal-overflow",
+    },
+    JournalKind {
+        field: "tracepoints",
+        prefix: TRACE,
+        room: crate::JOURNAL_ROOM,
+        full: "trace journal-overflow",
+    },
+    JournalKind {
+        field: LOCKDEP_FIELD,
+        prefix: LOCKDEP,
+        room: crate::LOCKDEP_ROOM,
+        full: "lockdep: journal-overflow",
+    },
+];
+
+/// The kind of journal line `line` is (its index in [`JOURNAL_KINDS`]).
+pub fn journal_kind(line: &str) -> usize {
+    JOURNAL_KINDS
+        .iter()
+        .position(|k| !k.prefix.is_empty() && line.starts_with(k.prefix))
+        .unwrap_or(0)
+}
+
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Outcome {
@@ -174,14 +219,11 @@ impl Outcome {
         // change that moves only them shows as `tracepoints` or `lockdep`,
         // the rest of the journal as `journal`.
         if self.journal != rust.journal {
-            fn part<'a>(o: &'a Outcome, start: &str) -> Vec<&'a str> {
+            fn part(o: &Outcome, kind: usize) -> Vec<&str> {
                 o.journal
                     .iter()
                     .map(String::as_str)
-                    .filter(|l| match start {
-                        "" => !l.starts_with(TRACE) && !l.starts_with(LOCKDEP),
-                        s => l.starts_with(s),
-                    })
+                    .filter(|l| journal_kind(l) == kind)
                     .collect()
             }
             let text = |v: Vec<&str>| {
@@ -191,14 +233,10 @@ impl Outcome {
                     v.join("; ")
                 }
             };
-            for (field, start) in [
-                ("journal", ""),
-                ("tracepoints", TRACE),
-                (LOCKDEP_FIELD, LOCKDEP),
-            ] {
-                let (c, r) = (part(self, start), part(rust, start));
+            for (kind, k) in JOURNAL_KINDS.iter().enumerate() {
+                let (c, r) = (part(self, kind), part(rust, kind));
                 if c != r {
-                    d.push((field, text(c), text(r)));
+                    d.push((k.field, text(c), text(r)));
                 }
             }
         }

@@ -119,49 +119,12 @@ pub fn differs(o: &shim_outcome, r: &Outcome, scratch: &mut Outcome) -> bool {
 /// How C's outcome `c` differs from a model's `r`: [`Outcome::diff`] but
 /// the lock-order lines (`lockdep: ...`), upstream's own findings, which no
 /// model mirrors (C against C compares them: a patch that adds or removes
-/// an inversion changes its tree's outcome).
+/// an inversion changes its tree's outcome). They have a room of their own
+/// in C's journal, so they move no other line.
 pub fn model_diff(c: &Outcome, r: &Outcome) -> Vec<(&'static str, String, String)> {
-    let with_lockdep = with_lockdep_of(c, r);
-    let mut d = c.diff(with_lockdep.as_ref().unwrap_or(r));
+    let mut d = c.diff(r);
     d.retain(|x| x.0 != crate::model::outcome::LOCKDEP_FIELD);
     d
-}
-
-/// `r` with C's lock-order lines in its journal where C wrote them (after
-/// the same lines of the rest), and cut to the journal's room again: they
-/// take room in C's journal, so where C's overflows the model's must
-/// overflow at the same byte. `None` when C wrote none.
-fn with_lockdep_of(c: &Outcome, r: &Outcome) -> Option<Outcome> {
-    use crate::model::outcome::LOCKDEP;
-    use crate::model::JOURNAL_OVERFLOW;
-    if !c.journal.iter().any(|l| l.starts_with(LOCKDEP)) {
-        return None;
-    }
-    // The model's lines as written, before its own cut: the bytes a cut
-    // that comes earlier needs are all there.
-    let marker = JOURNAL_OVERFLOW.trim_end();
-    let mut rest: Vec<String> = r.journal.clone();
-    if let Some(last) = rest.pop() {
-        match last.strip_suffix(marker) {
-            Some("") => {}
-            Some(cut) => rest.push(cut.to_owned()),
-            None => rest.push(last),
-        }
-    }
-    let mut lines = Vec::with_capacity(rest.len() + 1);
-    let mut from_model = rest.into_iter();
-    for l in &c.journal {
-        if l.starts_with(LOCKDEP) {
-            // Cut by C's own overflow: cut again below at the same byte.
-            lines.push(l.strip_suffix(marker).unwrap_or(l).to_owned());
-        } else if let Some(m) = from_model.next() {
-            lines.push(m);
-        }
-    }
-    lines.extend(from_model);
-    let mut out = r.clone();
-    out.journal = crate::model::journal_room(lines);
-    Some(out)
 }
 
 /// `r` written as C writes an outcome equals `o`, byte for byte.
@@ -236,30 +199,38 @@ mod tests {
         DevFlag, EngineIdx, Func, IowaitFlag, NullableIdx, PrivFlag, QpType, SFlag, WrOpcode,
     };
 
-    /// C's lock-order lines take room in its journal: where they make it
-    /// overflow earlier than the model's, the model's is cut at the same
-    /// byte before the two are compared (lines that agree do not differ),
-    /// and a line that differs still shows.
+    /// Each kind of journal line has its own room: C's lock-order lines,
+    /// which the model has none of, and a tracepoint-heavy call that
+    /// fills the tracepoints' room, cut no boundary line; a line that
+    /// differs still shows.
     #[test]
-    fn lockdep_lines_take_room_in_the_journal_alike() {
+    fn each_kind_of_journal_line_has_its_own_room() {
         use crate::model::journal_room;
         use crate::model::outcome::Outcome;
-        let body: Vec<String> = (0..480)
-            .map(|i| format!("trace hfi1_sdma_progress(sde#0, 0x0, 0x{i:x}, (null))"))
-            .collect();
-        let lock = "lockdep: possible ABBA deadlock: s_lock#0x0 taken holding sde#0.waitlock, sde#0.waitlock taken holding s_lock#0x0 before".to_owned();
+        let trace = |i: usize| format!("trace hfi1_sdma_progress(sde#0, 0x0, 0x{i:x}, (null))");
+        let lock = "lockdep: possible ABBA deadlock: s_lock#0x0 taken holding sde#0.waitlock, sde#0.waitlock taken holding s_lock#0x0 before";
+        let wake = "wake_up(sdma-unfreeze-wq)".to_owned();
+        // Enough tracepoints to fill their room, then a boundary line.
+        let mut body: Vec<String> = (0..480).map(trace).collect();
+        body.push(wake.clone());
         let mut c_lines = body[..30].to_vec();
-        c_lines.push(lock);
+        c_lines.extend(std::iter::repeat_n(lock.to_owned(), 40));
         c_lines.extend_from_slice(&body[30..]);
         let mut c = Outcome::new();
         c.journal = journal_room(c_lines);
         let mut r = Outcome::new();
         r.journal = journal_room(body.clone());
+        assert_eq!(r.journal.last(), Some(&wake));
+        assert!(r.journal.contains(&"trace journal-overflow".to_owned()));
+        assert!(c.journal.contains(&"lockdep: journal-overflow".to_owned()));
         assert!(model_diff(&c, &r).is_empty(), "{:?}", model_diff(&c, &r));
-        // Without the lockdep line's room, the cut would differ.
-        let mut plain = c.clone();
-        plain.journal.retain(|l| !l.starts_with("lockdep: "));
-        assert!(!plain.diff(&r).is_empty());
+        // One tracepoint more (a patch adding one) moves no boundary line.
+        let mut more = body.clone();
+        more.insert(0, trace(999));
+        let mut m = Outcome::new();
+        m.journal = journal_room(more);
+        let keys: Vec<_> = m.diff(&r).into_iter().map(|x| x.0).collect();
+        assert_eq!(keys, ["tracepoints"]);
         // A line that differs before the cut still shows.
         let mut other = body.clone();
         other[3] = "trace hfi1_sdma_progress(sde#1, 0x0, 0x3, (null))".into();

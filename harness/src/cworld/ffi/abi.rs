@@ -762,10 +762,9 @@ mod tests {
     /// The model cuts its journal where the C world's ends.
     #[test]
     fn the_models_journal_room_is_the_abis() {
-        assert_eq!(
-            crate::model::JOURNAL_BYTES,
-            crate::cworld::ffi::types::SHIM_JOURNAL_BYTES as usize
-        );
+        use crate::cworld::ffi::types as c;
+        assert_eq!(crate::model::JOURNAL_ROOM, c::SHIM_JOURNAL_ROOM as usize);
+        assert_eq!(crate::model::LOCKDEP_ROOM, c::SHIM_LOCKDEP_ROOM as usize);
         assert_eq!(
             crate::model::TEXT_BYTES,
             crate::cworld::ffi::types::SHIM_TEXT_BYTES as usize

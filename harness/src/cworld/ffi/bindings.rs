@@ -664,7 +664,8 @@ pub struct shim_outcome {
     pub text_len: shim_u32,
     pub text: [::std::os::raw::c_char; 4096usize],
     pub journal_len: shim_u32,
-    pub journal: [::std::os::raw::c_char; 16384usize],
+    pub journal: [::std::os::raw::c_char; 36865usize],
+    pub __bindgen_padding_3: [u8; 3usize],
 }
 impl Default for shim_outcome {
     fn default() -> Self {
