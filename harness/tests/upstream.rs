@@ -175,6 +175,10 @@ const TREE_TRIALS: &[(&str, TreeTrial)] = &[
     ),
     ("gate::tree_lacks", gate::interfaces::gate_tree_lacks),
     ("gate::scoped_guard", gate::interfaces::gate_scoped_guard),
+    (
+        "gate::generic_helpers",
+        gate::interfaces::gate_generic_helpers,
+    ),
     ("gate::write_past_block", gate::gate_write_past_block),
     ("gate::write_after_free", gate::gate_write_after_free),
     ("gate::crash_storm", gate::gate_crash_storm),

@@ -111,10 +111,7 @@ pub fn journal_room(lines: Vec<String>) -> Vec<String> {
     let mut used = [Some(0usize); JOURNAL_KINDS.len()];
     // The common case: every kind would fit with all the lines.
     let total: usize = lines.iter().map(|l| l.len() + 1).sum();
-    if JOURNAL_KINDS
-        .iter()
-        .all(|k| total + k.full.len() < k.room)
-    {
+    if JOURNAL_KINDS.iter().all(|k| total + k.full.len() < k.room) {
         return lines;
     }
     let mut out = Vec::with_capacity(lines.len());

@@ -15,6 +15,7 @@ pub mod lockdep;
 
 const QP: &str = "drivers/infiniband/hw/hfi1/qp.c";
 const SDMA: &str = "drivers/infiniband/hw/hfi1/sdma.c";
+const PIO: &str = "drivers/infiniband/hw/hfi1/pio.c";
 const LE: &str = "if (wqe->length <= piothreshold)";
 const LT: &str = "if (wqe->length < piothreshold)";
 /// The start of a definition no world compiles (sdma.c's event names,
@@ -26,8 +27,15 @@ const UNRUN_EDITED: &str = "static const char * const sdma_event_names[] = {\n\t
 /// The unified diff (diff(1), `a/` and `b/` labels) of `file` in `tree`
 /// with `from` replaced by `to`; empty when `from` is not there.
 fn diff_of(tree: &KernelTree, file: &str, from: &str, to: &str) -> String {
+    diff_of_all(tree, file, &[(from, to)])
+}
+
+/// [`diff_of`] with each `(from, to)` of `edits` replaced in turn.
+fn diff_of_all(tree: &KernelTree, file: &str, edits: &[(&str, &str)]) -> String {
     let old = std::fs::read_to_string(tree.path(file)).unwrap_or_default();
-    let new = old.replacen(from, to, 1);
+    let new = edits
+        .iter()
+        .fold(old.clone(), |text, (from, to)| text.replacen(from, to, 1));
     let dir = std::env::temp_dir().join(format!(
         "hfi1-mkpatch-{}-{}-{:?}",
         std::process::id(),
@@ -55,7 +63,12 @@ fn diff_of(tree: &KernelTree, file: &str, from: &str, to: &str) -> String {
 /// A patch of `file` in `tree` that replaces `from` by `to` (a unified
 /// diff made by diff(1), as a reviewer would get it).
 pub fn make_patch(tree: &KernelTree, file: &str, from: &str, to: &str, subject: &str) -> String {
-    let out = diff_of(tree, file, from, to);
+    make_patch_all(tree, file, &[(from, to)], subject)
+}
+
+/// [`make_patch`] of several replacements in one file.
+fn make_patch_all(tree: &KernelTree, file: &str, edits: &[(&str, &str)], subject: &str) -> String {
+    let out = diff_of_all(tree, file, edits);
     format!("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] {subject}\n\n---\n{out}")
 }
 
@@ -105,6 +118,11 @@ impl<'a> Gate<'a> {
     /// A patch of `file` in the tree (see [`make_patch`]).
     fn patch(&self, file: &str, from: &str, to: &str, subject: &str) -> String {
         make_patch(self.tree, file, from, to, subject)
+    }
+
+    /// A patch of several replacements in `file` (see [`make_patch_all`]).
+    fn patch_all(&self, file: &str, edits: &[(&str, &str)], subject: &str) -> String {
+        make_patch_all(self.tree, file, edits, subject)
     }
 
     /// Judges the series `text` on the tree.

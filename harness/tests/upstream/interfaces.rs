@@ -6,7 +6,7 @@ use harness::cmd::gate::{self, PatchVerdict};
 use harness::kernel::KernelTree;
 use libtest_mimic::Failed;
 
-use super::{verdicts, Gate, SDMA};
+use super::{verdicts, Gate, PIO, SDMA};
 
 /// An interface newer than the tree: the typed allocators came in v7.0,
 /// so a patch that uses kzalloc_obj() on 5.10 does not build there
@@ -185,4 +185,63 @@ pub fn gate_scoped_guard(tree: &KernelTree) -> Result<(), Failed> {
         return Err(format!("{:?}: {:#?}", verdicts(&j), c.groups).into());
     }
     Ok(())
+}
+
+/// Helpers of generic headers that real cleanups bring to hfi1, which
+/// kcompat offers every tree: `umin()` for a `min()` of two u32
+/// thresholds in sc_alloc and `FIELD_PREP()` (a patch adding
+/// `<linux/bitfield.h>`, which the worlds then include as the file does)
+/// for sc_enable's mask and shift are the same code and `preserves`,
+/// every line judged, on every pinned tree (5.10's headers have both by
+/// backport); `secs_to_jiffies()`, v6.13 (and 6.1's by backport),
+/// builds where the tree has it and breaks 5.10's build.
+pub fn gate_generic_helpers(tree: &KernelTree) -> Result<(), Failed> {
+    let names = harness::kernel::names::TreeNames::of(&tree.root, &harness::kernel::extracted)
+        .map_err(|e| format!("{e:#}"))?
+        .ok_or("no index of names")?;
+    let g = Gate::new(tree)?;
+    let edits = [
+        (
+            "#include <linux/delay.h>\n",
+            "#include <linux/bitfield.h>\n#include <linux/delay.h>\n",
+        ),
+        (
+            "thresh = min(sc_percent_to_threshold(sc, 50),",
+            "thresh = umin(sc_percent_to_threshold(sc, 50),",
+        ),
+        (
+            "pio = ((sc->hw_context & SEND_PIO_INIT_CTXT_PIO_CTXT_NUM_MASK) <<\n\
+             \t       SEND_PIO_INIT_CTXT_PIO_CTXT_NUM_SHIFT) |",
+            "pio = FIELD_PREP(SEND_PIO_INIT_CTXT_PIO_CTXT_NUM_MASK <<\n\
+             \t\t\t SEND_PIO_INIT_CTXT_PIO_CTXT_NUM_SHIFT, sc->hw_context) |",
+        ),
+    ];
+    let patch = g.patch_all(PIO, &edits, "umin and FIELD_PREP");
+    let added = patch
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"));
+    if added.count() != 4 {
+        return Err(format!("{}: the edits did not all apply:\n{patch}", tree.version).into());
+    }
+    let j = g.run(patch)?;
+    // Judged whole: the include is one every world then compiles.
+    if verdicts(&j) != ["preserves"] || !j[0].not_judged.is_empty() {
+        return Err(format!(
+            "umin/FIELD_PREP on {}: {:?}, not judged: {:?}",
+            tree.version, j[0].verdict, j[0].not_judged
+        )
+        .into());
+    }
+    let has = names.declares("secs_to_jiffies");
+    let j = g.run(g.patch(
+        SDMA,
+        "msecs_to_jiffies(SDMA_ERR_HALT_TIMEOUT);",
+        "secs_to_jiffies(SDMA_ERR_HALT_TIMEOUT) / 1000;",
+        "secs_to_jiffies",
+    ))?;
+    match (&j[0].verdict, has) {
+        (PatchVerdict::BreaksBuild(m), false) if m.contains("`secs_to_jiffies`") => Ok(()),
+        (v, true) if v.word() == "preserves" => Ok(()),
+        (v, _) => Err(format!("secs_to_jiffies on {}: {v:?}", tree.version).into()),
+    }
 }

@@ -53,7 +53,12 @@ static inline t pfx##_cmpxchg(v_t *v, t old, t new)			\
 	return old;							\
 }									\
 static inline t pfx##_xchg(v_t *v, t new)				\
-{ return __atomic_exchange_n(&v->counter, new, __ATOMIC_SEQ_CST); }
+{ return __atomic_exchange_n(&v->counter, new, __ATOMIC_SEQ_CST); }	\
+static inline bool pfx##_try_cmpxchg(v_t *v, t *old, t new)		\
+{									\
+	return __atomic_compare_exchange_n(&v->counter, old, new, false, \
+		__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);			\
+}
 
 __KCOMPAT_ATOMIC_OPS(atomic, int, atomic_t)
 __KCOMPAT_ATOMIC_OPS(atomic64, s64, atomic64_t)
@@ -68,6 +73,10 @@ __KCOMPAT_ATOMIC_OPS(atomic64, s64, atomic64_t)
 	__atomic_compare_exchange_n(ptr, &__o, n, false,		\
 		__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);			\
 	__o; })
+/* cmpxchg() that says whether it swapped, and on failure what it found. */
+#define try_cmpxchg(ptr, oldp, n)					\
+	__atomic_compare_exchange_n(ptr, oldp, n, false,		\
+		__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 #define xchg(ptr, v)	__atomic_exchange_n(ptr, v, __ATOMIC_SEQ_CST)
 
 #endif

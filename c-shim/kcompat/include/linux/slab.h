@@ -40,6 +40,7 @@ DEFINE_FREE(kfree, void *, if (!IS_ERR_OR_NULL(_T)) kfree(_T))
 	((typeof(t) *)kzalloc(struct_size((typeof(t) *)0, fam, n), GFP_KERNEL))
 /* kzalloc_obj(TYPE or VAR[, GFP]): one zeroed object. */
 #define kzalloc_obj(t, ...)		((typeof(t) *)kzalloc(sizeof(t), GFP_KERNEL))
+#define kmalloc_obj(t, ...)		((typeof(t) *)kmalloc(sizeof(t), GFP_KERNEL))
 /* The kv* allocators are kmalloc's here: one allocation each, as failslab counts it. */
 #define kvzalloc_node(size, flags, node) kzalloc_node(size, flags, node)
 #define kvfree(p)			kfree(p)

@@ -208,6 +208,24 @@ pub(super) fn write_extract_unit(
          #include \"pio.h\"\n\
          #include \"trace.h\"\n\n",
     );
+    // The generic headers the files include themselves, where kcompat
+    // stands in for them: a patch that adds `#include <linux/bitfield.h>`
+    // for FIELD_PREP() gets it, as its file would. One kcompat lacks is
+    // left out (the tree's own are not on the path, only its rdma and
+    // uapi ones); what the file then uses of it is undeclared, which the
+    // build's blame reads as a missing stand-in, never the patch's fault.
+    let kcompat = kcompat_dir();
+    let mut seen = vec![];
+    for e in &manifest.upstream.extract {
+        let src = tree.read_to_string(&tree.path(&e.file))?;
+        for h in angle_includes(&src) {
+            if !seen.contains(&h) && kcompat.join(&h).is_file() {
+                unit.push_str(&format!("#include <{h}>\n"));
+                seen.push(h);
+            }
+        }
+    }
+    unit.push('\n');
     // The variables kernel macros define among them (`DEFINE_MUTEX(m)`):
     // file-static data `data` may name by the variable.
     let mut macro_defined = vec![];
@@ -289,6 +307,36 @@ pub(super) fn write_extract_unit(
     Ok(out)
 }
 
+/// kcompat's headers, first on every world's include path.
+fn kcompat_dir() -> PathBuf {
+    cshim_dir().join("kcompat/include")
+}
+
+/// The headers `src` includes by `#include <...>`, in order.
+fn angle_includes(src: &str) -> Vec<String> {
+    src.lines()
+        .filter_map(|l| angle_include(l).map(str::to_owned))
+        .collect()
+}
+
+/// The header of an `#include <...>` line.
+fn angle_include(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("include")?.trim_start();
+    let h = rest.strip_prefix('<')?.split_once('>')?.0;
+    let plain = h
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/_-.".contains(c));
+    (plain && !h.is_empty()).then_some(h)
+}
+
+/// Whether `line` of an extracted file is an `#include` every world
+/// compiles: of a generic header kcompat stands in for, which the
+/// extracted definitions' unit includes as the file does.
+pub fn world_includes(line: &str) -> bool {
+    angle_include(line).is_some_and(|h| kcompat_dir().join(h).is_file())
+}
+
 /// The export of one `layouts` entry of `file` (see
 /// [`super::manifest::Extracted::layouts`]): `TYPE`, `TYPE.MEMBER` or
 /// `TYPE.MEMBER[]`, whose struct is among the file's `symbols`.
@@ -366,7 +414,7 @@ pub(super) fn cc_build(
     dir: &Path,
     stage: &Path,
 ) -> Result<cc::Build> {
-    let kcompat = cshim_dir().join("kcompat/include");
+    let kcompat = kcompat_dir();
     let hfi1 = tree.path("drivers/infiniband/hw/hfi1");
     let target = env!("HARNESS_TARGET");
     let mut b = cc::Build::new();

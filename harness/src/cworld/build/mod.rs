@@ -31,6 +31,7 @@ mod manifest;
 mod objcache;
 mod preprocess;
 mod tools;
+pub use compile::world_includes;
 pub use preprocess::{compiled_lines, CompiledLines, FileLines, Site};
 pub use tools::{llvm_tool, measuring_cc, measuring_cc_major};
 
