@@ -2,7 +2,7 @@
 //! faults that are a vector's findings ([`Fault`]), and the one that is the
 //! harness's own ([`HarnessFault`]).
 
-use super::ffi::shim_outcome;
+use crate::model::outcome::Outcome;
 
 /// How a call ended without returning.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,8 +50,10 @@ impl std::fmt::Display for Fault {
 /// What running one call in a C world gave.
 #[derive(Debug, Clone)]
 pub enum CallResult {
-    /// The function returned; this is what it did.
-    Done(Box<shim_outcome>),
+    /// The function returned; this is what it did, read from the C
+    /// world's outcome as it arrived (`call::from_shim`): the C struct,
+    /// tens of KiB for its text and journal rooms, is not kept.
+    Done(Box<Outcome>),
     /// `shim_run` refused the call as malformed (a harness bug or a vector
     /// outside the ABI's limits).
     Malformed,

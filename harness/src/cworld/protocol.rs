@@ -276,15 +276,16 @@ pub fn write_outcome(wr: &mut impl Write, status: CallStatus, out: &shim_outcome
     Ok(())
 }
 
-/// Reads one call's reply ([`write_outcome`]) into a fresh outcome. An
-/// I/O error stays a [`std::io::Error`] in the chain (the worker may have
-/// died); a reply that breaks the protocol is any other error.
-pub fn read_outcome(rd: &mut impl Read) -> Result<(CallStatus, shim_outcome)> {
+/// Reads one call's reply ([`write_outcome`]) into `o`, which a reader
+/// of many outcomes reuses (its text and journal past their lengths keep
+/// what an earlier one left). An I/O error stays a [`std::io::Error`] in
+/// the chain (the worker may have died); a reply that breaks the protocol
+/// is any other error.
+pub fn read_outcome_into(rd: &mut impl Read, o: &mut shim_outcome) -> Result<CallStatus> {
     let mut head = [0u8; OUTCOME_HEAD];
     rd.read_exact(&mut head)?;
     let u32_at = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
-    let mut o = shim_outcome::default();
-    ffi::as_bytes_mut(&mut o)[..OUTCOME_FIXED].copy_from_slice(&head[1..1 + OUTCOME_FIXED]);
+    ffi::as_bytes_mut(o)[..OUTCOME_FIXED].copy_from_slice(&head[1..1 + OUTCOME_FIXED]);
     let tlen = u32_at(1 + OUTCOME_FIXED) as usize;
     let jlen = u32_at(5 + OUTCOME_FIXED) as usize;
     if tlen > o.text.len() || jlen > o.journal.len() {
@@ -302,7 +303,7 @@ pub fn read_outcome(rd: &mut impl Read) -> Result<(CallStatus, shim_outcome)> {
         *d = *s as std::os::raw::c_char;
     }
     o.journal_len = jlen as u32;
-    Ok((CallStatus::decode(head[0])?, o))
+    Ok(CallStatus::decode(head[0])?)
 }
 
 /// Writes the reply to [`RequestKind::Random`].
@@ -374,6 +375,13 @@ impl BenchReply {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One reply read into a fresh outcome.
+    fn read_outcome(rd: &mut impl Read) -> Result<(CallStatus, shim_outcome)> {
+        let mut o = shim_outcome::default();
+        let status = read_outcome_into(rd, &mut o)?;
+        Ok((status, o))
+    }
 
     /// Every kind decodes from its own code; codes are distinct.
     #[test]

@@ -152,7 +152,7 @@ fn judge_vector(v: &Vector, c: &[CallResult]) -> Checked {
 pub fn judge(c: &CallResult, rust: Result<Outcome, model::Undefined>) -> Checked {
     match c {
         CallResult::Done(o) => {
-            let c = call::from_shim(o);
+            let c = (**o).clone();
             let verdict = match &rust {
                 Ok(r) => {
                     let d = call::model_diff(&c, r);

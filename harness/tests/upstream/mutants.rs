@@ -369,7 +369,7 @@ pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
             .run_batch(&[call::to_shim(&v.call)])
             .map_err(|e| format!("{e:#}"))?;
         match r.first() {
-            Some(CallResult::Done(o)) => Ok(call::from_shim(o).journal),
+            Some(CallResult::Done(o)) => Ok(o.journal.clone()),
             other => Err(format!("{id}: {other:?}").into()),
         }
     };
@@ -433,7 +433,7 @@ fn leak_found_in_a_batch(tree: &KernelTree, vectors: &[corpus::Vector]) -> Resul
             let CallResult::Done(o) = r else {
                 return Err(format!("{}: {r:?}", v.id()).into());
             };
-            let j = call::from_shim(o).journal;
+            let j = &o.journal;
             // The map allocated, a later allocation failing: it is kept.
             let failed = j.iter().any(|l| l.ends_with("= NULL"))
                 && j.iter()
@@ -461,7 +461,7 @@ fn leak_found_in_a_batch(tree: &KernelTree, vectors: &[corpus::Vector]) -> Resul
 /// of the step before (the leaked one among them) and does not journal
 /// that leak again.
 fn leak_reported_once(tree: &KernelTree, vectors: &[corpus::Vector]) -> Result<(), Failed> {
-    use harness::cworld::{call, CallResult, Worker};
+    use harness::cworld::{CallResult, Worker};
     let find = |id: &str| {
         vectors
             .iter()
@@ -483,7 +483,7 @@ fn leak_reported_once(tree: &KernelTree, vectors: &[corpus::Vector]) -> Result<(
         let r = w.run_batch(&flat).map_err(|e| format!("{e:#}"))?;
         r.iter()
             .map(|r| match r {
-                CallResult::Done(o) => Ok(call::from_shim(o).journal),
+                CallResult::Done(o) => Ok(o.journal.clone()),
                 other => Err(Failed::from(format!("scenario step: {other:?}"))),
             })
             .collect::<Result<Vec<_>, Failed>>()

@@ -161,7 +161,7 @@ fn run_c(worker: &mut Worker, c: &Call) -> Result<Outcome, Failed> {
         .run_batch(&[call::to_shim(c)])
         .map_err(|e| format!("{e:#}"))?;
     match r.into_iter().next() {
-        Some(CallResult::Done(o)) => Ok(call::from_shim(&o)),
+        Some(CallResult::Done(o)) => Ok(*o),
         other => Err(format!("the C world did not return: {other:?}").into()),
     }
 }

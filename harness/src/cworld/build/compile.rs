@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use super::boundary::{check_boundary, name_is_upstream};
 use super::manifest::{cshim_dir, Manifest};
 use super::objcache;
-use super::tools::{compiler, compiler_include_dir, program_path, sandboxed};
+use super::tools::{cc_base, compiler, compiler_include_dir, program_path, sandboxed};
 use super::{BuildOptions, Replaced, TRACE_CMP_FLAGS};
 use crate::kernel::{cscan, KernelTree};
 use crate::sandbox::{Limits, Sandbox, Spec};
@@ -416,8 +416,7 @@ pub(super) fn cc_build(
 ) -> Result<cc::Build> {
     let kcompat = kcompat_dir();
     let hfi1 = tree.path("drivers/infiniband/hw/hfi1");
-    let target = env!("HARNESS_TARGET");
-    let mut b = cc::Build::new();
+    let mut b = cc_base(&compiler(opts));
     // A vendor overlay's header directories come first, as its Makefile's
     // `-I${M}/include` does (its `#include_next` reaches the base's).
     if let Some(o) = &tree.overlay {
@@ -425,16 +424,7 @@ pub(super) fn cc_build(
             b.include(d);
         }
     }
-    b.cargo_metadata(false)
-        .cargo_warnings(false)
-        .extra_warnings(false)
-        .target(target)
-        .host(target)
-        .opt_level(2)
-        .debug(true)
-        .pic(true)
-        .compiler(compiler(opts))
-        .out_dir(dir.join("obj"))
+    b.out_dir(dir.join("obj"))
         .flag("-std=gnu11")
         .flag("-nostdinc")
         .flag("-ffreestanding")

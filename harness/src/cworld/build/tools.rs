@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::{bail, Context, Result};
 
@@ -68,9 +69,55 @@ pub fn measuring_cc_major() -> u32 {
         .unwrap_or(0)
 }
 
+/// What `ask(cc)` answers, asked once a process for each compiler: a
+/// world's cache key and command need the compiler's answers every time
+/// a world is opened, and each question is a process run.
+fn once_per_compiler<T: Clone + Send + 'static>(
+    answers: &'static Mutex<Vec<(String, T)>>,
+    cc: &str,
+    ask: impl FnOnce(&str) -> Result<T>,
+) -> Result<T> {
+    let mut known = answers.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, t)) = known.iter().find(|(c, _)| c == cc) {
+        return Ok(t.clone());
+    }
+    let t = ask(cc)?;
+    known.push((cc.to_owned(), t.clone()));
+    Ok(t)
+}
+
+/// The `cc` crate's settings that depend only on the compiler, one value
+/// per compiler a process uses. Its clones share the crate's cache of
+/// what it asked the compiler (its family, the flags it supports), so a
+/// world's command is made without running the compiler again.
+pub(super) fn cc_base(cc: &str) -> cc::Build {
+    static BASE: Mutex<Vec<(String, cc::Build)>> = Mutex::new(Vec::new());
+    once_per_compiler(&BASE, cc, |cc| Ok(new_cc_base(cc))).unwrap_or_else(|_| new_cc_base(cc))
+}
+
+fn new_cc_base(cc: &str) -> cc::Build {
+    let target = env!("HARNESS_TARGET");
+    let mut b = cc::Build::new();
+    b.cargo_metadata(false)
+        .cargo_warnings(false)
+        .extra_warnings(false)
+        .target(target)
+        .host(target)
+        .opt_level(2)
+        .debug(true)
+        .pic(true)
+        .compiler(cc);
+    b
+}
+
 /// The compiler's own header directory (`stddef.h` and the like), the
 /// one system directory a world's `-nostdinc` build searches.
 pub(super) fn compiler_include_dir(cc: &str) -> Result<PathBuf> {
+    static DIRS: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+    once_per_compiler(&DIRS, cc, ask_include_dir)
+}
+
+fn ask_include_dir(cc: &str) -> Result<PathBuf> {
     let out = Command::new(cc)
         .arg("-print-file-name=include")
         .output()
@@ -94,11 +141,15 @@ pub(super) fn compiler_version() -> String {
 /// What compiler `cc` says its version is (`--version`; empty when it
 /// cannot be run).
 pub(super) fn version_of(cc: &str) -> String {
-    Command::new(cc)
-        .arg("--version")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default()
+    static VERSIONS: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+    let ask = |cc: &str| {
+        Ok(Command::new(cc)
+            .arg("--version")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default())
+    };
+    once_per_compiler(&VERSIONS, cc, ask).unwrap_or_default()
 }
 
 /// The absolute path of a program named on PATH (or already absolute).

@@ -13,7 +13,7 @@ use super::records::{FAULT_PROOFS, NOT_RUN};
 use super::{fn_name, func_index, Worker};
 use crate::cworld::channel::Channel;
 use crate::cworld::fault::{CallResult, Fault};
-use crate::cworld::ffi::shim_call;
+use crate::cworld::ffi::{shim_call, shim_outcome};
 use crate::cworld::protocol::{
     self, BenchReply, CallStatus, RandomFinding, Range, Repeat, RequestKind,
 };
@@ -123,13 +123,16 @@ impl Worker {
         if let Err(e) = protocol::write_calls(ch, calls) {
             return Ok(Some(lost_from_io(&e, &hb, Some(ch))));
         }
+        // One C outcome read into, each read as the model's outcome at
+        // once: a batch keeps no C struct per call.
+        let mut raw = Box::<shim_outcome>::default();
         for _ in calls {
-            let (status, o) = match protocol::read_outcome(ch) {
-                Ok(reply) => reply,
+            let status = match protocol::read_outcome_into(ch, &mut raw) {
+                Ok(status) => status,
                 Err(e) => return lost_or_error(e, &hb, Some(ch)).map(Some),
             };
             out.push(match status {
-                CallStatus::Ran => CallResult::Done(Box::new(o)),
+                CallStatus::Ran => CallResult::Done(Box::new(crate::cworld::call::from_shim(&raw))),
                 CallStatus::Refused => CallResult::Malformed,
             });
         }

@@ -54,7 +54,7 @@ impl PartialEq for Seen {
 impl Seen {
     fn of(r: &CallResult) -> Seen {
         match r {
-            CallResult::Done(o) => Seen::Done(Box::new(call::from_shim(o))),
+            CallResult::Done(o) => Seen::Done(o.clone()),
             CallResult::Fault(f) => Seen::Fault(f.clone()),
             CallResult::Malformed => Seen::Malformed,
             CallResult::NotRun => Seen::NotRun,
