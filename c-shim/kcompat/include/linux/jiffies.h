@@ -9,7 +9,7 @@
 #define time_before(a, b)	time_after(b, a)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 #define msecs_to_jiffies(m)	((unsigned long)(m) * HZ / 1000)
-#define secs_to_jiffies(s)	((unsigned long)(s) * HZ)
+#define secs_to_jiffies(s)	((unsigned long)((s) * HZ))
 #define usecs_to_jiffies(u)	((unsigned long)(u) * HZ / 1000000)
 #define jiffies_to_msecs(j)	((unsigned int)((j) * 1000 / HZ))
 

@@ -872,7 +872,8 @@ pub fn added_warnings(before: &[String], after: &[String]) -> Vec<String> {
 }
 
 /// Whether a build error is the patched upstream code's (the compiler
-/// names a file of the tree) rather than the harness's.
+/// names a file of the tree, or a kernel build-time check failed,
+/// [`unbuilt::kernel_check`]) rather than the harness's.
 fn upstream_error(err: &anyhow::Error, tree: &Path) -> bool {
     if err.downcast_ref::<CannotJudge>().is_some() {
         return false;
@@ -881,5 +882,7 @@ fn upstream_error(err: &anyhow::Error, tree: &Path) -> bool {
     let root = tree.display().to_string();
     text.lines().any(|l| {
         (l.contains("error:") || l.contains("undefined reference")) && l.starts_with(&root)
+            || l.split_once(": error: ")
+                .is_some_and(|(_, m)| unbuilt::kernel_check(m))
     })
 }

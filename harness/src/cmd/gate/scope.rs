@@ -86,25 +86,8 @@ pub(super) fn classify(
         {
             s.compiled_whole = true;
         }
-        // Lines outside any function that need no world of their own:
-        // comments no compiler sees, and in a file whose definitions are
-        // extracted, `#include`s of the generic headers every world then
-        // includes (cworld::build::world_includes).
-        let extracted = manifest
-            .as_ref()
-            .is_some_and(|m| m.upstream.extract.iter().any(|e| e.file == path));
         let inert = crate::kernel::read_tree_text(tree, &tree.join(&path))
-            .map(|src| {
-                let mut inert = comment_only_lines(&patch.text, &path, &src);
-                let text: Vec<&str> = src.lines().collect();
-                inert.extend(lines.iter().copied().filter(|l| {
-                    extracted
-                        && text
-                            .get(l.wrapping_sub(1))
-                            .is_some_and(|t| crate::cworld::build::world_includes(t))
-                }));
-                inert
-            })
+            .map(|src| comment_only_lines(&patch.text, &path, &src))
             .unwrap_or_default();
         // Where a function was removed whole is not an edit of what
         // follows it.
@@ -192,9 +175,8 @@ fn removed(tree: &Path, (path, text): (&str, &str), runs: &Runs, s: &mut Scope) 
 /// The edits of a compiled file `path`. A header is one unit, judged
 /// through the build. In a `.c` file each changed definition is judged
 /// when some world runs it, else listed; edits outside any definition
-/// are judged only where every function is, or when they need no world
-/// of their own (`inert`: comments and whitespace, which no compiler
-/// sees; `#include`s every world compiles). Lines
+/// are judged only where every function is, or when they change only
+/// comments and whitespace (`inert`: no compiler sees them). Lines
 /// compiled out (`out`, each with the directive that leaves it out) are
 /// a unit of their own per definition, not judged.
 fn in_compiled_file(

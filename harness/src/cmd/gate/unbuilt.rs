@@ -327,11 +327,16 @@ pub(super) fn blame(
     );
     for l in text.lines() {
         // In a stand-in's expansion, only a name a cleanup.h definer
-        // pastes is read: the stand-in lacks the tree's definition.
+        // pastes is read: the stand-in lacks the tree's definition. A
+        // build-time check the kernel's macro makes too fails a real
+        // build.
         if let Some((_, msg)) = l
             .strip_prefix(&kcompat)
             .and_then(|r| r.split_once(": error: "))
         {
+            if kernel_check(msg) {
+                return Blame::Patch;
+            }
             if let About::Name(n) = about(msg) {
                 if pasted_by_definer(n, names) {
                     let what = pasted_lacked(n);
@@ -375,6 +380,15 @@ pub(super) fn blame(
         "the harness cannot build this tree: it has {}{used}; a real build need not fail",
         lacks.join("; "),
     ))
+}
+
+/// Whether gcc's error `msg` is one of the build-time checks kcompat's
+/// `FIELD_*` make as the kernel's do (a constant mask and value checked
+/// by arithmetic alone, whatever kcompat's types): the code using them
+/// fails a real build too. The shim itself uses none.
+pub(super) fn kernel_check(msg: &str) -> bool {
+    msg.strip_prefix("static assertion failed: \"")
+        .is_some_and(|m| m.starts_with("FIELD_"))
 }
 
 /// The line `place` (`FILE:LINE:COLUMN`, `FILE` in the tree at `root`)

@@ -312,14 +312,31 @@ fn kcompat_dir() -> PathBuf {
     cshim_dir().join("kcompat/include")
 }
 
-/// The headers `src` includes by `#include <...>`, in order.
+/// The headers `src` includes by `#include <...>` outside any
+/// conditional group (an include under `#ifdef CONFIG_X` is left to the
+/// file: the worlds include it unconditionally or not at all), in order.
 fn angle_includes(src: &str) -> Vec<String> {
-    src.lines()
-        .filter_map(|l| angle_include(l).map(str::to_owned))
-        .collect()
+    let mut depth = 0usize;
+    let mut out = vec![];
+    for l in src.lines() {
+        let Some(d) = l.trim_start().strip_prefix('#').map(str::trim_start) else {
+            continue;
+        };
+        if d.starts_with("if") {
+            depth += 1;
+        } else if d.starts_with("endif") {
+            depth = depth.saturating_sub(1);
+        } else if depth == 0 {
+            if let Some(h) = angle_include(l) {
+                out.push(h.to_owned());
+            }
+        }
+    }
+    out
 }
 
-/// The header of an `#include <...>` line.
+/// The header of an `#include <...>` line: a relative path of plain
+/// names (no `..`: nothing outside kcompat's directory).
 fn angle_include(line: &str) -> Option<&str> {
     let rest = line.trim_start().strip_prefix('#')?.trim_start();
     let rest = rest.strip_prefix("include")?.trim_start();
@@ -327,14 +344,26 @@ fn angle_include(line: &str) -> Option<&str> {
     let plain = h
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "/_-.".contains(c));
-    (plain && !h.is_empty()).then_some(h)
+    let inside = h
+        .split('/')
+        .all(|part| !part.is_empty() && part != "." && part != "..");
+    (plain && inside).then_some(h)
 }
 
-/// Whether `line` of an extracted file is an `#include` every world
-/// compiles: of a generic header kcompat stands in for, which the
-/// extracted definitions' unit includes as the file does.
-pub fn world_includes(line: &str) -> bool {
-    angle_include(line).is_some_and(|h| kcompat_dir().join(h).is_file())
+#[cfg(test)]
+mod include_tests {
+    use super::angle_includes;
+
+    /// Top-level includes only, in order; none under a conditional, none
+    /// that leaves kcompat's directory, quoted ones left to the build.
+    #[test]
+    fn the_files_own_includes_are_its_top_level_ones() {
+        let src = "#include <linux/delay.h>\n#include \"hfi.h\"\n\
+                   #ifdef CONFIG_X\n#include <linux/bitfield.h>\n#if 0\n#endif\n#endif\n\
+                   # include <linux/minmax.h>\n#include <../mocks/journal.h>\n\
+                   #include <linux/./x.h>\n";
+        assert_eq!(angle_includes(src), ["linux/delay.h", "linux/minmax.h"]);
+    }
 }
 
 /// The export of one `layouts` entry of `file` (see

@@ -31,7 +31,6 @@ mod manifest;
 mod objcache;
 mod preprocess;
 mod tools;
-pub use compile::world_includes;
 pub use preprocess::{compiled_lines, CompiledLines, FileLines, Site};
 pub use tools::{llvm_tool, measuring_cc, measuring_cc_major};
 
