@@ -10,6 +10,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 
 use super::boundary::{check_boundary, name_is_upstream};
+use super::includes::kcompat_dir;
 use super::manifest::{cshim_dir, Manifest};
 use super::objcache;
 use super::tools::{cc_base, compiler, compiler_include_dir, program_path, sandboxed};
@@ -208,24 +209,7 @@ pub(super) fn write_extract_unit(
          #include \"pio.h\"\n\
          #include \"trace.h\"\n\n",
     );
-    // The generic headers the files include themselves, where kcompat
-    // stands in for them: a patch that adds `#include <linux/bitfield.h>`
-    // for FIELD_PREP() gets it, as its file would. One kcompat lacks is
-    // left out (the tree's own are not on the path, only its rdma and
-    // uapi ones); what the file then uses of it is undeclared, which the
-    // build's blame reads as a missing stand-in, never the patch's fault.
-    let kcompat = kcompat_dir();
-    let mut seen = vec![];
-    for e in &manifest.upstream.extract {
-        let src = tree.read_to_string(&tree.path(&e.file))?;
-        for h in angle_includes(&src) {
-            if !seen.contains(&h) && kcompat.join(&h).is_file() {
-                unit.push_str(&format!("#include <{h}>\n"));
-                seen.push(h);
-            }
-        }
-    }
-    unit.push('\n');
+    unit.push_str(&super::includes::own_includes(tree, manifest)?);
     // The variables kernel macros define among them (`DEFINE_MUTEX(m)`):
     // file-static data `data` may name by the variable.
     let mut macro_defined = vec![];
@@ -305,65 +289,6 @@ pub(super) fn write_extract_unit(
     let out = dir.join("upstream_extract.c");
     fs::write(&out, unit)?;
     Ok(out)
-}
-
-/// kcompat's headers, first on every world's include path.
-fn kcompat_dir() -> PathBuf {
-    cshim_dir().join("kcompat/include")
-}
-
-/// The headers `src` includes by `#include <...>` outside any
-/// conditional group (an include under `#ifdef CONFIG_X` is left to the
-/// file: the worlds include it unconditionally or not at all), in order.
-fn angle_includes(src: &str) -> Vec<String> {
-    let mut depth = 0usize;
-    let mut out = vec![];
-    for l in src.lines() {
-        let Some(d) = l.trim_start().strip_prefix('#').map(str::trim_start) else {
-            continue;
-        };
-        if d.starts_with("if") {
-            depth += 1;
-        } else if d.starts_with("endif") {
-            depth = depth.saturating_sub(1);
-        } else if depth == 0 {
-            if let Some(h) = angle_include(l) {
-                out.push(h.to_owned());
-            }
-        }
-    }
-    out
-}
-
-/// The header of an `#include <...>` line: a relative path of plain
-/// names (no `..`: nothing outside kcompat's directory).
-fn angle_include(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix('#')?.trim_start();
-    let rest = rest.strip_prefix("include")?.trim_start();
-    let h = rest.strip_prefix('<')?.split_once('>')?.0;
-    let plain = h
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/_-.".contains(c));
-    let inside = h
-        .split('/')
-        .all(|part| !part.is_empty() && part != "." && part != "..");
-    (plain && inside).then_some(h)
-}
-
-#[cfg(test)]
-mod include_tests {
-    use super::angle_includes;
-
-    /// Top-level includes only, in order; none under a conditional, none
-    /// that leaves kcompat's directory, quoted ones left to the build.
-    #[test]
-    fn the_files_own_includes_are_its_top_level_ones() {
-        let src = "#include <linux/delay.h>\n#include \"hfi.h\"\n\
-                   #ifdef CONFIG_X\n#include <linux/bitfield.h>\n#if 0\n#endif\n#endif\n\
-                   # include <linux/minmax.h>\n#include <../mocks/journal.h>\n\
-                   #include <linux/./x.h>\n";
-        assert_eq!(angle_includes(src), ["linux/delay.h", "linux/minmax.h"]);
-    }
 }
 
 /// The export of one `layouts` entry of `file` (see

@@ -27,6 +27,7 @@
 mod boundary;
 mod cache;
 mod compile;
+mod includes;
 mod manifest;
 mod objcache;
 mod preprocess;
