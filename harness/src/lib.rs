@@ -6,7 +6,29 @@
 /// absolute and without `..`: reports and the sandbox see it as it is.
 pub fn project_path(rel: &str) -> std::path::PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    std::fs::canonicalize(&root).unwrap_or(root).join(rel)
+    canonical(&root).unwrap_or(root).join(rel)
+}
+
+/// `p` made absolute, its links and `..` resolved ([`std::fs::canonicalize`]),
+/// or `None` when it does not exist. A path that exists is resolved once
+/// per process: reports and snapshot matching ask about the same few
+/// vector files thousands of times in a corpus run.
+pub fn canonical(p: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+    static KNOWN: std::sync::Mutex<BTreeMap<PathBuf, PathBuf>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let known = || {
+        KNOWN
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(c) = known().get(p) {
+        return Some(c.clone());
+    }
+    let c = std::fs::canonicalize(p).ok()?;
+    known().insert(p.to_owned(), c.clone());
+    Some(c)
 }
 
 /// The model and the call/outcome vocabulary: the `hfi1-model` crate.

@@ -31,8 +31,9 @@ const LAYERS: &[&str] = &[
     "implementation",
 ];
 
-/// What the crate root holds: the model re-exports and `project_path`.
-const ROOT_ITEMS: &[&str] = &["model", "outcome", "project_path"];
+/// What the crate root holds: the model re-exports, `project_path` and
+/// `canonical`.
+const ROOT_ITEMS: &[&str] = &["model", "outcome", "project_path", "canonical"];
 
 /// How many re-exports a path is followed through (they may go round).
 const MAX_HOPS: usize = 8;

@@ -17,22 +17,31 @@ use crate::report::{Case, Difference, Format, OutcomeView, Report, SnapshotRow, 
 // What a corpus run on one kernel gives is shared with `kernel update` and
 // `snapshots diff`: it is in `cmd`, and kept reachable here by the name the
 // tests and docs/port.md use.
-pub use super::{run_kernel, KernelRun};
+pub use super::{run_kernel, run_tree, KernelRun};
 
-/// Runs the corpus on each kernel in turn ([`run_kernel`]), saying how
-/// each went. A kernel that cannot be run is said on stderr and kept as
+/// Runs the corpus on each kernel ([`run_kernel`]), up to one kernel per
+/// core at once ([`crate::cmd::each_kernel_at_once`]), saying how each
+/// went. A kernel that cannot be run is said on stderr and kept as
 /// [`KernelRun::could_not_run`]: the others still get their report.
 pub fn run_kernels(
     kernels: &[KernelArg],
     vectors: &[Vector],
     opts: &BuildOptions,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut (dyn FnMut(&str) + Send),
 ) -> Vec<KernelRun> {
-    crate::cmd::each_kernel(
+    let progress = std::sync::Mutex::new(progress);
+    let say = |m: &str| (crate::cmd::lock(&progress))(m);
+    crate::cmd::each_kernel_at_once(
         kernels,
         |k| {
-            let run = run_kernel(k, vectors, opts, progress)?;
-            progress(&format!(
+            say(&format!("kernel {}: opening", k.label()));
+            let started = std::time::Instant::now();
+            let tree = k.open()?;
+            Ok((started.elapsed(), tree))
+        },
+        |k, (opening, tree)| {
+            let run = run_tree(k, &tree, vectors, opts, opening, &mut |m| say(m))?;
+            say(&format!(
                 "kernel {}: {} of {} vectors agree, {} snapshot mismatch(es)",
                 run.label,
                 run.checks.len() - run.failed(),

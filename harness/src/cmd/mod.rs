@@ -57,6 +57,16 @@ pub fn tree_record(
     }
 }
 
+/// Workers a command runs at once: one per core (`HFI1_JOBS` sets another
+/// count).
+pub fn jobs() -> usize {
+    std::env::var("HFI1_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .filter(|j| *j > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// `run` on each kernel in turn, in order. A kernel it fails on is said on
 /// stderr (`error: kernel LABEL: …`) and kept as `failed` makes it, so that
 /// the report of the kernels that ran is still written, with this one as
@@ -68,13 +78,74 @@ pub fn each_kernel<T>(
 ) -> Vec<T> {
     kernels
         .iter()
-        .map(|k| {
-            run(k).unwrap_or_else(|e| {
-                eprintln!("error: kernel {}: {e:#}", k.label());
-                failed(k, &e)
-            })
+        .map(|k| run(k).unwrap_or_else(|e| said(k, &e, &failed)))
+        .collect()
+}
+
+/// [`each_kernel`] on up to [`jobs`] kernels at once, the results in
+/// `kernels`' order. `open` runs first on each kernel in turn (fetching a
+/// series takes the package manager's lock, which is not shared); `run`
+/// then runs on the opened ones from as many threads.
+pub fn each_kernel_at_once<O: Send, T: Send>(
+    kernels: &[KernelArg],
+    mut open: impl FnMut(&KernelArg) -> Result<O>,
+    run: impl Fn(&KernelArg, O) -> Result<T> + Sync,
+    failed: impl Fn(&KernelArg, &anyhow::Error) -> T + Sync,
+) -> Vec<T> {
+    let opened: Vec<std::sync::Mutex<Option<Result<O>>>> = kernels
+        .iter()
+        .map(|k| std::sync::Mutex::new(Some(open(k))))
+        .collect();
+    let out: Vec<std::sync::Mutex<Option<T>>> = kernels
+        .iter()
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(k) = kernels.get(i) else { return };
+        let taken = lock(&opened[i]).take();
+        let got = match taken {
+            Some(Ok(o)) => run(k, o),
+            Some(Err(e)) => Err(e),
+            None => Err(anyhow::anyhow!("the kernel was run twice (a harness bug)")),
+        };
+        *lock(&out[i]) = Some(got.unwrap_or_else(|e| said(k, &e, &failed)));
+    };
+    std::thread::scope(|s| {
+        for _ in 1..jobs().min(kernels.len()) {
+            s.spawn(work);
+        }
+        work();
+    });
+    kernels
+        .iter()
+        .zip(out)
+        .map(|(k, t)| {
+            t.into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .unwrap_or_else(|| {
+                    let e = anyhow::anyhow!("the kernel's run stopped (a harness bug)");
+                    said(k, &e, &failed)
+                })
         })
         .collect()
+}
+
+/// What `failed` keeps of kernel `k`'s error `e`, said on stderr first.
+fn said<T>(
+    k: &KernelArg,
+    e: &anyhow::Error,
+    failed: impl Fn(&KernelArg, &anyhow::Error) -> T,
+) -> T {
+    eprintln!("error: kernel {}: {e:#}", k.label());
+    failed(k, e)
+}
+
+/// A mutex's value, also when a thread holding it panicked (what it
+/// guards here is whole between statements).
+pub fn lock<V>(m: &std::sync::Mutex<V>) -> std::sync::MutexGuard<'_, V> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What one kernel gave.
@@ -147,12 +218,25 @@ pub fn run_kernel(
     let started = std::time::Instant::now();
     progress(&format!("kernel {}: opening", sel.label()));
     let tree = sel.open()?;
+    run_tree(sel, &tree, vectors, opts, started.elapsed(), progress)
+}
+
+/// [`run_kernel`] of `tree`, the kernel `sel` opened in `opening`.
+pub fn run_tree(
+    sel: &KernelArg,
+    tree: &KernelTree,
+    vectors: &[Vector],
+    opts: &BuildOptions,
+    opening: std::time::Duration,
+    progress: &mut dyn FnMut(&str),
+) -> Result<KernelRun> {
+    let started = std::time::Instant::now();
     progress(&format!(
         "kernel {}: building the C world of {}",
         sel.label(),
         tree.version
     ));
-    let world = cworld::build(&tree, opts)?;
+    let world = cworld::build(tree, opts)?;
     progress(&format!(
         "kernel {}: running {} vectors",
         sel.label(),
@@ -182,14 +266,57 @@ pub fn run_kernel(
         snapshots,
         stand_in,
         error: None,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: (opening + started.elapsed()).as_secs_f64(),
         trees: vec![tree_record(
             "tree",
             &sel.label(),
-            &tree,
+            tree,
             opts,
             BuildStatus::Built,
             None,
         )],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kernels run at once come back in the order named, each with what
+    /// its own run gave; one that could not be opened is kept as `failed`
+    /// makes it, and the others still run.
+    #[test]
+    fn kernels_run_at_once_keep_their_order_and_their_failures() {
+        let kernels: Vec<KernelArg> = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|s| KernelArg::Series((*s).into()))
+            .collect();
+        let opened = std::sync::Mutex::new(vec![]);
+        let got = each_kernel_at_once(
+            &kernels,
+            |k| {
+                lock(&opened).push(k.label());
+                match k.label().as_str() {
+                    "b" => anyhow::bail!("no such series"),
+                    l => Ok(l.repeat(2)),
+                }
+            },
+            |k, o| match k.label().as_str() {
+                "d" => anyhow::bail!("did not build"),
+                _ => Ok(format!("{} ran {o}", k.label())),
+            },
+            |k, e| format!("{} failed: {e}", k.label()),
+        );
+        assert_eq!(
+            got,
+            [
+                "a ran aa",
+                "b failed: no such series",
+                "c ran cc",
+                "d failed: did not build",
+                "e ran ee"
+            ]
+        );
+        assert_eq!(*lock(&opened), ["a", "b", "c", "d", "e"]);
+    }
 }

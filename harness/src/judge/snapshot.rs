@@ -187,8 +187,8 @@ pub fn render(rows: &[(&Vector, &Checked)]) -> String {
 /// reviewer's own) has no snapshots to match.
 pub fn pinned(v: &Vector) -> bool {
     static CORPUS: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let corpus = CORPUS.get_or_init(|| crate::corpus::corpus_dir().canonicalize().ok());
-    let dir = v.file.parent().and_then(|d| d.canonicalize().ok());
+    let corpus = CORPUS.get_or_init(|| crate::canonical(&crate::corpus::corpus_dir()));
+    let dir = v.file.parent().and_then(crate::canonical);
     dir.is_some() && dir == *corpus
 }
 

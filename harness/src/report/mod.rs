@@ -669,9 +669,15 @@ pub fn render(format: Format, r: &Report) -> String {
 /// without `..` detours.
 pub fn shown_path(p: &Path) -> String {
     let root = crate::project_path("");
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
-    let (p, root) = (canon(p), canon(&root));
-    p.strip_prefix(&root)
+    match crate::canonical(p) {
+        Some(c) => shown_under(&c, &root),
+        None => shown_under(p, &root),
+    }
+}
+
+/// `p` relative to `root` when under it, else whole.
+fn shown_under(p: &Path, root: &Path) -> String {
+    p.strip_prefix(root)
         .map(|r| r.display().to_string())
         .unwrap_or_else(|_| p.display().to_string())
 }

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
+use crate::cmd::jobs;
 use crate::corpus::write::case_toml;
 use crate::cworld::{self, BuildOptions, BuiltWorld, Fault, FindingKind, RandomFinding, Worker};
 use crate::generate::seeded_call;
@@ -259,15 +260,6 @@ fn written(
     };
     finding.file = Some(write_finding(&finding, kernel)?);
     Ok(finding)
-}
-
-/// Workers for `--random`: one per core (`HFI1_JOBS` sets another count).
-pub fn jobs() -> usize {
-    std::env::var("HFI1_JOBS")
-        .ok()
-        .and_then(|j| j.parse().ok())
-        .filter(|j| *j > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Vectors `0..n` of `f`, run in chunks by every worker at once. What is
