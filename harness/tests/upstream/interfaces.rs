@@ -197,8 +197,8 @@ pub fn gate_scoped_guard(tree: &KernelTree) -> Result<(), Failed> {
 /// too wide for the field breaks the build, as the kernel's check does. 5.10.262's
 /// headers have `umin` by backport. `secs_to_jiffies()` (v6.13, and
 /// 6.1's by backport) breaks 5.10's build; where the tree has it the
-/// patch is built and judged (its verdict is not asserted: kcompat's
-/// `msecs_to_jiffies` truncates where the kernel's rounds up).
+/// patch is built and judged (its verdict is not asserted: time stands
+/// still in the worlds, so a timeout's length is not seen).
 pub fn gate_generic_helpers(tree: &KernelTree) -> Result<(), Failed> {
     let names = harness::kernel::names::TreeNames::of(&tree.root, &harness::kernel::extracted)
         .map_err(|e| format!("{e:#}"))?

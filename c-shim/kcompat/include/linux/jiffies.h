@@ -5,12 +5,31 @@
 
 #define HZ			250
 #define jiffies			0UL
+#define MAX_JIFFY_OFFSET	((~0UL >> 2) - 1)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 #define time_before(a, b)	time_after(b, a)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
-#define msecs_to_jiffies(m)	((unsigned long)(m) * HZ / 1000)
 #define secs_to_jiffies(s)	((unsigned long)((s) * HZ))
-#define usecs_to_jiffies(u)	((unsigned long)(u) * HZ / 1000000)
 #define jiffies_to_msecs(j)	((unsigned int)((j) * 1000 / HZ))
+
+/*
+ * As the kernel converts for an HZ dividing 1000: rounded up (a timeout is
+ * never shorter than asked), a negative millisecond count the longest
+ * timeout there is, a microsecond count past what a jiffy count can say
+ * too.
+ */
+static inline unsigned long msecs_to_jiffies(const unsigned int m)
+{
+	if ((int)m < 0)
+		return MAX_JIFFY_OFFSET;
+	return ((unsigned long)m + 1000 / HZ - 1) / (1000 / HZ);
+}
+
+static inline unsigned long usecs_to_jiffies(const unsigned int u)
+{
+	if (u > (unsigned int)(MAX_JIFFY_OFFSET * (1000000 / HZ)))
+		return MAX_JIFFY_OFFSET;
+	return ((unsigned long)u + 1000000 / HZ - 1) / (1000000 / HZ);
+}
 
 #endif

@@ -78,7 +78,7 @@ fn angle_include(line: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::angle_includes;
+    use super::{angle_includes, kcompat_dir};
 
     /// Top-level includes only, in order; none under a conditional, none
     /// that leaves kcompat's directory, quoted ones left to the build.
@@ -89,5 +89,47 @@ mod tests {
                    # include <linux/minmax.h>\n#include <../mocks/journal.h>\n\
                    #include <linux/./x.h>\n";
         assert_eq!(angle_includes(src), ["linux/delay.h", "linux/minmax.h"]);
+    }
+
+    /// kcompat's time conversions are the kernel's for HZ=250: rounded up
+    /// (a timeout is never shorter than asked), a negative millisecond
+    /// count the longest timeout. A truncating stand-in would see a
+    /// timeout of 9 ms made 12 as a change (2 → 3 jiffies; the kernel's
+    /// are 3 both).
+    #[test]
+    fn kcompat_time_conversions_round_up_as_the_kernel_does() {
+        let dir = std::env::temp_dir().join(format!("hfi1-jiffies-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let src = dir.join("t.c");
+        std::fs::write(
+            &src,
+            "#include <linux/jiffies.h>\n\
+             int main(void)\n{\n\
+             \treturn !(msecs_to_jiffies(0) == 0 && msecs_to_jiffies(1) == 1 &&\n\
+             \t\t msecs_to_jiffies(4) == 1 && msecs_to_jiffies(5) == 2 &&\n\
+             \t\t msecs_to_jiffies(10) == 3 && msecs_to_jiffies(-1) == MAX_JIFFY_OFFSET &&\n\
+             \t\t usecs_to_jiffies(0) == 0 && usecs_to_jiffies(1) == 1 &&\n\
+             \t\t usecs_to_jiffies(4000) == 1 && usecs_to_jiffies(4001) == 2 &&\n\
+             \t\t secs_to_jiffies(2) == 500);\n}\n",
+        )
+        .expect("writing the test program");
+        let exe = dir.join("t");
+        let built = std::process::Command::new("cc")
+            .arg("-I")
+            .arg(kcompat_dir())
+            .arg("-o")
+            .arg(&exe)
+            .arg(&src)
+            .status()
+            .expect("running cc");
+        assert!(
+            built.success(),
+            "kcompat's <linux/jiffies.h> does not build alone"
+        );
+        let ran = std::process::Command::new(&exe)
+            .status()
+            .expect("running the test program");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(ran.success(), "a time conversion differs from the kernel's");
     }
 }
