@@ -3,8 +3,8 @@
  * entries.h - the static functions of upstream the shim calls
  * (c-shim/boundary.toml `entries`): the extracted unit exports each as a
  * constant pointer shim_static_NAME (harness/src/cworld/build/compile.rs)
- * and includes this header first, so a tree whose function has another
- * type does not compile.  And the table of its static data (`data`), and
+ * and includes this header after the tree's headers, so a tree whose
+ * function has another type does not compile.  And the table of its static data (`data`), and
  * the prototypes of what the tree declares only in a configuration the
  * worlds do not build.
  */
@@ -13,7 +13,6 @@
 
 struct sdma_engine;
 struct work_struct;
-struct tasklet_struct;
 struct timer_list;
 enum sdma_events;
 enum sdma_states;
@@ -23,8 +22,14 @@ extern void (*const shim_static_sdma_flush)(struct sdma_engine *sde);
 extern void (*const shim_static_sdma_field_flush)(struct work_struct *work);
 extern void (*const shim_static_sdma_process_event)(struct sdma_engine *sde,
 						    enum sdma_events event);
-extern void (*const shim_static_sdma_sw_clean_up_task)(struct tasklet_struct *t);
-extern void (*const shim_static_sdma_hw_clean_up_task)(struct tasklet_struct *t);
+/*
+ * The engine's clean-up tasks' handlers take what the engine's members
+ * are: tasklets, or BH work items in a tree converted to the BH
+ * workqueues (the handlers' and the members' types change together).
+ */
+#define SHIM_SDE_TASK(m) __typeof__(((struct sdma_engine *)0)->m)
+extern void (*const shim_static_sdma_sw_clean_up_task)(SHIM_SDE_TASK(sdma_sw_clean_up_task) *t);
+extern void (*const shim_static_sdma_hw_clean_up_task)(SHIM_SDE_TASK(sdma_hw_clean_up_task) *t);
 extern void (*const shim_static_sdma_err_halt_wait)(struct work_struct *work);
 extern void (*const shim_static_sdma_err_progress_check)(struct timer_list *t);
 extern void (*const shim_static_sc_piobufavail)(struct send_context *sc);

@@ -210,6 +210,10 @@ int shim_ptr_name(const void *p, char *buf, size_t len)
 		return snprintf(buf, len, "wq:highpri");
 	if (p == system_wq)
 		return snprintf(buf, len, "wq:system");
+	if (p == system_bh_wq)
+		return snprintf(buf, len, "wq:bh");
+	if (p == system_bh_highpri_wq)
+		return snprintf(buf, len, "wq:bh-highpri");
 	if (p == &shim_w.dd.sdma_unfreeze_wq)
 		return snprintf(buf, len, "sdma-unfreeze-wq");
 	for (i = 0; i < SHIM_MAX_SR; i++)

@@ -21,6 +21,28 @@
 static const char *const sdma_state_names_c[] = { SHIM_SDMA_STATE_NAMES(SHIM_STR) };
 #undef SHIM_STR
 
+/*
+ * Whether an engine's clean-up task is set up: a tasklet's callback, or
+ * the function of a BH work item in a tree converted to the BH
+ * workqueues (entries.h).
+ */
+static inline bool shim_tasklet_set(const struct tasklet_struct *t)
+{
+	return t->callback;
+}
+
+static inline bool shim_work_set(const struct work_struct *w)
+{
+	return w->func;
+}
+
+#define shim_task_set(task)						\
+	_Generic(&(task),						\
+		 const struct tasklet_struct * : shim_tasklet_set,		\
+		 struct tasklet_struct * : shim_tasklet_set,			\
+		 const struct work_struct * : shim_work_set,			\
+		 struct work_struct * : shim_work_set)(&(task))
+
 /* A uint module parameter the probe reads where the tree keeps it. */
 static bool shim_has_uint_param(const char *name)
 {
@@ -145,8 +167,8 @@ static void shim_put_new_sde(struct shim_outcome *out, const struct sdma_engine 
 	shim_put(out, " timer_flags=0x%x", sde->err_progress_check_timer.flags);
 	shim_put(out, " lists=%s tasks=%s%s%s%s%s",
 		 list_empty(&sde->dmawait) && list_empty(&sde->flushlist) ? "empty" : "not-empty",
-		 sde->sdma_hw_clean_up_task.callback ? "h" : "-",
-		 sde->sdma_sw_clean_up_task.callback ? "s" : "-",
+		 shim_task_set(sde->sdma_hw_clean_up_task) ? "h" : "-",
+		 shim_task_set(sde->sdma_sw_clean_up_task) ? "s" : "-",
 		 sde->err_halt_worker.func ? "w" : "-", sde->flush_worker.func ? "f" : "-",
 		 sde->err_progress_check_timer.function ? "t" : "-");
 }

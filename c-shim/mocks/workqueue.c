@@ -9,11 +9,18 @@
 #include "journal.h"
 #include "world.h"
 
-/* The system queues: tokens the journal names (wq:system, wq:highpri). */
+/*
+ * The system queues: tokens the journal names (wq:system, wq:highpri,
+ * wq:bh, wq:bh-highpri).
+ */
 static char system_token;
 struct workqueue_struct *system_wq = (struct workqueue_struct *)&system_token;
 static char highpri_token;
 struct workqueue_struct *system_highpri_wq = (struct workqueue_struct *)&highpri_token;
+static char bh_token;
+struct workqueue_struct *system_bh_wq = (struct workqueue_struct *)&bh_token;
+static char bh_highpri_token;
+struct workqueue_struct *system_bh_highpri_wq = (struct workqueue_struct *)&bh_highpri_token;
 
 bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)
 {

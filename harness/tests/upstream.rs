@@ -179,6 +179,7 @@ const TREE_TRIALS: &[(&str, TreeTrial)] = &[
         "gate::generic_helpers",
         gate::interfaces::gate_generic_helpers,
     ),
+    ("gate::bh_workqueue", gate::interfaces::gate_bh_workqueue),
     ("gate::write_past_block", gate::gate_write_past_block),
     ("gate::write_after_free", gate::gate_write_after_free),
     ("gate::crash_storm", gate::gate_crash_storm),

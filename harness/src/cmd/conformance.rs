@@ -33,6 +33,7 @@ pub fn run_kernels(
     let say = |m: &str| (crate::cmd::lock(&progress))(m);
     crate::cmd::each_kernel_at_once(
         kernels,
+        crate::cmd::jobs(),
         |k| {
             say(&format!("kernel {}: opening", k.label()));
             let started = std::time::Instant::now();

@@ -82,38 +82,46 @@ pub fn each_kernel<T>(
         .collect()
 }
 
-/// [`each_kernel`] on up to [`jobs`] kernels at once, the results in
-/// `kernels`' order. `open` runs first on each kernel in turn (fetching a
-/// series takes the package manager's lock, which is not shared); `run`
-/// then runs on the opened ones from as many threads.
+/// [`each_kernel`] on up to `jobs` kernels at once ([`jobs`] is the
+/// usual count), the results in `kernels`' order. `open` runs first on
+/// each kernel in turn (fetching a series takes the package manager's
+/// lock, which is not shared); `run` then runs on the opened ones from as
+/// many threads. A run that panics is that kernel's error (a harness bug,
+/// said with the panic's message); the other kernels still run.
 pub fn each_kernel_at_once<O: Send, T: Send>(
     kernels: &[KernelArg],
+    jobs: usize,
     mut open: impl FnMut(&KernelArg) -> Result<O>,
     run: impl Fn(&KernelArg, O) -> Result<T> + Sync,
     failed: impl Fn(&KernelArg, &anyhow::Error) -> T + Sync,
 ) -> Vec<T> {
-    let opened: Vec<std::sync::Mutex<Option<Result<O>>>> = kernels
-        .iter()
-        .map(|k| std::sync::Mutex::new(Some(open(k))))
-        .collect();
-    let out: Vec<std::sync::Mutex<Option<T>>> = kernels
-        .iter()
-        .map(|_| std::sync::Mutex::new(None))
-        .collect();
+    use std::sync::Mutex;
+    let opened: Vec<Mutex<Option<Result<O>>>> =
+        kernels.iter().map(|k| Mutex::new(Some(open(k)))).collect();
+    let out: Vec<Mutex<Option<T>>> = kernels.iter().map(|_| Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || loop {
         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let Some(k) = kernels.get(i) else { return };
-        let taken = lock(&opened[i]).take();
-        let got = match taken {
-            Some(Ok(o)) => run(k, o),
+        let got = match lock(&opened[i]).take() {
+            Some(Ok(o)) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(k, o)))
+                .unwrap_or_else(|p| {
+                    let why = p
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_owned())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(anyhow::anyhow!("the harness panicked (a bug): {why}"))
+                }),
             Some(Err(e)) => Err(e),
-            None => Err(anyhow::anyhow!("the kernel was run twice (a harness bug)")),
+            None => Err(anyhow::anyhow!(
+                "the kernel was taken twice (a harness bug)"
+            )),
         };
         *lock(&out[i]) = Some(got.unwrap_or_else(|e| said(k, &e, &failed)));
     };
     std::thread::scope(|s| {
-        for _ in 1..jobs().min(kernels.len()) {
+        for _ in 1..jobs.min(kernels.len()) {
             s.spawn(work);
         }
         work();
@@ -122,12 +130,13 @@ pub fn each_kernel_at_once<O: Send, T: Send>(
         .iter()
         .zip(out)
         .map(|(k, t)| {
-            t.into_inner()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .unwrap_or_else(|| {
-                    let e = anyhow::anyhow!("the kernel's run stopped (a harness bug)");
-                    said(k, &e, &failed)
-                })
+            let t = t
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            t.unwrap_or_else(|| {
+                let e = anyhow::anyhow!("the kernel gave no result (a harness bug)");
+                said(k, &e, &failed)
+            })
         })
         .collect()
 }
@@ -283,27 +292,49 @@ mod tests {
     use super::*;
 
     /// Kernels run at once come back in the order named, each with what
-    /// its own run gave; one that could not be opened is kept as `failed`
-    /// makes it, and the others still run.
+    /// its own run gave; one that could not be opened, failed or panicked
+    /// is kept as `failed` makes it, and the others still run. Every tree
+    /// is opened before any run, and two runs are under way together.
     #[test]
     fn kernels_run_at_once_keep_their_order_and_their_failures() {
-        let kernels: Vec<KernelArg> = ["a", "b", "c", "d", "e"]
+        let kernels: Vec<KernelArg> = ["a", "b", "c", "d", "e", "f"]
             .iter()
             .map(|s| KernelArg::Series((*s).into()))
             .collect();
-        let opened = std::sync::Mutex::new(vec![]);
+        let events = std::sync::Mutex::new(vec![]);
+        let (to_c, from_a) = std::sync::mpsc::channel::<()>();
+        let (to_a, from_c) = std::sync::mpsc::channel::<()>();
+        let (to_c, to_a) = (std::sync::Mutex::new(to_c), std::sync::Mutex::new(to_a));
+        let (from_a, from_c) = (std::sync::Mutex::new(from_a), std::sync::Mutex::new(from_c));
+        // "a" and "c" each wait for the other's start: only runs under way
+        // together both finish.
+        let meet = |tx: &std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+                    rx: &std::sync::Mutex<std::sync::mpsc::Receiver<()>>| {
+            let _ = lock(tx).send(());
+            lock(rx)
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .map_err(|_| anyhow::anyhow!("ran alone"))
+        };
         let got = each_kernel_at_once(
             &kernels,
+            2,
             |k| {
-                lock(&opened).push(k.label());
+                lock(&events).push(format!("open {}", k.label()));
                 match k.label().as_str() {
                     "b" => anyhow::bail!("no such series"),
                     l => Ok(l.repeat(2)),
                 }
             },
-            |k, o| match k.label().as_str() {
-                "d" => anyhow::bail!("did not build"),
-                _ => Ok(format!("{} ran {o}", k.label())),
+            |k, o| {
+                lock(&events).push(format!("run {}", k.label()));
+                match k.label().as_str() {
+                    "a" => meet(&to_c, &from_c)?,
+                    "c" => meet(&to_a, &from_a)?,
+                    "d" => anyhow::bail!("did not build"),
+                    "e" => panic!("a harness bug"),
+                    _ => {}
+                }
+                Ok(format!("{} ran {o}", k.label()))
             },
             |k, e| format!("{} failed: {e}", k.label()),
         );
@@ -314,9 +345,15 @@ mod tests {
                 "b failed: no such series",
                 "c ran cc",
                 "d failed: did not build",
-                "e ran ee"
+                "e failed: the harness panicked (a bug): a harness bug",
+                "f ran ff"
             ]
         );
-        assert_eq!(*lock(&opened), ["a", "b", "c", "d", "e"]);
+        let events = lock(&events);
+        let opens: Vec<&String> = events.iter().take(6).collect();
+        assert!(
+            opens.iter().all(|e| e.starts_with("open ")),
+            "a run began before every tree was opened: {events:?}"
+        );
     }
 }

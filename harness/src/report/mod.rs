@@ -573,7 +573,8 @@ pub struct Totals {
     pub errors: usize,
     /// Kernels that could not be run.
     pub suite_errors: usize,
-    /// Wall time of every suite, in seconds.
+    /// The suites' wall times added up, in seconds (suites run at once
+    /// overlap: the sum may pass the run's own wall time).
     pub seconds: f64,
 }
 

@@ -262,3 +262,79 @@ pub fn gate_generic_helpers(tree: &KernelTree) -> Result<(), Failed> {
         (v, _) => Err(format!("secs_to_jiffies on {}: {v:?}", tree.version).into()),
     }
 }
+
+/// The engine's clean-up tasklets converted to BH work items (as posted
+/// for many drivers when tasklets were deprecated in v6.9): the members'
+/// type in sdma.h and the handlers', `from_work()` for `from_tasklet()`,
+/// `INIT_WORK()` for `tasklet_setup()` and `queue_work()` on the
+/// high-priority BH queue for `tasklet_hi_schedule()`. A tree with the
+/// BH queues builds it, and the patch `changes` only what the engine asks
+/// of the kernel: the reproducer's journal shows the tasklet scheduled
+/// before and the work queued after. A tree without them breaks the
+/// build, naming what it lacks.
+pub fn gate_bh_workqueue(tree: &KernelTree) -> Result<(), Failed> {
+    let names = harness::kernel::names::TreeNames::of(&tree.root, &harness::kernel::extracted)
+        .map_err(|e| format!("{e:#}"))?
+        .ok_or("no index of names")?;
+    let every = |file: &str, edits: &[(&'static str, &'static str)]| {
+        let src = std::fs::read_to_string(tree.path(file)).unwrap_or_default();
+        let all: Vec<(&str, &str)> = edits
+            .iter()
+            .flat_map(|&(from, to)| std::iter::repeat_n((from, to), src.matches(from).count()))
+            .collect();
+        super::diff_of_all(tree, file, &all)
+    };
+    let c = every(
+        SDMA,
+        &[
+            ("(struct tasklet_struct *", "(struct work_struct *"),
+            ("from_tasklet(", "from_work("),
+            ("tasklet_setup(&", "INIT_WORK(&"),
+            (
+                "tasklet_hi_schedule(&",
+                "queue_work(system_bh_highpri_wq, &",
+            ),
+        ],
+    );
+    let h = every(
+        "drivers/infiniband/hw/hfi1/sdma.h",
+        &[("struct tasklet_struct sdma_", "struct work_struct sdma_")],
+    );
+    if c.is_empty() || h.is_empty() {
+        return Err(format!("{}: no tasklets to convert", tree.version).into());
+    }
+    let g = Gate::new(tree)?;
+    let text = format!(
+        "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n\
+         Subject: [PATCH] IB/hfi1: convert the clean-up tasklets to BH work\n\n---\n{h}{c}"
+    );
+    let j = g.run(text)?;
+    let lacks: Vec<&str> = ["from_work", "system_bh_highpri_wq"]
+        .into_iter()
+        .filter(|n| !names.declares(n))
+        .collect();
+    match (&j[0].verdict, lacks.first()) {
+        (PatchVerdict::BreaksBuild(m), Some(n)) if m.contains(&format!("`{n}`")) => Ok(()),
+        (PatchVerdict::Changes, None) => {
+            let groups = j[0].comparison.as_ref().map_or(&[][..], |c| &c.groups[..]);
+            let shown = groups.iter().any(|gr| {
+                gr.fields.iter().any(|(f, a, b)| {
+                    f == "journal"
+                        && a.contains("tasklet_hi_schedule(sde#")
+                        && b.contains("queue_work_on(64, wq:bh-highpri, sde#")
+                })
+            });
+            if groups.iter().all(|gr| gr.shape == ["journal"]) && shown {
+                Ok(())
+            } else {
+                let shapes: Vec<_> = groups.iter().map(|gr| (gr.func, &gr.shape)).collect();
+                Err(format!(
+                    "{}: changes, but {shapes:?} (the work queued shown: {shown})",
+                    tree.version
+                )
+                .into())
+            }
+        }
+        (v, _) => Err(format!("{} (lacking {lacks:?}): {v:?}", tree.version).into()),
+    }
+}

@@ -5,12 +5,12 @@
 
 #define HZ			250
 #define jiffies			0UL
-#define MAX_JIFFY_OFFSET	((~0UL >> 2) - 1)
+#define MAX_JIFFY_OFFSET	((long)(~0UL >> 2) - 1)
 #define time_after(a, b)	((long)((b) - (a)) < 0)
 #define time_before(a, b)	time_after(b, a)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 #define secs_to_jiffies(s)	((unsigned long)((s) * HZ))
-#define jiffies_to_msecs(j)	((unsigned int)((j) * 1000 / HZ))
+#define jiffies_to_msecs(j)	((unsigned int)((1000 / HZ) * (unsigned long)(j)))
 
 /*
  * As the kernel converts for an HZ dividing 1000: rounded up (a timeout is
@@ -27,7 +27,7 @@ static inline unsigned long msecs_to_jiffies(const unsigned int m)
 
 static inline unsigned long usecs_to_jiffies(const unsigned int u)
 {
-	if (u > (unsigned int)(MAX_JIFFY_OFFSET * (1000000 / HZ)))
+	if (u > (unsigned int)((unsigned long)MAX_JIFFY_OFFSET * (1000000 / HZ)))
 		return MAX_JIFFY_OFFSET;
 	return ((unsigned long)u + 1000000 / HZ - 1) / (1000000 / HZ);
 }

@@ -60,6 +60,12 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 			 struct delayed_work *dwork, unsigned long delay);
 extern struct workqueue_struct *system_wq;
 extern struct workqueue_struct *system_highpri_wq;
+/* The BH workqueues (v6.9), which tasklets are converted to. */
+extern struct workqueue_struct *system_bh_wq;
+extern struct workqueue_struct *system_bh_highpri_wq;
+
+#define from_work(var, callback_work, work_fieldname) \
+	container_of(callback_work, typeof(*var), work_fieldname)
 
 static inline bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 {

@@ -99,6 +99,11 @@ pub struct Mock {
     pub file: String,
     /// Why it is a boundary.
     pub why: String,
+    /// For a boundary no pinned tree crosses, only patches: the interface
+    /// a patch would use (`the BH workqueues (v6.9)`). Checked both ways:
+    /// no pinned tree's upstream needs it (harness/tests/boundary.rs).
+    #[serde(default)]
+    pub patches: Option<String>,
 }
 
 /// The project's `c-shim` directory.

@@ -238,7 +238,11 @@ pub(super) fn store(unit: &Unit, places: &Places, obj: &Path, depfile: &Path, ms
     };
     let dir = store_dir().join(&key);
     let name = hex(&Sha256::digest(hashes.as_bytes()));
-    let tmp = dir.join(format!(".{name}-{}", std::process::id()));
+    // Apart from any other writer: another process, or another thread of
+    // this one (kernels built at once may store the same object).
+    static STORES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = STORES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}-{}-{n}", std::process::id()));
     let Ok(bytes) = std::fs::read(obj) else {
         return;
     };
