@@ -103,7 +103,8 @@ pub enum Cmd {
     /// behaviour changed
     #[command(after_help = SWEEP_AFTER)]
     Sweep(Sweep),
-    /// Single-point mutants of the upstream functions in scope (qp.c), each
+    /// Single-point mutants of the upstream functions in scope (`cargo
+    /// xtask scope` lists them: qp.c, sdma.c, pio.c, iowait.c and kin), each
     /// judged base world against mutant world on the corpus (and generated
     /// vectors): the mutation score per function and every survivor with
     /// file:line and the mutation, checked against vectors/mutants.toml
