@@ -10,6 +10,7 @@ use super::shapes::{
 };
 use crate::model::types::*;
 
+mod answers;
 mod cpus;
 mod pio_chip;
 mod pio_ring;
@@ -20,6 +21,7 @@ mod sdma_ring;
 mod sdma_state;
 mod txbuild;
 mod vl_map;
+pub use answers::*;
 pub use cpus::*;
 pub use pio_chip::*;
 pub use pio_ring::*;
@@ -185,30 +187,6 @@ pub fn port_gid_prefix<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<u64, 2> {
 
 pub fn port_bools<S: Source>(u: &mut Draw<S>, w: &World) -> Slots<bool, 2> {
     per_port(u, w, |u| u.arbitrary())
-}
-
-/// The work was not queued already, three times in four.
-pub fn queue_work_ret<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
-    u.ratio(3, 4)
-}
-
-/// The work was pending one time in four.
-pub fn cancel_work_ret<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
-    u.ratio(1, 4)
-}
-
-/// One of `hfi1_cap_mask`'s SDMA head bits: set one time in four.
-pub fn cap_bit<S: Source>(u: &mut Draw<S>, _: &World) -> bool {
-    u.ratio(1, 4)
-}
-
-/// No allocation fails, three times in four.
-pub fn alloc_fail<S: Source>(u: &mut Draw<S>, _: &World) -> u64 {
-    if u.ratio(3, 4) {
-        0
-    } else {
-        u.int_in_range(0..=3)
-    }
 }
 
 /// An SC argument: mostly the 32 SCs and just past them.
