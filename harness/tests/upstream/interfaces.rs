@@ -14,16 +14,27 @@ use super::{verdicts, Gate, PIO, SDMA};
 /// headers, which lack them), timer_container_of() in v6.16 and
 /// kmap_local_page() in v5.11; and one older: del_timer_sync() went in
 /// v6.15, from_timer() in v6.16. Trees that have them use them
-/// themselves, which their worlds build.
+/// themselves, which their worlds build; a stable tree given one by a
+/// backport (Debian's 6.12.117 has kzalloc_obj) builds the patch: its
+/// headers, not its version, decide.
 pub fn gate_newer_interface(tree: &KernelTree) -> Result<(), Failed> {
     let g = Gate::new(tree)?;
     let v = (tree.version.version, tree.version.patchlevel);
+    let names = harness::kernel::names::TreeNames::of(&tree.root, &harness::kernel::extracted)?
+        .ok_or("the tree has no index of names and no headers")?;
     let mut newer = vec![];
-    if v < (7, 0) {
-        newer.push((
-            "rht_node = kzalloc(sizeof(*rht_node), GFP_KERNEL);",
-            "rht_node = kzalloc_obj(*rht_node);",
-        ));
+    let typed = (
+        "rht_node = kzalloc(sizeof(*rht_node), GFP_KERNEL);",
+        "rht_node = kzalloc_obj(*rht_node);",
+    );
+    if v < (7, 0) && !names.defines("kzalloc_obj") {
+        newer.push(typed);
+    } else if v < (7, 0) {
+        // Backported: the same code as kzalloc(sizeof(...)).
+        let j = g.run(g.patch(SDMA, typed.0, typed.1, "a backported interface"))?;
+        if verdicts(&j) != ["preserves"] {
+            return Err(format!("{} on {}: {:?}", typed.1, tree.version, verdicts(&j)).into());
+        }
     }
     if v < (6, 16) {
         newer.push((
