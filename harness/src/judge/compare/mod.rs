@@ -333,10 +333,11 @@ fn run_both(a: &mut Worker, b: &mut Worker, calls: &[Call]) -> Result<Vec<(Seen,
 /// sorting all of them.
 pub const GROUPED: usize = 4096;
 
-/// How long explaining one group of differing calls may take (minimising
-/// it, then the `reading:` probes): a patch that changes many functions
-/// is not held up by explaining them, each group gets the smallest call
-/// found in that time.
+/// How long each step of explaining one group of differing calls may
+/// take (minimising it, trimming it to a case, the `reading:` probes): a
+/// patch that changes many functions, or makes one hang, is not held up
+/// by explaining them; each group gets the smallest call found in that
+/// time.
 pub const EXPLAIN_BUDGET: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// Shrinks `c` while the two worlds still differ on it with `want`'s
@@ -825,7 +826,9 @@ impl<'a> Sides<'a> {
             .map(|v| v.file.clone());
         if let Some(file) = g.family.clone() {
             let name = format!("diff_{}", g.func);
-            if let Some((c, case)) = trim(wa, wb, &g.minimal, &g.shape, &file, &name)? {
+            let deadline = std::time::Instant::now() + EXPLAIN_BUDGET;
+            let it = (&g.minimal, &g.shape[..]);
+            if let Some((c, case)) = trim(wa, wb, it, (&file, &name), deadline)? {
                 g.minimal = c;
                 g.case = Some(case);
             }
