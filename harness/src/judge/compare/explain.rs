@@ -59,9 +59,11 @@ fn key_lines(case: &str) -> Vec<String> {
 
 /// Writes `call` as a case of the corpus file `file` holding only the keys
 /// that differ from that file's `[defaults]`, then drops each of those keys
-/// that the difference (`want`) does not need, until `deadline` (each key
-/// dropped was run without it: the case still differs so). `None` when
-/// the file's defaults cannot express the call (it is then written whole).
+/// that the difference (`want`) does not need; past `deadline`, once a
+/// run has faulted (calls that return take microseconds: their case never
+/// depends on the machine's speed), it stops with the keys it has (each
+/// dropped was run without: the case still differs so). `None` when the
+/// file's defaults cannot express the call (it is then written whole).
 pub(super) fn trim(
     a: &mut Worker,
     b: &mut Worker,
@@ -95,12 +97,13 @@ pub(super) fn trim(
     if parse(&kept).as_ref() != Some(call) {
         return Ok(None);
     }
-    let mut i = 0;
-    while i < kept.len() && std::time::Instant::now() < deadline {
+    let (mut i, mut faulted) = (0, false);
+    while i < kept.len() && !(faulted && std::time::Instant::now() >= deadline) {
         let mut cand = kept.clone();
         cand.remove(i);
         if let Some(c) = parse(&cand) {
             if let Some((x, y)) = run_both(a, b, std::slice::from_ref(&c))?.first() {
+                faulted |= x.faulted() || y.faulted();
                 if x != y && shape(x, y) == want {
                     kept = cand;
                     continue;
@@ -120,7 +123,7 @@ pub(super) fn trim(
 /// generated ones, and the family's `[defaults]`), and is listed when that
 /// changes the outcome of A or of B. The world is flat plain data, so
 /// this is the dynamic answer to "which world state did the call read".
-/// Until `deadline`: the keys found by then.
+/// Past `deadline`, once a probe has faulted, the keys found by then.
 pub(super) fn reads(
     a: &mut Worker,
     b: &mut Worker,
@@ -183,17 +186,18 @@ pub(super) fn reads(
             }
         }
     }
-    // Run a few at a time until the deadline: a probe that faults costs a
-    // call limit and a new worker or two, and a patch that makes a
-    // function hang makes every probe of it hang (in one batch, 35 s a
-    // group: docs/benchmarks.md).
-    let mut read: Vec<usize> = vec![];
+    // Run a few at a time, until the deadline once one has faulted: a
+    // probe that faults costs a call limit and a new worker or two, and a
+    // patch that makes a function hang makes every probe of it hang (in
+    // one batch, 35 s a group: docs/benchmarks.md).
+    let (mut read, mut faulted) = (vec![], x0.faulted() || y0.faulted());
     for chunk in probes.chunks(PROBES_AT_ONCE) {
-        if std::time::Instant::now() >= deadline {
+        if faulted && std::time::Instant::now() >= deadline {
             break;
         }
         let calls: Vec<Call> = chunk.iter().map(|(_, c)| c.clone()).collect();
         for ((i, _), (x, y)) in chunk.iter().zip(run_both(a, b, &calls)?) {
+            faulted |= x.faulted() || y.faulted();
             if x != x0 || y != y0 {
                 read.push(*i);
             }

@@ -37,6 +37,13 @@ pub enum Seen {
     NotRun,
 }
 
+impl Seen {
+    /// The call did not return (crashed, hung, was denied).
+    pub fn faulted(&self) -> bool {
+        matches!(self, Seen::Fault(_))
+    }
+}
+
 /// Two sides did the same when both returned the same outcome, or both
 /// faulted the same way ([`Fault::same_kind`]: a hang is a hang, whatever
 /// limit found it or whether it was presumed).
@@ -334,10 +341,10 @@ fn run_both(a: &mut Worker, b: &mut Worker, calls: &[Call]) -> Result<Vec<(Seen,
 pub const GROUPED: usize = 4096;
 
 /// How long each step of explaining one group of differing calls may
-/// take (minimising it, trimming it to a case, the `reading:` probes): a
-/// patch that changes many functions, or makes one hang, is not held up
-/// by explaining them; each group gets the smallest call found in that
-/// time.
+/// take (minimising it; trimming it to a case and the `reading:` probes
+/// once one of their runs has faulted): a patch that changes many
+/// functions, or makes one hang, is not held up by explaining them; each
+/// group gets the smallest call found in that time.
 pub const EXPLAIN_BUDGET: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// Shrinks `c` while the two worlds still differ on it with `want`'s
