@@ -559,6 +559,8 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 	out->text[0] = '\0';
 	out->journal_len = 0;
 	out->journal[0] = '\0';
+	out->notes_len = 0;
+	out->notes[0] = '\0';
 	out->sdma_engine = SHIM_NONE;
 	out->send_context = SHIM_NONE;
 	if (!shim_check_call(c) || c->fn >= SHIM_FN_COUNT ||
@@ -575,15 +577,19 @@ int shim_run(const struct shim_call *c, struct shim_outcome *out)
 		 */
 		shim_build_engines(&shim_scenario.step.engines);
 		shim_carry_ring();
+		/*
+		 * Failslab is the step's own (the one world field a step sets),
+		 * counted from the step's first allocation.
+		 */
+		shim_scenario.step.world.alloc_fail = c->world.alloc_fail;
+		shim_w.alloc_fail = c->world.alloc_fail;
+		shim_w.nalloc = 0;
 		shim_scenario.step.fn = c->fn;
 		shim_scenario.step.carry = c->carry;
 		shim_scenario.step.args = c->args;
 		c = &shim_scenario.step;
 		/* What the world's registers read: the kept call's world. */
 		shim_w.sw = &c->world;
-		/* Failslab counts each step's allocations from its first. */
-		shim_w.alloc_fail = c->world.alloc_fail;
-		shim_w.nalloc = 0;
 	} else {
 		/* A scenario's QP has its callbacks (shim_prepare() took them). */
 		if ((c->carry & SHIM_STEP_KEEP) && !shim_w.cb.wakeup) {

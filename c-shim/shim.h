@@ -37,7 +37,7 @@ typedef uint32_t shim_u32;
 typedef uint64_t shim_u64;
 #endif
 
-#define SHIM_ABI_VERSION 60
+#define SHIM_ABI_VERSION 61
 
 /* Sizes of the flat tables (the kernel's own limits where it has one). */
 #define SHIM_NUM_SC 32		/* OPA_MAX_SCS */
@@ -57,6 +57,7 @@ typedef uint64_t shim_u64;
 #define SHIM_LOCKDEP_ROOM 4096	/* lock-order lines */
 #define SHIM_JOURNAL_BYTES (2 * SHIM_JOURNAL_ROOM + SHIM_LOCKDEP_ROOM + 1)
 #define SHIM_TEXT_BYTES 4096
+#define SHIM_NOTES_BYTES 2048
 #define SHIM_MAX_ITER_QPS 8	/* QPs rvt_qp_iter() walks */
 #define SHIM_MAX_SWQE 16	/* send queue entries (qp->s_size) */
 #define SHIM_MAX_ACK 8		/* ack queue entries */
@@ -265,6 +266,13 @@ struct shim_outcome {
 	 * symbolic names ("sde#3", "sc#1", "qp#0x40", "wqe").
 	 */
 	char journal[SHIM_JOURNAL_BYTES];
+	shim_u32 notes_len;
+	/*
+	 * Lines that explain journal lines but move between releases, which
+	 * no comparison reads: "leak: 64 bytes from sdma.c:1412" for each
+	 * leak line, in its order.
+	 */
+	char notes[SHIM_NOTES_BYTES];
 };
 
 /* Exported by every C world. */

@@ -37,6 +37,9 @@ static const struct journal_kind {
 /* This call's bytes of each kind (newlines included); ~0 once it is full. */
 static size_t used[ARRAY_SIZE(kinds)];
 
+/* A note did not fit: this call's later ones are dropped too. */
+static bool notes_full;
+
 _Static_assert(2 * SHIM_JOURNAL_ROOM + SHIM_LOCKDEP_ROOM < SHIM_JOURNAL_BYTES,
 	       "the rooms and the NUL fit the journal");
 
@@ -56,6 +59,9 @@ void journal_begin(struct shim_outcome *out)
 	cur = out;
 	cur->journal_len = 0;
 	cur->journal[0] = '\0';
+	cur->notes_len = 0;
+	cur->notes[0] = '\0';
+	notes_full = false;
 	memset(used, 0, sizeof(used));
 }
 
@@ -138,6 +144,32 @@ void journal_printf(const char *fmt, ...)
 	va_start(ap, fmt);
 	journal_vprintf(fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * A note that does not fit is dropped, and so is every later one: a note
+ * only explains a journal line, which is kept in the journal's own room.
+ */
+void journal_note(const char *fmt, ...)
+{
+	size_t room;
+	va_list ap;
+	int n;
+
+	if (!cur || notes_full)
+		return;
+	room = sizeof(cur->notes) - cur->notes_len;
+	va_start(ap, fmt);
+	n = vsnprintf(cur->notes + cur->notes_len, room, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n + 1 >= room) {
+		cur->notes[cur->notes_len] = '\0';
+		notes_full = true;
+		return;
+	}
+	cur->notes_len += n;
+	cur->notes[cur->notes_len++] = '\n';
+	cur->notes[cur->notes_len] = '\0';
 }
 
 const char *jp(const void *p)

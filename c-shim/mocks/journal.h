@@ -25,6 +25,12 @@ bool journal_active(void);
 unsigned long journal_call(void);
 /* Appends one line; the format is printf's, without the newline. */
 void journal_printf(const char *fmt, ...) __printf(1, 2);
+/*
+ * Appends one line to the notes beside the journal: what explains a
+ * journal line but moves between releases (a leak's size and FILE:LINE),
+ * shown by reports and read by no comparison.
+ */
+void journal_note(const char *fmt, ...) __printf(1, 2);
 /* The symbolic name of a pointer, valid until the next few calls. */
 const char *jp(const void *p);
 

@@ -66,6 +66,28 @@ pub fn journal_kind(line: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// Lines that explain an outcome's journal but move between releases
+/// while the behaviour does not (a leak's size and `FILE:LINE`: `leak: 64
+/// bytes from sdma.c:1412`, one for each `leak:` line, in order). Reports
+/// show them; no comparison reads them: any two are equal, and they hash
+/// to nothing, so an [`Outcome`]'s equality, hash and [`Outcome::diff`]
+/// are its observed behaviour's alone. The C world writes them; the model
+/// writes none.
+#[derive(Debug, Clone, Default)]
+pub struct Notes(pub Vec<String>);
+
+impl PartialEq for Notes {
+    fn eq(&self, _: &Notes) -> bool {
+        true
+    }
+}
+
+impl Eq for Notes {}
+
+impl std::hash::Hash for Notes {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
 /// The observable result of one call, from C or from the model.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Outcome {
@@ -93,6 +115,8 @@ pub struct Outcome {
     pub text: String,
     /// Boundary calls and warnings, in order, one line each.
     pub journal: Vec<String>,
+    /// What explains the journal but is never compared ([`Notes`]).
+    pub notes: Notes,
 }
 
 impl Outcome {
@@ -109,6 +133,7 @@ impl Outcome {
             engines: Engines::blank(),
             text: String::new(),
             journal: vec![],
+            notes: Notes::default(),
         }
     }
 }
@@ -152,6 +177,19 @@ impl Outcome {
             s.push_str(&format!(" s_unknown=0x{:x}", self.s_flags_unknown));
         }
         s
+    }
+
+    /// A journal's value in a difference, this outcome's notes after it
+    /// (for reports: a difference's shape never reads them).
+    pub fn with_notes(&self, journal: String) -> String {
+        if self.notes.0.is_empty() {
+            journal
+        } else {
+            format!(
+                "{journal} (notes, not compared: {})",
+                self.notes.0.join("; ")
+            )
+        }
     }
 
     /// The journal on one line (`-` when empty).
@@ -286,6 +324,22 @@ mod tests {
         );
         assert_eq!(keys(&base, &with(&[])), ["journal", "tracepoints"]);
         assert!(keys(&base, &base.clone()).is_empty());
+    }
+
+    /// Notes (a leak's size and site) explain a journal and never make two
+    /// outcomes differ: not in equality, the hash or the diff.
+    #[test]
+    fn notes_are_never_compared() {
+        use std::hash::{BuildHasher, RandomState};
+        let a = with(&["leak: kmalloc in sdma_init"]);
+        let mut b = a.clone();
+        b.notes = Notes(vec!["leak: 64 bytes from sdma.c:1412".into()]);
+        assert_eq!(a, b);
+        assert!(a.diff(&b).is_empty());
+        let h = RandomState::new();
+        assert_eq!(h.hash_one(&a), h.hash_one(&b));
+        // The journal line itself still differs.
+        assert_eq!(a.diff(&with(&[])).len(), 1);
     }
 
     /// The QP's flags differ once, together, as `flags` (and so do the

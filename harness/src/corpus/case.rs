@@ -152,10 +152,16 @@ fn parse_case(
 /// What `then` must be.
 const STEPS: &str = "expected a list of steps, each a table: then = [{ fn = \"sdma_flush\" }]";
 
+/// What a later step's `world` may hold.
+const STEP_WORLD: &str =
+    "a later step's world is the one its scenario built; it sets only which of \
+                          its own allocations fail: world.alloc_fail = \"0x2\"";
+
 /// A scenario's later steps (`then = [{ fn = "sdma_flush" }, ...]`): each
 /// names its function and may set that function's arguments (over the
-/// file's `[defaults]`), nothing else — the state is the one the step
-/// before it left.
+/// file's `[defaults]`) and which of its own allocations fail
+/// (`world.alloc_fail`, the first step's when not set), nothing else —
+/// the state is the one the step before it left.
 fn case_then(src: &Src, case: &Table, defaults: Option<&Table>, first: &Call) -> R<Vec<Call>> {
     let Some(item) = case.get("then") else {
         return Ok(vec![]);
@@ -184,14 +190,14 @@ fn case_then(src: &Src, case: &Table, defaults: Option<&Table>, first: &Call) ->
         let func = symbol(src, f, "then.fn", Func::from_name, Func::names)?;
         if let Some((k, v)) = step
             .iter()
-            .find(|(k, _)| *k != "fn" && !arg_keys(func).contains(k))
+            .find(|(k, _)| !["fn", "world"].contains(k) && !arg_keys(func).contains(k))
         {
             return Err(src.err(
                 v.span().or(item.span()),
                 k,
                 format!(
-                    "a later step sets only its function's arguments ({func} takes: {}); the \
-                     state is the one the step before it left",
+                    "a later step sets only its function's arguments ({func} takes: {}) and \
+                     world.alloc_fail; the state is the one the step before it left",
                     arg_keys(func).join(", ")
                 ),
             ));
@@ -201,8 +207,19 @@ fn case_then(src: &Src, case: &Table, defaults: Option<&Table>, first: &Call) ->
             apply_args(src, d, &mut args)?;
         }
         apply_args(src, step, &mut args)?;
+        let mut world = first.world;
+        if let Some(w) = step.get("world") {
+            let wt = w
+                .as_table_like()
+                .ok_or_else(|| src.err(w.span(), "then.world", STEP_WORLD))?;
+            if let Some((k, v)) = wt.iter().find(|(k, _)| *k != "alloc_fail") {
+                return Err(src.err(v.span().or(w.span()), &format!("world.{k}"), STEP_WORLD));
+            }
+            apply_world(src, wt, &mut world, "world.")?;
+        }
         out.push(Call {
             args,
+            world,
             ..first.clone()
         });
     }
@@ -487,6 +504,16 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         assert_eq!(then[1].args.texts(), vec![("call_send", "true".to_owned())]);
         assert_eq!(then[1].wqe.length, 7);
         assert_eq!(v[0].steps().count(), 3);
+        // A step's failing allocations are its own, the first's when unset.
+        let v = parse(&format!(
+            "{HEAD}\n[[case]]\nname = \"s\"\nworld.alloc_fail = \"0x1\"\n\
+             then = [{{ fn = \"qp_to_sdma_engine\", world.alloc_fail = \"0x4\" }}, \
+             {{ fn = \"hfi1_setup_wqe\" }}]\n"
+        ))
+        .expect("parses");
+        let fails: Vec<u64> = v[0].steps().map(|c| c.world.alloc_fail).collect();
+        assert_eq!(fails, [1, 4, 1]);
+        assert_eq!(v[0].then[0].world.qos_shift, v[0].call.world.qos_shift);
         let err = |t: &str| {
             parse(&format!("{HEAD}\n[[case]]\nname = \"s\"\n{t}\n"))
                 .expect_err("refused")
@@ -495,6 +522,11 @@ sl_to_sc = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
         let e = err("then = [{ fn = \"hfi1_setup_wqe\", qp = { refcount = 1 } }]");
         assert!(
             e.contains("qp") && e.contains("only its function's arguments"),
+            "{e}"
+        );
+        let e = err("then = [{ fn = \"hfi1_setup_wqe\", world.qos_shift = 1 }]");
+        assert!(
+            e.contains("world.qos_shift") && e.contains("world.alloc_fail"),
             "{e}"
         );
         let e = err("then = [{ sc5 = 1 }]");

@@ -86,7 +86,8 @@ pub fn case_toml(c: &Call, name: &str, branch: &str) -> String {
 }
 
 /// [`case_toml`] of a scenario: its first call, then `then = [{ fn = ...,
-/// ARG = ... }, ...]`, each later step's function and arguments.
+/// ARG = ... }, ...]`, each later step's function and arguments (and its
+/// `world.alloc_fail` where it is not the first step's).
 pub fn scenario_toml(first: &Call, then: &[Call], name: &str, branch: &str) -> String {
     let text = case_toml(first, name, branch);
     if then.is_empty() {
@@ -101,6 +102,12 @@ pub fn scenario_toml(first: &Call, then: &[Call], name: &str, branch: &str) -> S
         let mut t = Table::new();
         t["fn"] = value(c.func().to_string());
         write_args(&c.args, &mut t);
+        if c.world.alloc_fail != first.world.alloc_fail {
+            let mut w = toml_edit::InlineTable::new();
+            w.set_dotted(true);
+            w.insert("alloc_fail", TomlField::write(&c.world.alloc_fail));
+            t["world"] = Item::Value(toml_edit::Value::InlineTable(w));
+        }
         steps.push(toml_edit::Value::InlineTable(t.into_inline_table()));
     }
     if let Some(case) = doc
@@ -160,6 +167,16 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(v[0].call, first, "#{i}\n{text}");
             assert_eq!(v[0].then, then, "#{i}\n{text}");
+            // A step failing allocations of its own reads back so.
+            if let Some(last) = then.len().checked_sub(1) {
+                let mut own = then.clone();
+                own[last].world.alloc_fail = first.world.alloc_fail ^ (2 << (i % 60));
+                let text = scenario_toml(&first, &own, "x", "generated");
+                let v = parse_file(Path::new("found.toml"), &text, &presets)
+                    .unwrap_or_else(|e| panic!("{e}\n{text}"));
+                assert!(text.contains("world.alloc_fail"), "{text}");
+                assert_eq!(v[0].then, own, "#{i}\n{text}");
+            }
         }
         assert!(with_steps > 20, "{with_steps} of 60 have later steps");
     }

@@ -120,10 +120,17 @@ pub fn differs(o: &shim_outcome, r: &Outcome, scratch: &mut Outcome) -> bool {
 /// the lock-order lines (`lockdep: ...`), upstream's own findings, which no
 /// model mirrors (C against C compares them: a patch that adds or removes
 /// an inversion changes its tree's outcome). They have a room of their own
-/// in C's journal, so they move no other line.
+/// in C's journal, so they move no other line. C's differing journal
+/// carries its notes (a leak's size and site).
 pub fn model_diff(c: &Outcome, r: &Outcome) -> Vec<(&'static str, String, String)> {
+    use crate::model::outcome::{JOURNAL_KINDS, LOCKDEP_FIELD};
     let mut d = c.diff(r);
-    d.retain(|x| x.0 != crate::model::outcome::LOCKDEP_FIELD);
+    d.retain(|x| x.0 != LOCKDEP_FIELD);
+    for x in &mut d {
+        if x.0 == JOURNAL_KINDS[0].field {
+            x.1 = c.with_notes(std::mem::take(&mut x.1));
+        }
+    }
     d
 }
 
@@ -190,6 +197,13 @@ pub fn from_shim_into(o: &shim_outcome, r: &mut Outcome) {
         n += 1;
     }
     r.journal.truncate(n);
+    r.notes.0.clear();
+    r.notes.0.extend(
+        c_bytes(&o.notes, o.notes_len)
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| String::from_utf8_lossy(l).into_owned()),
+    );
 }
 
 #[cfg(test)]

@@ -250,29 +250,33 @@ pub fn read_call(rd: &mut impl Read, buf: &mut [u8]) -> Result<shim_call> {
 }
 
 /// The fixed part of an outcome: every field before the text (return
-/// value, pointers, flags, the post-call QP), sent as it is; the text and
-/// the journal follow, only their used bytes.
+/// value, pointers, flags, the post-call QP), sent as it is; the text, the
+/// journal and the notes follow, only their used bytes.
 pub const OUTCOME_FIXED: usize = std::mem::offset_of!(shim_outcome, text_len);
 
 /// An outcome's head on the wire: its [`CallStatus`], the fixed part, the
-/// text's and the journal's lengths.
-const OUTCOME_HEAD: usize = 1 + OUTCOME_FIXED + 4 + 4;
+/// text's, the journal's and the notes' lengths.
+const OUTCOME_HEAD: usize = 1 + OUTCOME_FIXED + 4 + 4 + 4;
 
-/// Writes one call's reply: the head, then the used bytes of the text and
-/// of the journal.
+/// Writes one call's reply: the head, then the used bytes of the text, of
+/// the journal and of the notes.
 pub fn write_outcome(wr: &mut impl Write, status: CallStatus, out: &shim_outcome) -> Result<()> {
     let tlen = (out.text_len as usize).min(out.text.len());
     let jlen = (out.journal_len as usize).min(out.journal.len());
+    let nlen = (out.notes_len as usize).min(out.notes.len());
     let mut head = [0u8; OUTCOME_HEAD];
     head[0] = status.encode();
     head[1..1 + OUTCOME_FIXED].copy_from_slice(&ffi::as_bytes(out)[..OUTCOME_FIXED]);
     head[1 + OUTCOME_FIXED..][..4].copy_from_slice(&(tlen as u32).to_le_bytes());
     head[5 + OUTCOME_FIXED..][..4].copy_from_slice(&(jlen as u32).to_le_bytes());
+    head[9 + OUTCOME_FIXED..][..4].copy_from_slice(&(nlen as u32).to_le_bytes());
     wr.write_all(&head)?;
     let t: &[u8] = ffi::as_bytes(&out.text);
     wr.write_all(&t[..tlen])?;
     let j: &[u8] = ffi::as_bytes(&out.journal);
     wr.write_all(&j[..jlen])?;
+    let n: &[u8] = ffi::as_bytes(&out.notes);
+    wr.write_all(&n[..nlen])?;
     Ok(())
 }
 
@@ -288,13 +292,16 @@ pub fn read_outcome_into(rd: &mut impl Read, o: &mut shim_outcome) -> Result<Cal
     ffi::as_bytes_mut(o)[..OUTCOME_FIXED].copy_from_slice(&head[1..1 + OUTCOME_FIXED]);
     let tlen = u32_at(1 + OUTCOME_FIXED) as usize;
     let jlen = u32_at(5 + OUTCOME_FIXED) as usize;
-    if tlen > o.text.len() || jlen > o.journal.len() {
-        bail!("worker sent a text of {tlen} or a journal of {jlen} bytes");
+    let nlen = u32_at(9 + OUTCOME_FIXED) as usize;
+    if tlen > o.text.len() || jlen > o.journal.len() || nlen > o.notes.len() {
+        bail!("worker sent a text of {tlen}, a journal of {jlen} or notes of {nlen} bytes");
     }
     let mut t = vec![0u8; tlen];
     let mut j = vec![0u8; jlen];
+    let mut n = vec![0u8; nlen];
     rd.read_exact(&mut t)?;
     rd.read_exact(&mut j)?;
+    rd.read_exact(&mut n)?;
     for (d, s) in o.text.iter_mut().zip(&t) {
         *d = *s as std::os::raw::c_char;
     }
@@ -303,6 +310,10 @@ pub fn read_outcome_into(rd: &mut impl Read, o: &mut shim_outcome) -> Result<Cal
         *d = *s as std::os::raw::c_char;
     }
     o.journal_len = jlen as u32;
+    for (d, s) in o.notes.iter_mut().zip(&n) {
+        *d = *s as std::os::raw::c_char;
+    }
+    o.notes_len = nlen as u32;
     Ok(CallStatus::decode(head[0])?)
 }
 
@@ -523,7 +534,7 @@ mod tests {
         assert!(rd.is_empty());
     }
 
-    /// An outcome reads back whole (its used text and journal only); a
+    /// An outcome reads back whole (its used text, journal and notes only); a
     /// bad status byte or an oversized length is an error, a short reply
     /// an I/O error.
     #[test]
@@ -541,10 +552,14 @@ mod tests {
             *d = *s as std::os::raw::c_char;
         }
         o.journal_len = 2;
+        for (d, s) in o.notes.iter_mut().zip(b"n\n") {
+            *d = *s as std::os::raw::c_char;
+        }
+        o.notes_len = 2;
         for status in CallStatus::ALL {
             let mut bytes = vec![];
             write_outcome(&mut bytes, *status, &o).expect("written");
-            assert_eq!(bytes.len(), OUTCOME_HEAD + 4 + 2);
+            assert_eq!(bytes.len(), OUTCOME_HEAD + 4 + 2 + 2);
             let (s, back) = read_outcome(&mut &bytes[..]).expect("read");
             assert_eq!(s, *status);
             assert!(ffi::as_bytes(&back) == ffi::as_bytes(&o));
@@ -564,6 +579,10 @@ mod tests {
         let mut long = bytes.clone();
         long[1 + OUTCOME_FIXED..][..4].copy_from_slice(&u32::MAX.to_le_bytes());
         let e = read_outcome(&mut &long[..]).expect_err("oversized");
+        assert!(e.downcast_ref::<std::io::Error>().is_none(), "{e}");
+        let mut long = bytes.clone();
+        long[9 + OUTCOME_FIXED..][..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let e = read_outcome(&mut &long[..]).expect_err("oversized notes");
         assert!(e.downcast_ref::<std::io::Error>().is_none(), "{e}");
         let e = read_outcome(&mut &bytes[..bytes.len() - 1]).expect_err("short");
         assert!(e.downcast_ref::<std::io::Error>().is_some(), "{e}");

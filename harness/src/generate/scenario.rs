@@ -1,6 +1,7 @@
 //! Generated scenarios: scenario `i` of a run seeded `S` is a first call,
 //! drawn as a generated vector of one of [`STEP_FUNCS`], then one to three
-//! later steps, each a function of [`STEP_FUNCS`] with the arguments
+//! later steps, each a function of [`STEP_FUNCS`] with the arguments and
+//! the failing allocations (`world.alloc_fail`, by the generator's rule)
 //! drawn for one of its own generated vectors. A step is kept only while
 //! the state the model says the step before left, with the step's
 //! function and arguments, keeps the invariants
@@ -58,7 +59,7 @@ pub const MAX_LATER_STEPS: u64 = 3;
 
 /// Scenario `index` of a run seeded `seed`: its first call and its later
 /// steps (each step's call holds the first's world, QP and engines, as a
-/// corpus scenario's does).
+/// corpus scenario's does, with its own failing allocations).
 pub fn seeded_scenario(seed: u64, index: u64) -> (Call, Vec<Call>) {
     let mut r = SplitMix64::new(seed ^ 0x7363_656e_6172_696f ^ index.wrapping_mul(0x9E37));
     let mut pick = || STEP_FUNCS[(r.next_u64() % STEP_FUNCS.len() as u64) as usize];
@@ -75,10 +76,13 @@ pub fn seeded_scenario(seed: u64, index: u64) -> (Call, Vec<Call>) {
     let mut then = vec![];
     for k in 0..later {
         let f = pick();
-        then.push(Call {
-            args: seeded_call(seed ^ 0x5745_5053, f, index * MAX_LATER_STEPS + k).args,
+        let drawn = seeded_call(seed ^ 0x5745_5053, f, index * MAX_LATER_STEPS + k);
+        let mut step = Call {
+            args: drawn.args,
             ..first.clone()
-        });
+        };
+        step.world.alloc_fail = drawn.world.alloc_fail;
+        then.push(step);
         if steps_keep_invariants(&first, &then).is_err() {
             then.pop();
             break;
@@ -106,5 +110,12 @@ mod tests {
             assert!(then.iter().all(|s| STEP_FUNCS.contains(&s.func())));
             assert_eq!(steps_keep_invariants(first, then), Ok(()));
         }
+        // A later step fails allocations of its own, not the first's.
+        let own = all
+            .iter()
+            .flat_map(|(f, t)| t.iter().map(move |s| (f, s)))
+            .filter(|(f, s)| s.world.alloc_fail != f.world.alloc_fail)
+            .count();
+        assert!(own > 20, "{own} later steps fail allocations of their own");
     }
 }

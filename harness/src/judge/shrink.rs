@@ -185,8 +185,8 @@ pub fn scenario_verdict(worker: &mut Worker, v: &Vector) -> Result<Option<String
 /// Minimises a failing scenario while it fails the same way (the same
 /// step function, the same fields): its later steps dropped one at a
 /// time, then its first call's fields pulled toward their simplest values
-/// (each later step keeping its function and arguments), until
-/// `deadline`.
+/// (each later step keeping its function, arguments and failing
+/// allocations), until `deadline`.
 pub fn minimise_scenario(
     worker: &mut Worker,
     v: &Vector,
@@ -210,9 +210,13 @@ pub fn minimise_scenario(
         then: of
             .then
             .iter()
-            .map(|s| Call {
-                args: s.args,
-                ..first.clone()
+            .map(|s| {
+                let mut c = Call {
+                    args: s.args,
+                    ..first.clone()
+                };
+                c.world.alloc_fail = s.world.alloc_fail;
+                c
             })
             .collect(),
         ..of.clone()

@@ -354,11 +354,12 @@ pub fn reach_is_sound(tree: &KernelTree) -> Result<(), Failed> {
 /// keeps its private data when the AHG block cannot be allocated, and one
 /// whose qp_priv_free keeps the AHG block, each journal the block no data
 /// of the world reaches (`leak: …`) where the tree as released journals
-/// none.
+/// none; beside the journal, a note gives the block's size and where
+/// it was allocated (the line of the edited tree's own file).
 pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
     use harness::cworld::{call, CallResult, Worker};
     let vectors = corpus::load_corpus(&corpus::corpus_dir()).map_err(|e| e.to_string())?;
-    let journal = |t: &KernelTree, id: &str| -> Result<Vec<String>, Failed> {
+    let outcome = |t: &KernelTree, id: &str| -> Result<harness::outcome::Outcome, Failed> {
         let v = vectors
             .iter()
             .find(|v| v.id() == id)
@@ -369,39 +370,70 @@ pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
             .run_batch(&[call::to_shim(&v.call)])
             .map_err(|e| format!("{e:#}"))?;
         match r.first() {
-            Some(CallResult::Done(o)) => Ok(o.journal.clone()),
+            Some(CallResult::Done(o)) => Ok((**o).clone()),
             other => Err(format!("{id}: {other:?}").into()),
         }
     };
+    let journal = |t: &KernelTree, id: &str| outcome(t, id).map(|o| o.journal);
     let leaks = |j: &[String]| -> Vec<String> {
         j.iter()
             .filter(|l| l.starts_with("leak: "))
             .cloned()
             .collect()
     };
+    // (vector, edit, the leak line, the note: where upstream allocated
+    // the block, by the text of its line, or the world's name for it)
     let cases = [
         (
             "lifecycle::alloc_ahg_fails",
             "\t\tkfree(priv);\n\t\treturn ERR_PTR(-ENOMEM);",
             "\t\treturn ERR_PTR(-ENOMEM);",
             "leak: kmalloc in qp_priv_alloc",
+            Ok("priv = kzalloc_node(sizeof(*priv)"),
         ),
         (
             "lifecycle::priv_free",
             "\tkfree(priv->s_ahg);\n\tkfree(priv);",
             "\tkfree(priv);",
             "leak: its AHG block",
+            Err("(the world's: its AHG block)"),
         ),
     ];
-    for (id, from, to, want) in cases {
+    for (id, from, to, want, site) in cases {
         let before = leaks(&journal(tree, id)?);
         if !before.is_empty() {
             return Err(format!("{id}: the released tree leaks: {before:?}").into());
         }
-        let after = edited(tree, (QP_C, from, to), "leak", |t| journal(t, id));
-        let after = leaks(&after?);
+        let (after, notes, want_note) = edited(tree, (QP_C, from, to), "leak", |t| {
+            let o = outcome(t, id)?;
+            let want_note = match site {
+                Ok(text) => {
+                    let src = std::fs::read_to_string(t.root.join(QP_C))
+                        .map_err(|e| format!("{QP_C}: {e}"))?;
+                    let line = src
+                        .lines()
+                        .position(|l| l.contains(text))
+                        .ok_or_else(|| format!("{QP_C}: no line holds `{text}`"))?;
+                    format!("bytes from qp.c:{}", line + 1)
+                }
+                Err(world) => format!("bytes {world}"),
+            };
+            Ok((o.journal, o.notes.0, want_note))
+        })?;
+        let after = leaks(&after);
         if after != [want] {
             return Err(format!("{id}: leaks {after:?}, want [{want:?}]").into());
+        }
+        // `leak: SIZE bytes from qp.c:LINE`, SIZE a block's (not zero).
+        let sized = |n: &str| {
+            n.strip_prefix("leak: ")
+                .and_then(|r| r.split_once(' '))
+                .is_some_and(|(size, rest)| {
+                    size.parse::<usize>().is_ok_and(|s| s > 0) && rest == want_note
+                })
+        };
+        if notes.len() != 1 || !sized(&notes[0]) {
+            return Err(format!("{id}: notes {notes:?}, want [leak: SIZE {want_note}]").into());
         }
     }
     leak_found_in_a_batch(tree, &vectors)?;
@@ -501,8 +533,13 @@ fn leak_reported_once(tree: &KernelTree, vectors: &[corpus::Vector]) -> Result<(
 /// The failslab sweep: a tree whose qp_priv_alloc returns another error
 /// when its second allocation fails differs from the released one even
 /// when the corpus given holds no vector that fails an allocation — the
-/// comparison fails each allocation of `lifecycle::alloc_ok` in turn.
+/// comparison fails each allocation of `lifecycle::alloc_ok` in turn. And
+/// of a scenario's later step: one whose extension returns another error
+/// when its array cannot be allocated differs in a scenario that fails
+/// nothing itself, at the step that extends, with that step's allocation
+/// failing.
 pub fn failslab_sweep(tree: &KernelTree) -> Result<(), Failed> {
+    failslab_sweep_of_a_scenario(tree)?;
     let vectors: Vec<corpus::Vector> = corpus::load_corpus(&corpus::corpus_dir())
         .map_err(|e| e.to_string())?
         .into_iter()
@@ -529,6 +566,47 @@ pub fn failslab_sweep(tree: &KernelTree) -> Result<(), Failed> {
     let firsts: Vec<String> = c.groups.iter().map(|g| g.first.to_string()).collect();
     if firsts != ["lifecycle::alloc_ok with allocation 2 failing"] {
         return Err(format!("groups first seen at {firsts:?}").into());
+    }
+    Ok(())
+}
+
+fn failslab_sweep_of_a_scenario(tree: &KernelTree) -> Result<(), Failed> {
+    const SDMA_C: &str = "drivers/infiniband/hw/hfi1/sdma.c";
+    let id = "txbuild::build_extend_fails_later";
+    let mut v = corpus::load_corpus(&corpus::corpus_dir())
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|v| v.id() == id)
+        .ok_or_else(|| format!("no scenario {id}"))?;
+    if v.then.len() != 1 || v.then[0].world.alloc_fail == 0 {
+        return Err(format!("{id} is not a scenario whose second step fails").into());
+    }
+    // The scenario failing nothing: the sweep fails each allocation.
+    v.then[0].world.alloc_fail = 0;
+    let base = cworld::build(tree, &BuildOptions::default()).map_err(|e| format!("{e:#}"))?;
+    let from = "enomem:\n\t__sdma_txclean(dd, tx);\n\treturn -ENOMEM;";
+    let to = "enomem:\n\t__sdma_txclean(dd, tx);\n\treturn -ENOSPC;";
+    let c = edited(tree, (SDMA_C, from, to), "failslab-steps", |t| {
+        harness::judge::compare::compare(
+            &base,
+            &world_of(t)?,
+            std::slice::from_ref(&v),
+            &[Func::SdmaTxaddPage],
+            0,
+            1,
+            &mut |_| {},
+        )
+        .map_err(|e| format!("{e:#}").into())
+    })?;
+    let firsts: Vec<String> = c.groups.iter().map(|g| g.first.to_string()).collect();
+    let want = format!("{id}, step 2, with allocation 1 of step 2 failing");
+    if firsts != [want.as_str()] {
+        return Err(format!("groups first seen at {firsts:?}, want [{want}]").into());
+    }
+    // Its reproducer is the scenario with that step failing it.
+    let case = c.groups[0].case.clone().unwrap_or_default();
+    if !case.contains("world.alloc_fail = \"0x1\"") || !case.contains("then = [") {
+        return Err(format!("reproducer:\n{case}").into());
     }
     Ok(())
 }

@@ -82,6 +82,11 @@
 
 #define __stringify_1(x...)	#x
 #define __stringify(x...)	__stringify_1(x)
+/*
+ * kcompat's own: where a macro is used, as "FILE:LINE" (the extracted
+ * code's are the tree's, by its #line directives), for a leak's report.
+ */
+#define __kcompat_site		__FILE__ ":" __stringify(__LINE__)
 #define ___PASTE(a, b)		a##b
 #define __PASTE(a, b)		___PASTE(a, b)
 #define __UNIQUE_ID(prefix)	__PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)

@@ -51,12 +51,12 @@ void dma_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size
 /*
  * kernel/dma/mapping.c; boundary symbols (c-shim/mocks/alloc.c): coherent
  * memory, on the device's node, tracked as kmalloc's is (the caller's name
- * for the leak report).
+ * and its FILE:LINE for the leak report).
  */
 void *__kcompat_dma_alloc_coherent(struct device *dev, size_t size, dma_addr_t *dma_handle,
-				   gfp_t gfp, const char *caller);
+				   gfp_t gfp, const char *caller, const char *site);
 #define dma_alloc_coherent(dev, size, h, gfp) \
-	__kcompat_dma_alloc_coherent(dev, size, h, gfp, __func__)
+	__kcompat_dma_alloc_coherent(dev, size, h, gfp, __func__, __kcompat_site)
 void dma_free_coherent(struct device *dev, size_t size, void *cpu_addr, dma_addr_t dma_handle);
 unsigned int dma_max_mapping_size(struct device *dev);
 int dma_set_max_seg_size(struct device *dev, unsigned int size);

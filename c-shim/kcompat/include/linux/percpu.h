@@ -12,8 +12,9 @@
 #define per_cpu_ptr(ptr, cpu)	((void)(cpu), (ptr))
 
 /* mm/percpu.c; boundary symbols (c-shim/mocks/alloc.c). */
-void *__kcompat_alloc_percpu(size_t size, const char *caller);
+void *__kcompat_alloc_percpu(size_t size, const char *caller, const char *site);
 void free_percpu(void *p);
-#define alloc_percpu(type)	((type *)__kcompat_alloc_percpu(sizeof(type), __func__))
+#define alloc_percpu(type)	\
+	((type *)__kcompat_alloc_percpu(sizeof(type), __func__, __kcompat_site))
 
 #endif

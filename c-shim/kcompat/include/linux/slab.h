@@ -11,14 +11,17 @@
 
 /*
  * mm/slab_common.c; boundary symbols (c-shim/mocks/alloc.c).  The caller's
- * name goes with each allocation, for the leak report (kmemleak names the
- * allocation's stack); never a line number, which moves between releases.
+ * name goes with each allocation, for the leak's journal line (kmemleak
+ * names the allocation's stack), and its FILE:LINE, which moves between
+ * releases, for the leak's note beside the journal (never compared).
  */
-void *__kcompat_kmalloc(size_t size, gfp_t flags, int node, const char *caller);
+void *__kcompat_kmalloc(size_t size, gfp_t flags, int node, const char *caller,
+			const char *site);
 void kfree(const void *objp);
 DEFINE_FREE(kfree, void *, if (!IS_ERR_OR_NULL(_T)) kfree(_T))
 
-#define kmalloc_node(size, flags, node)	__kcompat_kmalloc(size, flags, node, __func__)
+#define kmalloc_node(size, flags, node)	\
+	__kcompat_kmalloc(size, flags, node, __func__, __kcompat_site)
 #define kmalloc(size, flags)		kmalloc_node(size, flags, NUMA_NO_NODE)
 #define kzalloc(size, flags)		kmalloc(size, (flags) | __GFP_ZERO)
 #define kzalloc_node(size, flags, node)	kmalloc_node(size, (flags) | __GFP_ZERO, node)

@@ -666,6 +666,8 @@ pub struct shim_outcome {
     pub journal_len: shim_u32,
     pub journal: [::std::os::raw::c_char; 36865usize],
     pub __bindgen_padding_3: [u8; 3usize],
+    pub notes_len: shim_u32,
+    pub notes: [::std::os::raw::c_char; 2048usize],
 }
 impl Default for shim_outcome {
     fn default() -> Self {

@@ -1,6 +1,8 @@
 //! The failslab sweep of a corpus vector (the kernel's fault injection:
 //! the N-th allocation of a call fails), which C against C runs besides
-//! each vector that fails nothing itself.
+//! each vector that fails nothing itself: of a single call, each of its
+//! allocations failing alone; of a scenario, each allocation of each of
+//! its steps failing alone (the other steps failing none).
 
 use super::{CallOrigin, Seen};
 use crate::corpus::Vector;
@@ -17,18 +19,10 @@ const FAILSLAB_COUNTED: [&str; 3] = ["kmalloc(", "alloc_percpu(", "dma_alloc_coh
 /// allocation failing alone; none when the vector chooses its failures
 /// itself.
 pub(super) fn failing_each_allocation(v: &Vector, x: &Seen, y: &Seen) -> Vec<(CallOrigin, Call)> {
-    let allocations = |s: &Seen| match s {
-        Seen::Done(o) => o
-            .journal
-            .iter()
-            .filter(|l| FAILSLAB_COUNTED.iter().any(|p| l.starts_with(p)))
-            .count(),
-        _ => 0,
-    };
     if v.call.world.alloc_fail != 0 {
         return vec![];
     }
-    let n = allocations(x).max(allocations(y)).min(64) as u32;
+    let n = allocations(x).max(allocations(y));
     (0..n)
         .map(|k| {
             let mut c = v.call.clone();
@@ -40,6 +34,75 @@ pub(super) fn failing_each_allocation(v: &Vector, x: &Seen, y: &Seen) -> Vec<(Ca
             (origin, c)
         })
         .collect()
+}
+
+/// The allocations failslab counts in what a side did (up to the 64
+/// `world.alloc_fail` names).
+fn allocations(s: &Seen) -> u32 {
+    match s {
+        Seen::Done(o) => o
+            .journal
+            .iter()
+            .filter(|l| FAILSLAB_COUNTED.iter().any(|p| l.starts_with(p)))
+            .count()
+            .min(64) as u32,
+        _ => 0,
+    }
+}
+
+/// A scenario run with allocation `n` of its step `step` (both from one)
+/// failing alone: the scenario with that step's `world.alloc_fail` naming
+/// it, every other step's naming none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepFailing {
+    /// The step whose allocation fails, from 1.
+    pub step: usize,
+    /// Which of its allocations fails, from 1.
+    pub n: u32,
+}
+
+impl StepFailing {
+    /// `v` with this step's allocation failing.
+    pub fn apply(&self, v: &Vector) -> Vector {
+        let mut out = v.clone();
+        for (i, c) in std::iter::once(&mut out.call)
+            .chain(out.then.iter_mut())
+            .enumerate()
+        {
+            c.world.alloc_fail = if i + 1 == self.step {
+                1 << (self.n - 1)
+            } else {
+                0
+            };
+        }
+        out
+    }
+}
+
+/// The failslab sweep of scenario `v`, whose steps did `steps` on the
+/// two sides: one variant per allocation a step made on either side,
+/// failing alone, for each step both sides ran up to the first that
+/// differs (a step after a difference is that difference's consequence);
+/// none when a step chooses its failures itself.
+pub(super) fn failing_each_step_allocation(
+    v: &Vector,
+    steps: &[(Seen, Seen)],
+) -> Vec<(StepFailing, Vector)> {
+    if v.steps().any(|c| c.world.alloc_fail != 0) {
+        return vec![];
+    }
+    let mut out = vec![];
+    for (i, (x, y)) in steps.iter().enumerate() {
+        for n in 1..=allocations(x).max(allocations(y)) {
+            let f = StepFailing { step: i + 1, n };
+            let variant = f.apply(v);
+            out.push((f, variant));
+        }
+        if x != y {
+            break;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -88,5 +151,57 @@ mod tests {
         // A vector that chooses its failures is not swept.
         v.call.world.alloc_fail = 2;
         assert!(failing_each_allocation(&v, &x, &y).is_empty());
+    }
+
+    /// A scenario's sweep fails each allocation of each step alone, the
+    /// other steps failing none, up to the first step that differs.
+    #[test]
+    fn a_scenarios_sweep_fails_each_steps_allocations_alone() {
+        let (first, then) = crate::generate::seeded_scenario(3, 2);
+        let mut v = Vector {
+            family: "f".into(),
+            name: "n".into(),
+            branch: String::new(),
+            file: std::path::PathBuf::from("f.toml"),
+            line: 1,
+            call: first,
+            then: then[..2.min(then.len())].to_vec(),
+        };
+        while v.then.len() < 3 {
+            v.then.push(v.call.clone());
+        }
+        for c in std::iter::once(&mut v.call).chain(v.then.iter_mut()) {
+            c.world.alloc_fail = 0;
+        }
+        let seen = |lines: &[&str]| {
+            let mut o = Outcome::new();
+            o.journal = lines.iter().map(|l| l.to_string()).collect();
+            Seen::Done(Box::new(o))
+        };
+        let two = seen(&["kmalloc(node=0)", "kfree", "dma_alloc_coherent(node=0, 64)"]);
+        let none = seen(&["write_csr(X, 0x1)"]);
+        let one = seen(&["kmalloc(node=-1)"]);
+        // Steps 1 and 3 allocate; step 3 differs (one allocation on one
+        // side); step 4 follows the difference and is not swept.
+        let steps = [
+            (two.clone(), two.clone()),
+            (none.clone(), none.clone()),
+            (one.clone(), none.clone()),
+            (two.clone(), two.clone()),
+        ];
+        let swept = failing_each_step_allocation(&v, &steps);
+        let which: Vec<(usize, u32)> = swept.iter().map(|(f, _)| (f.step, f.n)).collect();
+        assert_eq!(which, [(1, 1), (1, 2), (3, 1)]);
+        for (f, variant) in &swept {
+            let masks: Vec<u64> = variant.steps().map(|c| c.world.alloc_fail).collect();
+            let mut want = vec![0u64; 4];
+            want[f.step - 1] = 1 << (f.n - 1);
+            assert_eq!(masks, want);
+            // Only the masks change.
+            assert_eq!(variant.then[1].args, v.then[1].args);
+        }
+        // A scenario whose step chooses its failures is not swept.
+        v.then[1].world.alloc_fail = 1;
+        assert!(failing_each_step_allocation(&v, &steps).is_empty());
     }
 }

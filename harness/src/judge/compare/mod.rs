@@ -19,9 +19,11 @@ use crate::outcome::Outcome;
 
 mod explain;
 mod failslab;
+mod fields;
 mod report;
 use explain::{reads, trim};
-use failslab::failing_each_allocation;
+use failslab::{failing_each_allocation, failing_each_step_allocation, StepFailing};
+pub use fields::{fields, mark_span, shape};
 pub use report::report;
 
 /// What one side did with a call.
@@ -88,58 +90,6 @@ impl Seen {
     }
 }
 
-/// How two outcomes differ: the differing fields (`ret`, `flags`, …), or
-/// the two kinds of ending (`returned` → `hang`).
-pub fn shape(a: &Seen, b: &Seen) -> Vec<String> {
-    match (a, b) {
-        (Seen::Done(x), Seen::Done(y)) => x.diff(y).into_iter().map(|d| d.0.to_owned()).collect(),
-        _ => vec![format!("{} -> {}", a.kind(), b.kind())],
-    }
-}
-
-/// Field by field: `(field, A, B)`.
-pub fn fields(a: &Seen, b: &Seen) -> Vec<(String, String, String)> {
-    match (a, b) {
-        (Seen::Done(x), Seen::Done(y)) => x
-            .diff(y)
-            .into_iter()
-            .map(|(f, p, q)| {
-                if f == "text" {
-                    let (p, q) = mark_span(&p, &q);
-                    (f.to_owned(), p, q)
-                } else {
-                    (f.to_owned(), p, q)
-                }
-            })
-            .collect(),
-        _ => vec![("ending".into(), a.text(), b.text())],
-    }
-}
-
-/// Two texts with the part where they differ marked `[-…-]` and `{+…+}`
-/// (the common beginning and end left as they are).
-pub fn mark_span(a: &str, b: &str) -> (String, String) {
-    let pre = a
-        .char_indices()
-        .zip(b.chars())
-        .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i);
-    let (ra, rb) = (&a[pre..], &b[pre..]);
-    let mut suf = 0;
-    for (x, y) in ra.chars().rev().zip(rb.chars().rev()) {
-        if x != y || suf + x.len_utf8() > ra.len().min(rb.len()) {
-            break;
-        }
-        suf += x.len_utf8();
-    }
-    let (ma, mb) = (&ra[..ra.len() - suf], &rb[..rb.len() - suf]);
-    let tail = &ra[ra.len() - suf..];
-    (
-        format!("{}[-{ma}-]{tail}", &a[..pre]),
-        format!("{}{{+{mb}+}}{tail}", &b[..pre]),
-    )
-}
-
 /// Where a differing call came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CallOrigin {
@@ -155,12 +105,16 @@ pub enum CallOrigin {
     },
     /// Step `step` (from 2) of a scenario of the corpus, by id: the first
     /// of its steps whose outcomes differ (the steps before it did the
-    /// same on both sides).
+    /// same on both sides); with `failing`, of the scenario run with one
+    /// allocation of one step failing (the failslab sweep; then `step`
+    /// may be 1).
     Scenario {
         /// The scenario's id.
         id: String,
         /// Its step that differs, from 1.
         step: usize,
+        /// The allocation that fails, if the sweep failed one.
+        failing: Option<StepFailing>,
     },
     /// Generated vector `index` of its function from `seed`.
     Generated {
@@ -176,7 +130,20 @@ impl std::fmt::Display for CallOrigin {
         match self {
             CallOrigin::Corpus(id) => write!(f, "{id}"),
             CallOrigin::Failslab { id, n } => write!(f, "{id} with allocation {n} failing"),
-            CallOrigin::Scenario { id, step } => write!(f, "{id}, step {step}"),
+            CallOrigin::Scenario {
+                id,
+                step,
+                failing: None,
+            } => write!(f, "{id}, step {step}"),
+            CallOrigin::Scenario {
+                id,
+                step,
+                failing: Some(s),
+            } => write!(
+                f,
+                "{id}, step {step}, with allocation {} of step {} failing",
+                s.n, s.step
+            ),
             CallOrigin::Generated { seed, index } => write!(f, "generated #{index} (seed {seed})"),
         }
     }
@@ -469,7 +436,7 @@ fn compare_calls(
         .cloned()
         .collect();
     progress(&format!("{} corpus vectors", vectors.len()));
-    let mut failslab = vec![];
+    let (mut failslab, mut failslab_steps) = (vec![], vec![]);
     for chunk in vectors.chunks(4096) {
         for (v, steps) in chunk.iter().zip(sides.run_vectors(chunk)?) {
             if let [(x, y)] = &steps[..] {
@@ -477,33 +444,28 @@ fn compare_calls(
                 tally.note(v.call.func(), CallOrigin::Corpus(v.id()), &v.call, x, y);
                 continue;
             }
-            // A scenario: its steps up to the first that differs (what
-            // follows a difference is its consequence).
-            for (i, (c, (x, y))) in v.steps().zip(&steps).enumerate() {
-                let origin = match i {
-                    0 => CallOrigin::Corpus(v.id()),
-                    _ => CallOrigin::Scenario {
-                        id: v.id(),
-                        step: i + 1,
-                    },
-                };
-                tally.note(c.func(), origin, c, x, y);
-                if x != y {
-                    break;
-                }
-            }
+            failslab_steps.extend(failing_each_step_allocation(v, &steps));
+            note_scenario(&mut tally, v, &steps, None);
         }
     }
-    if !failslab.is_empty() {
+    if !failslab.is_empty() || !failslab_steps.is_empty() {
         progress(&format!(
-            "{} corpus vectors again, each allocation they make failing in turn",
-            failslab.len()
+            "{} corpus vectors again, each allocation they make failing in turn ({} of them \
+             scenarios, an allocation of one step failing)",
+            failslab.len() + failslab_steps.len(),
+            failslab_steps.len()
         ));
     }
     for chunk in failslab.chunks(4096) {
         let calls: Vec<Call> = chunk.iter().map(|(_, c)| c.clone()).collect();
         for ((origin, c), (x, y)) in chunk.iter().zip(sides.run(&calls)?) {
             tally.note(c.func(), origin.clone(), c, &x, &y);
+        }
+    }
+    for chunk in failslab_steps.chunks(4096) {
+        let variants: Vec<Vector> = chunk.iter().map(|(_, v)| v.clone()).collect();
+        for ((f, v), steps) in chunk.iter().zip(sides.run_vectors(&variants)?) {
+            note_scenario(&mut tally, v, &steps, Some(f));
         }
     }
     for &f in &reach.same_code {
@@ -535,6 +497,36 @@ fn compare_calls(
         not_in_tree,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Notes a scenario's steps up to the first that differs (what follows a
+/// difference is its consequence). Of a failslab variant (`failing`), the
+/// steps from the one whose allocation fails: those before it are the
+/// scenario's own, noted already.
+fn note_scenario(
+    tally: &mut Tally,
+    v: &Vector,
+    steps: &[(Seen, Seen)],
+    failing: Option<&StepFailing>,
+) {
+    let from = failing.map_or(1, |f| f.step);
+    for (i, (c, (x, y))) in v.steps().zip(steps).enumerate() {
+        let step = i + 1;
+        if step >= from {
+            let origin = match (step, failing) {
+                (1, None) => CallOrigin::Corpus(v.id()),
+                _ => CallOrigin::Scenario {
+                    id: v.id(),
+                    step,
+                    failing: failing.cloned(),
+                },
+            };
+            tally.note(c.func(), origin, c, x, y);
+        }
+        if x != y {
+            break;
+        }
+    }
 }
 
 /// The functions of `funcs` a comparison runs: `given`, or as `selection`
@@ -811,14 +803,21 @@ impl<'a> Sides<'a> {
         // A scenario's step is its scenario's: it reproduces only after
         // the steps before it, so its reproducer is the scenario up to it,
         // written whole, not minimised.
-        if let CallOrigin::Scenario { id, step } = &g.first {
+        if let CallOrigin::Scenario { id, step, failing } = &g.first {
             if let Some(v) = vectors.iter().find(|v| v.id() == *id) {
+                let (v, branch) = match failing {
+                    Some(f) => (
+                        f.apply(v),
+                        format!(
+                            "{id}, steps 1 to {step}, allocation {} of step {} failing",
+                            f.n, f.step
+                        ),
+                    ),
+                    None => (v.clone(), format!("{id}, steps 1 to {step}")),
+                };
                 let then = &v.then[..(step - 1).min(v.then.len())];
                 g.case = Some(crate::corpus::write::scenario_toml(
-                    &v.call,
-                    then,
-                    &v.name,
-                    &format!("{id}, steps 1 to {step}"),
+                    &v.call, then, &v.name, &branch,
                 ));
             }
             return Ok(());
@@ -848,29 +847,5 @@ impl<'a> Sides<'a> {
             g.reads = reads(wa, wb, &g.minimal, file, seed, deadline)?;
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_differing_span_of_a_text_is_marked() {
-        assert_eq!(
-            mark_span("qp 0x40 sc#1 busy", "qp 0x40 sc#2 busy"),
-            (
-                "qp 0x40 sc#[-1-] busy".into(),
-                "qp 0x40 sc#{+2+} busy".into()
-            )
-        );
-        assert_eq!(
-            mark_span("abc", "abcd"),
-            ("abc[--]".into(), "abc{+d+}".into())
-        );
-        assert_eq!(
-            mark_span("é-x", "é-y"),
-            ("é-[-x-]".into(), "é-{+y+}".into())
-        );
     }
 }
