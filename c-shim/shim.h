@@ -269,8 +269,8 @@ struct shim_outcome {
 	shim_u32 notes_len;
 	/*
 	 * Lines that explain journal lines but move between releases, which
-	 * no comparison reads: "leak: 64 bytes from sdma.c:1412" for each
-	 * leak line, in its order.
+	 * no comparison reads: "leak: 64 bytes from sdma.c:1412 (kmalloc in
+	 * sdma_init)" for each leak line the call journals.
 	 */
 	char notes[SHIM_NOTES_BYTES];
 };

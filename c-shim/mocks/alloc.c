@@ -16,7 +16,8 @@
  * of the steps before, and do not report their leaks again.
  * Its size and FILE:LINE change between releases while the behaviour does
  * not (sizeof() of a kernel struct, code moved): they are noted beside the
- * journal ("leak: 64 bytes from sdma.c:1412", journal_note()), where
+ * journal ("leak: 64 bytes from sdma.c:1412 (kmalloc in sdma_init)",
+ * journal_note()), where
  * reports show them and no comparison reads them.
  */
 #include <linux/kernel.h>
@@ -541,7 +542,9 @@ static int scan_own_segments(struct shim_dl_info *info, size_t size, void *data)
 
 /*
  * Where a leaked block came from, as a note: its size and the file's name
- * with the line (the tree's path before it is the machine's).
+ * with the line (the tree's path before it is the machine's), then what
+ * its journal line says, which pairs the two even where the journal's
+ * room dropped that line.
  */
 static void note_site(const struct shim_block *b)
 {
@@ -554,7 +557,7 @@ static void note_site(const struct shim_block *b)
 	for (slash = file; *slash; slash++)
 		if (*slash == '/')
 			file = slash + 1;
-	journal_note("leak: %zu bytes from %s", b->size, file);
+	journal_note("leak: %zu bytes from %s (%s%s)", b->size, file, b->kind, b->what);
 }
 
 void shim_report_leaks(void)

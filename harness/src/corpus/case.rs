@@ -34,8 +34,9 @@ pub struct Vector {
     /// What it calls, with everything the call reads.
     pub call: Call,
     /// A scenario's later steps, in order: each runs on the world, QP and
-    /// engines the step before it left; only its function and arguments
-    /// are its own (its other fields are the first step's, unread).
+    /// engines the step before it left; only its function, arguments and
+    /// failing allocations (`world.alloc_fail`) are its own (its other
+    /// fields are the first step's, unread).
     pub then: Vec<Call>,
 }
 

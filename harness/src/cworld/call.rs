@@ -167,7 +167,8 @@ pub fn from_shim(o: &shim_outcome) -> Outcome {
 }
 
 /// [`from_shim`] into `r`, reusing its text and journal lines: in the
-/// worker's loop an outcome costs no allocation, and it is judged by the
+/// worker's loop an outcome costs no allocation (but a note's, written
+/// only for a leak), and it is judged by the
 /// one judge, [`Outcome::diff`], as every outcome is.
 pub fn from_shim_into(o: &shim_outcome, r: &mut Outcome) {
     r.ret = o.ret;
@@ -328,6 +329,26 @@ mod tests {
         assert_eq!(r.journal, ["hfi1_schedule_tid_send(qp#0x40)", "WARN(x)"]);
         assert_eq!(from_shim(&cases[7]).text, "\u{fffd}");
         assert_eq!(from_shim(&cases[16]).qp_unnamed, ["type"]);
+    }
+
+    /// The notes are read line by line, and an outcome read over one that
+    /// had notes keeps none of them (`Notes` compares equal, so the
+    /// assertions above cannot see them).
+    #[test]
+    fn from_shim_reads_the_notes_whole() {
+        let mut o = outcome(b"", b"leak: kmalloc in f\n");
+        let notes = b"leak: 8 bytes from qp.c:1 (kmalloc in f)\n\nsecond\n";
+        for (d, b) in o.notes.iter_mut().zip(notes) {
+            *d = *b as std::ffi::c_char;
+        }
+        o.notes_len = notes.len() as u32;
+        let mut r = from_shim(&o);
+        assert_eq!(
+            r.notes.0,
+            ["leak: 8 bytes from qp.c:1 (kmalloc in f)", "second"]
+        );
+        from_shim_into(&outcome(b"", b""), &mut r);
+        assert!(r.notes.0.is_empty(), "{:?}", r.notes);
     }
 
     /// C outcomes that differ in text and journal (lines split

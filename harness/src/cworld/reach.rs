@@ -43,6 +43,12 @@ const ENTRIES: &[&str] = &[
     "shim_kernel_version",
 ];
 
+/// The section of the allocation sites kcompat's allocators pass
+/// (`__kcompat_site`, "FILE:LINE" for a leak's note): never compared, and a
+/// reference to it names no place in it, so a patch that moves an
+/// allocation's line changes no function.
+const SITES: &str = ".kcompat_site";
+
 /// The prefix of the shim's dispatch functions, one per [`Func`]
 /// (`c-shim/shim.c`'s `SHIM_CALL`).
 const DISPATCH: &str = "shim_call_";
@@ -274,10 +280,10 @@ impl Graph {
             let object::SectionFlags::Elf { sh_flags, .. } = s.flags() else {
                 return Err("not an ELF object".into());
             };
-            if !sh_flags.contains(object::elf::SHF_ALLOC) {
+            let name = s.name().map_err(|e| e.to_string())?.to_owned();
+            if !sh_flags.contains(object::elf::SHF_ALLOC) || name == SITES {
                 continue;
             }
-            let name = s.name().map_err(|e| e.to_string())?.to_owned();
             let k = seen.entry(name.clone()).or_default();
             let i = self.nodes.len();
             self.index.insert((object.to_owned(), name.clone(), *k), i);
@@ -348,7 +354,9 @@ impl Graph {
             relocs.sort_by_key(|(off, _)| *off);
             for (off, r) in relocs {
                 let (named, target) = self.target(&file, &node_of, r.target())?;
-                h.update(format!("\n{off} {:?} {} {named}", r.flags(), r.addend()));
+                // A site's place in its section is no part of the code.
+                let addend = if named == SITES { 0 } else { r.addend() };
+                h.update(format!("\n{off} {:?} {addend} {named}", r.flags()));
                 if let Some(t) = target {
                     pending.push((i, t));
                 }
@@ -366,6 +374,9 @@ impl Graph {
         node_of: &HashMap<SectionIndex, usize>,
         t: RelocationTarget,
     ) -> Result<(String, Option<Target>), String> {
+        if is_site(file, t) {
+            return Ok((SITES.into(), None));
+        }
         let in_section = |s: Option<SectionIndex>, at: u64| match s.and_then(|s| node_of.get(&s)) {
             Some(&n) => (
                 format!("{}#{}+{at}", self.nodes[n].name, self.nodes[n].nth),
@@ -435,6 +446,22 @@ impl Graph {
         }
         Some(seen)
     }
+}
+
+/// Whether a relocation points into [`SITES`] (by its section or a symbol
+/// defined there).
+fn is_site(file: &object::File<'_>, t: RelocationTarget) -> bool {
+    let section = match t {
+        RelocationTarget::Section(s) => Some(s),
+        RelocationTarget::Symbol(si) => file
+            .symbol_by_index(si)
+            .ok()
+            .and_then(|sym| sym.section_index()),
+        _ => None,
+    };
+    section
+        .and_then(|s| file.section_by_index(s).ok())
+        .is_some_and(|s| s.name() == Ok(SITES))
 }
 
 /// The function a dispatch section runs: `.text.shim_call_F` and its

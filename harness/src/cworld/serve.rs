@@ -175,10 +175,11 @@ fn serve_calls(lib: &Loaded, rd: &mut impl Read, wr: &mut impl Write) -> Result<
     Ok(())
 }
 
-/// A digest of everything an outcome holds (FNV-1a over its fields and
-/// the used part of its text and journal, eight bytes a step: the engines'
-/// state makes the fixed part about 2 KiB): two worlds agree on a call
-/// when their digests are equal.
+/// A digest of everything an outcome holds but its notes, which no
+/// comparison reads (FNV-1a over its fields and the used part of its text
+/// and journal, eight bytes a step: the engines' state makes the fixed
+/// part about 2 KiB): two worlds agree on a call when their digests are
+/// equal.
 fn digest(ok: bool, o: &shim_outcome) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |b: &[u8]| {

@@ -414,7 +414,8 @@ pub fn leaks_are_found(tree: &KernelTree) -> Result<(), Failed> {
                         .lines()
                         .position(|l| l.contains(text))
                         .ok_or_else(|| format!("{QP_C}: no line holds `{text}`"))?;
-                    format!("bytes from qp.c:{}", line + 1)
+                    let what = want.trim_start_matches("leak: ");
+                    format!("bytes from qp.c:{} ({what})", line + 1)
                 }
                 Err(world) => format!("bytes {world}"),
             };

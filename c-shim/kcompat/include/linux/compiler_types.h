@@ -85,8 +85,15 @@
 /*
  * kcompat's own: where a macro is used, as "FILE:LINE" (the extracted
  * code's are the tree's, by its #line directives), for a leak's report.
+ * In a section of its own, which cworld/reach.rs does not compare: a
+ * patch that moves the line changes no function's code.
  */
-#define __kcompat_site		__FILE__ ":" __stringify(__LINE__)
+#define __kcompat_site ({						\
+	static const char __kcompat_site_at[]				\
+		__attribute__((section(".kcompat_site"))) =		\
+		__FILE__ ":" __stringify(__LINE__);			\
+	__kcompat_site_at;						\
+})
 #define ___PASTE(a, b)		a##b
 #define __PASTE(a, b)		___PASTE(a, b)
 #define __UNIQUE_ID(prefix)	__PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)

@@ -714,6 +714,12 @@ fn kept_objects<'a>(
                 plan.places.tree(),
                 objcache::TREE_IN_DEBUG_INFO
             ));
+            // And __FILE__ (a leak's site), likewise.
+            bare.arg(format!(
+                "-fmacro-prefix-map={}={}",
+                plan.places.tree(),
+                objcache::TREE_IN_DEBUG_INFO
+            ));
         }
         if counted {
             bare.args(plan.counters);

@@ -5,6 +5,7 @@
 //! its steps failing alone (the other steps failing none).
 
 use super::{CallOrigin, Seen};
+use crate::corpus::invariants::steps_keep_invariants;
 use crate::corpus::Vector;
 use crate::model::types::Call;
 
@@ -83,7 +84,11 @@ impl StepFailing {
 /// two sides: one variant per allocation a step made on either side,
 /// failing alone, for each step both sides ran up to the first that
 /// differs (a step after a difference is that difference's consequence);
-/// none when a step chooses its failures itself.
+/// none when a step chooses its failures itself. A variant runs only as
+/// far as its steps keep the invariants: an allocation failing can leave
+/// a state a later step may not run on (a request cleaned, its array
+/// freed), which upstream's callers never give it; such a variant ends
+/// before that step, or is dropped when it is the failing step itself.
 pub(super) fn failing_each_step_allocation(
     v: &Vector,
     steps: &[(Seen, Seen)],
@@ -95,7 +100,13 @@ pub(super) fn failing_each_step_allocation(
     for (i, (x, y)) in steps.iter().enumerate() {
         for n in 1..=allocations(x).max(allocations(y)) {
             let f = StepFailing { step: i + 1, n };
-            let variant = f.apply(v);
+            let mut variant = f.apply(v);
+            if let Err((k, _)) = steps_keep_invariants(&variant.call, &variant.then) {
+                if k <= f.step {
+                    continue;
+                }
+                variant.then.truncate(k - 2);
+            }
             out.push((f, variant));
         }
         if x != y {
@@ -151,6 +162,36 @@ mod tests {
         // A vector that chooses its failures is not swept.
         v.call.world.alloc_fail = 2;
         assert!(failing_each_allocation(&v, &x, &y).is_empty());
+    }
+
+    /// A variant runs only as far as its steps keep the invariants: the
+    /// 63rd slot's coalesce buffer failing cleans the request and frees
+    /// its array, which the next add would write (a use after free no
+    /// caller makes), so that variant stops before it.
+    #[test]
+    fn a_scenarios_variant_keeps_the_invariants() {
+        let all = crate::corpus::load_corpus(&crate::corpus::corpus_dir()).expect("the corpus");
+        let v = all
+            .iter()
+            .find(|v| v.id() == "txbuild::build_coalesced_tail")
+            .expect("build_coalesced_tail");
+        assert_eq!(v.then.len(), 1);
+        let mut o = Outcome::new();
+        o.journal = vec!["kmalloc(node=-1)".into()];
+        let done = Seen::Done(Box::new(o));
+        let steps = [(done.clone(), done.clone()), (done.clone(), done)];
+        let swept = failing_each_step_allocation(v, &steps);
+        assert_eq!(swept.len(), 2);
+        let (f, cut) = &swept[0];
+        assert_eq!((f.step, f.n), (1, 1));
+        assert!(cut.then.is_empty(), "{:?}", cut.then);
+        let failing_at_one = f.apply(v);
+        assert!(steps_keep_invariants(&failing_at_one.call, &failing_at_one.then).is_err());
+        // Failing the second step's allocation leaves both steps.
+        assert_eq!((swept[1].0.step, swept[1].1.then.len()), (2, 1));
+        for (_, variant) in &swept {
+            assert_eq!(steps_keep_invariants(&variant.call, &variant.then), Ok(()));
+        }
     }
 
     /// A scenario's sweep fails each allocation of each step alone, the
