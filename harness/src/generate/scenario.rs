@@ -1,13 +1,16 @@
 //! Generated scenarios: scenario `i` of a run seeded `S` is a first call,
 //! drawn as a generated vector of one of [`STEP_FUNCS`], then one to three
-//! later steps, each a function of [`STEP_FUNCS`] with the arguments and
-//! the failing allocations (`world.alloc_fail`, by the generator's rule)
-//! drawn for one of its own generated vectors. A step is kept only while
+//! later steps, each a function of [`STEP_FUNCS`] with the arguments drawn
+//! for one of its own generated vectors and failing allocations of its own
+//! (`world.alloc_fail`, by the generator's rule, from a stream of the step:
+//! vectors share a world eight at a time, so a vector's mask would repeat
+//! across steps). A step is kept only while
 //! the state the model says the step before left, with the step's
 //! function and arguments, keeps the invariants
 //! ([`crate::corpus::validate`]); the first that does not ends the
 //! scenario. Deterministic in `(S, i)`.
 
+use super::draw::{Draw, Stream, WyRand};
 use super::seeded::{seeded_call, SplitMix64};
 use crate::corpus::invariants::steps_keep_invariants;
 use crate::model::types::*;
@@ -76,12 +79,16 @@ pub fn seeded_scenario(seed: u64, index: u64) -> (Call, Vec<Call>) {
     let mut then = vec![];
     for k in 0..later {
         let f = pick();
-        let drawn = seeded_call(seed ^ 0x5745_5053, f, index * MAX_LATER_STEPS + k);
+        let at = index * MAX_LATER_STEPS + k;
         let mut step = Call {
-            args: drawn.args,
+            args: seeded_call(seed ^ 0x5745_5053, f, at).args,
             ..first.clone()
         };
-        step.world.alloc_fail = drawn.world.alloc_fail;
+        let mut u = Draw::stream(Stream::new(
+            WyRand::new(SplitMix64::new(seed ^ 0x616c_6c6f_635f_6661 ^ at).next_u64()),
+            usize::MAX,
+        ));
+        step.world.alloc_fail = super::rules::alloc_fail(&mut u, &first.world);
         then.push(step);
         if steps_keep_invariants(&first, &then).is_err() {
             then.pop();
@@ -117,5 +124,19 @@ mod tests {
             .filter(|(f, s)| s.world.alloc_fail != f.world.alloc_fail)
             .count();
         assert!(own > 20, "{own} later steps fail allocations of their own");
+        // Drawn for each step: a step's mask does not follow its neighbour's.
+        let steps: Vec<u64> = all
+            .iter()
+            .flat_map(|(_, t)| t.iter().map(|s| s.world.alloc_fail))
+            .collect();
+        let failing = steps.iter().filter(|m| **m != 0).count();
+        let repeated = steps
+            .windows(2)
+            .filter(|w| w[0] != 0 && w[0] == w[1])
+            .count();
+        assert!(
+            repeated * 4 < failing,
+            "{repeated} of {failing} failing masks repeat the step before"
+        );
     }
 }
