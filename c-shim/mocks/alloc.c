@@ -17,8 +17,7 @@
  * Its size and FILE:LINE change between releases while the behaviour does
  * not (sizeof() of a kernel struct, code moved): they are noted beside the
  * journal ("leak: 64 bytes from sdma.c:1412 (kmalloc in sdma_init)",
- * journal_note()), where
- * reports show them and no comparison reads them.
+ * journal_note()), where reports show them and no comparison reads them.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -122,26 +122,33 @@ mod tests {
     use crate::model::types::Func;
     use crate::outcome::Outcome;
 
-    /// The sweep fails each allocation failslab counts, alone: the
-    /// kmalloc family's, alloc_percpu's and dma_alloc_coherent's (the
-    /// larger count of the two sides), up to the 64 a world names.
-    #[test]
-    fn the_failslab_sweep_fails_each_counted_allocation_alone() {
-        let mut v = Vector {
+    /// A corpus vector of `call` and its later steps `then`.
+    fn vector(call: Call, then: Vec<Call>) -> Vector {
+        Vector {
             family: "f".into(),
             name: "n".into(),
             branch: String::new(),
             file: std::path::PathBuf::from("f.toml"),
             line: 1,
-            call: crate::generate::seeded_call(1, Func::ScAlloc, 0),
-            then: vec![],
-        };
+            call,
+            then,
+        }
+    }
+
+    /// A side that returned, journalling `lines`.
+    fn seen(lines: &[&str]) -> Seen {
+        let mut o = Outcome::new();
+        o.journal = lines.iter().map(|l| l.to_string()).collect();
+        Seen::Done(Box::new(o))
+    }
+
+    /// The sweep fails each allocation failslab counts, alone: the
+    /// kmalloc family's, alloc_percpu's and dma_alloc_coherent's (the
+    /// larger count of the two sides), up to the 64 a world names.
+    #[test]
+    fn the_failslab_sweep_fails_each_counted_allocation_alone() {
+        let mut v = vector(crate::generate::seeded_call(1, Func::ScAlloc, 0), vec![]);
         v.call.world.alloc_fail = 0;
-        let seen = |lines: &[&str]| {
-            let mut o = Outcome::new();
-            o.journal = lines.iter().map(|l| l.to_string()).collect();
-            Seen::Done(Box::new(o))
-        };
         let x = seen(&[
             "kmalloc(node=0)",
             "alloc_percpu()",
@@ -176,9 +183,7 @@ mod tests {
             .find(|v| v.id() == "txbuild::build_coalesced_tail")
             .expect("build_coalesced_tail");
         assert_eq!(v.then.len(), 1);
-        let mut o = Outcome::new();
-        o.journal = vec!["kmalloc(node=-1)".into()];
-        let done = Seen::Done(Box::new(o));
+        let done = seen(&["kmalloc(node=-1)"]);
         let steps = [(done.clone(), done.clone()), (done.clone(), done)];
         let swept = failing_each_step_allocation(v, &steps);
         assert_eq!(swept.len(), 2);
@@ -199,26 +204,13 @@ mod tests {
     #[test]
     fn a_scenarios_sweep_fails_each_steps_allocations_alone() {
         let (first, then) = crate::generate::seeded_scenario(3, 2);
-        let mut v = Vector {
-            family: "f".into(),
-            name: "n".into(),
-            branch: String::new(),
-            file: std::path::PathBuf::from("f.toml"),
-            line: 1,
-            call: first,
-            then: then[..2.min(then.len())].to_vec(),
-        };
+        let mut v = vector(first, then[..2.min(then.len())].to_vec());
         while v.then.len() < 3 {
             v.then.push(v.call.clone());
         }
         for c in std::iter::once(&mut v.call).chain(v.then.iter_mut()) {
             c.world.alloc_fail = 0;
         }
-        let seen = |lines: &[&str]| {
-            let mut o = Outcome::new();
-            o.journal = lines.iter().map(|l| l.to_string()).collect();
-            Seen::Done(Box::new(o))
-        };
         let two = seen(&["kmalloc(node=0)", "kfree", "dma_alloc_coherent(node=0, 64)"]);
         let none = seen(&["write_csr(X, 0x1)"]);
         let one = seen(&["kmalloc(node=-1)"]);
