@@ -207,8 +207,9 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
     // series only (the mechanism is the harness's, not a tree's).
     if newest {
         let get2 = get.clone();
+        let get3 = get.clone();
         trials.push(trial(format!("{s}::reach::sound"), move || {
-            mutants::reach_is_sound(&get2()?.tree)
+            mutants::reach_is_sound(&get3()?.tree)
         }));
         let (get, again) = (get.clone(), get.clone());
         trials.push(trial(
@@ -219,6 +220,11 @@ fn ability_trials(s: &str, get: &Arc<WorldOf>, newest: bool) -> Vec<Trial> {
         trials.push(trial(
             format!("{s}::mutants::schemata_reach_sound"),
             move || mutants::schemata_reach_is_sound(&get()?.tree),
+        ));
+        let get = get2.clone();
+        trials.push(trial(
+            format!("{s}::isolation::measurements_do_not_mix"),
+            move || isolation::measurements_do_not_mix(&get()?.tree),
         ));
     }
     {

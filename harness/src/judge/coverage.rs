@@ -18,6 +18,7 @@ use serde::Deserialize;
 use crate::corpus::Vector;
 use crate::cworld::{self, BuildOptions, BuiltWorld};
 use crate::judge::check;
+use crate::kernel::cache_lock::FileLock;
 use crate::kernel::cscan;
 use crate::kernel::KernelTree;
 
@@ -315,15 +316,51 @@ pub fn world_options(instrument: Option<Vec<String>>) -> BuildOptions {
     }
 }
 
+/// A measuring world (gcov's or clang's) whose counters this run alone
+/// clears, adds to and reads for as long as it holds them. The counters
+/// live in the world's cached directory, which every run of the same tree
+/// and options shares: two gates of a list bot, or two test threads,
+/// measuring one world at once would add to each other's counts or
+/// delete each other's files.
+pub struct Counters {
+    /// The world measured.
+    pub world: BuiltWorld,
+    _held: FileLock,
+}
+
+impl Counters {
+    /// `world`'s counters, once no other run holds them (it waits).
+    pub fn hold(world: BuiltWorld) -> Result<Counters> {
+        let held = FileLock::acquire(&world.dir.join(".lock-counters"))?;
+        Ok(Counters { world, _held: held })
+    }
+}
+
+impl std::fmt::Debug for Counters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Counters")
+            .field("world", &self.world)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::ops::Deref for Counters {
+    type Target = BuiltWorld;
+    fn deref(&self) -> &BuiltWorld {
+        &self.world
+    }
+}
+
 /// Builds the instrumented world and runs `vectors` in it; when this
 /// returns, the worker has exited and written its `.gcda` counters next to
-/// the objects (`world.dir/obj`), ready for [`Tracefile::capture`].
+/// the objects (`world.dir/obj`), ready for [`Tracefile::capture`] while
+/// the counters are held.
 pub fn collect(
     tree: &KernelTree,
     vectors: &[Vector],
     instrument: Option<Vec<String>>,
-) -> Result<BuiltWorld> {
-    let world = cworld::build(tree, &world_options(instrument))?;
+) -> Result<Counters> {
+    let world = Counters::hold(cworld::build(tree, &world_options(instrument))?)?;
     let obj = world.dir.join("obj");
     // Fresh counters for this run.
     for e in std::fs::read_dir(&obj)?.flatten() {

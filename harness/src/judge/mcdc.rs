@@ -27,7 +27,7 @@ use serde::Deserialize;
 use crate::corpus::Vector;
 use crate::cworld::{self, BuildOptions, BuiltWorld};
 use crate::judge::check;
-use crate::judge::coverage::{scope_functions, Extent};
+use crate::judge::coverage::{scope_functions, Counters, Extent};
 use crate::kernel::KernelTree;
 
 /// One condition of a decision.
@@ -107,14 +107,15 @@ pub fn require_clang() -> Result<()> {
 }
 
 /// Builds the measuring world and runs `vectors` in it; when this returns
-/// the worker has exited and written its profile under `profiles/`.
+/// the worker has exited and written its profile under `profiles/`, ready
+/// for [`merge_profiles`] while the counters are held.
 pub fn collect(
     tree: &KernelTree,
     vectors: &[Vector],
     instrument: Option<Vec<String>>,
-) -> Result<BuiltWorld> {
+) -> Result<Counters> {
     require_clang()?;
-    let world = cworld::build(tree, &world_options(instrument))?;
+    let world = Counters::hold(cworld::build(tree, &world_options(instrument))?)?;
     let profiles = world.dir.join("profiles");
     let _ = std::fs::remove_dir_all(&profiles);
     std::fs::create_dir_all(&profiles)

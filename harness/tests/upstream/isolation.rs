@@ -275,3 +275,64 @@ pub fn scenario_steps_carry_only_kept_state(world: &cworld::BuiltWorld) -> Resul
         other => Err(format!("a batch beginning with a later step: {other:?}").into()),
     }
 }
+
+/// Two runs measuring one coverage world at once (a list bot's two
+/// gates, two test threads) each read their own counters: the second
+/// waits until the first has read its own, and neither's counts hold the
+/// other's calls nor lose their own.
+pub fn measurements_do_not_mix(tree: &KernelTree) -> Result<(), Failed> {
+    use harness::judge::coverage::{self, Tracefile};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let err = |e: anyhow::Error| Failed::from(format!("{e:#}"));
+    let all =
+        harness::corpus::load_corpus(&harness::corpus::corpus_dir()).map_err(|e| format!("{e}"))?;
+    let of = |f: Func| -> Vec<_> {
+        all.iter()
+            .filter(|v| v.steps().any(|c| c.func() == f))
+            .cloned()
+            .collect()
+    };
+    let (v1, v2) = (of(Func::SetupWqe), of(Func::QpToSdmaEngine));
+    let qp_c = "drivers/infiniband/hw/hfi1/qp.c";
+    let hits = |c: &coverage::Counters| -> Result<_, Failed> {
+        let t = Tracefile::capture(&c.dir.join("obj")).map_err(err)?;
+        Ok(coverage::line_hits(&t, qp_c))
+    };
+    let alone = |v: &[harness::corpus::Vector]| -> Result<_, Failed> {
+        hits(&coverage::collect(tree, v, None).map_err(err)?)
+    };
+    let (h1, h2) = (alone(&v1)?, alone(&v2)?);
+    if h1 == h2 {
+        return Err("the two sets of vectors should reach qp.c differently".into());
+    }
+    let first = coverage::collect(tree, &v1, None).map_err(err)?;
+    let second_done = std::sync::Arc::new(AtomicBool::new(false));
+    let second = {
+        let (tree, v2, done) = (tree.clone(), v2.clone(), second_done.clone());
+        std::thread::spawn(move || -> Result<_, String> {
+            let c = coverage::collect(&tree, &v2, None).map_err(|e| format!("{e:#}"))?;
+            done.store(true, Ordering::SeqCst);
+            let t = Tracefile::capture(&c.dir.join("obj")).map_err(|e| format!("{e:#}"))?;
+            Ok(coverage::line_hits(&t, qp_c))
+        })
+    };
+    // Time enough for the second run to measure, were it not held back.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let waited = !second_done.load(Ordering::SeqCst);
+    let got1 = hits(&first)?;
+    drop(first);
+    let got2 = second
+        .join()
+        .map_err(|_| "the second run panicked")?
+        .map_err(Failed::from)?;
+    if !waited || got1 != h1 || got2 != h2 {
+        return Err(format!(
+            "second run waited: {waited}; first run's qp.c counts its own: {}; \
+             second's: {}",
+            got1 == h1,
+            got2 == h2
+        )
+        .into());
+    }
+    Ok(())
+}

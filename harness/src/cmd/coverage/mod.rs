@@ -39,6 +39,8 @@ pub struct Measured {
     pub cov: Vec<FuncCoverage>,
     /// The objects of the gcov world, with their counters.
     pub obj: PathBuf,
+    /// The counters, this run's until it is dropped.
+    pub counters: measure::Counters,
 }
 
 /// Fetches `series`, builds its gcov world, runs the committed corpus in
@@ -49,7 +51,12 @@ pub fn measure(series: &str) -> Result<Measured> {
     let world = measure::collect(&tree, &vectors, None)?;
     let obj = world.dir.join("obj");
     let cov = measure::report(&world, &Tracefile::capture(&obj)?)?;
-    Ok(Measured { tree, cov, obj })
+    Ok(Measured {
+        tree,
+        cov,
+        obj,
+        counters: world,
+    })
 }
 
 /// The committed corpus measured for MC/DC on a series' tree.
@@ -59,8 +66,8 @@ pub struct MeasuredMcdc {
     pub tree: KernelTree,
     /// MC/DC per upstream function in scope.
     pub cov: Vec<clang::FuncMcdc>,
-    /// The measuring world.
-    pub world: crate::cworld::BuiltWorld,
+    /// The measuring world, its counters this run's until it is dropped.
+    pub world: measure::Counters,
     /// Its merged profile.
     pub profile: PathBuf,
 }
