@@ -274,7 +274,7 @@ fn warm_run_writes_nothing_in_the_cache() -> Result<(), Failed> {
 }
 
 /// Eviction removes the least recently used worlds until the cap holds,
-/// and never one used in the last minute.
+/// and never one used in the last minute or whose counters a run holds.
 fn eviction_keeps_the_recent_worlds() -> Result<(), Failed> {
     let root = std::env::temp_dir().join(format!("hfi1-evict-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
@@ -296,10 +296,28 @@ fn eviction_keeps_the_recent_worlds() -> Result<(), Failed> {
     // A cap of nothing still keeps the world used just now.
     let removed_all = cworld::build::evict_in(&root, 0);
     let fresh_kept = root.join("fresh").exists();
+    // And one whose counters a run holds, however old: it is measured.
+    let measured = root.join("measured");
+    std::fs::create_dir_all(&measured).map_err(err)?;
+    std::fs::File::create(measured.join("used"))
+        .and_then(|f| f.set_modified(now - day * 7))
+        .map_err(err)?;
+    let lock = measured.join(cworld::build::COUNTERS_LOCK);
+    let held = harness::kernel::cache_lock::FileLock::acquire(&lock).map_err(err)?;
+    let while_held = cworld::build::evict_in(&root, 0);
+    let kept_held = measured.exists();
+    drop(held);
+    let once_free = cworld::build::evict_in(&root, 0);
     let _ = std::fs::remove_dir_all(&root);
     if removed != 2 || left != [true, false, false, true] || removed_all != 1 || !fresh_kept {
         return Err(format!(
             "removed {removed}, left {left:?}, then {removed_all}, fresh {fresh_kept}"
+        )
+        .into());
+    }
+    if while_held != 0 || !kept_held || once_free != 1 {
+        return Err(format!(
+            "held counters: removed {while_held} (kept: {kept_held}), then {once_free}"
         )
         .into());
     }

@@ -316,12 +316,14 @@ pub fn world_options(instrument: Option<Vec<String>>) -> BuildOptions {
     }
 }
 
-/// A measuring world (gcov's or clang's) whose counters this run alone
-/// clears, adds to and reads for as long as it holds them. The counters
-/// live in the world's cached directory, which every run of the same tree
-/// and options shares: two gates of a list bot, or two test threads,
-/// measuring one world at once would add to each other's counts or
-/// delete each other's files.
+/// An instrumented world (gcov's, or clang's measuring one) whose
+/// counters this run alone clears, adds to and reads for as long as it
+/// holds them, among runs that go through [`collect`],
+/// `mcdc::collect` or [`Counters::hold`]; cache eviction leaves a held
+/// world alone. The counters live in the world's cached directory, which
+/// every run of the same tree, place and options shares: two gates of a
+/// list bot, or two test threads, measuring one world at once would add
+/// to each other's counts or delete each other's files.
 pub struct Counters {
     /// The world measured.
     pub world: BuiltWorld,
@@ -329,10 +331,24 @@ pub struct Counters {
 }
 
 impl Counters {
-    /// `world`'s counters, once no other run holds them (it waits).
+    /// `world`'s counters, once no other run holds them (it waits). Not
+    /// re-entrant: a thread holding them that asks again waits forever.
     pub fn hold(world: BuiltWorld) -> Result<Counters> {
-        let held = FileLock::acquire(&world.dir.join(".lock-counters"))?;
+        let held = FileLock::acquire(&world.dir.join(cworld::build::COUNTERS_LOCK))?;
         Ok(Counters { world, _held: held })
+    }
+
+    /// `world`'s counters if no run holds them now; `None` when one does.
+    pub fn try_hold(world: BuiltWorld) -> Result<Option<Counters>> {
+        let path = world.dir.join(cworld::build::COUNTERS_LOCK);
+        // There to lock, as `hold` makes it.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening lock {}", path.display()))?;
+        Ok(FileLock::try_acquire(&path).map(|held| Counters { world, _held: held }))
     }
 }
 

@@ -108,7 +108,8 @@ pub fn require_clang() -> Result<()> {
 
 /// Builds the measuring world and runs `vectors` in it; when this returns
 /// the worker has exited and written its profile under `profiles/`, ready
-/// for [`merge_profiles`] while the counters are held.
+/// for [`merge_profiles`] (and the comparison recorder's files for
+/// `cmd::coverage::boundaries`) while the counters are held.
 pub fn collect(
     tree: &KernelTree,
     vectors: &[Vector],

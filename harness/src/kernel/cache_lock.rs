@@ -33,4 +33,13 @@ impl FileLock {
         }
         Ok(FileLock { _file: file })
     }
+
+    /// Locks `path` when no one holds it and it exists; `None` when it is
+    /// held (or cannot be opened): never waits, never creates it.
+    pub fn try_acquire(path: &Path) -> Option<FileLock> {
+        let file = OpenOptions::new().write(true).open(path).ok()?;
+        // SAFETY: flock on a valid descriptor we own.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        (rc == 0).then_some(FileLock { _file: file })
+    }
 }

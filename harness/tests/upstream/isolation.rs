@@ -306,6 +306,13 @@ pub fn measurements_do_not_mix(tree: &KernelTree) -> Result<(), Failed> {
         return Err("the two sets of vectors should reach qp.c differently".into());
     }
     let first = coverage::collect(tree, &v1, None).map_err(err)?;
+    // Held: no other run may take the counters.
+    if coverage::Counters::try_hold(first.world.clone())
+        .map_err(err)?
+        .is_some()
+    {
+        return Err("a second run took the counters the first holds".into());
+    }
     let second_done = std::sync::Arc::new(AtomicBool::new(false));
     let second = {
         let (tree, v2, done) = (tree.clone(), v2.clone(), second_done.clone());

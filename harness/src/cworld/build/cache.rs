@@ -194,6 +194,11 @@ pub fn evict(cap: u64) -> usize {
     evict_in(&cache_dir().join("worlds"), cap)
 }
 
+/// The lock file, in an instrumented world's directory, that a run
+/// measuring the world holds from clearing its counters to reading them
+/// (`judge::coverage::Counters`).
+pub const COUNTERS_LOCK: &str = ".lock-counters";
+
 /// [`evict`] in the worlds directory `root`.
 pub fn evict_in(root: &Path, cap: u64) -> usize {
     let Ok(rd) = fs::read_dir(root) else {
@@ -218,6 +223,17 @@ pub fn evict_in(root: &Path, cap: u64) -> usize {
         if total <= cap || used > recent {
             break;
         }
+        // A run measuring the world holds its counters (and so is using
+        // it, however long ago it was built): it stays.
+        let counters = p.join(COUNTERS_LOCK);
+        let _held = if counters.exists() {
+            match crate::kernel::cache_lock::FileLock::try_acquire(&counters) {
+                Some(l) => Some(l),
+                None => continue,
+            }
+        } else {
+            None
+        };
         if fs::remove_dir_all(&p).is_ok() {
             total -= size;
             removed += 1;

@@ -43,7 +43,7 @@ use anyhow::{Context, Result};
 use crate::kernel::{cache_dir, KernelTree};
 use crate::sandbox::Sandbox;
 
-pub use cache::{evict, evict_in, worlds_cap};
+pub use cache::{evict, evict_in, worlds_cap, COUNTERS_LOCK};
 pub use manifest::{cshim_dir, Compiled, CompilerSymbols, Extracted, Manifest, Mock, Upstream};
 
 /// A tree the harness cannot judge, through no fault of its own code
