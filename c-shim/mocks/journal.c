@@ -147,9 +147,12 @@ void journal_printf(const char *fmt, ...)
 }
 
 /*
- * A note that does not fit is dropped, and so is every later one: a note
- * only explains a journal line, which is kept in the journal's own room.
+ * A note that does not fit is dropped, and so is every later one: in its
+ * place, once, NOTES_FULL (each note keeps room for it).  A note only
+ * explains a journal line, which is kept in the journal's own room.
  */
+#define NOTES_FULL "notes-overflow"
+
 void journal_note(const char *fmt, ...)
 {
 	size_t room;
@@ -162,8 +165,10 @@ void journal_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(cur->notes + cur->notes_len, room, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n + 1 >= room) {
-		cur->notes[cur->notes_len] = '\0';
+	/* The note, its newline, then room for NOTES_FULL, its newline, NUL. */
+	if (n < 0 || (size_t)n + 1 + sizeof(NOTES_FULL) + 1 > room) {
+		memcpy(cur->notes + cur->notes_len, NOTES_FULL "\n", sizeof(NOTES_FULL) + 1);
+		cur->notes_len += sizeof(NOTES_FULL);
 		notes_full = true;
 		return;
 	}
