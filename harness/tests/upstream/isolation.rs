@@ -278,8 +278,9 @@ pub fn scenario_steps_carry_only_kept_state(world: &cworld::BuiltWorld) -> Resul
 
 /// Two runs measuring one coverage world at once (a list bot's two
 /// gates, two test threads) each read their own counters: the second
-/// waits until the first has read its own, and neither's counts hold the
-/// other's calls nor lose their own.
+/// waits until the first has read its own (and rebuilds the world, found
+/// damaged, only then), and neither's counts hold the other's calls nor
+/// lose their own.
 pub fn measurements_do_not_mix(tree: &KernelTree) -> Result<(), Failed> {
     use harness::judge::coverage::{self, Tracefile};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -313,6 +314,10 @@ pub fn measurements_do_not_mix(tree: &KernelTree) -> Result<(), Failed> {
     {
         return Err("a second run took the counters the first holds".into());
     }
+    // Nor rebuild the world, found damaged, under the first: the second
+    // run below waits for the first to read its counters before removing
+    // them with the world.
+    std::fs::write(&first.so, b"damaged").map_err(|e| format!("damaging the world: {e}"))?;
     let second_done = std::sync::Arc::new(AtomicBool::new(false));
     let second = {
         let (tree, v2, done) = (tree.clone(), v2.clone(), second_done.clone());

@@ -344,6 +344,13 @@ fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
             "the cached world {} does not match its checksum: rebuilding it",
             dir.display()
         ));
+        // Not under a run measuring it (`judge::coverage::Counters`):
+        // its counters and lock file go with the directory.
+        let counters = dir.join(COUNTERS_LOCK);
+        let _measured = match counters.exists() {
+            true => Some(crate::kernel::cache_lock::FileLock::acquire(&counters)?),
+            false => None,
+        };
         fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
     }
     let sb = Sandbox::get()?;
