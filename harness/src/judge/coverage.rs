@@ -334,8 +334,15 @@ impl Counters {
     /// `world`'s counters, once no other run holds them (it waits). Not
     /// re-entrant: a thread holding them that asks again waits forever.
     pub fn hold(world: BuiltWorld) -> Result<Counters> {
-        let held = FileLock::acquire(&world.dir.join(cworld::build::COUNTERS_LOCK))?;
-        Ok(Counters { world, _held: held })
+        let path = world.dir.join(cworld::build::COUNTERS_LOCK);
+        loop {
+            let held = FileLock::acquire(&path)?;
+            // A damaged world's rebuild may have removed the lock file
+            // this waited on: the world's lock is the one there now.
+            if held.is_at(&path) {
+                return Ok(Counters { world, _held: held });
+            }
+        }
     }
 
     /// `world`'s counters if no run holds them now; `None` when one does.

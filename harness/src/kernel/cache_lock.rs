@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 /// Held until dropped.
 pub struct FileLock {
-    _file: File,
+    file: File,
 }
 
 impl FileLock {
@@ -31,7 +31,17 @@ impl FileLock {
             return Err(std::io::Error::last_os_error())
                 .with_context(|| format!("locking {}", path.display()));
         }
-        Ok(FileLock { _file: file })
+        Ok(FileLock { file })
+    }
+
+    /// Whether the file locked is still the one at `path` (not removed
+    /// with its directory, nor replaced, while this lock waited).
+    pub fn is_at(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
     }
 
     /// Locks `path` when no one holds it and it exists; `None` when it is
@@ -40,6 +50,31 @@ impl FileLock {
         let file = OpenOptions::new().write(true).open(path).ok()?;
         // SAFETY: flock on a valid descriptor we own.
         let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        (rc == 0).then_some(FileLock { _file: file })
+        (rc == 0).then_some(FileLock { file })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lock whose file was removed (its directory rebuilt) while it was
+    /// held is no longer the one at its path; a fresh lock is, and no
+    /// one can take it meanwhile.
+    #[test]
+    fn a_removed_lock_file_is_not_the_lock() {
+        let dir = std::env::temp_dir().join(format!("hfi1-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("w").join(".lock");
+        let old = FileLock::acquire(&path).unwrap();
+        assert!(old.is_at(&path));
+        assert!(FileLock::try_acquire(&path).is_none(), "held");
+        std::fs::remove_dir_all(dir.join("w")).unwrap();
+        assert!(!old.is_at(&path));
+        let new = FileLock::acquire(&path).unwrap();
+        assert!(new.is_at(&path) && !old.is_at(&path));
+        drop(new);
+        assert!(FileLock::try_acquire(&path).is_some(), "released");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
