@@ -274,7 +274,7 @@ fn warm_run_writes_nothing_in_the_cache() -> Result<(), Failed> {
 }
 
 /// Eviction removes the least recently used worlds until the cap holds,
-/// and never one used in the last minute or whose counters a run holds.
+/// and never one used in the last minute or in use by a process.
 fn eviction_keeps_the_recent_worlds() -> Result<(), Failed> {
     let root = std::env::temp_dir().join(format!("hfi1-evict-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
@@ -296,14 +296,15 @@ fn eviction_keeps_the_recent_worlds() -> Result<(), Failed> {
     // A cap of nothing still keeps the world used just now.
     let removed_all = cworld::build::evict_in(&root, 0);
     let fresh_kept = root.join("fresh").exists();
-    // And one whose counters a run holds, however old: it is measured.
+    // And one a process uses, however old (a gate's, a run measuring
+    // its counters): it stays while held.
     let measured = root.join("measured");
     std::fs::create_dir_all(&measured).map_err(err)?;
     std::fs::File::create(measured.join("used"))
         .and_then(|f| f.set_modified(now - day * 7))
         .map_err(err)?;
-    let lock = measured.join(cworld::build::COUNTERS_LOCK);
-    let held = harness::kernel::cache_lock::FileLock::acquire(&lock).map_err(err)?;
+    let lock = measured.join(cworld::build::IN_USE_LOCK);
+    let held = harness::kernel::cache_lock::FileLock::acquire_shared(&lock).map_err(err)?;
     let while_held = cworld::build::evict_in(&root, 0);
     let kept_held = measured.exists();
     drop(held);
@@ -315,11 +316,19 @@ fn eviction_keeps_the_recent_worlds() -> Result<(), Failed> {
         )
         .into());
     }
+    // A world this process has is held so: by the handle the build gave.
+    let real = default_world()?;
+    let real_held = harness::kernel::cache_lock::FileLock::try_acquire(
+        &real.dir.join(cworld::build::IN_USE_LOCK),
+    )
+    .is_none();
+    if !real_held {
+        return Err(format!("{} is not held in use while built", real.dir.display()).into());
+    }
     if while_held != 0 || !kept_held || once_free != 1 {
-        return Err(format!(
-            "held counters: removed {while_held} (kept: {kept_held}), then {once_free}"
-        )
-        .into());
+        return Err(
+            format!("in use: removed {while_held} (kept: {kept_held}), then {once_free}").into(),
+        );
     }
     Ok(())
 }

@@ -319,8 +319,8 @@ pub fn world_options(instrument: Option<Vec<String>>) -> BuildOptions {
 /// An instrumented world (gcov's, or clang's measuring one) whose
 /// counters this run alone clears, adds to and reads for as long as it
 /// holds them, among runs that go through [`collect`],
-/// `mcdc::collect` or [`Counters::hold`]; cache eviction leaves a held
-/// world alone. The counters live in the world's cached directory, which
+/// `mcdc::collect` or [`Counters::hold`] (cache eviction leaves the
+/// world alone as any world in use, `BuiltWorld::in_use`). The counters live in the world's cached directory, which
 /// every run of the same tree, place and options shares: two gates of a
 /// list bot, or two test threads, measuring one world at once would add
 /// to each other's counts or delete each other's files.

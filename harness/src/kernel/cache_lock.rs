@@ -9,6 +9,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 /// Held until dropped.
+#[derive(Debug)]
 pub struct FileLock {
     file: File,
 }
@@ -27,6 +28,25 @@ impl FileLock {
             .with_context(|| format!("opening lock {}", path.display()))?;
         // SAFETY: flock on a valid descriptor we own.
         let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error())
+                .with_context(|| format!("locking {}", path.display()));
+        }
+        Ok(FileLock { file })
+    }
+
+    /// Blocks until `path` is locked by this process shared with other
+    /// such holders: not while someone holds it alone ([`FileLock::acquire`],
+    /// [`FileLock::try_acquire`]), who cannot while it is held so.
+    pub fn acquire_shared(path: &Path) -> Result<FileLock> {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .with_context(|| format!("opening lock {}", path.display()))?;
+        // SAFETY: flock on a valid descriptor we own.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH) };
         if rc != 0 {
             return Err(std::io::Error::last_os_error())
                 .with_context(|| format!("locking {}", path.display()));

@@ -199,6 +199,31 @@ pub fn evict(cap: u64) -> usize {
 /// (`judge::coverage::Counters`).
 pub const COUNTERS_LOCK: &str = ".lock-counters";
 
+/// The lock file, in every world's directory, that each process using
+/// the world holds shared for as long as it has the world
+/// ([`InUse`]); eviction removes a world only when it can lock it alone.
+pub const IN_USE_LOCK: &str = ".lock-in-use";
+
+/// A world in use by this process (a shared lock on its [`IN_USE_LOCK`],
+/// released when the last handle of it is dropped): eviction, in this
+/// process or another, leaves it alone however long ago it was built.
+#[derive(Debug, Clone, Default)]
+pub struct InUse {
+    _held: Option<std::sync::Arc<crate::kernel::cache_lock::FileLock>>,
+}
+
+impl InUse {
+    /// The world in `dir` in use from now on (not at all, when its lock
+    /// file cannot be made: eviction then falls back on its age).
+    pub(super) fn take(dir: &Path) -> InUse {
+        InUse {
+            _held: crate::kernel::cache_lock::FileLock::acquire_shared(&dir.join(IN_USE_LOCK))
+                .ok()
+                .map(std::sync::Arc::new),
+        }
+    }
+}
+
 /// [`evict`] in the worlds directory `root`.
 pub fn evict_in(root: &Path, cap: u64) -> usize {
     let Ok(rd) = fs::read_dir(root) else {
@@ -223,11 +248,12 @@ pub fn evict_in(root: &Path, cap: u64) -> usize {
         if total <= cap || used > recent {
             break;
         }
-        // A run measuring the world holds its counters (and so is using
-        // it, however long ago it was built): it stays.
-        let counters = p.join(COUNTERS_LOCK);
-        let _held = if counters.exists() {
-            match crate::kernel::cache_lock::FileLock::try_acquire(&counters) {
+        // A process using the world (a gate's workers, a run measuring
+        // its counters) holds it shared, however long ago it was built:
+        // it stays.
+        let in_use = p.join(IN_USE_LOCK);
+        let _alone = if in_use.exists() {
+            match crate::kernel::cache_lock::FileLock::try_acquire(&in_use) {
                 Some(l) => Some(l),
                 None => continue,
             }

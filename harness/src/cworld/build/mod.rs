@@ -43,7 +43,7 @@ use anyhow::{Context, Result};
 use crate::kernel::{cache_dir, KernelTree};
 use crate::sandbox::Sandbox;
 
-pub use cache::{evict, evict_in, worlds_cap, COUNTERS_LOCK};
+pub use cache::{evict, evict_in, worlds_cap, InUse, COUNTERS_LOCK, IN_USE_LOCK};
 pub use manifest::{cshim_dir, Compiled, CompilerSymbols, Extracted, Manifest, Mock, Upstream};
 
 /// A tree the harness cannot judge, through no fault of its own code
@@ -157,6 +157,9 @@ pub struct BuiltWorld {
     /// The functions of the manifest's `optional` the tree does not
     /// define ([`Manifest::absent`]): the world has no call of them.
     pub absent: Vec<String>,
+    /// Held while any copy of this handle lives: no eviction removes the
+    /// world meanwhile.
+    pub in_use: InUse,
 }
 
 impl BuiltWorld {
@@ -205,6 +208,7 @@ impl BuiltWorld {
             opts: Default::default(),
             switch: None,
             absent: vec![],
+            in_use: InUse::default(),
         }
     }
 }
@@ -320,6 +324,7 @@ fn build_cached(tree: &KernelTree, opts: &BuildOptions) -> Result<BuiltWorld> {
     let so = dir.join("libhfi1world.so");
     let absent = manifest.absent(tree)?;
     let built = |so: PathBuf, dir: PathBuf| BuiltWorld {
+        in_use: InUse::take(&dir),
         so,
         dir,
         tree: tree.clone(),
