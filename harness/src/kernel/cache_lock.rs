@@ -20,25 +20,19 @@ impl FileLock {
         if let Some(p) = path.parent() {
             std::fs::create_dir_all(p).with_context(|| format!("creating {}", p.display()))?;
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .with_context(|| format!("opening lock {}", path.display()))?;
-        // SAFETY: flock on a valid descriptor we own.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-        if rc != 0 {
-            return Err(std::io::Error::last_os_error())
-                .with_context(|| format!("locking {}", path.display()));
-        }
-        Ok(FileLock { file })
+        FileLock::lock(path, libc::LOCK_EX)
     }
 
     /// Blocks until `path` is locked by this process shared with other
     /// such holders: not while someone holds it alone ([`FileLock::acquire`],
     /// [`FileLock::try_acquire`]), who cannot while it is held so.
     pub fn acquire_shared(path: &Path) -> Result<FileLock> {
+        FileLock::lock(path, libc::LOCK_SH)
+    }
+
+    /// `path` (made if missing, its directory not) locked with `flock`
+    /// operation `op`, waiting as long as it takes.
+    fn lock(path: &Path, op: libc::c_int) -> Result<FileLock> {
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -46,7 +40,7 @@ impl FileLock {
             .open(path)
             .with_context(|| format!("opening lock {}", path.display()))?;
         // SAFETY: flock on a valid descriptor we own.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH) };
+        let rc = unsafe { libc::flock(file.as_raw_fd(), op) };
         if rc != 0 {
             return Err(std::io::Error::last_os_error())
                 .with_context(|| format!("locking {}", path.display()));
